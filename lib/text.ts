@@ -1,0 +1,128 @@
+// Text normalisation and tokenisation, for every script.
+//
+// Words are maximal runs of letters, marks and digits. Scripts written without spaces get
+// their own treatment: Han and kana runs become overlapping character bigrams (the usual IR
+// choice for Chinese and Japanese: a bigram is usually a word or straddles two, and it costs
+// nothing), and Thai, Lao, Khmer and Myanmar runs go through Intl.Segmenter, which is slow
+// (see `npm run bench`) but is only called on those runs.
+
+/** NFKC, case folding, and removal of invisible characters that would split words. */
+export function normalizeText(text: string): string {
+  let s = text.normalize('NFKC').toLowerCase();
+  // Full case folding beyond toLowerCase for the letters that matter in practice.
+  if (/[ςßſ]/.test(s)) s = s.replace(/ς/g, 'σ').replace(/ß/g, 'ss').replace(/ſ/g, 's');
+  // Zero-width space/joiners, word joiner, BOM and soft hyphen: invisible, and inside words.
+  if (/[\u200b-\u200d\u2060\ufeff\u00ad]/.test(s)) s = s.replace(/[\u200b-\u200d\u2060\ufeff\u00ad]/g, '');
+  return s;
+}
+
+const SEPARATOR = 0;
+const WORD = 1;
+const BIGRAM = 2; // Han, Hiragana, Katakana
+const SEGMENTED = 3; // Thai, Lao, Khmer, Myanmar
+
+const BIGRAM_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]/u;
+const SEGMENTED_SCRIPT = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+function classifyCodePoint(cp: number): number {
+  const ch = String.fromCodePoint(cp);
+  if (BIGRAM_SCRIPT.test(ch)) return BIGRAM;
+  if (SEGMENTED_SCRIPT.test(ch)) return SEGMENTED;
+  if (WORD_CHAR.test(ch)) return WORD;
+  return SEPARATOR;
+}
+
+// Classes of BMP code points, filled lazily a 256-code-point page at a time, so that a text in
+// one script pays for one or two pages of regex tests, once per process.
+const bmpPages: (Uint8Array | undefined)[] = new Array(256);
+const asciiClass = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  asciiClass[c] = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) ? WORD : SEPARATOR;
+}
+
+function classOf(cp: number): number {
+  if (cp < 128) return asciiClass[cp]!;
+  if (cp > 0xffff) return classifyCodePoint(cp);
+  const pageIndex = cp >>> 8;
+  let page = bmpPages[pageIndex];
+  if (!page) {
+    page = new Uint8Array(256);
+    for (let i = 0; i < 256; i++) {
+      const c = (pageIndex << 8) | i;
+      page[i] = c >= 0xd800 && c <= 0xdfff ? SEPARATOR : classifyCodePoint(c);
+    }
+    bmpPages[pageIndex] = page;
+  }
+  return page[cp & 0xff]!;
+}
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * Calls onToken(start, end) for each token of an already normalised text, in order.
+ * Tokens are ranges of the text, so callers can hash them without building substrings.
+ */
+export function forEachToken(text: string, onToken: (start: number, end: number) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) cp = text.codePointAt(i)!;
+    const cls = classOf(cp);
+    const width = cp > 0xffff ? 2 : 1;
+    if (cls === SEPARATOR) {
+      i += width;
+      continue;
+    }
+    // Find the end of the run of this class. Combining marks (class WORD by \p{M}) that follow
+    // a bigram or segmented character stay with it.
+    const start = i;
+    i += width;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) c = text.codePointAt(i)!;
+      const k = classOf(c);
+      if (k !== cls && !(cls !== WORD && k === WORD && /\p{M}/u.test(String.fromCodePoint(c)))) break;
+      i += c > 0xffff ? 2 : 1;
+    }
+    if (cls === WORD) onToken(start, i);
+    else if (cls === BIGRAM) emitBigrams(text, start, i, onToken);
+    else emitSegmented(text, start, i, onToken);
+  }
+}
+
+function emitBigrams(text: string, start: number, end: number, onToken: (s: number, e: number) => void): void {
+  let a = start;
+  let b = a + charWidth(text, a);
+  if (b >= end) {
+    onToken(a, end);
+    return;
+  }
+  while (b < end) {
+    const c = b + charWidth(text, b);
+    onToken(a, c);
+    a = b;
+    b = c;
+  }
+}
+
+function charWidth(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+}
+
+function emitSegmented(text: string, start: number, end: number, onToken: (s: number, e: number) => void): void {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  for (const seg of segmenter.segment(text.slice(start, end))) {
+    if (seg.isWordLike) onToken(start + seg.index, start + seg.index + seg.segment.length);
+  }
+}
+
+/** The tokens of a text, as strings (normalises first). For tests and inspection. */
+export function tokenize(text: string): string[] {
+  const normalized = normalizeText(text);
+  const out: string[] = [];
+  forEachToken(normalized, (s, e) => out.push(normalized.slice(s, e)));
+  return out;
+}
