@@ -1,0 +1,284 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseHTML } from 'linkedom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprintText } from '../lib/features';
+import { type Fingerprint, asFingerprint } from '../lib/fingerprint';
+import {
+  NO_TEXT_NOTE,
+  type ScanInput,
+  type ScanReport,
+  bruteForcePairs,
+  findNearPairs,
+  scanDocuments,
+  titleOfText,
+} from '../lib/scan';
+
+const parseHtml = (html: string): Document => parseHTML(html).document as unknown as Document;
+
+const KITE = [
+  'Every spring the flat fields behind the old airfield fill with kites. Families arrive with picnic blankets and cheap nylon diamonds, while a handful of enthusiasts unpack huge stunt kites that need two lines and a good deal of nerve to control.',
+  'The festival began fifteen years ago as a gathering of six friends who built their own frames from garden canes. It now draws several thousand visitors, a row of food stalls and a competition for the most unusual home-made design, won last year by a kite shaped like a flying teapot.',
+  'Organisers say the secret is the wind. The airfield sits on a low ridge with nothing to break the breeze for miles, so even on a still morning in town there is usually enough lift on the field by midday to keep the smallest kites in the air.',
+];
+const SOUP = [
+  'A good vegetable soup starts long before the pot goes on the stove. Sweat the onions slowly in butter until they turn soft and sweet, then add carrots, celery and a pinch of salt, and let them cook gently for another ten minutes without browning.',
+  'Pour in enough stock to cover the vegetables by a finger, add a bay leaf and a handful of lentils, and simmer until everything is tender. Season at the end rather than the beginning, because the stock reduces and the flavour concentrates as it cooks.',
+];
+
+function page(title: string, paragraphs: string[], site: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title} - ${site}</title></head><body>
+<header><a href="/">${site}</a><nav><a href="/news">News</a> <a href="/about">About</a> <a href="/contact">Contact</a></nav></header>
+<main><article><h1>${title}</h1><p class="byline">By a reporter</p>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+</article></main>
+<aside><h2>Popular</h2><ul><li><a href="/a">Something else entirely</a></li><li><a href="/b">Another story</a></li></ul></aside>
+<footer><p>Copyright ${site}. All rights reserved.</p></footer></body></html>`;
+}
+
+const LOGIN = `<!doctype html><html><head><title>Sign in</title></head><body>
+<form action="/login" method="post"><label>Email <input name="email"></label><label>Password <input type="password" name="pw"></label><button>Sign in</button></form>
+</body></html>`;
+
+describe('scanDocuments', () => {
+  const inputs: ScanInput[] = [
+    { path: 'news/kites.html', kind: 'html', content: page('Kites fill the sky over the airfield', KITE, 'Valley News') },
+    { path: 'soup.txt', kind: 'text', content: `\n  Vegetable soup, slowly  \n\n${SOUP.join('\n\n')}\n` },
+    { path: 'login.html', kind: 'html', content: LOGIN },
+    { path: 'empty.txt', kind: 'text', content: ' \n\t\n' },
+    { path: 'mirror/kites.html', kind: 'html', content: page('Kites fill the sky over the airfield', KITE, 'Daily Mirror Site') },
+    { path: 'kites.txt', kind: 'text', content: KITE.join('\n\n') },
+  ];
+
+  it('reports documents in input order, with notes for those without text', () => {
+    const progress: [number, number, string][] = [];
+    const report = scanDocuments(inputs, { parseHtml, onProgress: (done, total, path) => progress.push([done, total, path]) });
+    expect(report.k).toBe(3);
+    expect(report.documents.map((d) => d.path)).toEqual(inputs.map((i) => i.path));
+    const [kites, soup, login, empty, mirror, kitesTxt] = report.documents;
+
+    expect(kites).toEqual({
+      path: 'news/kites.html',
+      title: 'Kites fill the sky over the airfield',
+      simhash: expect.stringMatching(/^[0-9a-f]{16}$/),
+      words: fingerprintText(KITE.join('\n\n')).tokens,
+    });
+    expect(soup).toEqual({
+      path: 'soup.txt',
+      title: 'Vegetable soup, slowly',
+      simhash: expect.stringMatching(/^[0-9a-f]{16}$/),
+      words: fingerprintText(`Vegetable soup, slowly ${SOUP.join(' ')}`).tokens,
+    });
+    expect(login).toMatchObject({ path: 'login.html', title: 'Sign in', simhash: null, words: 0 });
+    expect(login!.note).toMatch(/^(No article was found on this page\.|The article is too short to compare: \d+ words \(at least 30 needed\)\.)$/);
+    expect(empty).toEqual({ path: 'empty.txt', title: '', simhash: null, words: 0, note: NO_TEXT_NOTE });
+    // The same text in another template, and as a plain text file, fingerprints the same.
+    expect(mirror!.simhash).toBe(kites!.simhash);
+    expect(kitesTxt!.simhash).toBe(kites!.simhash);
+    expect('note' in kites!).toBe(false);
+
+    expect(report.pairs).toEqual([
+      { a: 'news/kites.html', b: 'mirror/kites.html', distance: 0 },
+      { a: 'news/kites.html', b: 'kites.txt', distance: 0 },
+      { a: 'mirror/kites.html', b: 'kites.txt', distance: 0 },
+    ]);
+    expect(report.clusters).toEqual([['news/kites.html', 'mirror/kites.html', 'kites.txt']]);
+    expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters']);
+    expect(progress).toEqual(inputs.map((input, i) => [i + 1, inputs.length, input.path]));
+  });
+
+  it('finds a lightly edited copy within k, and not at a smaller k', () => {
+    const edited = [...KITE];
+    edited[1] = edited[1]!.replace('six friends', 'a few friends').replace('flying teapot', 'flying kettle');
+    const docs: ScanInput[] = [
+      { path: 'a.txt', kind: 'text', content: KITE.join('\n\n') },
+      { path: 'b.txt', kind: 'text', content: edited.join('\n\n') },
+      { path: 'c.txt', kind: 'text', content: SOUP.join('\n\n') },
+    ];
+    const { pairs } = scanDocuments(docs, { parseHtml, k: 16 });
+    const ab = pairs.find((p) => p.a === 'a.txt' && p.b === 'b.txt');
+    expect(ab).toBeDefined();
+    expect(ab!.distance).toBeGreaterThan(0);
+    expect(ab!.distance).toBeLessThanOrEqual(6);
+    const atK = scanDocuments(docs, { parseHtml, k: ab!.distance - 1 });
+    expect(atK.pairs.filter((p) => p.a === 'a.txt' && p.b === 'b.txt')).toEqual([]);
+    expect(atK.k).toBe(ab!.distance - 1);
+  });
+
+  it('notes a page the parser throws on, and rejects a bad k', () => {
+    const report = scanDocuments([{ path: 'bad.html', kind: 'html', content: '<p>x</p>' }], {
+      parseHtml: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(report.documents).toEqual([{ path: 'bad.html', title: '', simhash: null, words: 0, note: 'The page could not be read: boom' }]);
+    expect(report.pairs).toEqual([]);
+    expect(report.clusters).toEqual([]);
+    for (const k of [-1, 17, 2.5, Number.NaN]) expect(() => scanDocuments([], { parseHtml, k })).toThrow(RangeError);
+    expect(scanDocuments([], { parseHtml })).toEqual({ k: 3, documents: [], pairs: [], clusters: [] });
+  });
+
+  it('titles text files by their first non-empty line, at most 200 characters', () => {
+    expect(titleOfText('\r\n   \r\n  Hello world  \r\nmore')).toBe('Hello world');
+    expect(titleOfText('x'.repeat(300))).toBe('x'.repeat(200));
+    expect(titleOfText('😀'.repeat(300))).toBe('😀'.repeat(200)); // characters, not UTF-16 units
+    expect(titleOfText('')).toBe('');
+  });
+});
+
+describe('findNearPairs', () => {
+  // Deterministic xorshift, so failures reproduce.
+  let state = 0x2545f491;
+  const rand32 = (): number => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return state >>> 0;
+  };
+  const randomFp = (): Fingerprint => asFingerprint((BigInt(rand32()) << 32n) | BigInt(rand32()));
+  const flip = (fp: Fingerprint, bits: number): Fingerprint => {
+    let x: bigint = fp;
+    const used = new Set<number>();
+    while (used.size < bits) used.add(rand32() % 64);
+    for (const b of used) x ^= 1n << BigInt(b);
+    return asFingerprint(x);
+  };
+
+  it('matches brute force, with the index and without, nulls included', () => {
+    const fps: (Fingerprint | null)[] = [];
+    for (let i = 0; i < 400; i++) {
+      if (i % 17 === 5) fps.push(null);
+      else if (i > 10 && i % 3 === 0) fps.push(flip(fps[i - 1 - (rand32() % 10)] ?? randomFp(), rand32() % 8));
+      else fps.push(randomFp());
+    }
+    for (const k of [0, 1, 3, 5, 7]) {
+      const expected = bruteForcePairs(fps, k);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(findNearPairs(fps, k)).toEqual(expected);
+      expect(findNearPairs(fps.slice(0, 8), k)).toEqual(bruteForcePairs(fps.slice(0, 8), k));
+    }
+    expect(findNearPairs([], 3)).toEqual([]);
+    expect(findNearPairs([null, null], 3)).toEqual([]);
+  });
+});
+
+// ---------- The CLI, end to end ----------
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `tsx bin/scan.ts ...args` (tsx's own entry point: `npx` would add npm's warnings to stderr). */
+function runScan(args: string[], cwd = ROOT): Promise<Run> {
+  return new Promise((done) => {
+    execFile(process.execPath, [TSX, join(ROOT, 'bin', 'scan.ts'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('bin/scan.ts', () => {
+  let dir: string;
+  const isRoot = process.getuid?.() === 0;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'doppel-scan-'));
+    mkdirSync(join(dir, 'sub', 'deeper'), { recursive: true });
+    mkdirSync(join(dir, 'other'));
+    mkdirSync(join(dir, 'folder.html')); // a folder with a scanned name: walked, not read
+    writeFileSync(join(dir, 'sub', 'a.html'), page('Kites fill the sky over the airfield', KITE, 'Valley News'));
+    writeFileSync(join(dir, 'other', 'b.HTM'), page('Kites fill the sky over the airfield', KITE, 'Kite Weekly'));
+    writeFileSync(join(dir, 'sub', 'deeper', 'soup.txt'), `Vegetable soup\n\n${SOUP.join('\n\n')}`);
+    writeFileSync(join(dir, 'folder.html', 'login.html'), LOGIN);
+    writeFileSync(join(dir, 'readme.md'), KITE.join('\n\n')); // not scanned
+    symlinkSync(join(dir, 'nowhere.html'), join(dir, 'broken.html')); // unreadable: a dangling link
+    if (!isRoot) {
+      writeFileSync(join(dir, 'locked.txt'), 'secret');
+      chmodSync(join(dir, 'locked.txt'), 0o000); // unreadable, except to root
+    }
+  });
+  afterAll(() => {
+    if (!isRoot) chmodSync(join(dir, 'locked.txt'), 0o644);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--json prints exactly one report object; unreadable files go to stderr and are skipped', async () => {
+    const { code, stdout, stderr } = await runScan([dir, '--json', '--k', '2']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as ScanReport;
+    expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters']);
+    expect(report.k).toBe(2);
+    expect(report.documents.map((d) => d.path)).toEqual(['folder.html/login.html', 'other/b.HTM', 'sub/a.html', 'sub/deeper/soup.txt']);
+    for (const d of report.documents) {
+      expect(Object.keys(d)).toEqual(d.simhash === null ? ['path', 'title', 'simhash', 'words', 'note'] : ['path', 'title', 'simhash', 'words']);
+    }
+    expect(report.documents[0]).toMatchObject({ title: 'Sign in', simhash: null, words: 0 });
+    expect(report.documents[3]).toMatchObject({ title: 'Vegetable soup', simhash: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(report.pairs).toEqual([{ a: 'other/b.HTM', b: 'sub/a.html', distance: 0 }]);
+    expect(report.clusters).toEqual([['other/b.HTM', 'sub/a.html']]);
+
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(isRoot ? 1 : 2);
+    expect(lines[0]).toMatch(/^broken\.html: /);
+    if (!isRoot) expect(lines[1]).toMatch(/^locked\.txt: permission denied$/);
+  });
+
+  it('prints tables and a summary line without --json', async () => {
+    const { code, stdout, stderr } = await runScan([dir]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Documents \(4\)\n/);
+    expect(stdout).toContain('Pairs within 3 bits (1)');
+    expect(stdout).toContain('Clusters (1)');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('4 documents, 3 fingerprinted, 1 pair within 3 bits, 1 cluster');
+    expect(stderr).toMatch(/^broken\.html: /);
+  });
+
+  it('exits 2 with one line for a missing folder and for bad flags', async () => {
+    const runs = await Promise.all([
+      runScan([join(dir, 'no-such-folder')]),
+      runScan([join(dir, 'readme.md')]),
+      runScan([dir, '--k', '17']),
+      runScan([dir, '--frobnicate']),
+    ]);
+    for (const { code, stdout, stderr } of runs) {
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.endsWith('\n')).toBe(true);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+    expect(runs[0]!.stderr).toMatch(/no-such-folder/);
+    expect(runs[1]!.stderr).toMatch(/not a directory/);
+    expect(runs[2]!.stderr).toMatch(/--k must be an integer from 0 to 16.*usage:/);
+    expect(runs[3]!.stderr).toMatch(/unknown option "--frobnicate".*usage:/);
+  });
+
+  it('scans samples/ by default, wherever it is run from, and pairs the copies with the original', async () => {
+    const { code, stdout, stderr } = await runScan(['--json'], tmpdir());
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const report = JSON.parse(stdout) as ScanReport;
+    const original = 'original-site/2024/05/wrenmouth-tide-mill-turns-again.html';
+    const copies = [
+      'content-farm/2024/05/mill-silent-for-90-years-volunteers-did-something-amazing.htm',
+      'regional-digest/heritage/tide-mill-wheel-turns.html',
+      'republisher-a/news/2024/volunteers-bring-wrenmouths-tide-mill-back-to-life.html',
+    ];
+    const family = [...copies, original].sort();
+    expect(report.clusters).toEqual([family]);
+    // Every pair within the family, and nothing else.
+    const expectedPairs = family.flatMap((a, i) => family.slice(i + 1).map((b) => `${a} ${b}`));
+    expect(report.pairs.map((p) => `${[p.a, p.b].sort().join(' ')}`).sort()).toEqual(expectedPairs);
+    const notes = report.documents.filter((d) => d.simhash === null);
+    expect(notes.map((d) => d.path)).toEqual(['photo-gallery/harbour-at-dawn.html']);
+    expect(report.documents.map((d) => d.path)).toContain('notes/why-i-keep-a-field-notebook.txt');
+  });
+});
