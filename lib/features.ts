@@ -1,21 +1,38 @@
-// Text → weighted features → 64-bit fingerprint: the default pipeline shared by the extension
-// and the `scan` command.
-import { type Fingerprint } from './fingerprint';
+// Text → weighted features → fingerprints: the pipeline shared by the extension and `scan`.
+//
+// Two 64-bit simhashes of the same words:
+// - `simhash`, words weighted by term frequency: frequent words dominate, so a credit line, a
+//   promo paragraph or a few changed words move few bits. It is the key of the permuted-block
+//   tables; candidates are pages within k bits of it.
+// - `check`, the simhash of the *set* of words (every distinct word weight 1): rare words count as
+//   much as common ones, so two different articles that share a language's common words, and
+//   happen to land within k bits on `simhash`, are far apart on `check`. It confirms candidates.
+// Single-character words of spaced scripts ("a", "s" of "it's", lone digits) are dropped: they are
+// mostly punctuation debris and formula symbols, and they vary between a page and its copies.
+// `npm run bench:quality` measured each choice (see the README).
+import { type Fingerprint, hammingDistance } from './fingerprint';
 import { type Hash64, combine64, hashKey, hashRange } from './hash';
 import { Simhash64 } from './simhash';
-import { forEachToken, normalizeText } from './text';
+import { WORD, forEachToken, normalizeText } from './text';
 
 export type Weighting = 'tf' | 'sqrt' | 'log' | 'binary';
 
 export interface FeatureOptions {
-  /** Word n-gram length: 1 for single words, 2 for word pairs, … */
-  shingle: number;
-  /** Also add single words when shingle > 1. */
-  withUnigrams: boolean;
   weighting: Weighting;
+  /** Words of spaced scripts shorter than this (UTF-16 code units) are dropped. */
+  minWordLength: number;
 }
 
-export const DEFAULT_FEATURES: FeatureOptions = { shingle: 1, withUnigrams: false, weighting: 'tf' };
+export const DEFAULT_FEATURES: FeatureOptions = { weighting: 'tf', minWordLength: 2 };
+/** The plain term-frequency simhash the benchmarks compare against. */
+export const PLAIN_TF_FEATURES: FeatureOptions = { weighting: 'tf', minWordLength: 1 };
+
+/**
+ * A candidate within k bits on `simhash` is a near-duplicate when the `check` fingerprints differ
+ * in at most this many bits. Unrelated texts differ in about 32; in the quality benchmark, true
+ * copies differed by at most 10 and false candidates by at least 25.
+ */
+export const CHECK_MAX_DISTANCE = 16;
 
 export interface FeatureCount {
   hi: number;
@@ -25,52 +42,24 @@ export interface FeatureCount {
 
 export interface Features {
   features: Map<number, FeatureCount>;
-  /** Number of tokens (words; bigrams in Chinese and Japanese). */
+  /** Number of words kept (bigrams in Chinese and Japanese). */
   tokens: number;
 }
 
-/** Counts the features of an already normalised text. */
-export function countFeatures(normalized: string, options: FeatureOptions = DEFAULT_FEATURES): Features {
-  const { shingle, withUnigrams } = options;
-  if (!Number.isInteger(shingle) || shingle < 1 || shingle > 8) {
-    throw new RangeError(`shingle must be an integer from 1 to 8: got ${shingle}`);
-  }
+/** Counts the words of an already normalised text. */
+export function countFeatures(normalized: string, { minWordLength }: FeatureOptions = DEFAULT_FEATURES): Features {
   const features = new Map<number, FeatureCount>();
-  const window: Hash64[] = Array.from({ length: shingle }, () => ({ hi: 0, lo: 0 }));
-  const scratch: Hash64 = { hi: 0, lo: 0 };
-  const combined: Hash64 = { hi: 0, lo: 0 };
+  const h: Hash64 = { hi: 0, lo: 0 };
   let tokens = 0;
-
-  const count = (h: Hash64): void => {
+  forEachToken(normalized, (start, end, kind) => {
+    if (kind === WORD && end - start < minWordLength) return;
+    hashRange(normalized, start, end, h);
+    tokens++;
     const key = hashKey(h);
     const existing = features.get(key);
     if (existing) existing.count++;
     else features.set(key, { hi: h.hi, lo: h.lo, count: 1 });
-  };
-
-  forEachToken(normalized, (start, end) => {
-    hashRange(normalized, start, end, scratch);
-    if (shingle === 1) {
-      count(scratch);
-      tokens++;
-      return;
-    }
-    if (withUnigrams) count(scratch);
-    const slot = window[tokens % shingle]!;
-    slot.hi = scratch.hi;
-    slot.lo = scratch.lo;
-    tokens++;
-    if (tokens >= shingle) {
-      combined.hi = window[tokens % shingle]!.hi;
-      combined.lo = window[tokens % shingle]!.lo;
-      for (let j = 1; j < shingle; j++) combine64(combined, window[(tokens + j) % shingle]!, combined);
-      count(combined);
-    }
   });
-  // A text shorter than one shingle still gets its words as features.
-  if (shingle > 1 && tokens > 0 && tokens < shingle && !withUnigrams) {
-    for (let j = 0; j < tokens; j++) count(window[j]!);
-  }
   return { features, tokens };
 }
 
@@ -93,13 +82,36 @@ export function simhashFeatures({ features }: Features, weighting: Weighting): F
   return acc.fingerprint();
 }
 
-export interface TextFingerprint {
-  fingerprint: Fingerprint;
+// The check fingerprint hashes each word again with this salt, so that its bits are independent
+// of the simhash's even for a text whose words all occur once.
+const CHECK_SALT: Hash64 = { hi: 0x5bd1e995, lo: 0x1b873593 };
+
+export function checkFingerprint({ features }: Features): Fingerprint {
+  const acc = new Simhash64();
+  const h: Hash64 = { hi: 0, lo: 0 };
+  for (const f of features.values()) {
+    h.hi = f.hi;
+    h.lo = f.lo;
+    combine64(h, CHECK_SALT, h);
+    acc.add(h.hi, h.lo, 1);
+  }
+  return acc.fingerprint();
+}
+
+export interface TextFingerprints {
+  simhash: Fingerprint;
+  check: Fingerprint;
+  /** Words kept (a text with none has no meaningful fingerprint). */
   tokens: number;
 }
 
-/** The 64-bit simhash of a text with the default (or given) features. */
-export function fingerprintText(text: string, options: FeatureOptions = DEFAULT_FEATURES): TextFingerprint {
+/** The fingerprints of a text, with the default (or given) features. */
+export function fingerprintText(text: string, options: FeatureOptions = DEFAULT_FEATURES): TextFingerprints {
   const counted = countFeatures(normalizeText(text), options);
-  return { fingerprint: simhashFeatures(counted, options.weighting), tokens: counted.tokens };
+  return { simhash: simhashFeatures(counted, options.weighting), check: checkFingerprint(counted), tokens: counted.tokens };
+}
+
+/** Whether a candidate found within k bits on `simhash` is confirmed by `check`. */
+export function confirmsNearDuplicate(a: Fingerprint, b: Fingerprint): boolean {
+  return hammingDistance(a, b) <= CHECK_MAX_DISTANCE;
 }

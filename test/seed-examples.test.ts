@@ -1,0 +1,124 @@
+// The design documents' worked examples (../shared/seeds), reproduced exactly.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { fingerprintText } from '../lib/features';
+import { hammingDistance } from '../lib/fingerprint';
+import { characterShingles, jaccard } from '../lib/shingles';
+import { fingerprintOfVector, simhash, simhashVector } from '../lib/simhash';
+import { NLTK_ENGLISH_STOPWORDS } from '../lib/stopwords';
+import { designTables } from '../lib/tables';
+import { tokenize } from '../lib/text';
+
+const md5 = (s: string): bigint => BigInt('0x' + createHash('md5').update(s, 'utf8').digest('hex'));
+
+function termFrequencies(words: string[]): [string, number][] {
+  const tf = new Map<string, number>();
+  for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+  return [...tf];
+}
+
+describe('seed 000: simhash of "Tropical fish…" with MD5, 8 bits, NLTK stop words, tf weights', () => {
+  const text =
+    'Tropical fish include fish found in tropical environments around the world, including both freshwater and salt water species.';
+  const seedWords = (fold: boolean) => tokenize(text, { fold }).filter((w) => !NLTK_ENGLISH_STOPWORDS.has(w));
+
+  it('tokenizes as the seed does', () => {
+    expect(seedWords(true)).toEqual([
+      'tropical', 'fish', 'include', 'fish', 'found', 'tropical', 'environments', 'around', 'world', 'including',
+      'freshwater', 'salt', 'water', 'species',
+    ]);
+  });
+
+  it('gives V = [4, 0, 2, -4, -2, 2, 0, 4] and fingerprint 165', () => {
+    const v = simhashVector(termFrequencies(seedWords(true)), { bits: 8, hash: md5 });
+    expect(v).toEqual([4, 0, 2, -4, -2, 2, 0, 4]);
+    expect(fingerprintOfVector(v)).toBe(165n);
+    expect((165).toString(2)).toBe('10100101');
+  });
+
+  it('uses the low 8 bits of each MD5, as the seed prints them', () => {
+    const low8 = (w: string) => Number(md5(w) & 0xffn).toString(2);
+    expect(['environments', 'salt', 'fish', 'tropical'].map(low8)).toEqual(['101111', '11101110', '1001', '11110101']);
+  });
+
+  it('without lower-casing gives 167, one bit away', () => {
+    const folded = simhash(termFrequencies(seedWords(true)), { bits: 8, hash: md5 });
+    const kept = simhash(termFrequencies(seedWords(false)), { bits: 8, hash: md5 });
+    expect(kept).toBe(167n);
+    expect(hammingDistance((folded as never), (kept as never))).toBe(1);
+  });
+});
+
+describe('seed 004: Jaccard similarity of 4-character shingles', () => {
+  const texts = [
+    'el perro persigue al gato, pero no lo alcanza',
+    'el gato persigue al perro, pero no lo alcanza',
+    'este es el documento de ejemplo',
+    'el documento habla de perros, gatos, y otros animales',
+  ];
+  const shingles = texts.map((t) => characterShingles(t, 4));
+
+  it('lists the shingles of text 1 as the seed does', () => {
+    expect([...shingles[0]!].slice(0, 10)).toEqual(['el p', 'l pe', ' per', 'perr', 'erro', 'rro ', 'ro p', 'o pe', 'pers', 'ersi']);
+    expect(shingles[0]!.size).toBe(40);
+  });
+
+  it.each([
+    [1, 2, 0.739],
+    [1, 3, 0],
+    [1, 4, 0.0595],
+    [3, 4, 0.167],
+    [2, 4, 0.0595],
+  ])('texts %i and %i: %f', (a, b, expected) => {
+    const j = jaccard(shingles[a - 1]!, shingles[b - 1]!);
+    expect(Number(j.toPrecision(3))).toBe(expected);
+  });
+});
+
+describe('seed 001: Chinese text', () => {
+  // The seed's three paragraphs: an unrelated one, the original and its lightly edited copy.
+  const unrelated =
+    '1993年,南京大学有这样一个男生寝室,四个男生都没有女朋友,于是搞了个组合叫“名草无主四大天王”。这四大天王坚持每晚举行“卧谈会”,从各种学术上讨论如何摆脱光棍状态。这一年的11月,校园的梧桐树落叶凋零,令他们分外伤情。他们在11日这一天晚上卧谈时,符号学的灵感突然登门造访。11月11日,四个1字排开,不正是好像四根光秃秃的棍子吗?这四根光棍不正是在巧妙地诉说着“名草无名四大天王”的凄凉吗?';
+  const original =
+    '知乎上有个提问,小时候缺爱的女孩子,长大后该怎么办?或许在我这里,只是希望一直有人陪。喜宝说,我想要很多很多的爱,要不就是很多很多的钱,实在不行,有健康也是好的。我有个坏毛病,经常会半夜饿到不行,爬起来找吃的。是真的饿到胃疼,有时候直接饿醒了,每次看到电影里的台词,睡着了就不饿了,我是压根不相信。为什么会半夜饿?究其原因,是大学的时候没人陪我吃饭,每次都是一直等到有人陪我的时候,我才会去吃饭,最后把自己饿到胃疼,久而久之,就渐渐习惯了熬到很晚才吃饭。我不喜欢一个人吃饭,也不喜欢一个人逛街,更不喜欢一个人呆着,可是成长啊,往往是越不喜欢的便越要学会接受它。(二)讲讲上一段恋爱吧。我和他认识的时候,是因为贴吧聚餐,他主动找我要的微信,附带一个如沐春风般的笑容。我一直以为他是被我的美色打动,后来问他原因。他说,他第一次看见那么能吃的女孩子,他惊呆了,可是有觉得看我吃饭很意思,仿佛食物都有了灵魂,让人的心情莫名的好了起来。我们初相识,是因为他看见了我饿死鬼投胎的吃相。我们在一起,是因为他厨艺很好,好到什么程度呢?就是那种你吃过一顿,就能惦记一辈子的感觉。即便是现在回忆起他来,我的味蕾都会有反应。他总是给我做很多很多好吃的,午后阳光从窗子洒进来,窗帘是淡绿色的小碎花,空气里弥漫着饭香味,我们两个人坐在桌前,一边吃饭,一边聊天。我喜欢和他一起手挽着手去菜市场买菜,西红柿土豆黄瓜小白菜,手里拎着的这些果蔬食物,就好像我拥有的全世界。有一次,我们从菜市场回去的路上,明明是艳阳高照的天气,却突然间下起了冰雹,那是他第一次看见冰雹,被砸了一下之后,便立马丢了手里的菜,双手护住我,我傻了吧唧的去捡菜,被砸了一身。他立马臭骂了我一顿,说我是他见过,最好吃的女孩子了。';
+  const edited =
+    '知乎上有个提问,小时候缺爱的女孩子,长大后该怎么办?或许在我这里,只是希望一直有人陪。喜宝说,我想要很多很多的爱,要不就是很多很多的钱,实在不行,我有个坏毛病,经常会半夜饿到不行,爬起来找吃的。是真的饿到胃疼,有时候直接饿醒了,每次看到电影里的台词,睡着了就不饿了,我是压根不相信。究其原因,是大学的时候没人陪我吃饭,每次都是一直等到有人陪我的时候,我才会去吃饭,最后把自己饿到胃疼,久而久之我不喜欢一个人吃饭,也不喜欢一个人逛街,更不喜欢一个人呆着,可是成长啊,往往是越不喜欢的便越要学会接受它。我和他认识的时候,是因为贴吧聚餐,他主动找我要的微信,附带一个如沐春风般的笑容。我一直以为他是被我的美色打动,后来问他原因。他说,他第一次看见那么能吃的女孩子,他惊呆了,可是有觉得看我吃饭很意思,仿佛食物都有了灵魂,让人的心情莫名的好了起来。我们初相识,是因为他看见了我饿死鬼投胎的吃相。我们在一起,是因为他厨艺很好,好到什么程度呢?就是那种你吃过一顿,就能惦记一辈子的感觉。即便是现在回忆起他来,我的味蕾都会有反应。他总是给我做很多很多好吃的,午后阳光从窗子洒进来,窗帘是淡绿色的小碎花,空气里弥漫着饭香味,我们两个人坐在桌前,一边吃饭,一边聊天。我喜欢和他一起手挽着手去菜市场买菜,西红柿土豆黄瓜小白菜,手里拎着的这些果蔬食物,有一次,我们从菜市场回去的路上,明明是艳阳高照的天气,却突然间下起了冰雹,那是他第一次看见冰雹,被砸了一下之后,便立马丢了手里的菜,双手护住我,我傻了吧唧的去捡菜,被砸了一身。他立马臭骂了我一顿,说我是他见过,最好吃的女孩子了。';
+
+  it('tokenizes Chinese into characters and character bigrams, not one token per run', () => {
+    expect(tokenize('葫芦娃,一根藤')).toEqual(['葫', '芦', '娃', '葫芦', '芦娃', '一', '根', '藤', '一根', '根藤']);
+  });
+
+  it('the paragraph and its lightly edited copy are within k = 3', () => {
+    const d = hammingDistance(fingerprintText(original).simhash, fingerprintText(edited).simhash);
+    expect(d).toBeLessThanOrEqual(3);
+  });
+
+  it('the two unrelated paragraphs are at least 16 bits apart', () => {
+    const d = hammingDistance(fingerprintText(unrelated).simhash, fingerprintText(original).simhash);
+    expect(d).toBeGreaterThanOrEqual(16);
+  });
+});
+
+describe("seed 002: Manku's table designs for f = 64, k = 3", () => {
+  it('4 blocks give 4 tables keyed on 16 bits', () => {
+    const design = designTables({ k: 3, b: 4 });
+    expect(design.blocks.map((b) => b.bits)).toEqual([16, 16, 16, 16]);
+    expect(design.tables.map((t) => [t.chosen, t.keyBits])).toEqual([
+      [[0], 16],
+      [[1], 16],
+      [[2], 16],
+      [[3], 16],
+    ]);
+  });
+
+  it('6 blocks of 11, 11, 11, 11, 10, 10 bits give C(6,3) = 20 tables keyed on 31–33 bits', () => {
+    const design = designTables({ k: 3, b: 6 });
+    expect(design.blocks.map((b) => b.bits)).toEqual([11, 11, 11, 11, 10, 10]);
+    expect(design.tables.map((t) => [t.chosen.join(''), t.keyBits])).toEqual([
+      ['012', 33], ['013', 33], ['014', 32], ['015', 32], ['023', 33],
+      ['024', 32], ['025', 32], ['034', 32], ['035', 32], ['045', 31],
+      ['123', 33], ['124', 32], ['125', 32], ['134', 32], ['135', 32],
+      ['145', 31], ['234', 32], ['235', 32], ['245', 31], ['345', 31],
+    ]);
+  });
+});
