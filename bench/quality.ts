@@ -1,0 +1,135 @@
+// `npm run bench:quality`: how well `scan` finds republished copies of real articles.
+//
+// Takes the real articles of Readability's test pages (../shared/corpus), makes copies of each
+// the way republishers do (bench/republish.ts), writes every page as an HTML file, runs the
+// `scan` command on the folder with --json, and scores its pairs: the share of copies paired with
+// their original at k = 3, by kind, and the pairs between different articles (false pairs).
+// A plain term-frequency simhash on the same extracted texts is scored in the same run as the
+// baseline.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseHTML } from 'linkedom';
+import { extractArticle } from '../lib/extract';
+import { PLAIN_TF_FEATURES, fingerprintText } from '../lib/features';
+import { type Fingerprint, hammingDistance } from '../lib/fingerprint';
+import type { ScanReport } from '../lib/scan';
+import { COPY_KINDS, CORPUS_DIR, type CopyKind, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
+
+const K = 3;
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const json = process.argv.includes('--json');
+
+interface Score {
+  found: number;
+  total: number;
+}
+interface Result {
+  byKind: Record<CopyKind, Score>;
+  byGroup: Record<string, Score>;
+  falsePairs: { a: string; b: string; distance: number }[];
+}
+
+function score(pages: readonly QualityPage[], pairs: readonly { a: string; b: string; distance: number }[]): Result {
+  const article = new Map(pages.map((p) => [p.path, p]));
+  const paired = new Set(pairs.map(({ a, b }) => `${a}\n${b}`));
+  const byKind = Object.fromEntries(COPY_KINDS.map((k) => [k, { found: 0, total: 0 }])) as Record<CopyKind, Score>;
+  const byGroup: Record<string, Score> = {};
+  for (const page of pages) {
+    if (page.kind === 'original') continue;
+    const original = `${page.article}/original.html`;
+    const found = paired.has(`${original}\n${page.path}`) || paired.has(`${page.path}\n${original}`);
+    for (const s of [byKind[page.kind], (byGroup[KIND_GROUP[page.kind]] ??= { found: 0, total: 0 })]) {
+      s.total++;
+      if (found) s.found++;
+    }
+  }
+  const falsePairs = pairs.filter(({ a, b }) => article.get(a)!.article !== article.get(b)!.article);
+  return { byKind, byGroup, falsePairs };
+}
+
+/** The baseline: plain tf simhash of the same extracted text, every pair within k, no check. */
+function baselinePairs(pages: readonly QualityPage[]): { a: string; b: string; distance: number }[] {
+  const fps: (Fingerprint | null)[] = pages.map((p) => {
+    const e = extractArticle(parseHTML(p.html).document);
+    return e.ok ? fingerprintText(e.text, PLAIN_TF_FEATURES).simhash : null;
+  });
+  const pairs = [];
+  for (let i = 0; i < pages.length; i++) {
+    for (let j = i + 1; j < pages.length; j++) {
+      const a = fps[i];
+      const b = fps[j];
+      if (a == null || b == null) continue;
+      const distance = hammingDistance(a, b);
+      if (distance <= K) pairs.push({ a: pages[i]!.path, b: pages[j]!.path, distance });
+    }
+  }
+  return pairs;
+}
+
+const pct = ({ found, total }: Score): string => `${((100 * found) / total).toFixed(1)}% (${found}/${total})`;
+
+function main(): void {
+  if (!existsSync(CORPUS_DIR)) {
+    console.log(`bench:quality skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`);
+    return;
+  }
+  const started = performance.now();
+  const set = buildQualitySet();
+  const dir = mkdtempSync(join(tmpdir(), 'doppel-quality-'));
+  try {
+    for (const page of set.pages) {
+      mkdirSync(join(dir, dirname(page.path)), { recursive: true });
+      writeFileSync(join(dir, page.path), page.html);
+    }
+    const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const stdout = execFileSync(process.execPath, [tsx, join(ROOT, 'bin', 'scan.ts'), dir, '--k', String(K), '--json'], {
+      maxBuffer: 256 * 1024 * 1024,
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(stdout) as ScanReport;
+    const doppel = score(set.pages, report.pairs);
+    const baseline = score(set.pages, baselinePairs(set.pages));
+    const seconds = (performance.now() - started) / 1000;
+
+    if (json) {
+      console.log(JSON.stringify({ k: K, articles: set.articles.length, pages: set.pages.length, dropped: set.dropped, doppel, baseline, seconds }));
+      return;
+    }
+    console.log(`Quality: npm run bench:quality (k = ${K})`);
+    console.log(`${set.articles.length} real articles from ${CORPUS_DIR}`);
+    console.log(`${set.dropped.length} pages dropped: ${summarizeDropped(set.dropped)}`);
+    console.log(`${set.pages.length} pages scanned: each original and 3 variants of each copy kind, written as HTML and read by \`scan --json\`.\n`);
+    const rows: [string, (r: Result) => string][] = [
+      ...COPY_KINDS.map((k): [string, (r: Result) => string] => [`  ${k} (${KIND_GROUP[k]})`, (r) => pct(r.byKind[k])]),
+      ['verbatim copies found', (r) => pct(r.byGroup['verbatim']!)],
+      ['lightly edited copies found', (r) => pct(r.byGroup['lightly edited']!)],
+      ['excerpts found (reported, not targeted)', (r) => pct(r.byGroup['excerpt']!)],
+      ['false pairs (different articles)', (r) => String(r.falsePairs.length)],
+    ];
+    console.log(`${''.padEnd(42)}${'Doppel scan'.padEnd(22)}baseline (plain tf simhash)`);
+    for (const [label, cell] of rows) console.log(`${label.padEnd(42)}${cell(doppel).padEnd(22)}${cell(baseline)}`);
+    console.log('\nTargets: verbatim ≥ 98%, lightly edited ≥ 90%, 0 false pairs.');
+    const ok = doppel.byGroup['verbatim']!.found / doppel.byGroup['verbatim']!.total >= 0.98 &&
+      doppel.byGroup['lightly edited']!.found / doppel.byGroup['lightly edited']!.total >= 0.9 &&
+      doppel.falsePairs.length === 0;
+    console.log(ok ? 'All targets met.' : 'Targets NOT met.');
+    for (const p of doppel.falsePairs) console.log(`  false pair: ${p.a} ~ ${p.b} (${p.distance} bits)`);
+    console.log(`(${seconds.toFixed(0)} s)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function summarizeDropped(dropped: { reason: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const { reason } of dropped) {
+    const key = reason.startsWith('The article is too short') ? 'too short to compare' : reason.startsWith('same text') ? 'same text as another page' : reason;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
+main();

@@ -1,0 +1,215 @@
+// Builds the quality benchmark's data set: the real articles of Readability's test pages and
+// copies of each made the way republishers make them. Shared by `npm run bench:quality` and,
+// later, the browser e2e, so that both score the same pages.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { extractArticle } from '../lib/extract';
+import { mulberry32, pick } from './rng';
+
+export const CORPUS_DIR = new URL('../../shared/corpus/readability-test-pages', import.meta.url).pathname;
+
+export type CopyKind = 'verbatim' | 'credit' | 'promo' | 'edited' | 'cut-last' | 'excerpt';
+export const COPY_KINDS: readonly CopyKind[] = ['verbatim', 'credit', 'promo', 'edited', 'cut-last', 'excerpt'];
+/** What each kind is scored as. Excerpts are reported, not targeted. */
+export const KIND_GROUP: Record<CopyKind, 'verbatim' | 'lightly edited' | 'excerpt'> = {
+  verbatim: 'verbatim',
+  credit: 'lightly edited',
+  promo: 'lightly edited',
+  edited: 'lightly edited',
+  'cut-last': 'lightly edited',
+  excerpt: 'excerpt',
+};
+
+export interface QualityPage {
+  /** Relative path, e.g. "bbc-1/original.html" or "bbc-1/copy-edited.html". */
+  path: string;
+  article: string;
+  kind: 'original' | CopyKind;
+  html: string;
+}
+
+export interface QualitySet {
+  pages: QualityPage[];
+  articles: string[];
+  dropped: { article: string; reason: string }[];
+}
+
+/** Readability's test fixtures that are lorem ipsum or markup tests rather than articles. */
+function isLoremIpsum(text: string): boolean {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const latin = new Set(['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipisicing', 'adipiscing', 'elit', 'sed', 'eiusmod', 'tempor', 'incididunt', 'labore', 'dolore', 'magna', 'aliqua', 'enim', 'minim', 'veniam', 'quis', 'nostrud', 'exercitation', 'ullamco', 'laboris', 'nisi', 'aliquip', 'commodo', 'consequat', 'duis', 'aute', 'irure', 'reprehenderit', 'voluptate', 'velit', 'esse', 'cillum', 'fugiat', 'nulla', 'pariatur', 'excepteur', 'sint', 'occaecat', 'cupidatat', 'non', 'proident', 'sunt', 'culpa', 'qui', 'officia', 'deserunt', 'mollit', 'anim', 'est', 'laborum', 'ut', 'ad', 'ex', 'ea', 'in', 'et', 'id']);
+  const hits = words.filter((w) => latin.has(w)).length;
+  return words.length > 0 && hits / words.length > 0.3;
+}
+
+const SITES = [
+  { name: 'The Daily Reprint', nav: ['World', 'Business', 'Tech', 'Science', 'Opinion', 'Sport'], color: '#a00' },
+  { name: 'NewsHub Aggregator', nav: ['Top stories', 'Trending', 'Local', 'Videos', 'Deals'], color: '#036' },
+  { name: 'ContentDepot', nav: ['Home', 'Lifestyle', 'Money', 'Health', 'Gadgets', 'Travel', 'Quizzes'], color: '#363' },
+  { name: 'Weekly Syndicate', nav: ['Latest', 'Features', 'Reviews', 'Podcasts', 'Newsletter'], color: '#535' },
+] as const;
+
+const TRENDING = [
+  'Ten habits of people who never lose their keys',
+  'Markets close higher after a quiet week of trading',
+  'The best budget headphones we tested this year',
+  'Council approves plan for a new riverside park',
+  'How to repot a houseplant without killing it',
+  'Scientists map the migration of monarch butterflies',
+  'A beginner’s guide to sourdough starters',
+  'Five cheap weekend trips you can take by train',
+];
+
+const PROMOS = [
+  'Enjoy stories like this one? Sign up for our free morning newsletter and get the day’s most important news, hand-picked by our editors, delivered straight to your inbox before breakfast. You can unsubscribe at any time.',
+  'Support independent journalism: become a member today for less than the price of a coffee a week, and read every article without ads, join members-only events and help us keep our reporting free for everyone.',
+  'Download our award-winning app to save articles for later, listen to stories on your commute and get alerts when news breaks in your area. Available now for phones and tablets.',
+];
+
+const CREDITS = [
+  (site: string) => `This article was originally published on ${site}. It is republished here with permission.`,
+  (site: string) => `Originally appeared on ${site}. Reprinted under a content-sharing agreement.`,
+  (site: string) => `Source: ${site}. All rights reserved by the original publisher.`,
+];
+
+// Words a republisher's light edit puts in place of others.
+const SUBSTITUTES = ['also', 'very', 'new', 'said', 'now', 'many', 'some', 'still', 'really', 'just', 'major', 'local', 'recent', 'often'];
+
+function template(site: (typeof SITES)[number], title: string, articleHtml: string, random: () => number): string {
+  const trending = [...TRENDING].sort(() => random() - 0.5).slice(0, 4);
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} | ${site.name}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:sans-serif;margin:0} header{background:${site.color};color:#fff;padding:1em} .sidebar{float:right;width:30%}</style>
+</head><body>
+<header class="site-header"><div class="logo">${site.name}</div>
+<nav class="main-nav"><ul>${site.nav.map((n) => `<li><a href="/${n.toLowerCase().replace(/\W+/g, '-')}">${n}</a></li>`).join('')}</ul></nav>
+<form class="search" action="/search"><input name="q" placeholder="Search ${site.name}"><button>Search</button></form></header>
+<div class="ad-banner">Advertisement</div>
+<main class="layout">
+<aside class="sidebar"><h3>Trending now</h3><ul>${trending.map((t) => `<li><a href="/story/${t.length}">${t}</a></li>`).join('')}</ul>
+<div class="newsletter"><h4>Get our newsletter</h4><form><input type="email" placeholder="Your email"><button>Subscribe</button></form></div></aside>
+<article class="post">
+<h1 class="entry-title">${escapeHtml(title)}</h1>
+<p class="byline">By Staff Writer · ${site.name}</p>
+<div class="entry-content">
+${articleHtml}
+</div>
+<div class="share">Share: <a href="/share/fb">Facebook</a> <a href="/share/x">X</a> <a href="/share/mail">Email</a></div>
+</article>
+<section class="comments"><h3>Comments</h3><p>Log in to join the conversation.</p></section>
+</main>
+<footer class="site-footer"><p>© 2026 ${site.name}. All rights reserved.</p><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer>
+</body></html>`;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Paragraph-like blocks of the article, in document order. */
+function paragraphs(root: Element): Element[] {
+  return [...root.querySelectorAll('p, li, blockquote, pre, h2, h3, h4, table')].filter((el) => (el.textContent ?? '').trim().length > 0 && !el.parentElement?.closest('p, li, blockquote, pre, table'));
+}
+
+type Edit = (root: Element, random: () => number, original: { site: string }) => void;
+
+const EDITS: Record<CopyKind, Edit> = {
+  verbatim: () => {},
+  credit: (root, random, { site }) => {
+    const p = root.ownerDocument.createElement('p');
+    p.textContent = pick(random, CREDITS)(site);
+    if (random() < 0.5) root.insertBefore(p, root.firstChild);
+    else root.appendChild(p);
+  },
+  promo: (root, random) => {
+    const blocks = paragraphs(root);
+    const p = root.ownerDocument.createElement('p');
+    p.textContent = pick(random, PROMOS);
+    const at = blocks[Math.floor(blocks.length / 2)];
+    if (at?.parentNode) at.parentNode.insertBefore(p, at.nextSibling);
+    else root.appendChild(p);
+  },
+  edited: (root, random) => {
+    // About 2% of the words: half dropped, half replaced by another word.
+    const walker: Text[] = [];
+    const collect = (node: Node): void => {
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) walker.push(c as Text);
+        else if (c.nodeType === 1) collect(c);
+      }
+    };
+    collect(root);
+    for (const textNode of walker) {
+      textNode.data = textNode.data.replace(/[\p{L}\p{N}]+/gu, (word) => {
+        if (random() >= 0.02) return word;
+        return random() < 0.5 ? '' : pick(random, SUBSTITUTES);
+      });
+    }
+  },
+  'cut-last': (root) => {
+    const blocks = paragraphs(root);
+    blocks.at(-1)?.remove();
+  },
+  excerpt: (root) => {
+    // The first 60% of the text, whole paragraphs, then a "read more" link.
+    const blocks = paragraphs(root);
+    const total = blocks.reduce((n, b) => n + (b.textContent ?? '').length, 0);
+    let kept = 0;
+    for (const block of blocks) {
+      if (kept >= total * 0.6) block.remove();
+      else kept += (block.textContent ?? '').length;
+    }
+    const more = root.ownerDocument.createElement('p');
+    more.innerHTML = '<a href="/continue">Continue reading on the original site</a>';
+    root.appendChild(more);
+  },
+};
+
+export function buildQualitySet(corpusDir = CORPUS_DIR, variants = 3, seed = 20071): QualitySet {
+  const pages: QualityPage[] = [];
+  const articles: string[] = [];
+  const dropped: QualitySet['dropped'] = [];
+  const seenTexts = new Map<string, string>();
+  for (const name of readdirSync(corpusDir).sort()) {
+    const source = join(corpusDir, name, 'source.html');
+    const expected = join(corpusDir, name, 'expected.html');
+    if (!existsSync(source) || !existsSync(expected)) continue;
+    const sourceHtml = readFileSync(source, 'utf8');
+    const extraction = extractArticle(parseHTML(sourceHtml).document);
+    if (!extraction.ok) {
+      dropped.push({ article: name, reason: extraction.message });
+      continue;
+    }
+    if (isLoremIpsum(extraction.text)) {
+      dropped.push({ article: name, reason: 'lorem ipsum test fixture' });
+      continue;
+    }
+    const duplicateOf = seenTexts.get(extraction.text);
+    if (duplicateOf) {
+      dropped.push({ article: name, reason: `same text as ${duplicateOf}` });
+      continue;
+    }
+    seenTexts.set(extraction.text, name);
+    articles.push(name);
+    pages.push({ path: `${name}/original.html`, article: name, kind: 'original', html: sourceHtml });
+
+    const random = mulberry32(seed ^ hashName(name));
+    const originalSite = new URL(`https://${name}.example/`).host;
+    for (let variant = 1; variant <= variants; variant++) for (const kind of COPY_KINDS) {
+      const { document } = parseHTML(`<!DOCTYPE html><html><body><div id="doppel-article">${readFileSync(expected, 'utf8')}</div></body></html>`);
+      const root = document.getElementById('doppel-article')!;
+      EDITS[kind](root, random, { site: originalSite });
+      const site = pick(random, SITES);
+      pages.push({ path: `${name}/copy-${kind}-${variant}.html`, article: name, kind, html: template(site, extraction.title, root.innerHTML, random) });
+    }
+  }
+  return { pages, articles, dropped };
+}
+
+function hashName(name: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
