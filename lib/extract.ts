@@ -98,7 +98,13 @@ export function capText(text: string, max: number): { text: string; truncated: b
  */
 export function extractArticle(doc: Document, options: ExtractOptions = {}): Extraction {
   const { maxElemsToParse = 0, maxTextChars = DEFAULT_MAX_TEXT_CHARS, minWords = DEFAULT_MIN_WORDS } = options;
+  if (!doc.documentElement) return { ok: false, reason: 'no-article', title: '', message: 'The page is empty.' };
   const pageTitle = (doc.title ?? '').trim();
+  // Counted here rather than left to Readability, which counts getElementsByTagName('*'): linkedom
+  // answers that with no elements (0.18.15), so the limit never applied outside a browser.
+  if (maxElemsToParse > 0 && doc.querySelectorAll('*').length > maxElemsToParse) {
+    return { ok: false, reason: 'too-large', title: pageTitle, message: `The page has more than ${maxElemsToParse} elements, too many to read.` };
+  }
   const clone = doc.cloneNode(true) as Document;
   let parsed: ReturnType<Readability<Node>['parse']>;
   try {

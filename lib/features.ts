@@ -11,7 +11,7 @@
 // mostly punctuation debris and formula symbols, and they vary between a page and its copies.
 // `npm run bench:quality` measured each choice (see the README).
 import { type Fingerprint, hammingDistance } from './fingerprint';
-import { type Hash64, combine64, hashKey, hashRange } from './hash';
+import { type Hash64, combine64, hashRange } from './hash';
 import { Simhash64 } from './simhash';
 import { WORD, forEachToken, normalizeText } from './text';
 
@@ -34,31 +34,103 @@ export const PLAIN_TF_FEATURES: FeatureOptions = { weighting: 'tf', minWordLengt
  */
 export const CHECK_MAX_DISTANCE = 16;
 
-export interface FeatureCount {
-  hi: number;
-  lo: number;
-  count: number;
+/**
+ * Distinct features and their counts: an open-addressing hash table over typed arrays, keyed by
+ * the full 64-bit hash. A Map keyed by a 53-bit number made counting the slowest step (its keys
+ * are heap numbers); this keeps it allocation-free per token.
+ */
+export class FeatureCounts {
+  private hi: Int32Array;
+  private lo: Int32Array;
+  private counts: Int32Array; // 0 marks an empty slot
+  private mask: number;
+  size = 0;
+
+  constructor(expected = 256) {
+    let capacity = 64;
+    while (capacity < expected * 2) capacity *= 2;
+    this.hi = new Int32Array(capacity);
+    this.lo = new Int32Array(capacity);
+    this.counts = new Int32Array(capacity);
+    this.mask = capacity - 1;
+  }
+
+  private slotOf(hi: number, lo: number): number {
+    let slot = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    while (this.counts[slot] !== 0 && (this.hi[slot] !== (hi | 0) || this.lo[slot] !== (lo | 0))) {
+      slot = (slot + 1) & this.mask;
+    }
+    return slot;
+  }
+
+  add(hi: number, lo: number): void {
+    const slot = this.slotOf(hi, lo);
+    if (this.counts[slot] === 0) {
+      this.hi[slot] = hi;
+      this.lo[slot] = lo;
+      this.counts[slot] = 1;
+      if (++this.size * 2 > this.mask + 1) this.grow();
+    } else {
+      this.counts[slot]!++;
+    }
+  }
+
+  countOf(h: Hash64): number {
+    return this.counts[this.slotOf(h.hi, h.lo)]!;
+  }
+
+  /** Visits each distinct feature: visit(hi, lo, count), hi and lo unsigned 32-bit. */
+  visit(visitor: { feature(hi: number, lo: number, count: number): void }): void {
+    const { hi, lo, counts } = this;
+    for (let slot = 0; slot < counts.length; slot++) {
+      const count = counts[slot]!;
+      if (count !== 0) visitor.feature(hi[slot]! >>> 0, lo[slot]! >>> 0, count);
+    }
+  }
+
+  /** Calls fn(hi, lo, count) for each distinct feature; hi and lo are unsigned 32-bit. */
+  forEach(fn: (hi: number, lo: number, count: number) => void): void {
+    const { hi, lo, counts } = this;
+    for (let slot = 0; slot < counts.length; slot++) {
+      const count = counts[slot]!;
+      if (count !== 0) fn(hi[slot]! >>> 0, lo[slot]! >>> 0, count);
+    }
+  }
+
+  private grow(): void {
+    const { hi, lo, counts } = this;
+    const capacity = counts.length * 2;
+    this.hi = new Int32Array(capacity);
+    this.lo = new Int32Array(capacity);
+    this.counts = new Int32Array(capacity);
+    this.mask = capacity - 1;
+    for (let slot = 0; slot < counts.length; slot++) {
+      if (counts[slot] === 0) continue;
+      const to = this.slotOf(hi[slot]!, lo[slot]!);
+      this.hi[to] = hi[slot]!;
+      this.lo[to] = lo[slot]!;
+      this.counts[to] = counts[slot]!;
+    }
+  }
 }
 
 export interface Features {
-  features: Map<number, FeatureCount>;
+  features: FeatureCounts;
   /** Number of words kept (bigrams in Chinese and Japanese). */
   tokens: number;
 }
 
 /** Counts the words of an already normalised text. */
 export function countFeatures(normalized: string, { minWordLength }: FeatureOptions = DEFAULT_FEATURES): Features {
-  const features = new Map<number, FeatureCount>();
+  // About one distinct word per 20 characters of prose; the table grows if there are more.
+  const features = new FeatureCounts(Math.min(1 << 20, normalized.length >>> 4));
   const h: Hash64 = { hi: 0, lo: 0 };
   let tokens = 0;
   forEachToken(normalized, (start, end, kind) => {
     if (kind === WORD && end - start < minWordLength) return;
     hashRange(normalized, start, end, h);
     tokens++;
-    const key = hashKey(h);
-    const existing = features.get(key);
-    if (existing) existing.count++;
-    else features.set(key, { hi: h.hi, lo: h.lo, count: 1 });
+    features.add(h.hi, h.lo);
   });
   return { features, tokens };
 }
@@ -78,7 +150,7 @@ export function weightOf(count: number, weighting: Weighting): number {
 
 export function simhashFeatures({ features }: Features, weighting: Weighting): Fingerprint {
   const acc = new Simhash64();
-  for (const f of features.values()) acc.add(f.hi, f.lo, weightOf(f.count, weighting));
+  features.forEach((hi, lo, count) => acc.add(hi, lo, weightOf(count, weighting)));
   return acc.fingerprint();
 }
 
@@ -89,12 +161,12 @@ const CHECK_SALT: Hash64 = { hi: 0x5bd1e995, lo: 0x1b873593 };
 export function checkFingerprint({ features }: Features): Fingerprint {
   const acc = new Simhash64();
   const h: Hash64 = { hi: 0, lo: 0 };
-  for (const f of features.values()) {
-    h.hi = f.hi;
-    h.lo = f.lo;
+  features.forEach((hi, lo) => {
+    h.hi = hi;
+    h.lo = lo;
     combine64(h, CHECK_SALT, h);
     acc.add(h.hi, h.lo, 1);
-  }
+  });
   return acc.fingerprint();
 }
 
@@ -105,10 +177,29 @@ export interface TextFingerprints {
   tokens: number;
 }
 
+/** Both fingerprints in one pass over the features (the hot path of fingerprintText). */
+class BothFingerprints {
+  readonly simhash = new Simhash64();
+  readonly check = new Simhash64();
+  private readonly salted: Hash64 = { hi: 0, lo: 0 };
+  constructor(private readonly weighting: Weighting) {}
+
+  feature(hi: number, lo: number, count: number): void {
+    this.simhash.add(hi, lo, weightOf(count, this.weighting));
+    const h = this.salted;
+    h.hi = hi;
+    h.lo = lo;
+    combine64(h, CHECK_SALT, h);
+    this.check.add(h.hi, h.lo, 1);
+  }
+}
+
 /** The fingerprints of a text, with the default (or given) features. */
 export function fingerprintText(text: string, options: FeatureOptions = DEFAULT_FEATURES): TextFingerprints {
   const counted = countFeatures(normalizeText(text), options);
-  return { simhash: simhashFeatures(counted, options.weighting), check: checkFingerprint(counted), tokens: counted.tokens };
+  const both = new BothFingerprints(options.weighting);
+  counted.features.visit(both);
+  return { simhash: both.simhash.fingerprint(), check: both.check.fingerprint(), tokens: counted.tokens };
 }
 
 /** Whether a candidate found within k bits on `simhash` is confirmed by `check`. */

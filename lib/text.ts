@@ -14,7 +14,10 @@ export function normalizeText(text: string): string {
   // Full case folding beyond toLowerCase for the letters that matter in practice.
   if (/[ςßſ]/.test(s)) s = s.replace(/ς/g, 'σ').replace(/ß/g, 'ss').replace(/ſ/g, 's');
   // Zero-width space/joiners, word joiner, BOM and soft hyphen: invisible, and inside words.
-  if (/[\u200b-\u200d\u2060\ufeff\u00ad]/.test(s)) s = s.replace(/[\u200b-\u200d\u2060\ufeff\u00ad]/g, '');
+  // Variation selectors and the keycap mark: invisible too, and marks that would otherwise make
+  // a token of their own after an emoji ("❤️").
+  const invisible = /[\u200b-\u200d\u2060\ufeff\u00ad\ufe00-\ufe0f\u20e3]/;
+  if (invisible.test(s)) s = s.replace(new RegExp(invisible.source, 'g'), '');
   return s;
 }
 
@@ -84,6 +87,14 @@ export function forEachToken(text: string, onToken: OnToken): void {
     // a bigram or segmented character stay with it.
     const start = i;
     i += width;
+    if (cls === WORD) {
+      // Fast path for the common case: ASCII letters and digits.
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        if (c >= 128 || asciiClass[c] !== WORD) break;
+        i++;
+      }
+    }
     while (i < n) {
       let c = text.charCodeAt(i);
       if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) c = text.codePointAt(i)!;
@@ -125,6 +136,8 @@ function emitSegmented(text: string, start: number, end: number, onToken: OnToke
   while (from < end) {
     let to = Math.min(end, from + SEGMENT_CHUNK);
     if (to < end && text.charCodeAt(to - 1) >= 0xd800 && text.charCodeAt(to - 1) <= 0xdbff) to--;
+    // Never start the next chunk on a combining mark (a Thai vowel sign would be lost).
+    while (to < end && to > from + 1 && /\p{M}/u.test(text[to]!)) to--;
     for (const seg of segmenter.segment(text.slice(from, to))) {
       if (seg.isWordLike) onToken(from + seg.index, from + seg.index + seg.segment.length, SEGMENTED);
     }
