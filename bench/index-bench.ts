@@ -3,6 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { type Fingerprint, fingerprintFromHalves, fingerprintHalves } from '../lib/fingerprint';
 import { MemoryIndex } from '../lib/index';
+import { uint32s } from '../lib/random';
 import { chooseDesign, describeDesign } from '../lib/tables';
 
 const SIZE = 1_000_000;
@@ -20,28 +21,6 @@ export interface IndexBenchResult {
   p99QueryUs: number;
   meanCandidates: number;
 }
-
-/** xoshiro128** (seeded, 32-bit outputs); two outputs make one 64-bit fingerprint. */
-function rng(seed: number): () => number {
-  let a = 0x9e3779b9 ^ seed;
-  let b = 0x243f6a88;
-  let c = 0xb7e15162;
-  let d = 0x13198a2e ^ Math.imul(seed, 0x85ebca6b);
-  const next = (): number => {
-    const r = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return r;
-  };
-  for (let i = 0; i < 16; i++) next();
-  return next;
-}
-const rotl = (x: number, s: number): number => (x << s) | (x >>> (32 - s));
 
 function randomFp(next: () => number): Fingerprint {
   return fingerprintFromHalves(next(), next());
@@ -62,7 +41,7 @@ function flip(fp: Fingerprint, count: number, next: () => number): Fingerprint {
 }
 
 export async function benchIndex(): Promise<IndexBenchResult> {
-  const next = rng(2007);
+  const next = uint32s(2007);
   const fps: Fingerprint[] = [];
   for (let i = 0; i < SIZE; i++) fps.push(randomFp(next));
   const bases: Fingerprint[] = [];

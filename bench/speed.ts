@@ -13,7 +13,7 @@ import { extractArticle } from '../lib/extract';
 import { countFeatures, fingerprintText } from '../lib/features';
 import { forEachToken, normalizeText } from '../lib/text';
 import { type IndexBenchResult, benchIndex } from './index-bench';
-import { mulberry32, pick } from './rng';
+import { mulberry32, pick } from '../lib/random';
 
 const JSON_OUTPUT = process.argv.includes('--json');
 const CORPUS = new URL('../../shared/corpus/readability-test-pages', import.meta.url);

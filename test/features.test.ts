@@ -19,20 +19,11 @@ import {
   hammingDistance,
 } from '../lib/fingerprint';
 import { hash64, hashKey } from '../lib/hash';
+import { mulberry32 } from '../lib/random';
 import { Simhash64, simhash, simhashVector } from '../lib/simhash';
 import { WORD, forEachToken, normalizeText } from '../lib/text';
 
-/** mulberry32: seeded, so every run tests the same features. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 /** The 64-bit feature hash as one bigint, hi << 32 | lo. */
 const hash64Big = (feature: string): bigint => {

@@ -3,25 +3,9 @@
 // (directly and through the generic BackendIndex); an IndexedDB backend adds one entry to the list.
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint } from '../lib/fingerprint';
+import { randomFingerprints, splitmix64 } from '../lib/random';
 import { type Match, type NearDuplicateIndex, bruteForceQuery } from '../lib/index';
 import { type TableDesign, designTables, planBlocks, tableKeys } from '../lib/tables';
-
-/** splitmix64 on BigInt (Steele, Lea & Flood 2014): full 64-bit outputs from a seed. */
-export function splitmix64(seed: bigint): () => bigint {
-  let state = BigInt.asUintN(64, seed);
-  return () => {
-    state = BigInt.asUintN(64, state + 0x9e3779b97f4a7c15n);
-    let z = state;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  };
-}
-
-export function randomFingerprints(seed: bigint, count: number): Fingerprint[] {
-  const next = splitmix64(seed);
-  return Array.from({ length: count }, () => asFingerprint(next()));
-}
 
 /** fp with the given bit positions flipped; positions count from the MSB (0) to the LSB (63). */
 export function flipBits(fp: Fingerprint, positions: readonly number[]): Fingerprint {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, hammingDistance } from '../lib/fingerprint';
 import { type IndexBackend, BackendIndex, MemoryIndex, bruteForceQuery } from '../lib/index';
 import { type TableDesign, designTables, tableKeys } from '../lib/tables';
-import { type Entry, type IndexFactory, flipBits, randomFingerprints, runIndexSuite } from './index-suite';
+import { randomFingerprints } from '../lib/random';
+import { type Entry, type IndexFactory, flipBits, runIndexSuite } from './index-suite';
 
 /** A backend whose every call is asynchronous, as IndexedDB's will be. */
 function asyncBackend(design: TableDesign): IndexBackend<number> {

@@ -12,7 +12,7 @@ import {
   tableKeyHex,
   tableKeys,
 } from '../lib/tables';
-import { randomFingerprints, splitmix64 } from './index-suite';
+import { randomFingerprints, splitmix64 } from '../lib/random';
 
 const ALL_ONES = asFingerprint((1n << 64n) - 1n);
 
