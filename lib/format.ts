@@ -1,0 +1,47 @@
+// Words and numbers the popup and history page show a person.
+
+/** Share of the 64 fingerprint bits two pages have in common, as a whole percentage. */
+export function bitSimilarity(distance: number): number {
+  return Math.round(((64 - distance) / 64) * 100);
+}
+
+/** How alike two pages are, in words, from the Hamming distance of their simhashes. */
+export function likeness(distance: number): string {
+  if (distance === 0) return 'Same text';
+  if (distance === 1) return 'Nearly the same text';
+  return 'Very similar text';
+}
+
+/** "2 bits apart · 97% of the fingerprint in common". */
+export function distanceDetail(distance: number): string {
+  return `${distance} ${distance === 1 ? 'bit' : 'bits'} apart · ${bitSimilarity(distance)}% of the fingerprint in common`;
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600 * 1000],
+  ['month', 30 * 24 * 3600 * 1000],
+  ['week', 7 * 24 * 3600 * 1000],
+  ['day', 24 * 3600 * 1000],
+  ['hour', 3600 * 1000],
+  ['minute', 60 * 1000],
+];
+
+/** "3 days ago", "just now": when something happened, relative to now. */
+export function relativeTime(then: number, now: number, locale = 'en'): string {
+  const elapsed = now - then;
+  if (elapsed < 60 * 1000) return 'just now';
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, ms] of UNITS) {
+    if (elapsed >= ms) return format.format(-Math.floor(elapsed / ms), unit);
+  }
+  return 'just now';
+}
+
+/** An absolute date and time, for tooltips. */
+export function absoluteTime(ms: number, locale = 'en'): string {
+  return new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

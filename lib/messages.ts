@@ -1,0 +1,198 @@
+// The one message protocol between the extension's contexts: content script → background
+// (a page was read), popup → background (reports and controls). Both sides use these types;
+// the background validates everything that arrives with `parseRequest` before acting on it.
+import type { NotArticleReason } from './extract';
+
+export const LIMITS = {
+  urlChars: 8192,
+  titleChars: 1000,
+  siteNameChars: 500,
+  langChars: 64,
+  messageChars: 2000,
+  /** The content script cuts text to this before sending (lib/extract.ts DEFAULT_MAX_TEXT_CHARS). */
+  textChars: 2_000_000,
+  sites: 10_000,
+  siteChars: 300,
+} as const;
+
+/** Content script → background: what the content script read on a page. */
+export interface PageExtracted {
+  url: string;
+  title: string;
+  lang: string | null;
+  siteName: string | null;
+  outcome: { kind: 'article'; text: string; truncated: boolean } | { kind: 'not-article'; reason: NotArticleReason; message: string };
+}
+
+export interface Settings {
+  paused: boolean;
+  /** Hosts (URL.host) that are never recorded. */
+  excludedSites: string[];
+  recordIncognito: boolean;
+}
+
+export const DEFAULT_SETTINGS: Settings = { paused: false, excludedSites: [], recordIncognito: false };
+
+export interface PageSummary {
+  url: string;
+  title: string;
+  site: string;
+  simhash: string;
+  firstSeen: number;
+  lastSeen: number;
+  visits: number;
+}
+
+export interface MatchSummary extends PageSummary {
+  /** Hamming distance in bits between the two simhashes. */
+  distance: number;
+  /** The earliest-seen page among this page and its near-duplicates. */
+  earliest: boolean;
+}
+
+/**
+ * - recorded: the page is stored; `matches` are its near-duplicates
+ * - unknown: never recorded (or forgotten)
+ * - not-article: read but not recorded; `reason` says why
+ * - excluded / paused: not recorded because of the user's settings
+ */
+export type PageState = 'recorded' | 'unknown' | 'not-article' | 'excluded' | 'paused';
+
+export interface Report {
+  /** The canonical URL the report is for. */
+  url: string;
+  state: PageState;
+  page: PageSummary | null;
+  matches: MatchSummary[];
+  reason: string | null;
+  /** The page itself is the earliest-seen of its group (it has matches, all seen later). */
+  earliest: boolean;
+  k: number;
+  settings: Settings;
+}
+
+export interface Protocol {
+  'page/extracted': { request: PageExtracted; reply: { state: PageState; matches: number } };
+  'report/get': { request: { url: string }; reply: Report };
+  'page/forget': { request: { url: string }; reply: { forgotten: boolean } };
+  'settings/get': { request: Record<string, never>; reply: Settings };
+  'settings/pause': { request: { paused: boolean }; reply: Settings };
+  /** Excluding a site also forgets the pages already recorded from it. */
+  'site/exclude': { request: { site: string; excluded: boolean }; reply: Settings & { forgotten: number } };
+}
+
+export type MessageType = keyof Protocol;
+export type Request<T extends MessageType> = Protocol[T]['request'];
+export type ReplyValue<T extends MessageType> = Protocol[T]['reply'];
+export type Reply<T extends MessageType> = { ok: true; value: ReplyValue<T> } | { ok: false; error: string };
+export interface Message<T extends MessageType = MessageType> {
+  type: T;
+  payload: Request<T>;
+}
+
+export const MESSAGE_TYPES: readonly MessageType[] = ['page/extracted', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'site/exclude'];
+
+// ---- validation ---------------------------------------------------------------------------
+
+export class InvalidMessage extends Error {
+  override name = 'InvalidMessage';
+}
+
+type Json = Record<string, unknown>;
+
+function object(value: unknown, what: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidMessage(`${what} must be an object`);
+  return value as Json;
+}
+
+function string(o: Json, key: string, max: number): string {
+  const v = o[key];
+  if (typeof v !== 'string') throw new InvalidMessage(`${key} must be a string`);
+  if (v.length > max) throw new InvalidMessage(`${key} is too long: ${v.length} characters (at most ${max})`);
+  return v;
+}
+
+function nullableString(o: Json, key: string, max: number): string | null {
+  return o[key] === null || o[key] === undefined ? null : string(o, key, max);
+}
+
+function boolean(o: Json, key: string): boolean {
+  if (typeof o[key] !== 'boolean') throw new InvalidMessage(`${key} must be true or false`);
+  return o[key] as boolean;
+}
+
+function httpUrl(o: Json, key: string): string {
+  const url = string(o, key, LIMITS.urlChars);
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new InvalidMessage(`${key} is not a URL`);
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new InvalidMessage(`${key} must be an http or https URL: got ${protocol}`);
+  return url;
+}
+
+function site(o: Json, key: string): string {
+  const s = string(o, key, LIMITS.siteChars);
+  if (!/^[a-z0-9.\-[\]:]+$/i.test(s) || s !== s.toLowerCase()) throw new InvalidMessage(`${key} must be a host such as example.com:8080`);
+  return s;
+}
+
+const NOT_ARTICLE_REASONS: readonly NotArticleReason[] = ['no-article', 'too-short', 'too-large'];
+
+const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
+  'page/extracted': (payload) => {
+    const o = object(payload, 'payload');
+    const outcome = object(o['outcome'], 'outcome');
+    const base = {
+      url: httpUrl(o, 'url'),
+      title: string(o, 'title', LIMITS.titleChars),
+      lang: nullableString(o, 'lang', LIMITS.langChars),
+      siteName: nullableString(o, 'siteName', LIMITS.siteNameChars),
+    };
+    if (outcome['kind'] === 'article') {
+      return { ...base, outcome: { kind: 'article', text: string(outcome, 'text', LIMITS.textChars), truncated: boolean(outcome, 'truncated') } };
+    }
+    if (outcome['kind'] === 'not-article') {
+      const reason = outcome['reason'];
+      if (!NOT_ARTICLE_REASONS.includes(reason as NotArticleReason)) throw new InvalidMessage(`outcome.reason must be one of ${NOT_ARTICLE_REASONS.join(', ')}`);
+      return { ...base, outcome: { kind: 'not-article', reason: reason as NotArticleReason, message: string(outcome, 'message', LIMITS.messageChars) } };
+    }
+    throw new InvalidMessage('outcome.kind must be "article" or "not-article"');
+  },
+  'report/get': (payload) => ({ url: httpUrl(object(payload, 'payload'), 'url') }),
+  'page/forget': (payload) => ({ url: httpUrl(object(payload, 'payload'), 'url') }),
+  'settings/get': (payload) => {
+    object(payload, 'payload');
+    return {};
+  },
+  'settings/pause': (payload) => ({ paused: boolean(object(payload, 'payload'), 'paused') }),
+  'site/exclude': (payload) => {
+    const o = object(payload, 'payload');
+    return { site: site(o, 'site'), excluded: boolean(o, 'excluded') };
+  },
+};
+
+/** Validates a message that arrived from another context. Throws InvalidMessage with the reason. */
+export function parseMessage(message: unknown): Message {
+  const o = object(message, 'message');
+  const type = o['type'];
+  if (typeof type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(type)) {
+    throw new InvalidMessage(`unknown message type ${JSON.stringify(typeof type === 'string' ? type.slice(0, 60) : type)}`);
+  }
+  const t = type as MessageType;
+  return { type: t, payload: validators[t](o['payload']) } as Message;
+}
+
+/** Validates stored or received settings, filling gaps with the defaults. */
+export function parseSettings(value: unknown): Settings {
+  if (typeof value !== 'object' || value === null) return { ...DEFAULT_SETTINGS };
+  const o = value as Json;
+  const sites = Array.isArray(o['excludedSites']) ? o['excludedSites'].filter((s): s is string => typeof s === 'string' && s.length <= LIMITS.siteChars) : [];
+  return {
+    paused: o['paused'] === true,
+    excludedSites: [...new Set(sites)].slice(0, LIMITS.sites),
+    recordIncognito: o['recordIncognito'] === true,
+  };
+}

@@ -1,0 +1,52 @@
+// Which URLs are the same page. A page is recorded under its canonical URL: no fragment, no
+// tracking parameters, so a link shared from a newsletter and the same article opened from a
+// bookmark are one record.
+
+/** Query parameters that identify a campaign or a click, never the content. */
+const TRACKING_PARAMS = new Set([
+  'fbclid', 'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'twclid', 'ttclid',
+  'li_fat_id', 'igshid', 'mc_cid', 'mc_eid', '_ga', '_gl', '_hsenc', '_hsmi', 'mkt_tok', 'oly_anon_id',
+  'oly_enc_id', 'vero_id', 'wickedid', 'rb_clickid', 's_cid', 'ncid', 'ref_src', 'ref_url', 'cmpid',
+]);
+
+function isTrackingParam(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.startsWith('utm_') || TRACKING_PARAMS.has(lower);
+}
+
+/** Only http and https pages are recorded. */
+export function isRecordableUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The canonical form of a page URL: fragment and tracking parameters removed, other parameters
+ * kept in their order. Throws a TypeError for a string that is not an absolute http(s) URL.
+ */
+export function canonicalUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`not a URL: ${JSON.stringify(url.slice(0, 200))}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`only http and https pages are recorded: got ${parsed.protocol}`);
+  }
+  parsed.hash = '';
+  const kept = [...parsed.searchParams].filter(([name]) => !isTrackingParam(name));
+  if (kept.length !== [...parsed.searchParams].length) {
+    parsed.search = kept.length ? new URLSearchParams(kept).toString() : '';
+  }
+  return parsed.href;
+}
+
+/** The site of a page, as `URL.host` (host and non-default port). */
+export function siteOf(url: string): string {
+  return new URL(url).host;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, InvalidMessage, LIMITS, MESSAGE_TYPES, parseMessage, parseSettings } from '../lib/messages';
+
+const article = (over: Record<string, unknown> = {}, outcome: Record<string, unknown> = {}) => ({
+  type: 'page/extracted',
+  payload: { url: 'https://a.example/story', title: 'A story', lang: 'en', siteName: null, outcome: { kind: 'article', text: 'Some text', truncated: false, ...outcome }, ...over },
+});
+
+describe('parseMessage', () => {
+  it('accepts each message type in its valid shape', () => {
+    const valid: Record<string, unknown> = {
+      'page/extracted': article().payload,
+      'report/get': { url: 'https://a.example/' },
+      'page/forget': { url: 'http://127.0.0.1:9000/x' },
+      'settings/get': {},
+      'settings/pause': { paused: true },
+      'site/exclude': { site: 'news.example:8080', excluded: true },
+    };
+    expect(Object.keys(valid).sort()).toEqual([...MESSAGE_TYPES].sort());
+    for (const type of MESSAGE_TYPES) expect(parseMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });
+  });
+
+  it('accepts a not-article outcome', () => {
+    const m = article({}, { kind: 'not-article', reason: 'too-short', message: 'Too short.', text: undefined, truncated: undefined });
+    expect(parseMessage(m).payload).toMatchObject({ outcome: { kind: 'not-article', reason: 'too-short', message: 'Too short.' } });
+  });
+
+  it.each([
+    [null, 'message must be an object'],
+    ['page/extracted', 'message must be an object'],
+    [[], 'message must be an object'],
+    [{ type: 'steal/everything', payload: {} }, 'unknown message type "steal/everything"'],
+    [{ type: 42 }, 'unknown message type 42'],
+    [{ type: 'report/get' }, 'payload must be an object'],
+    [{ type: 'report/get', payload: { url: 'javascript:alert(1)' } }, 'url must be an http or https URL: got javascript:'],
+    [{ type: 'report/get', payload: { url: 'nope' } }, 'url is not a URL'],
+    [{ type: 'settings/pause', payload: { paused: 'yes' } }, 'paused must be true or false'],
+    [{ type: 'site/exclude', payload: { site: '<b>x</b>', excluded: true } }, 'site must be a host such as example.com:8080'],
+    [article({ title: 7 }), 'title must be a string'],
+    [article({ title: 'x'.repeat(LIMITS.titleChars + 1) }), `title is too long: ${LIMITS.titleChars + 1} characters (at most ${LIMITS.titleChars})`],
+    [article({}, { text: 'x'.repeat(LIMITS.textChars + 1) }), `text is too long: ${LIMITS.textChars + 1} characters (at most ${LIMITS.textChars})`],
+    [article({}, { kind: 'essay' }), 'outcome.kind must be "article" or "not-article"'],
+    [article({}, { kind: 'not-article', reason: 'boring', message: 'x' }), 'outcome.reason must be one of no-article, too-short, too-large'],
+    [article({ url: 'file:///etc/passwd' }), 'url must be an http or https URL: got file:'],
+  ])('rejects %j', (message, reason) => {
+    expect(() => parseMessage(message)).toThrow(new InvalidMessage(reason));
+  });
+});
+
+describe('parseSettings', () => {
+  it('fills gaps with the defaults and drops what is not a setting', () => {
+    expect(parseSettings(undefined)).toEqual(DEFAULT_SETTINGS);
+    expect(parseSettings({ paused: 'yes', excludedSites: ['a.example', 7, 'a.example'], recordIncognito: true, evil: 1 })).toEqual({
+      paused: false,
+      excludedSites: ['a.example'],
+      recordIncognito: true,
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, LIMITS, parseMessage } from '../lib/messages';
+import { readPage, shouldRead } from '../lib/page-reader';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+describe('readPage', () => {
+  it('reads an article into a message the background accepts', () => {
+    const payload = readPage(parseHTML(fixture('news-en.html')).document, 'https://gazette.example/ferry');
+    expect(payload.outcome.kind).toBe('article');
+    expect(parseMessage({ type: 'page/extracted', payload }).payload).toEqual(payload);
+  });
+
+  it('a login form is not an article, with a reason', () => {
+    const payload = readPage(parseHTML(fixture('login.html')).document, 'https://a.example/login');
+    expect(payload.outcome).toMatchObject({ kind: 'not-article' });
+    expect(parseMessage({ type: 'page/extracted', payload }).type).toBe('page/extracted');
+  });
+
+  it('clips a huge hostile title to the protocol limit, so the message is still valid', () => {
+    const title = '<img src=x onerror=alert(1)>'.repeat(2000);
+    const { document } = parseHTML(`<html><head><title>${title.replace(/</g, '&lt;')}</title></head><body>${fixture('news-en.html')}</body></html>`);
+    const payload = readPage(document, 'https://a.example/x');
+    expect(payload.title.length).toBeLessThanOrEqual(LIMITS.titleChars);
+    expect(() => parseMessage({ type: 'page/extracted', payload })).not.toThrow();
+  });
+
+  it('never throws, even on a document without a root', () => {
+    const payload = readPage(parseHTML('').document, 'https://a.example/empty');
+    expect(payload.outcome).toEqual({ kind: 'not-article', reason: 'no-article', message: 'The page is empty.' });
+  });
+});
+
+describe('shouldRead', () => {
+  it.each([
+    ['https://a.example/x', DEFAULT_SETTINGS, true],
+    ['https://a.example/x', { ...DEFAULT_SETTINGS, paused: true }, false],
+    ['https://a.example/x', { ...DEFAULT_SETTINGS, excludedSites: ['a.example'] }, false],
+    ['https://b.a.example/x', { ...DEFAULT_SETTINGS, excludedSites: ['a.example'] }, true],
+    ['about:blank', DEFAULT_SETTINGS, false],
+    ['file:///tmp/x.html', DEFAULT_SETTINGS, false],
+  ])('%s %j → %s', (url, settings, expected) => expect(shouldRead(url, settings)).toBe(expected));
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalUrl, isRecordableUrl, siteOf } from '../lib/url';
+
+describe('canonicalUrl', () => {
+  it.each([
+    ['https://example.com/a#section-2', 'https://example.com/a'],
+    ['https://example.com/a?utm_source=news&utm_medium=email', 'https://example.com/a'],
+    ['https://example.com/a?id=7&utm_campaign=x&page=2', 'https://example.com/a?id=7&page=2'],
+    ['https://example.com/a?fbclid=abc', 'https://example.com/a'],
+    ['https://example.com/a?gclid=1&msclkid=2&UTM_Source=3', 'https://example.com/a'],
+    ['https://example.com/a?b=2&a=1', 'https://example.com/a?b=2&a=1'],
+    ['HTTPS://Example.COM:443/a', 'https://example.com/a'],
+    ['http://127.0.0.1:8080/x.html?ref=home', 'http://127.0.0.1:8080/x.html?ref=home'],
+    ['https://example.com/search?q=a+b#top', 'https://example.com/search?q=a+b'],
+  ])('%s → %s', (url, expected) => {
+    expect(canonicalUrl(url)).toBe(expected);
+  });
+
+  it.each([
+    ['not a url', 'not a URL: "not a url"'],
+    ['javascript:alert(1)', 'only http and https pages are recorded: got javascript:'],
+    ['file:///etc/passwd', 'only http and https pages are recorded: got file:'],
+    ['data:text/html,hi', 'only http and https pages are recorded: got data:'],
+  ])('rejects %s', (url, message) => {
+    expect(() => canonicalUrl(url)).toThrow(new TypeError(message));
+  });
+});
+
+describe('isRecordableUrl and siteOf', () => {
+  it.each([
+    ['https://a.example/x', true],
+    ['http://localhost:3000/', true],
+    ['about:blank', false],
+    ['chrome://extensions', false],
+    ['', false],
+  ])('isRecordableUrl(%j) = %s', (url, expected) => expect(isRecordableUrl(url)).toBe(expected));
+
+  it('a site is URL.host, port included', () => {
+    expect(siteOf('http://127.0.0.1:8080/a')).toBe('127.0.0.1:8080');
+    expect(siteOf('https://News.Example.com/a')).toBe('news.example.com');
+  });
+});
