@@ -1,0 +1,297 @@
+// The background's logic, free of `browser.*`: validates each message, checks who sent it, and
+// records pages and answers the popup. entrypoints/background.ts adapts browser events to
+// `createRecorder(…).handle`.
+//
+// Privacy rules enforced here:
+// - only the top frame of a tab (frameId 0) of an http(s) page may report a page, and only for
+//   its own origin; every other message comes from one of Doppel's own pages;
+// - nothing is stored while paused, for an excluded site, or from a private (incognito) window
+//   unless the user allowed it; such a page's reply state is 'paused' for a private window (the
+//   same as pausing: recording is switched off there), 'excluded' for an excluded site;
+// - page text is fingerprinted and dropped; only the fingerprints are stored (lib/store/).
+import { fingerprintText } from './features';
+import { fingerprintFromHex } from './fingerprint';
+import {
+  InvalidMessage,
+  LIMITS,
+  type MatchSummary,
+  type Message,
+  type MessageType,
+  type PageExtracted,
+  type PageSummary,
+  type Reply,
+  type ReplyValue,
+  type Report,
+  type Request,
+  type Settings,
+  parseMessage,
+} from './messages';
+import { DEFAULT_K, type PageStore } from './store/pages';
+import type { PageRecord } from './store/schema';
+import { canonicalUrl, siteOf } from './url';
+
+/** What the browser says about a message's sender (runtime.MessageSender's relevant fields). */
+export interface SenderInfo {
+  id?: string;
+  url?: string;
+  frameId?: number;
+  tab?: { id?: number; incognito?: boolean };
+}
+
+export interface ExtensionInfo {
+  /** runtime.id */
+  id: string;
+  /** runtime.getURL(''): the extension's own origin with a trailing slash. */
+  origin: string;
+}
+
+export type SenderKind =
+  | { kind: 'content'; tabId: number; incognito: boolean; url: string }
+  | { kind: 'extension-page' }
+  | { kind: 'foreign'; why: string };
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * - content: Doppel's content script in the top frame (frameId 0) of a tab showing an http(s) page;
+ * - extension-page: one of Doppel's own pages (popup, options), in a tab or not;
+ * - foreign: anything else (another extension, a web page, a sub-frame), with the reason.
+ */
+export function classifySender(sender: SenderInfo, ext: ExtensionInfo): SenderKind {
+  if (sender.id !== ext.id) return { kind: 'foreign', why: 'it came from another extension or a web page' };
+  const base = ext.origin.endsWith('/') ? ext.origin : `${ext.origin}/`;
+  if (typeof sender.url === 'string' && ext.origin !== '' && sender.url.startsWith(base)) return { kind: 'extension-page' };
+  const tabId = sender.tab?.id;
+  if (typeof tabId !== 'number') return { kind: 'foreign', why: 'it came from neither a tab nor a Doppel page' };
+  if (sender.frameId !== 0) return { kind: 'foreign', why: 'it came from a frame inside the page, and only the top page is recorded' };
+  if (typeof sender.url !== 'string' || !isHttpUrl(sender.url)) return { kind: 'foreign', why: 'it came from a page that is not an http or https page' };
+  return { kind: 'content', tabId, incognito: sender.tab?.incognito === true, url: sender.url };
+}
+
+/** Why a page read by the content script was not recorded (session-only, per canonical URL). */
+export interface PageOutcome {
+  state: 'not-article';
+  /** A NotArticleReason ('no-article', 'too-short', 'too-large'). */
+  reason: string;
+}
+
+export interface RecorderDeps {
+  /** The page store, or a function that opens it (called per message until it succeeds). */
+  store: PageStore | (() => Promise<PageStore>);
+  settings: { get(): Promise<Settings>; set(settings: Settings): Promise<void> };
+  /** Not-article outcomes per canonical URL; session storage in the extension. */
+  outcomes: {
+    get(url: string): Promise<PageOutcome | undefined>;
+    set(url: string, outcome: PageOutcome): Promise<void>;
+    delete(url: string): Promise<void>;
+  };
+  now(): number;
+  log(message: string): void;
+}
+
+export interface Recorder {
+  /**
+   * Never rejects: every failure is an `{ok: false, error}` reply (and a log line). The value's
+   * type depends on the message type, which is only known once the message is validated.
+   */
+  handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): Promise<Reply<any>>;
+}
+
+type SenderOf<T extends MessageType> = T extends 'page/extracted' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
+type Handlers = { [T in MessageType]: (payload: Request<T>, sender: SenderOf<T>) => Promise<ReplyValue<T>> };
+
+/** Which sender kind may send each message type. */
+const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
+  'page/extracted': 'content',
+  'report/get': 'extension-page',
+  'page/forget': 'extension-page',
+  'settings/get': 'extension-page',
+  'settings/pause': 'extension-page',
+  'site/exclude': 'extension-page',
+};
+
+const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function withStop(sentence: string): string {
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+function summary(record: PageRecord): PageSummary {
+  return {
+    url: record.url,
+    title: record.title,
+    site: record.site,
+    simhash: record.simhash,
+    firstSeen: record.firstSeen,
+    lastSeen: record.lastSeen,
+    visits: record.visits,
+  };
+}
+
+/** The earlier of two pages: by firstSeen, then by URL (so exactly one is earliest). */
+function earlier(a: PageRecord, b: PageRecord): boolean {
+  return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
+}
+
+export function createRecorder(deps: RecorderDeps): Recorder {
+  const log = (message: string): void => {
+    try {
+      deps.log(message);
+    } catch {
+      // logging must not turn a reply into an exception
+    }
+  };
+  // The store, opened on first use; a failed open is retried by the next message that needs it.
+  const openStore = deps.store;
+  let opening: Promise<PageStore> | undefined = typeof openStore === 'function' ? undefined : Promise.resolve(openStore);
+  const store = (): Promise<PageStore> => {
+    if (opening === undefined && typeof openStore === 'function') {
+      const attempt = openStore();
+      opening = attempt;
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening!;
+  };
+
+  // Settings changes are read-modify-write: run them one after another so none is lost.
+  let settingsQueue: Promise<unknown> = Promise.resolve();
+  const updateSettings = <T>(change: (settings: Settings) => Promise<T>): Promise<T> => {
+    const run = settingsQueue.then(async () => change(await deps.settings.get()));
+    settingsQueue = run.catch(() => undefined);
+    return run;
+  };
+
+  /** Why a page is not recorded under these settings, or null if it is (report/get's precedence). */
+  function pageState(url: string, settings: Settings, incognito: boolean): 'excluded' | 'paused' | null {
+    if (settings.excludedSites.includes(siteOf(url))) return 'excluded';
+    if (settings.paused || (incognito && !settings.recordIncognito)) return 'paused';
+    return null;
+  }
+
+  const handlers: Handlers = {
+    'page/extracted': async (page: PageExtracted, sender) => {
+      const url = canonicalUrl(page.url);
+      const settings = await deps.settings.get();
+      const blocked = pageState(url, settings, sender.incognito);
+      if (blocked !== null) return { state: blocked, matches: 0 };
+      if (page.outcome.kind === 'not-article') {
+        await deps.outcomes.set(url, { state: 'not-article', reason: page.outcome.reason });
+        return { state: 'not-article', matches: 0 };
+      }
+      const { simhash, check, tokens } = fingerprintText(page.outcome.text);
+      if (tokens === 0) {
+        await deps.outcomes.set(url, { state: 'not-article', reason: 'too-short' });
+        return { state: 'not-article', matches: 0 };
+      }
+      const pages = await store();
+      await pages.recordVisit({ url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() });
+      await deps.outcomes.delete(url);
+      const matches = await pages.nearDuplicates(simhash, check, { k: DEFAULT_K, excludeUrl: url });
+      return { state: 'recorded', matches: matches.length };
+    },
+
+    'report/get': async ({ url: raw }) => {
+      const url = canonicalUrl(raw);
+      const settings = await deps.settings.get();
+      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: DEFAULT_K, settings };
+      const pages = await store();
+      const record = await pages.get(url);
+      if (record !== undefined) {
+        const found = await pages.nearDuplicates(fingerprintFromHex(record.simhash), fingerprintFromHex(record.check), { k: DEFAULT_K, excludeUrl: url });
+        let first = record;
+        for (const { record: other } of found) if (earlier(other, first)) first = other;
+        const matches: MatchSummary[] = found.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
+        return { ...report, state: 'recorded', page: summary(record), matches, earliest: matches.length > 0 && first === record };
+      }
+      const blocked = pageState(url, settings, false);
+      if (blocked !== null) return { ...report, state: blocked };
+      const outcome = await deps.outcomes.get(url);
+      if (outcome !== undefined) return { ...report, state: 'not-article', reason: outcome.reason };
+      return report;
+    },
+
+    'page/forget': async ({ url: raw }) => {
+      const url = canonicalUrl(raw);
+      const forgotten = await (await store()).forget(url);
+      await deps.outcomes.delete(url);
+      return { forgotten };
+    },
+
+    'settings/get': async () => deps.settings.get(),
+
+    'settings/pause': ({ paused }) =>
+      updateSettings(async (settings) => {
+        const next = { ...settings, paused };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'site/exclude': ({ site, excluded }) =>
+      updateSettings(async (settings) => {
+        const listed = settings.excludedSites.includes(site);
+        let excludedSites = settings.excludedSites;
+        if (excluded && !listed) {
+          if (excludedSites.length >= LIMITS.sites) throw new Error(`at most ${LIMITS.sites} sites can be excluded`);
+          excludedSites = [...excludedSites, site];
+        } else if (!excluded && listed) {
+          excludedSites = excludedSites.filter((s) => s !== site);
+        }
+        const next = { ...settings, excludedSites };
+        await deps.settings.set(next);
+        const forgotten = excluded ? await (await store()).forgetSite(site) : 0;
+        return { ...next, forgotten };
+      }),
+  };
+
+  async function dispatch(message: Message, sender: SenderKind): Promise<ReplyValue<MessageType>> {
+    const handler = handlers[message.type] as (payload: unknown, sender: SenderKind) => Promise<ReplyValue<MessageType>>;
+    return handler(message.payload, sender);
+  }
+
+  return {
+    async handle(raw, senderInfo, ext) {
+      let message: Message;
+      try {
+        message = parseMessage(raw);
+      } catch (error) {
+        const why = error instanceof InvalidMessage ? error.message : describeError(error);
+        log(`rejected a message: ${why}`);
+        return { ok: false, error: withStop(`Doppel rejected a malformed message: ${why}`) };
+      }
+      const { type } = message;
+      let sender: SenderKind;
+      try {
+        sender = classifySender(senderInfo ?? {}, ext);
+      } catch (error) {
+        sender = { kind: 'foreign', why: describeError(error) };
+      }
+      const from = typeof senderInfo?.url === 'string' ? senderInfo.url.slice(0, 200) : 'an unknown sender';
+      let refusal: string | null = null;
+      if (sender.kind === 'foreign') refusal = sender.why;
+      else if (sender.kind !== ALLOWED[type]) {
+        refusal = type === 'page/extracted' ? 'only the content script of a page may report it' : "only Doppel's own pages may send it";
+      } else if (sender.kind === 'content' && new URL((message.payload as PageExtracted).url).origin !== new URL(sender.url).origin) {
+        refusal = 'a page may only report a page of its own origin';
+      }
+      if (refusal !== null) {
+        log(`rejected ${type} from ${from}: ${refusal}`);
+        return { ok: false, error: withStop(`Doppel refused a ${type} message because ${refusal}`) };
+      }
+      try {
+        return { ok: true, value: await dispatch(message, sender) };
+      } catch (error) {
+        log(`${type} failed: ${describeError(error)}`);
+        return { ok: false, error: withStop(`Doppel could not complete ${type}: ${describeError(error)}`) };
+      }
+    },
+  };
+}

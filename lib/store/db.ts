@@ -1,0 +1,144 @@
+// Opening Doppel's IndexedDB database. The background opens it once per service-worker life
+// (getDb) and every store shares that connection.
+import { wrap } from 'idb';
+import { type Db, type UpgradeTransaction, DB_NAME, DB_VERSION, upgradeSchema } from './schema';
+
+export interface OpenOptions {
+  /** The IndexedDB to use: the global one by default (tests pass a fresh fake-indexeddb one). */
+  factory?: IDBFactory;
+  /**
+   * Called once if this connection closes without db.close(): another connection wants to upgrade
+   * the database (this one closes itself so as not to block it) or the browser closed it. Reopen.
+   */
+  onClose?: () => void;
+  /** The upgrade waits for older connections that do not close; called while it waits. */
+  onBlocked?: (currentVersion: number, requestedVersion: number | null) => void;
+}
+
+export type Upgrade = (db: Db, oldVersion: number, transaction: UpgradeTransaction) => void | Promise<void>;
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
+
+/** The version a database is at, without upgrading it (undefined if that cannot be read). */
+function versionOf(factory: IDBFactory, name: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const request = factory.open(name);
+    request.onsuccess = () => {
+      const version = request.result.version;
+      request.result.close();
+      resolve(version);
+    };
+    request.onerror = () => resolve(undefined);
+  });
+}
+
+/**
+ * Opens `name` at `version`, running `upgrade` in the versionchange transaction when the database
+ * is older. Rejects, never wiping anything:
+ * - if the database is newer than `version` (written by a newer Doppel), naming both versions;
+ * - if the upgrade fails (the transaction is aborted, so the database stays at its old version),
+ *   naming both versions and the cause.
+ * `upgrade` must await only requests of the upgrade transaction (any other await lets it commit).
+ */
+export async function openVersioned(name: string, version: number, upgrade: Upgrade, options: OpenOptions = {}): Promise<Db> {
+  const factory = options.factory ?? globalThis.indexedDB;
+  if (factory === undefined) throw new Error('IndexedDB is not available in this context');
+  let upgradingFrom: number | undefined;
+  let failure: { error: unknown } | undefined;
+
+  const request = factory.open(name, version);
+  const opened = wrap(request);
+  request.addEventListener('upgradeneeded', (event) => {
+    upgradingFrom = event.oldVersion;
+    const db = wrap(request.result) as unknown as Db;
+    const transaction = wrap(request.transaction!) as unknown as UpgradeTransaction;
+    transaction.done.catch(() => undefined); // an aborted upgrade is reported by the open request
+    const abort = (error: unknown): void => {
+      failure ??= { error };
+      try {
+        request.transaction?.abort();
+      } catch {
+        // already finished or aborted
+      }
+    };
+    try {
+      Promise.resolve(upgrade(db, event.oldVersion, transaction)).catch(abort);
+    } catch (error) {
+      abort(error);
+    }
+  });
+  request.addEventListener('blocked', (event) => options.onBlocked?.(event.oldVersion, event.newVersion));
+
+  let db: Db;
+  try {
+    db = (await opened) as unknown as Db;
+  } catch (error) {
+    if (upgradingFrom !== undefined) {
+      throw new Error(
+        `Could not upgrade the Doppel database "${name}" from version ${upgradingFrom} to version ${version}: ` +
+          `${describe(failure?.error ?? error)}. Nothing was changed; it is still at version ${upgradingFrom}.`,
+        { cause: failure?.error ?? error },
+      );
+    }
+    if (error instanceof Error && error.name === 'VersionError') {
+      const current = await versionOf(factory, name);
+      throw new Error(
+        `The Doppel database "${name}" is at version ${current ?? 'unknown'}, newer than version ${version}, the newest this ` +
+          `copy of Doppel can read: a newer Doppel wrote it. It was left untouched; update Doppel to use it again.`,
+        { cause: error },
+      );
+    }
+    throw new Error(`Could not open the Doppel database "${name}" at version ${version}: ${describe(error)}`, { cause: error });
+  }
+
+  let closed = false;
+  const onClose = (): void => {
+    if (closed) return;
+    closed = true;
+    options.onClose?.();
+  };
+  db.addEventListener('versionchange', () => {
+    db.close(); // let the newer version upgrade; this context reopens (and then fails, or sees it)
+    onClose();
+  });
+  db.addEventListener('close', onClose);
+  return db;
+}
+
+/** Opens (creating or upgrading to DB_VERSION) Doppel's database. */
+export function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}): Promise<Db> {
+  return openVersioned(name, DB_VERSION, upgradeSchema, options);
+}
+
+let shared: Promise<Db> | undefined;
+
+/**
+ * The shared connection, opened on first use. A failed open is not kept (the next call retries),
+ * and a connection that closes by itself is forgotten so that the next call reopens.
+ */
+export function getDb(): Promise<Db> {
+  if (shared === undefined) {
+    const opening: Promise<Db> = openDoppelDb(DB_NAME, {
+      onClose: () => {
+        if (shared === opening) shared = undefined;
+      },
+    });
+    shared = opening;
+    opening.catch(() => {
+      if (shared === opening) shared = undefined;
+    });
+  }
+  return shared;
+}
+
+/** Closes and forgets the shared connection (tests; or before deleting the database). */
+export async function resetDb(): Promise<void> {
+  const previous = shared;
+  shared = undefined;
+  if (previous === undefined) return;
+  try {
+    (await previous).close();
+  } catch {
+    // it never opened
+  }
+}

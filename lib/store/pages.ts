@@ -1,0 +1,256 @@
+// The pages Doppel has recorded, and their near-duplicates, in IndexedDB (see schema.ts).
+import { confirmsNearDuplicate } from '../features';
+import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../fingerprint';
+import type { Candidate, IndexBackend } from '../index';
+import { type TableDesign, type TableKey, designTables } from '../tables';
+import { type Db, type DesignMeta, type PageRecord, keyEntry, recordKeys, toHex } from './schema';
+
+/** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
+export const DEFAULT_DESIGN: DesignMeta = { k: 3, b: 4 };
+/** Near-duplicates are pages within this many bits on the simhash (and confirmed by the check). */
+export const DEFAULT_K = 3;
+
+export interface Visit {
+  /** Canonical URL. */
+  url: string;
+  title: string;
+  site: string;
+  simhash: Fingerprint;
+  check: Fingerprint;
+  /** Milliseconds since the epoch. */
+  now: number;
+}
+
+export interface NearDuplicate {
+  record: PageRecord;
+  /** Hamming distance between the simhashes. */
+  distance: number;
+}
+
+export interface NearDuplicateOptions {
+  /** At most the design's k (default 3). */
+  k?: number;
+  /** Leave this page out (the page the query is for). */
+  excludeUrl?: string;
+}
+
+/** What `within` needs of an idb transaction, whatever its stores and mode. */
+interface Tx {
+  readonly done: Promise<void>;
+  abort(): void;
+}
+
+/**
+ * Runs body in tx and waits for the commit. If body throws, the transaction is aborted: either
+ * every write in it lands, or none does. Every method returns only once its transaction has
+ * finished (fake-indexeddb otherwise lets thousands of idle transactions pile up in a tight loop
+ * of lookups, and each new one scans them all).
+ */
+async function within<T>(tx: Tx, body: () => Promise<T>): Promise<T> {
+  const done = tx.done;
+  done.catch(() => undefined); // awaited below; a rejection is reported by body or by that await
+  let result: T;
+  try {
+    result = await body();
+  } catch (error) {
+    try {
+      tx.abort();
+    } catch {
+      // already finished
+    }
+    throw error;
+  }
+  await done;
+  return result;
+}
+
+function isDesignMeta(value: unknown): value is DesignMeta {
+  if (typeof value !== 'object' || value === null) return false;
+  const { k, b } = value as Record<string, unknown>;
+  return Number.isInteger(k) && Number.isInteger(b);
+}
+
+function checkK(design: TableDesign, k: number): void {
+  if (!Number.isInteger(k) || k < 0 || k > design.k) {
+    throw new RangeError(`k must be an integer from 0 to ${design.k} (the stored table design's k): got ${k}`);
+  }
+}
+
+export class PageStore {
+  private constructor(
+    readonly db: Db,
+    readonly design: TableDesign,
+  ) {}
+
+  /**
+   * The store over an open database. A new database records `preferred` (default {k: 3, b: 4})
+   * as its table design; after that the stored design is used whatever is passed, because every
+   * page's keys were written with it.
+   */
+  static async open(db: Db, preferred: DesignMeta = DEFAULT_DESIGN): Promise<PageStore> {
+    const tx = db.transaction('meta', 'readwrite');
+    const meta = await within(tx, async () => {
+      const stored = await tx.store.get('design');
+      if (stored === undefined) {
+        const chosen = { k: preferred.k, b: preferred.b };
+        designTables(chosen); // a usable design, or a RangeError before anything is written
+        await tx.store.put(chosen, 'design');
+        return chosen;
+      }
+      if (!isDesignMeta(stored)) throw new Error(`the stored table design is unreadable: ${JSON.stringify(stored)}`);
+      return stored;
+    });
+    return new PageStore(db, designTables({ k: meta.k, b: meta.b }));
+  }
+
+  /**
+   * Records a visit and returns the record as written. First visit: visits 1, firstSeen = lastSeen
+   * = now. Later visits: visits + 1, lastSeen = now, the title, fingerprints and keys replaced (the
+   * page's text may have changed), firstSeen kept. One read and one put in one readwrite
+   * transaction: concurrent visits to a page are serialised and none is lost, and the record and
+   * its table keys are written together or not at all.
+   */
+  async recordVisit(visit: Visit): Promise<PageRecord> {
+    const simhash = toHex(visit.simhash);
+    const check = toHex(visit.check);
+    const keys = recordKeys(this.design, visit.simhash);
+    const tx = this.db.transaction('pages', 'readwrite');
+    return within(tx, async () => {
+      const old = await tx.store.get(visit.url);
+      const record: PageRecord = {
+        url: visit.url,
+        title: visit.title,
+        site: visit.site,
+        simhash,
+        check,
+        firstSeen: old?.firstSeen ?? visit.now,
+        lastSeen: visit.now,
+        visits: (old?.visits ?? 0) + 1,
+        keys,
+      };
+      await tx.store.put(record);
+      return record;
+    });
+  }
+
+  async get(url: string): Promise<PageRecord | undefined> {
+    const tx = this.db.transaction('pages', 'readonly');
+    return within(tx, () => tx.store.get(url));
+  }
+
+  /** Forgets one page; false if it was not recorded. */
+  async forget(url: string): Promise<boolean> {
+    const tx = this.db.transaction('pages', 'readwrite');
+    return within(tx, async () => {
+      if ((await tx.store.getKey(url)) === undefined) return false;
+      await tx.store.delete(url);
+      return true;
+    });
+  }
+
+  /** Forgets every page of a site (URL.host); returns how many. */
+  async forgetSite(site: string): Promise<number> {
+    const tx = this.db.transaction('pages', 'readwrite');
+    return within(tx, async () => {
+      let forgotten = 0;
+      let cursor = await tx.store.index('site').openCursor(IDBKeyRange.only(site));
+      while (cursor) {
+        await cursor.delete();
+        forgotten++;
+        cursor = await cursor.continue();
+      }
+      return forgotten;
+    });
+  }
+
+  async count(): Promise<number> {
+    const tx = this.db.transaction('pages', 'readonly');
+    return within(tx, () => tx.store.count());
+  }
+
+  /**
+   * Recorded pages within k bits of `simhash` whose check fingerprint confirms them
+   * (confirmsNearDuplicate), nearest first, then earliest first. One IDBKeyRange.only lookup per
+   * table on the `keys` index, in one readonly transaction.
+   */
+  async nearDuplicates(simhash: Fingerprint, check: Fingerprint, { k = DEFAULT_K, excludeUrl }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
+    checkK(this.design, k);
+    const tx = this.db.transaction('pages', 'readonly');
+    const index = tx.store.index('keys');
+    const buckets = await within(tx, () => Promise.all(recordKeys(this.design, simhash).map((entry) => index.getAll(IDBKeyRange.only(entry)))));
+    const seen = new Set<string>();
+    const out: NearDuplicate[] = [];
+    for (const bucket of buckets) {
+      for (const record of bucket) {
+        if (seen.has(record.url)) continue;
+        seen.add(record.url);
+        if (record.url === excludeUrl) continue;
+        let other: Fingerprint;
+        let otherCheck: Fingerprint;
+        try {
+          other = fingerprintFromHex(record.simhash);
+          otherCheck = fingerprintFromHex(record.check);
+        } catch {
+          continue; // an unreadable record matches nothing
+        }
+        const distance = hammingDistance(simhash, other);
+        if (distance <= k && confirmsNearDuplicate(check, otherCheck)) out.push({ record, distance });
+      }
+    }
+    return out.sort(
+      (x, y) => x.distance - y.distance || x.record.firstSeen - y.record.firstSeen || (x.record.url < y.record.url ? -1 : x.record.url > y.record.url ? 1 : 0),
+    );
+  }
+}
+
+/**
+ * lib/index.ts's IndexBackend over the same `pages` store and `keys` index, so that the shared
+ * index suite (test/index-suite.ts) checks the IndexedDB layout. Ids are stored as URLs of minimal
+ * records (no title, site or visits; check = simhash). For tests and benchmarks, not the extension.
+ */
+export class IdbIndexBackend implements IndexBackend<string> {
+  constructor(
+    readonly db: Db,
+    readonly design: TableDesign,
+  ) {}
+
+  async add(id: string, fp: Fingerprint, keys: readonly TableKey[]): Promise<void> {
+    if (keys.length !== this.design.tables.length) {
+      throw new RangeError(`expected ${this.design.tables.length} table keys: got ${keys.length}`);
+    }
+    const hex = toHex(fp);
+    const record: PageRecord = {
+      url: id,
+      title: '',
+      site: '',
+      simhash: hex,
+      check: hex,
+      firstSeen: 0,
+      lastSeen: 0,
+      visits: 0,
+      keys: keys.map((key, t) => keyEntry(this.design, t, key)),
+    };
+    const tx = this.db.transaction('pages', 'readwrite');
+    await within(tx, () => tx.store.add(record)); // rejects (ConstraintError) if the id is stored
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const tx = this.db.transaction('pages', 'readwrite');
+    return within(tx, async () => {
+      if ((await tx.store.getKey(id)) === undefined) return false;
+      await tx.store.delete(id);
+      return true;
+    });
+  }
+
+  async candidates(table: number, key: TableKey): Promise<Candidate<string>[]> {
+    const tx = this.db.transaction('pages', 'readonly');
+    const records = await within(tx, () => tx.store.index('keys').getAll(IDBKeyRange.only(keyEntry(this.design, table, key))));
+    return records.map((record) => ({ id: record.url, fp: fingerprintFromHex(record.simhash) }));
+  }
+
+  async size(): Promise<number> {
+    const tx = this.db.transaction('pages', 'readonly');
+    return within(tx, () => tx.store.count());
+  }
+}

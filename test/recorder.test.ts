@@ -1,0 +1,357 @@
+// lib/recorder.ts: the background's message handling, on fake-indexeddb with in-memory settings
+// and outcomes.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fingerprintText } from '../lib/features';
+import { hammingDistance } from '../lib/fingerprint';
+import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/messages';
+import { type PageOutcome, type SenderInfo, classifySender, createRecorder } from '../lib/recorder';
+import { openDoppelDb } from '../lib/store/db';
+import { PageStore } from '../lib/store/pages';
+import { type Db, PAGE_RECORD_FIELDS } from '../lib/store/schema';
+
+const ORIGINAL = `The old tide mill at the mouth of the estuary turned again this week for the first time in almost ninety years, after a volunteer group spent six winters rebuilding its wheel, sluice gates and the long timber race that feeds it. The mill was built in the late eighteenth century to grind grain for the farms along the river, and it worked on a simple idea: at high tide the sea fills a pond behind a dam, and when the tide falls the gates close and the trapped water is let out through the wheel. Two tides a day gave the miller two short working shifts, whatever the hour, and families in the village still tell stories of grandparents who ground flour by lantern light at three in the morning.
+The restoration began when a storm tore away part of the roof and the council considered pulling the building down. Instead a handful of retired engineers, a carpenter and two schoolteachers formed a trust, raised money at summer fairs and persuaded a timber merchant to donate oak for the new paddles. They found the original drawings in a county archive, folded inside a ledger of grain prices, and used them to cut each spoke by hand.
+On Saturday morning about two hundred people gathered on the sea wall to watch the gates open. For a few anxious minutes nothing happened; then the wheel shuddered, creaked and began to turn, slowly at first and then with a steady rhythm that shook the floorboards. The millstones will not grind commercial flour, the trust says, but school groups will be able to watch a demonstration every spring tide, and a small museum in the granary will explain how the coast once powered its own industry. The trust now hopes to restore the miller's cottage next door and to plant an orchard on the old salt marsh behind the pond.`;
+
+// A republished copy: a credit line, a promo sentence, a few words changed.
+const COPY = `Reprinted with permission from the Estuary Gazette.
+The old tide mill at the mouth of the estuary turned again this week for the first time in nearly ninety years, after a volunteer group spent six winters rebuilding its wheel, sluice gates and the long timber race that feeds it. The mill was built in the late eighteenth century to grind grain for the farms along the river, and it worked on a simple idea: at high tide the sea fills a pond behind a dam, and when the tide falls the gates close and the trapped water is let out through the wheel. Two tides a day gave the miller two short working shifts, whatever the hour, and families in the village still tell stories of grandparents who ground flour by lantern light at three in the morning.
+The restoration started when a storm tore away part of the roof and the council considered pulling the building down. Instead a handful of retired engineers, a carpenter and two schoolteachers formed a trust, raised money at summer fairs and persuaded a timber merchant to donate oak for the new paddles. They found the original drawings in a county archive, folded inside a ledger of grain prices, and used them to cut each spoke by hand.
+On Saturday morning about two hundred people gathered on the sea wall to watch the gates open. For a few anxious minutes nothing happened; then the wheel shuddered, creaked and began to turn, slowly at first and then with a steady rhythm that shook the floorboards. The millstones will not grind commercial flour, the trust says, but school groups will be able to watch a demonstration every spring tide, and a small museum in the granary will explain how the coast once powered its own industry. The trust now hopes to restore the miller's cottage next door and to plant an orchard on the old salt marsh behind the pond.`;
+
+const UNRELATED = `Researchers studying urban foxes have found that animals living near busy roads change their daily routines far more than expected, shifting most of their foraging to the quiet hours between two and five in the morning. The team fitted thirty foxes across four cities with lightweight collars that recorded position every ten minutes for a full year, and compared the tracks with traffic counts from roadside sensors. Foxes whose territories crossed a major road crossed it almost exclusively when traffic fell below a few dozen vehicles an hour, and several animals waited for more than an hour at the same verge until the road cleared. Animals in parks and large gardens, by contrast, kept to the dusk and dawn pattern that their rural cousins follow.
+The results matter for planners, the authors argue, because new roads and late night delivery routes can quietly squeeze the time that wildlife has left to move around a city. Small changes, such as tunnels under embankments or lower speed limits on residential streets at night, could give foxes, hedgehogs and badgers safer passages. The study also found that foxes were remarkably consistent: individual animals used the same crossing points for months, and young foxes leaving home often followed the paths their mothers had used.
+Not every finding was reassuring. Collisions remained the most common cause of death among the tracked animals, and two foxes were killed within weeks of a new bypass opening near their dens. The researchers now plan to repeat the work with hedgehogs, whose numbers in towns have fallen sharply over the past two decades, and they are asking residents to report sightings through a simple phone app so that volunteers can map where animals try to cross and where they give up and turn back.`;
+
+const ext = { id: 'doppel@test', origin: 'chrome-extension://doppelid/' };
+const popup: SenderInfo = { id: ext.id, url: 'chrome-extension://doppelid/popup.html' };
+function tab(url: string, { tabId = 1, frameId = 0, incognito = false }: { tabId?: number; frameId?: number; incognito?: boolean } = {}): SenderInfo {
+  return { id: ext.id, url, frameId, tab: { id: tabId, incognito } };
+}
+
+function article(url: string, text: string, title = 'A title'): PageExtracted {
+  return { url, title, lang: 'en', siteName: null, outcome: { kind: 'article', text, truncated: false } };
+}
+
+const opened: Db[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+async function setup(initial: Partial<Settings> = {}) {
+  const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
+  opened.push(db);
+  const store = await PageStore.open(db);
+  let settings: Settings = { ...DEFAULT_SETTINGS, ...initial };
+  const outcomes = new Map<string, PageOutcome>();
+  const logs: string[] = [];
+  let clock = 1_000_000;
+  const recorder = createRecorder({
+    store,
+    settings: {
+      get: async () => structuredClone(settings),
+      set: async (next) => {
+        settings = structuredClone(next);
+      },
+    },
+    outcomes: {
+      get: async (url) => outcomes.get(url),
+      set: async (url, outcome) => void outcomes.set(url, outcome),
+      delete: async (url) => void outcomes.delete(url),
+    },
+    now: () => (clock += 1_000),
+    log: (message) => void logs.push(message),
+  });
+  const send = (message: unknown, sender: SenderInfo) => recorder.handle(message, sender, ext);
+  /** A page read by the content script of a top-level tab showing it. */
+  const extracted = (page: PageExtracted, options?: Parameters<typeof tab>[1]) => send({ type: 'page/extracted', payload: page }, tab(page.url, options));
+  const report = async (url: string): Promise<Report> => {
+    const reply = await send({ type: 'report/get', payload: { url } }, popup);
+    if (!reply.ok) throw new Error(reply.error);
+    return reply.value as Report;
+  };
+  return { db, store, outcomes, logs, send, extracted, report, settings: () => settings };
+}
+
+describe('classifySender', () => {
+  it('tells content scripts, Doppel pages and everything else apart', () => {
+    expect(classifySender(tab('https://a.example/x', { tabId: 7, incognito: true }), ext)).toEqual({ kind: 'content', tabId: 7, incognito: true, url: 'https://a.example/x' });
+    expect(classifySender(tab('http://a.example/'), ext)).toMatchObject({ kind: 'content', incognito: false });
+    expect(classifySender(popup, ext)).toEqual({ kind: 'extension-page' });
+    expect(classifySender({ ...popup, tab: { id: 3 }, frameId: 0 }, ext)).toEqual({ kind: 'extension-page' }); // the popup opened in a tab
+    const foreign = (sender: SenderInfo) => {
+      const kind = classifySender(sender, ext);
+      expect(kind.kind).toBe('foreign');
+      return kind.kind === 'foreign' ? kind.why : '';
+    };
+    expect(foreign({ ...tab('https://a.example/'), id: 'other-extension' })).toContain('another extension');
+    expect(foreign({ url: 'https://a.example/' })).toContain('another extension');
+    expect(foreign({ ...popup, id: 'other-extension' })).toContain('another extension');
+    expect(foreign(tab('https://a.example/', { frameId: 2 }))).toContain('frame');
+    expect(foreign({ id: ext.id, url: 'https://a.example/', tab: { id: 1 } })).toContain('frame'); // no frameId
+    expect(foreign({ id: ext.id, url: 'https://a.example/', frameId: 0 })).toContain('neither a tab');
+    expect(foreign(tab('file:///home/me/a.html'))).toContain('not an http');
+    expect(foreign({ id: ext.id, url: 'chrome-extension://doppelidother/popup.html' })).toContain('neither a tab');
+  });
+});
+
+describe('createRecorder', () => {
+  it('has a handler for every message type', async () => {
+    const samples: { [T in MessageType]: { payload: Request<T>; sender: SenderInfo } } = {
+      'page/extracted': { payload: article('https://news.example/mill', ORIGINAL), sender: tab('https://news.example/mill') },
+      'report/get': { payload: { url: 'https://news.example/mill' }, sender: popup },
+      'page/forget': { payload: { url: 'https://news.example/mill' }, sender: popup },
+      'settings/get': { payload: {}, sender: popup },
+      'settings/pause': { payload: { paused: false }, sender: popup },
+      'site/exclude': { payload: { site: 'other.example', excluded: false }, sender: popup },
+    };
+    const { send, logs } = await setup();
+    expect(Object.keys(samples).sort()).toEqual([...MESSAGE_TYPES].sort());
+    for (const type of MESSAGE_TYPES) {
+      const { payload, sender } = samples[type];
+      const reply = await send({ type, payload }, sender);
+      expect(reply, type).toMatchObject({ ok: true });
+    }
+    expect(logs).toEqual([]);
+  });
+
+  describe('rejects, logs and stores nothing', () => {
+    const page = article('https://news.example/mill', ORIGINAL);
+    const cases: [string, unknown, SenderInfo, RegExp][] = [
+      ['another extension', { type: 'page/extracted', payload: page }, { ...tab(page.url), id: 'evil' }, /another extension/],
+      ['a web page', { type: 'report/get', payload: { url: page.url } }, { url: 'https://evil.example/' }, /another extension or a web page/],
+      ['a content script asking for a report', { type: 'report/get', payload: { url: page.url } }, tab(page.url), /only Doppel's own pages/],
+      ['a content script excluding a site', { type: 'site/exclude', payload: { site: 'news.example', excluded: true } }, tab(page.url), /only Doppel's own pages/],
+      ['a content script pausing', { type: 'settings/pause', payload: { paused: true } }, tab(page.url), /only Doppel's own pages/],
+      ['a Doppel page reporting a page', { type: 'page/extracted', payload: page }, popup, /only the content script/],
+      ['an iframe', { type: 'page/extracted', payload: page }, tab(page.url, { frameId: 4 }), /frame inside the page/],
+      ['another origin', { type: 'page/extracted', payload: page }, tab('https://evil.example/'), /own origin/],
+      ['another port of the same host', { type: 'page/extracted', payload: page }, tab('https://news.example:8443/mill'), /own origin/],
+      ['an unknown type', { type: 'page/delete-everything', payload: {} }, popup, /unknown message type "page\/delete-everything"/],
+      ['no type', { payload: {} }, popup, /unknown message type undefined/],
+      ['not an object', 'page/extracted', popup, /message must be an object/],
+      ['null', null, popup, /message must be an object/],
+      ['no outcome', { type: 'page/extracted', payload: { ...page, outcome: undefined } }, tab(page.url), /outcome must be an object/],
+      ['a javascript: URL', { type: 'page/extracted', payload: { ...page, url: 'javascript:alert(1)' } }, tab(page.url), /http or https/],
+      ['a title that is not a string', { type: 'page/extracted', payload: { ...page, title: 42 } }, tab(page.url), /title must be a string/],
+      ['an unknown not-article reason', { type: 'page/extracted', payload: { ...page, outcome: { kind: 'not-article', reason: 'bored', message: '' } } }, tab(page.url), /outcome.reason/],
+      ['oversized text', { type: 'page/extracted', payload: article(page.url, 'word '.repeat(LIMITS.textChars / 5) + 'x') }, tab(page.url), /text is too long: 2000001 characters \(at most 2000000\)/],
+      ['an oversized title', { type: 'page/extracted', payload: article(page.url, ORIGINAL, 't'.repeat(LIMITS.titleChars + 1)) }, tab(page.url), /title is too long/],
+      ['a malformed site', { type: 'site/exclude', payload: { site: 'News.Example/path', excluded: true } }, popup, /site must be a host/],
+      ['a non-boolean pause', { type: 'settings/pause', payload: { paused: 'yes' } }, popup, /paused must be true or false/],
+    ];
+
+    it.each(cases)('%s', async (_, message, sender, why) => {
+      const { send, logs, store, outcomes, settings } = await setup();
+      const reply = await send(message, sender);
+      expect(reply.ok).toBe(false);
+      if (reply.ok) return;
+      expect(reply.error).toMatch(why);
+      expect(reply.error).toMatch(/^Doppel .*\.$/);
+      expect(logs).toHaveLength(1);
+      expect(logs[0]).toMatch(/^rejected /);
+      expect(logs[0]).toMatch(why);
+      expect(await store.count()).toBe(0);
+      expect(outcomes.size).toBe(0);
+      expect(settings()).toEqual(DEFAULT_SETTINGS);
+    });
+  });
+
+  it('honours pause at once: nothing stored while paused, recorded once resumed', async () => {
+    const { send, extracted, report, store } = await setup();
+    expect(await send({ type: 'settings/pause', payload: { paused: true } }, popup)).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, paused: true } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(await extracted({ ...article('https://news.example/x', ''), outcome: { kind: 'not-article', reason: 'too-short', message: 'short' } })).toEqual({
+      ok: true,
+      value: { state: 'paused', matches: 0 },
+    });
+    expect(await store.count()).toBe(0);
+    expect(await report('https://news.example/mill')).toMatchObject({ state: 'paused', page: null, settings: { paused: true } });
+    expect((await report('https://news.example/x')).state).toBe('paused');
+
+    await send({ type: 'settings/pause', payload: { paused: false } }, popup);
+    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await store.count()).toBe(1);
+  });
+
+  it('honours site exclusion at once, and excluding forgets that site’s pages', async () => {
+    const { send, extracted, report, store } = await setup();
+    await extracted(article('https://copycat.example/a', COPY));
+    await extracted(article('https://copycat.example/b', UNRELATED));
+    await extracted(article('https://news.example/mill', ORIGINAL));
+    expect((await report('https://news.example/mill')).matches.map((m) => m.url)).toEqual(['https://copycat.example/a']);
+
+    const reply = await send({ type: 'site/exclude', payload: { site: 'copycat.example', excluded: true } }, popup);
+    expect(reply).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, excludedSites: ['copycat.example'], forgotten: 2 } });
+    expect(await store.count()).toBe(1);
+    expect((await report('https://news.example/mill')).matches).toEqual([]);
+    expect(await report('https://copycat.example/a')).toMatchObject({ state: 'excluded', page: null, matches: [] });
+    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'excluded', matches: 0 } });
+    expect(await store.count()).toBe(1);
+    // excluding twice lists the site once; another port is another site
+    await send({ type: 'site/exclude', payload: { site: 'copycat.example', excluded: true } }, popup);
+    expect(await extracted(article('https://copycat.example:8080/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 1 } });
+
+    const back = await send({ type: 'site/exclude', payload: { site: 'copycat.example', excluded: false } }, popup);
+    expect(back).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, excludedSites: [], forgotten: 0 } });
+    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 2 } });
+  });
+
+  it('records nothing from a private window unless allowed (state "paused")', async () => {
+    const { extracted, store, outcomes } = await setup();
+    const incognito = { incognito: true };
+    expect(await extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    const notArticle: PageExtracted = { ...article('https://news.example/gallery', ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'no article' } };
+    expect(await extracted(notArticle, incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(await store.count()).toBe(0);
+    expect(outcomes.size).toBe(0);
+
+    const allowing = await setup({ recordIncognito: true });
+    expect(await allowing.extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await allowing.store.count()).toBe(1);
+  });
+
+  it('lists an original and its lightly edited copy in each other’s reports, the earliest marked', async () => {
+    const a = fingerprintText(ORIGINAL);
+    const b = fingerprintText(COPY);
+    expect(hammingDistance(a.simhash, b.simhash)).toBeLessThanOrEqual(3);
+
+    const { extracted, report, db } = await setup();
+    expect(await extracted(article('https://news.example/mill?utm_source=feed#top', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await extracted(article('https://copycat.example/mill', COPY, 'Tide mill turns again | Copycat'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1 } });
+    expect(await extracted(article('https://foxes.example/study', UNRELATED, 'Urban foxes'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+
+    const original = await report('https://news.example/mill');
+    expect(original).toMatchObject({ url: 'https://news.example/mill', state: 'recorded', reason: null, earliest: true, k: 3, settings: DEFAULT_SETTINGS });
+    expect(original.page).toEqual({
+      url: 'https://news.example/mill',
+      title: 'Tide mill turns again',
+      site: 'news.example',
+      simhash: a.simhash.toString(16).padStart(16, '0'),
+      firstSeen: 1_001_000,
+      lastSeen: 1_001_000,
+      visits: 1,
+    });
+    expect(original.matches).toEqual([
+      {
+        url: 'https://copycat.example/mill',
+        title: 'Tide mill turns again | Copycat',
+        site: 'copycat.example',
+        simhash: b.simhash.toString(16).padStart(16, '0'),
+        firstSeen: 1_002_000,
+        lastSeen: 1_002_000,
+        visits: 1,
+        distance: hammingDistance(a.simhash, b.simhash),
+        earliest: false,
+      },
+    ]);
+
+    const copy = await report('https://copycat.example/mill?fbclid=abc');
+    expect(copy).toMatchObject({ url: 'https://copycat.example/mill', state: 'recorded', earliest: false });
+    expect(copy.matches.map((m) => [m.url, m.earliest])).toEqual([['https://news.example/mill', true]]);
+
+    expect(await report('https://foxes.example/study')).toMatchObject({ state: 'recorded', matches: [], earliest: false });
+
+    // a revisit counts, keeps firstSeen
+    await extracted(article('https://news.example/mill', ORIGINAL, 'Tide mill turns again'));
+    expect((await report('https://news.example/mill')).page).toMatchObject({ visits: 2, firstSeen: 1_001_000, lastSeen: 1_004_000 });
+
+    // no page text is stored anywhere
+    const stored = await db.getAll('pages');
+    expect(stored).toHaveLength(3);
+    for (const record of stored) expect(Object.keys(record)).toEqual([...PAGE_RECORD_FIELDS]);
+    const everything = JSON.stringify([stored, await db.getAll('meta')]);
+    for (const phrase of ['lantern light', 'sluice gates', 'Estuary Gazette', 'roadside sensors', 'hedgehogs']) expect(everything).not.toContain(phrase);
+  });
+
+  it('forgetting a page removes it from the other’s report', async () => {
+    const { extracted, report, send, store } = await setup();
+    await extracted(article('https://news.example/mill', ORIGINAL));
+    await extracted(article('https://copycat.example/mill', COPY));
+    expect(await send({ type: 'page/forget', payload: { url: 'https://copycat.example/mill#again' } }, popup)).toEqual({ ok: true, value: { forgotten: true } });
+    expect(await send({ type: 'page/forget', payload: { url: 'https://copycat.example/mill' } }, popup)).toEqual({ ok: true, value: { forgotten: false } });
+    expect(await report('https://news.example/mill')).toMatchObject({ state: 'recorded', matches: [], earliest: false });
+    expect(await report('https://copycat.example/mill')).toMatchObject({ state: 'unknown', page: null, matches: [], reason: null });
+    expect(await store.count()).toBe(1);
+  });
+
+  it('remembers why a page was not recorded, until it is', async () => {
+    const { extracted, report, outcomes, send } = await setup();
+    const url = 'https://news.example/gallery';
+    const gallery: PageExtracted = { ...article(url, ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'Readability found no article' } };
+    expect(await extracted(gallery)).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'no-article', page: null });
+
+    // an "article" without a single word is too short
+    expect(await extracted(article('https://news.example/dots', '… !!! — ? 1'))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await report('https://news.example/dots')).toMatchObject({ state: 'not-article', reason: 'too-short' });
+
+    expect(await extracted(article(url, ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(outcomes.has(url)).toBe(false);
+    expect(await report(url)).toMatchObject({ state: 'recorded', reason: null });
+
+    await send({ type: 'page/forget', payload: { url: 'https://news.example/dots' } }, popup);
+    expect(await report('https://news.example/dots')).toMatchObject({ state: 'unknown', reason: null });
+    expect(await report('https://never.example/')).toMatchObject({ state: 'unknown', page: null, matches: [], earliest: false });
+  });
+
+  it('stores and returns a hostile title verbatim', async () => {
+    const hostile = `<img src=x onerror="alert('t')"><script>alert(1)</script> & "quotes" 'single' \u202eevil\u0000 </title>{{constructor}}`;
+    const { extracted, report, store } = await setup();
+    await extracted(article('https://evil.example/a', ORIGINAL, hostile));
+    await extracted(article('https://news.example/mill', COPY));
+    expect((await store.get('https://evil.example/a'))?.title).toBe(hostile);
+    expect((await report('https://evil.example/a')).page?.title).toBe(hostile);
+    expect((await report('https://news.example/mill')).matches[0]?.title).toBe(hostile);
+  });
+
+  it('turns a storage failure into an error reply and a log line, never an exception', async () => {
+    const logs: string[] = [];
+    const recorder = createRecorder({
+      store: () => Promise.reject(new Error('The Doppel database "doppel" is at version 2, newer than version 1')),
+      settings: { get: async () => ({ ...DEFAULT_SETTINGS }), set: async () => undefined },
+      outcomes: { get: async () => undefined, set: async () => undefined, delete: async () => undefined },
+      now: () => 0,
+      log: (message) => {
+        logs.push(message);
+        throw new Error('the console is gone');
+      },
+    });
+    const reply = await recorder.handle({ type: 'page/extracted', payload: article('https://news.example/mill', ORIGINAL) }, tab('https://news.example/mill'), ext);
+    expect(reply).toEqual({ ok: false, error: 'Doppel could not complete page/extracted: The Doppel database "doppel" is at version 2, newer than version 1.' });
+    expect(logs).toEqual(['page/extracted failed: The Doppel database "doppel" is at version 2, newer than version 1']);
+    expect(await recorder.handle({ type: 'settings/get', payload: {} }, popup, ext)).toEqual({ ok: true, value: DEFAULT_SETTINGS });
+  });
+
+  it('opens a lazily given store once, and retries an open that failed', async () => {
+    const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
+    opened.push(db);
+    let attempts = 0;
+    const recorder = createRecorder({
+      store: async () => {
+        if (++attempts === 1) throw new Error('not yet');
+        return PageStore.open(db);
+      },
+      settings: { get: async () => ({ ...DEFAULT_SETTINGS }), set: async () => undefined },
+      outcomes: { get: async () => undefined, set: async () => undefined, delete: async () => undefined },
+      now: () => 0,
+      log: () => undefined,
+    });
+    const message = { type: 'report/get', payload: { url: 'https://news.example/' } };
+    expect(await recorder.handle(message, popup, ext)).toEqual({ ok: false, error: 'Doppel could not complete report/get: not yet.' });
+    const replies = await Promise.all([1, 2, 3].map(() => recorder.handle(message, popup, ext)));
+    for (const reply of replies) expect(reply).toMatchObject({ ok: true, value: { state: 'unknown' } });
+    expect(attempts).toBe(2);
+  });
+
+  it('serialises settings changes so that none is lost', async () => {
+    const { send, settings } = await setup();
+    await Promise.all([
+      send({ type: 'settings/pause', payload: { paused: true } }, popup),
+      ...['a.example', 'b.example', 'c.example'].map((site) => send({ type: 'site/exclude', payload: { site, excluded: true } }, popup)),
+    ]);
+    expect(settings()).toEqual({ ...DEFAULT_SETTINGS, paused: true, excludedSites: ['a.example', 'b.example', 'c.example'] });
+  });
+});

@@ -1,0 +1,345 @@
+// lib/store/: the IndexedDB schema, PageStore and opening/upgrading, on fake-indexeddb. Each test
+// opens a fresh IDBFactory, so tests share nothing.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/features';
+import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
+import { randomFingerprints, splitmix64 } from '../lib/random';
+import { getDb, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
+import { type NearDuplicate, PageStore } from '../lib/store/pages';
+import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
+import { designTables } from '../lib/tables';
+import { flipBits } from './index-suite';
+
+const opened: Db[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+async function freshDb(factory = new IDBFactory(), name = 'doppel'): Promise<Db> {
+  const db = await openDoppelDb(name, { factory });
+  opened.push(db);
+  return db;
+}
+
+async function freshStore(): Promise<PageStore> {
+  return PageStore.open(await freshDb());
+}
+
+/** Opens a database without Doppel's code: the version it is at, and its stores. */
+function rawOpen(factory: IDBFactory, name: string, version?: number, upgrade?: (db: IDBDatabase) => void): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = version === undefined ? factory.open(name) : factory.open(name, version);
+    request.onupgradeneeded = () => upgrade?.(request.result);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function rawGetAll(db: IDBDatabase, store: string): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    const request = db.transaction(store).objectStore(store).getAll();
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+const fp = (hex: string): Fingerprint => asFingerprint(BigInt('0x' + hex));
+const A = fp('0123456789abcdef');
+const A_CHECK = fp('fedcba9876543210');
+
+describe('schema', () => {
+  it(`creates version ${DB_VERSION} with the pages and meta stores and their indexes`, async () => {
+    const db = await freshDb();
+    expect(DB_VERSION).toBe(1);
+    expect(db.version).toBe(1);
+    expect([...db.objectStoreNames]).toEqual(['meta', 'pages']);
+    const tx = db.transaction(['pages', 'meta']);
+    const pages = tx.objectStore('pages');
+    expect(pages.keyPath).toBe('url');
+    expect(pages.autoIncrement).toBe(false);
+    expect([...pages.indexNames]).toEqual(['firstSeen', 'keys', 'site']);
+    const keys = pages.index('keys');
+    expect([keys.keyPath, keys.multiEntry, keys.unique]).toEqual(['keys', true, false]);
+    const site = pages.index('site');
+    expect([site.keyPath, site.multiEntry, site.unique]).toEqual(['site', false, false]);
+    const firstSeen = pages.index('firstSeen');
+    expect([firstSeen.keyPath, firstSeen.unique]).toEqual(['firstSeen', false]);
+    expect(tx.objectStore('meta').keyPath).toBeNull();
+    await tx.done;
+  });
+
+  it('stores the table design {k, b} on first open and keeps using the stored one', async () => {
+    const db = await freshDb();
+    const store = await PageStore.open(db);
+    expect([store.design.k, store.design.b, store.design.tables.length]).toEqual([3, 4, 4]);
+    expect(await db.get('meta', 'design')).toEqual({ k: 3, b: 4 });
+    const again = await PageStore.open(db, { k: 3, b: 6 });
+    expect([again.design.k, again.design.b]).toEqual([3, 4]);
+    expect(await db.get('meta', 'design')).toEqual({ k: 3, b: 4 });
+
+    const other = await freshDb();
+    expect((await PageStore.open(other, { k: 3, b: 6 })).design.tables.length).toBe(20);
+    await expect(PageStore.open(await freshDb(), { k: 3, b: 3 })).rejects.toThrow('blocks must exceed k: got 3 blocks for k = 3');
+  });
+
+  it('writes one `${table}:${fixed-width hex}` key per table', () => {
+    expect(recordKeys(designTables({ k: 3, b: 4 }), A)).toEqual(['0:0123', '1:4567', '2:89ab', '3:cdef']);
+    // b = 6: keys of 31–33 bits, 8 or 9 hex digits, tables 0 … 19
+    const keys = recordKeys(designTables({ k: 3, b: 6 }), A);
+    expect(keys).toHaveLength(20);
+    for (const [t, key] of keys.entries()) expect(key).toMatch(new RegExp(`^${t}:[0-9a-f]{8,9}$`));
+  });
+});
+
+describe('opening and upgrading', () => {
+  it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
+    const factory = new IDBFactory();
+    const newer = await rawOpen(factory, 'doppel', 2, (db) => {
+      db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
+      db.createObjectStore('meta');
+    });
+    newer.close();
+
+    const error = await openDoppelDb('doppel', { factory }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/version 2\b.*version 1\b/);
+    expect((error as Error).message).toContain('left untouched');
+
+    const after = await rawOpen(factory, 'doppel');
+    expect(after.version).toBe(2);
+    expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
+    after.close();
+  });
+
+  it('a failed upgrade step names both versions and leaves the database at its old version, data kept', async () => {
+    const factory = new IDBFactory();
+    const db = await openDoppelDb('doppel', { factory });
+    const store = await PageStore.open(db);
+    await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
+    db.close();
+
+    // A version 2 whose step deletes the pages store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 2, async (upgrading, oldVersion, tx) => {
+      await upgradeSchema(upgrading, oldVersion, tx);
+      if (oldVersion < 2) {
+        upgrading.deleteObjectStore('pages');
+        throw new Error('step 2 failed');
+      }
+    }, { factory });
+    await expect(failing).rejects.toThrow(/from version 1 to version 2: step 2 failed\. Nothing was changed; it is still at version 1/);
+
+    // The same when the step fails after awaiting a request of the upgrade transaction.
+    const failingLater = openVersioned('doppel', 2, async (_db, _old, tx) => {
+      await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
+      throw new Error('later');
+    }, { factory });
+    await expect(failingLater).rejects.toThrow('from version 1 to version 2: later.');
+
+    const reopened = await freshDb(factory);
+    expect(reopened.version).toBe(1);
+    expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
+    expect((await reopened.get('pages', 'https://a.example/'))?.visits).toBe(1);
+  });
+
+  it('a connection closes itself when a newer version wants to upgrade, and says so', async () => {
+    const factory = new IDBFactory();
+    let closed = 0;
+    const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
+    const upgraded = await openVersioned('doppel', 2, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(2);
+    expect(closed).toBe(1);
+    upgraded.close();
+    expect(() => first.transaction('pages')).toThrow();
+  });
+
+  it('getDb opens the shared connection once; resetDb closes it', async () => {
+    const a = getDb();
+    expect(getDb()).toBe(a);
+    expect((await a).name).toBe('doppel');
+    await resetDb();
+    const b = getDb();
+    expect(b).not.toBe(a);
+    expect((await b).version).toBe(DB_VERSION);
+    await resetDb();
+  });
+});
+
+describe('PageStore.recordVisit', () => {
+  const visit = { url: 'https://news.example/story', title: 'Story', site: 'news.example', simhash: A, check: A_CHECK };
+
+  it('first visit: visits 1, firstSeen = lastSeen = now, every table key; the record holds no text', async () => {
+    const store = await freshStore();
+    const record = await store.recordVisit({ ...visit, now: 1_000 });
+    const want: PageRecord = {
+      url: visit.url,
+      title: 'Story',
+      site: 'news.example',
+      simhash: '0123456789abcdef',
+      check: 'fedcba9876543210',
+      firstSeen: 1_000,
+      lastSeen: 1_000,
+      visits: 1,
+      keys: ['0:0123', '1:4567', '2:89ab', '3:cdef'],
+    };
+    expect(record).toEqual(want);
+    const stored = await store.get(visit.url);
+    expect(stored).toEqual(want);
+    expect(Object.keys(stored!)).toEqual([...PAGE_RECORD_FIELDS]);
+    expect(Object.keys(stored!).sort()).toEqual(['check', 'firstSeen', 'keys', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']);
+    expect(await store.count()).toBe(1);
+  });
+
+  it('revisit: visits + 1, lastSeen = now, title updated, firstSeen kept', async () => {
+    const store = await freshStore();
+    await store.recordVisit({ ...visit, now: 1_000 });
+    const record = await store.recordVisit({ ...visit, title: 'Story (updated)', now: 5_000 });
+    expect(record).toMatchObject({ visits: 2, firstSeen: 1_000, lastSeen: 5_000, title: 'Story (updated)', simhash: '0123456789abcdef' });
+    expect(await store.get(visit.url)).toEqual(record);
+    expect(await store.count()).toBe(1);
+  });
+
+  it('a changed text: the new fingerprints and keys replace the old ones', async () => {
+    const store = await freshStore();
+    await store.recordVisit({ ...visit, now: 1_000 });
+    const B = fp('f0f0f0f0f0f0f0f0');
+    const B_CHECK = fp('0f0f0f0f0f0f0f0f');
+    const record = await store.recordVisit({ ...visit, simhash: B, check: B_CHECK, now: 2_000 });
+    expect(record).toMatchObject({ simhash: 'f0f0f0f0f0f0f0f0', check: '0f0f0f0f0f0f0f0f', keys: ['0:f0f0', '1:f0f0', '2:f0f0', '3:f0f0'], visits: 2, firstSeen: 1_000 });
+    expect(await store.nearDuplicates(A, A_CHECK)).toEqual([]);
+    expect((await store.nearDuplicates(B, B_CHECK)).map((m) => m.record.url)).toEqual([visit.url]);
+    // the old keys are gone from the index
+    expect(await store.db.getAllKeysFromIndex('pages', 'keys', IDBKeyRange.only('0:0123'))).toEqual([]);
+  });
+
+  it('30 concurrent visits to one page count 30', async () => {
+    const store = await freshStore();
+    const records = await Promise.all(Array.from({ length: 30 }, (_, i) => store.recordVisit({ ...visit, now: 1_000 + i })));
+    expect(records.map((r) => r.visits).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const stored = await store.get(visit.url);
+    expect(stored).toMatchObject({ visits: 30, firstSeen: 1_000, lastSeen: 1_029 });
+  });
+});
+
+describe('PageStore.forget and forgetSite', () => {
+  it('forgets one page, and says whether it was there', async () => {
+    const store = await freshStore();
+    await store.recordVisit({ url: 'https://a.example/1', title: '', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
+    await store.recordVisit({ url: 'https://a.example/2', title: '', site: 'a.example', simhash: A, check: A_CHECK, now: 2 });
+    expect(await store.forget('https://a.example/1')).toBe(true);
+    expect(await store.forget('https://a.example/1')).toBe(false);
+    expect(await store.get('https://a.example/1')).toBeUndefined();
+    expect(await store.count()).toBe(1);
+    expect((await store.nearDuplicates(A, A_CHECK)).map((m) => m.record.url)).toEqual(['https://a.example/2']);
+  });
+
+  it('forgets every page of a site through the site index, and no other', async () => {
+    const store = await freshStore();
+    const pages = [
+      ['https://a.example/1', 'a.example'],
+      ['https://a.example/2', 'a.example'],
+      ['http://a.example/3', 'a.example'],
+      ['https://a.example:8080/', 'a.example:8080'],
+      ['https://b.example/', 'b.example'],
+    ] as const;
+    for (const [i, [url, site]] of pages.entries()) await store.recordVisit({ url, title: '', site, simhash: A, check: A_CHECK, now: i });
+    expect(await store.forgetSite('a.example')).toBe(3);
+    expect(await store.forgetSite('a.example')).toBe(0);
+    expect(await store.forgetSite('nowhere.example')).toBe(0);
+    expect((await store.db.getAllKeys('pages')).sort()).toEqual(['https://a.example:8080/', 'https://b.example/']);
+  });
+});
+
+describe('PageStore.nearDuplicates', () => {
+  // Seeded random pages, and planted pages around a few bases at distances 0 … 4; some planted
+  // ones have a check fingerprint far from their base's, so they must be rejected.
+  const next = splitmix64(0xd0bb_e1n);
+  const bases = randomFingerprints(0xba5en, 12);
+  const baseChecks = randomFingerprints(0xc4ec4n, 12);
+  interface Seed {
+    url: string;
+    simhash: Fingerprint;
+    check: Fingerprint;
+  }
+  const seeds: Seed[] = [];
+  const randoms = randomFingerprints(0x5eedn, 600);
+  const randomChecks = randomFingerprints(0x5eed2n, 600);
+  for (const [i, simhash] of randoms.entries()) seeds.push({ url: `https://random.example/${i}`, simhash, check: randomChecks[i]! });
+  const randomBits = (d: number): number[] => {
+    const bits = new Set<number>();
+    while (bits.size < d) bits.add(Number(next() % 64n));
+    return [...bits];
+  };
+  let rejectedPlanted = 0;
+  for (const [b, base] of bases.entries()) {
+    for (let d = 0; d <= 4; d++) {
+      for (let copy = 0; copy < 3; copy++) {
+        const farCheck = copy === 2 && b % 2 === 0;
+        const check = flipBits(baseChecks[b]!, randomBits(farCheck ? 28 : Number(next() % 8n)));
+        if (farCheck && d <= 3) rejectedPlanted++;
+        const at = Number(next() % BigInt(seeds.length + 1));
+        seeds.splice(at, 0, { url: `https://planted.example/${b}/${d}/${copy}`, simhash: flipBits(base, randomBits(d)), check });
+      }
+    }
+  }
+
+  function bruteForce(simhash: Fingerprint, check: Fingerprint, k: number, excludeUrl?: string): { url: string; distance: number; firstSeen: number }[] {
+    return seeds
+      .map((s, firstSeen) => ({ url: s.url, distance: hammingDistance(simhash, s.simhash), firstSeen, check: s.check }))
+      .filter((s) => s.distance <= k && confirmsNearDuplicate(check, s.check) && s.url !== excludeUrl)
+      .map(({ url, distance, firstSeen }) => ({ url, distance, firstSeen }))
+      .sort((x, y) => x.distance - y.distance || x.firstSeen - y.firstSeen);
+  }
+
+  const shape = (found: NearDuplicate[]) => found.map((m) => ({ url: m.record.url, distance: m.distance, firstSeen: m.record.firstSeen }));
+
+  it('finds exactly what a brute-force scan finds, for every k, nearest then earliest first', async () => {
+    const store = await freshStore();
+    for (const [i, s] of seeds.entries()) await store.recordVisit({ url: s.url, title: '', site: new URL(s.url).host, simhash: s.simhash, check: s.check, now: i });
+    expect(await store.count()).toBe(seeds.length);
+    expect(rejectedPlanted).toBeGreaterThan(0);
+
+    let rejectedSeen = 0;
+    for (const [b, base] of bases.entries()) {
+      const check = baseChecks[b]!;
+      const want = bruteForce(base, check, 3);
+      expect(shape(await store.nearDuplicates(base, check))).toEqual(want);
+      expect(new Set(want.map((m) => m.distance))).toEqual(new Set([0, 1, 2, 3]));
+      for (let k = 0; k <= 3; k++) expect(shape(await store.nearDuplicates(base, check, { k }))).toEqual(bruteForce(base, check, k));
+      // planted within 3 bits but with a far check: found by the tables, rejected by the check
+      for (const s of seeds) {
+        if (s.url.startsWith(`https://planted.example/${b}/`) && hammingDistance(base, s.simhash) <= 3 && hammingDistance(check, s.check) > CHECK_MAX_DISTANCE) {
+          rejectedSeen++;
+          expect(want.some((m) => m.url === s.url)).toBe(false);
+        }
+      }
+    }
+    expect(rejectedSeen).toBe(rejectedPlanted);
+
+    // stored pages as queries (their own page excluded), and random queries that find nothing
+    for (const s of seeds.filter((_, i) => i % 25 === 0)) {
+      expect(shape(await store.nearDuplicates(s.simhash, s.check, { excludeUrl: s.url }))).toEqual(bruteForce(s.simhash, s.check, 3, s.url));
+    }
+    for (const [i, q] of randomFingerprints(0xf2e5n, 20).entries()) {
+      expect(await store.nearDuplicates(q, randomChecks[i]!)).toEqual(bruteForce(q, randomChecks[i]!, 3));
+    }
+  });
+
+  it('rejects a k beyond the stored design', async () => {
+    const store = await freshStore();
+    await expect(store.nearDuplicates(A, A_CHECK, { k: 4 })).rejects.toThrow("k must be an integer from 0 to 3 (the stored table design's k): got 4");
+  });
+
+  it('returns the stored records themselves (with their check, never any text)', async () => {
+    const store = await freshStore();
+    await store.recordVisit({ url: 'https://a.example/', title: 'T', site: 'a.example', simhash: A, check: A_CHECK, now: 7 });
+    const [match] = await store.nearDuplicates(flipBits(A, [5]), A_CHECK);
+    expect(match?.distance).toBe(1);
+    expect(Object.keys(match!.record)).toEqual([...PAGE_RECORD_FIELDS]);
+    expect(match!.record.check).toBe(fingerprintToHex(A_CHECK));
+  });
+});
