@@ -1,0 +1,40 @@
+// The background's storage, on browser APIs: settings in storage.local (the content script reads
+// them too), not-article reasons in storage.session (they need not outlive the browser session;
+// a Map where storage.session is missing), pages in IndexedDB.
+import { browser } from 'wxt/browser';
+import { type Settings, parseSettings } from '@/lib/messages';
+import type { PageOutcome, RecorderDeps } from '@/lib/recorder';
+import { getDb } from '@/lib/store/db';
+import { PageStore } from '@/lib/store/pages';
+
+const OUTCOME_PREFIX = 'outcome:';
+
+export function extensionStores(): Pick<RecorderDeps, 'store' | 'settings' | 'outcomes'> {
+  const session = browser.storage.session as typeof browser.storage.local | undefined;
+  const memory = new Map<string, PageOutcome>();
+  return {
+    store: async () => PageStore.open(await getDb()),
+    settings: {
+      async get(): Promise<Settings> {
+        return parseSettings((await browser.storage.local.get('settings'))['settings']);
+      },
+      async set(settings: Settings): Promise<void> {
+        await browser.storage.local.set({ settings });
+      },
+    },
+    outcomes: {
+      async get(url) {
+        if (!session) return memory.get(url);
+        return (await session.get(OUTCOME_PREFIX + url))[OUTCOME_PREFIX + url] as PageOutcome | undefined;
+      },
+      async set(url, outcome) {
+        if (!session) memory.set(url, outcome);
+        else await session.set({ [OUTCOME_PREFIX + url]: outcome });
+      },
+      async delete(url) {
+        if (!session) memory.delete(url);
+        else await session.remove(OUTCOME_PREFIX + url);
+      },
+    },
+  };
+}

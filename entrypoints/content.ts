@@ -1,0 +1,44 @@
+// Reads the page's article once the page is idle, and again when a single-page site changes its
+// URL, and hands it to the background. Never changes the page: Readability works on a clone.
+import { browser } from 'wxt/browser';
+import { DEFAULT_SETTINGS, type Message, parseSettings } from '@/lib/messages';
+import { readPage, shouldRead } from '@/lib/page-reader';
+
+/** How often to look for a URL change made with history.pushState (not observable from here). */
+const URL_POLL_MS = 1000;
+/** After a URL change, how long to let the new content render before reading it. */
+const SETTLE_MS = 1500;
+
+export default defineContentScript({
+  matches: ['http://*/*', 'https://*/*'],
+  runAt: 'document_idle',
+  allFrames: false, // only the top page is recorded
+  main(ctx) {
+    let lastUrl = location.href;
+
+    const read = async (): Promise<void> => {
+      try {
+        const stored = await browser.storage.local.get('settings');
+        const settings = stored['settings'] ? parseSettings(stored['settings']) : DEFAULT_SETTINGS;
+        if (!shouldRead(location.href, settings) || ctx.isInvalid) return;
+        const message: Message<'page/extracted'> = { type: 'page/extracted', payload: readPage(document, location.href) };
+        await browser.runtime.sendMessage(message);
+      } catch {
+        // The extension was reloaded or the worker refused the message: nothing to do on the
+        // page, and nothing may be thrown into it.
+      }
+    };
+
+    const whenIdle = (fn: () => void): void => {
+      if ('requestIdleCallback' in window) window.requestIdleCallback(fn, { timeout: 3000 });
+      else ctx.setTimeout(fn, 200);
+    };
+
+    whenIdle(() => void read());
+    ctx.setInterval(() => {
+      if (location.href === lastUrl) return;
+      lastUrl = location.href;
+      ctx.setTimeout(() => whenIdle(() => void read()), SETTLE_MS);
+    }, URL_POLL_MS);
+  },
+});
