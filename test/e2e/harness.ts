@@ -1,0 +1,451 @@
+// End-to-end harness: serves test sites on loopback ports and drives Debian's Chromium with the
+// built extension loaded (playwright-core, no downloaded browser).
+//
+// What was verified to work in Chromium 156 (Debian) with playwright-core 1.65.1:
+// - `--load-extension` + `--disable-extensions-except` under `headless: true` (new headless mode);
+//   the MV3 worker shows up in `ctx.serviceWorkers()` or as a `serviceworker` event.
+// - Stopping the worker over CDP from a page session: `ServiceWorker.enable`, read the version from
+//   `ServiceWorker.workerVersionUpdated` (scriptURL chrome-extension://ID/…, runningStatus
+//   "running"), `ServiceWorker.stopWorker({versionId})`; the version becomes "stopped" and its
+//   target leaves `Target.getTargets`. `Target.closeTarget({targetId})` stops it as well (fallback).
+// - After a stop Playwright keeps the same `Worker` object: it is NOT closed and stays in
+//   `ctx.serviceWorkers()`, and `worker.evaluate` on it hangs until the worker runs again. When the
+//   worker restarts (a content script or the popup messages it, or `ServiceWorker.startWorker`)
+//   it comes back under the same target id and the same `Worker` object works again, with a fresh
+//   global scope. So never evaluate on a worker without `getServiceWorker()` first.
+// - Tab ids: `chrome.tabs.query` works with no permission, but a tab's `url` and `title` are only
+//   filled in with the "tabs" permission or host permissions (content-script matches are not
+//   enough). `page.bringToFront()` then `tabs.query({active: true, lastFocusedWindow: true})`
+//   gives the page's tab: Playwright opens every page of a persistent context as a tab of the
+//   same window.
+import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve, sep } from 'node:path';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const DEFAULT_EXTENSION_DIR = '.output/chrome-mv3';
+
+/** States the popup settles in (everything but `loading`). */
+export const FINAL_STATES = ['ready', 'unknown', 'not-article', 'excluded', 'paused', 'error'] as const;
+export type PopupState = (typeof FINAL_STATES)[number] | 'loading';
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Static sites
+
+export interface Site {
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  port: number;
+  /** Absolute URL of a path on this site. */
+  url(path: string): string;
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+};
+
+/**
+ * Serves a folder (`/a/b.html` → DIR/a/b.html; `/a/` → DIR/a/index.html; `/a/b` → DIR/a/b.html if
+ * that exists) or a map of routes (`{'/a.html': '<!doctype html>…'}`) on 127.0.0.1. The query
+ * string and fragment are ignored, so `?utm_source=x` variants serve the same page. Port 0 picks a
+ * free port: two calls are two sites with two origins.
+ */
+export async function servePages(source: string | Record<string, string>, port = 0): Promise<Site> {
+  const root = typeof source === 'string' ? resolve(source) : null;
+  const routes = typeof source === 'string' ? null : source;
+
+  const lookup = (pathname: string): { body: Buffer | string; type: string } | null => {
+    if (routes) {
+      const body = routes[pathname] ?? (pathname.endsWith('/') ? routes[`${pathname}index.html`] : undefined);
+      return body === undefined ? null : { body, type: CONTENT_TYPES[extname(pathname)] ?? CONTENT_TYPES['.html']! };
+    }
+    const candidates = [pathname, `${pathname}.html`, join(pathname, 'index.html')];
+    for (const candidate of candidates) {
+      const file = resolve(root!, `.${candidate}`);
+      if (file !== root && !file.startsWith(root! + sep)) return null; // no way out of the folder
+      if (existsSync(file) && statSync(file).isFile()) {
+        return { body: readFileSync(file), type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
+      }
+    }
+    return null;
+  };
+
+  const server: Server = createServer((req, res) => {
+    let pathname = '/';
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      res.writeHead(400).end('bad request');
+      return;
+    }
+    const found = req.method === 'GET' || req.method === 'HEAD' ? lookup(pathname) : null;
+    if (!found) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': found.type, 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : found.body);
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => ok());
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('servePages: no port');
+  const origin = `http://127.0.0.1:${address.port}`;
+  return {
+    origin,
+    port: address.port,
+    url: (path) => new URL(path, origin).href,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser with the extension
+
+export interface ExtensionSession {
+  ctx: BrowserContext;
+  /** The worker found at launch. After a stop, get a running one with `getWorker()`. */
+  worker: Worker;
+  extensionId: string;
+  /** `chrome-extension://ID/popup.html?url=ENCODED` */
+  popupUrl(url: string): string;
+  /** A running worker (started over CDP if it is stopped). */
+  getWorker(): Promise<Worker>;
+  /** Messages of every dialog (alert, confirm, prompt) any page showed; each was dismissed. */
+  dialogs: string[];
+  /** Uncaught errors of pages (extension pages included), as "URL: message". */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+const extensionIds = new WeakMap<BrowserContext, string>();
+
+export function popupUrl(extensionId: string, url: string): string {
+  return `chrome-extension://${extensionId}/popup.html?url=${encodeURIComponent(url)}`;
+}
+
+export function extensionIdOf(ctx: BrowserContext): string {
+  const id = extensionIds.get(ctx);
+  if (!id) throw new Error('this context was not started by launchWithExtension');
+  return id;
+}
+
+const isExtensionWorker = (w: Worker, extensionId?: string): boolean =>
+  w.url().startsWith(extensionId ? `chrome-extension://${extensionId}/` : 'chrome-extension://');
+
+/**
+ * Starts Chromium with the unpacked extension in `extDir` in a fresh temporary profile and waits
+ * for its service worker.
+ */
+export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR): Promise<ExtensionSession> {
+  const dir = resolve(extDir);
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    throw new Error(`No extension at ${dir} (no manifest.json): run \`npm run build\` first.`);
+  }
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: run \`bash scripts/install-browsers.sh\` (or set CHROMIUM_PATH).`);
+  }
+  const userDataDir = mkdtempSync(join(tmpdir(), 'doppel-e2e-'));
+  let ctx: BrowserContext;
+  try {
+    ctx = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      timeout: 60_000,
+      args: [
+        `--disable-extensions-except=${dir}`,
+        `--load-extension=${dir}`,
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  } catch (error) {
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  const dialogs: string[] = [];
+  const pageErrors: string[] = [];
+  const watch = (page: Page): void => {
+    page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      dialog.dismiss().catch(() => {});
+    });
+    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  };
+  ctx.pages().forEach(watch);
+  ctx.on('page', watch);
+
+  const close = async (): Promise<void> => {
+    await ctx.close().catch(() => {});
+    rmSync(userDataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const worker =
+      ctx.serviceWorkers().find((w) => isExtensionWorker(w)) ??
+      (await ctx.waitForEvent('serviceworker', { predicate: (w) => isExtensionWorker(w), timeout: 30_000 }));
+    const extensionId = new URL(worker.url()).host;
+    extensionIds.set(ctx, extensionId);
+    return {
+      ctx,
+      worker,
+      extensionId,
+      popupUrl: (url) => popupUrl(extensionId, url),
+      getWorker: () => getServiceWorker(ctx, extensionId),
+      dialogs,
+      pageErrors,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw new Error(`The extension's service worker did not start: ${(error as Error).message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Service worker control over CDP
+
+/** A CDP session on some page of the context (CDP's ServiceWorker domain needs a page target). */
+async function pageSession(ctx: BrowserContext): Promise<CDPSession> {
+  const page = ctx.pages().find((p) => !p.isClosed()) ?? (await ctx.newPage());
+  return ctx.newCDPSession(page);
+}
+
+interface TargetInfo {
+  targetId: string;
+  type: string;
+  url: string;
+}
+
+async function workerTargets(session: CDPSession, extensionId: string): Promise<TargetInfo[]> {
+  const { targetInfos } = (await session.send('Target.getTargets')) as { targetInfos: TargetInfo[] };
+  return targetInfos.filter((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${extensionId}/`));
+}
+
+/** Whether the extension's service worker is running (CDP lists a target only for a running one). */
+export async function isServiceWorkerRunning(ctx: BrowserContext, extensionId: string): Promise<boolean> {
+  const session = await pageSession(ctx);
+  try {
+    return (await workerTargets(session, extensionId)).length > 0;
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+interface WorkerVersion {
+  versionId: string;
+  scriptURL: string;
+  runningStatus: 'stopped' | 'starting' | 'running' | 'stopping';
+  status: string;
+}
+
+/**
+ * Stops the extension's service worker, as Chrome does to an idle worker, and waits until it is
+ * gone. CDP: ServiceWorker.enable → workerVersionUpdated → ServiceWorker.stopWorker({versionId});
+ * falls back to Target.closeTarget on the worker's target.
+ */
+export async function stopServiceWorker(ctx: BrowserContext, extensionId: string, timeout = 15_000): Promise<void> {
+  const session = await pageSession(ctx);
+  const prefix = `chrome-extension://${extensionId}/`;
+  const versions = new Map<string, WorkerVersion>();
+  session.on('ServiceWorker.workerVersionUpdated', (event: { versions: WorkerVersion[] }) => {
+    for (const v of event.versions) if (v.scriptURL.startsWith(prefix)) versions.set(v.versionId, v);
+  });
+  const deadline = Date.now() + timeout;
+  try {
+    let stoppedViaServiceWorkerDomain = false;
+    try {
+      await session.send('ServiceWorker.enable');
+      for (let i = 0; i < 40 && versions.size === 0; i++) await sleep(50);
+      for (const v of versions.values()) {
+        if (v.runningStatus !== 'stopped') {
+          await session.send('ServiceWorker.stopWorker', { versionId: v.versionId });
+          stoppedViaServiceWorkerDomain = true;
+        }
+      }
+    } catch {
+      stoppedViaServiceWorkerDomain = false;
+    }
+    if (!stoppedViaServiceWorkerDomain) {
+      for (const t of await workerTargets(session, extensionId)) {
+        await session.send('Target.closeTarget', { targetId: t.targetId });
+      }
+    }
+    for (;;) {
+      const running = (await workerTargets(session, extensionId)).length > 0;
+      const settled = [...versions.values()].every((v) => v.runningStatus === 'stopped');
+      if (!running && settled) return;
+      if (Date.now() > deadline) throw new Error(`the service worker of ${extensionId} did not stop within ${timeout} ms`);
+      await sleep(50);
+    }
+  } finally {
+    await session.send('ServiceWorker.disable').catch(() => {});
+    await session.detach().catch(() => {});
+  }
+}
+
+/**
+ * A running service worker of the extension. With `wake` (the default) a stopped worker is started
+ * over CDP (ServiceWorker.startWorker on the extension's scope); without it, waits for something
+ * else (a page visit, the popup) to start it.
+ */
+export async function getServiceWorker(
+  ctx: BrowserContext,
+  extensionId: string,
+  { wake = true, timeout = 20_000 }: { wake?: boolean; timeout?: number } = {},
+): Promise<Worker> {
+  const deadline = Date.now() + timeout;
+  const session = await pageSession(ctx);
+  let woken = false;
+  try {
+    for (;;) {
+      if ((await workerTargets(session, extensionId)).length > 0) {
+        // Newest first: a worker that restarted under a new target comes later in the list.
+        for (const w of ctx.serviceWorkers().filter((x) => isExtensionWorker(x, extensionId)).reverse()) {
+          const alive = await Promise.race([w.evaluate(() => true).catch(() => false), sleep(3_000).then(() => false)]);
+          if (alive) return w;
+        }
+      } else if (wake && !woken) {
+        woken = true;
+        // startWorker needs the domain enabled on this session first.
+        await session.send('ServiceWorker.enable');
+        await session.send('ServiceWorker.startWorker', { scopeURL: `chrome-extension://${extensionId}/` });
+        await session.send('ServiceWorker.disable').catch(() => {});
+      }
+      if (Date.now() > deadline) throw new Error(`no running service worker for ${extensionId} within ${timeout} ms`);
+      await sleep(100);
+    }
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages, tabs, popup, badge
+
+/** Navigates `page` to `url` and waits for the load event. */
+export async function visit(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'load' });
+}
+
+interface TabLike {
+  id?: number;
+  url?: string;
+  active: boolean;
+}
+type ChromeInWorker = {
+  chrome: {
+    tabs: { query(q: object): Promise<TabLike[]> };
+    action: { getBadgeText(d: { tabId: number }): Promise<string> };
+  };
+};
+
+/**
+ * The extension's tab id of a Playwright page. Brings the page to the front, then asks the worker
+ * for the active tab of the last focused window; where the extension can see tab URLs (the "tabs"
+ * permission or host permissions), the tab whose URL is the page's is used instead.
+ */
+export async function tabIdOf(worker: Worker, page: Page): Promise<number> {
+  await page.bringToFront();
+  const tabs = await worker.evaluate(async () => {
+    const { chrome } = globalThis as unknown as ChromeInWorker;
+    const all = await chrome.tabs.query({});
+    const active = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    return { all, active };
+  });
+  const byUrl = tabs.all.filter((t) => t.url !== undefined && t.url === page.url());
+  if (byUrl.length === 1 && byUrl[0]!.id !== undefined) return byUrl[0]!.id;
+  const active = tabs.active[0];
+  if (!active || active.id === undefined) throw new Error(`no active tab for ${page.url()}`);
+  if (active.url !== undefined && active.url !== page.url()) {
+    throw new Error(`the active tab shows ${active.url}, not ${page.url()}`);
+  }
+  return active.id;
+}
+
+/** The toolbar badge text of a tab. */
+export async function badgeText(worker: Worker, tabId: number): Promise<string> {
+  return worker.evaluate(async (id) => {
+    const { chrome } = globalThis as unknown as ChromeInWorker;
+    return chrome.action.getBadgeText({ tabId: id });
+  }, tabId);
+}
+
+async function popupStates(page: Page): Promise<string[]> {
+  return page
+    .locator('[data-state]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-state') ?? ''))
+    .catch(() => []);
+}
+
+/** The hrefs (resolved, as `a.href`) of the links in the popup's #matches. */
+export async function matchLinks(page: Page): Promise<string[]> {
+  return page.locator('#matches a[href]').evaluateAll((els) => els.map((el) => (el as HTMLAnchorElement).href));
+}
+
+/**
+ * Opens the popup for `url` in `page` and waits until it shows `expectedState` (an element with
+ * data-state="…"), reloading while it settles on another state: recording is asynchronous (the
+ * content script runs at document idle, then messages the worker). Returns the hrefs of
+ * `#matches a[href]`; `page` is left on the popup for further checks.
+ */
+export async function waitForPopupState(page: Page, url: string, expectedState: PopupState, timeout = 20_000): Promise<string[]> {
+  const target = popupUrl(extensionIdOf(page.context()), url);
+  const deadline = Date.now() + timeout;
+  let seen: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    if (attempt === 0 || page.url() !== target) await page.goto(target, { waitUntil: 'domcontentloaded' });
+    else await page.reload({ waitUntil: 'domcontentloaded' });
+    // Within one load: wait for the expected state, or for the popup to settle on another one.
+    const settleBy = Math.min(deadline, Date.now() + 5_000);
+    for (;;) {
+      seen = await popupStates(page);
+      if (seen.includes(expectedState)) return matchLinks(page);
+      const settled = seen.length > 0 && !seen.includes('loading');
+      if (settled || Date.now() > settleBy) break;
+      await sleep(50);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `popup for ${url}: expected data-state="${expectedState}" within ${timeout} ms, ` +
+          `last saw ${seen.length ? seen.map((s) => `"${s}"`).join(', ') : 'no [data-state] element'}`,
+      );
+    }
+    await sleep(250);
+  }
+}
+
+/** Polls `read` until it returns `expected` (compared with ===) or the time is up; returns the last value. */
+export async function pollFor<T>(read: () => Promise<T>, expected: T, timeout = 10_000, interval = 100): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let value = await read();
+  while (value !== expected && Date.now() < deadline) {
+    await sleep(interval);
+    value = await read();
+  }
+  return value;
+}
