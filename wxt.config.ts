@@ -12,7 +12,12 @@ export default defineConfig({
     permissions: ['storage', 'activeTab'],
     // Firefox needs a fixed add-on id; Chrome warns about the key, so only Firefox gets it.
     ...(browser === 'firefox' && {
-      browser_specific_settings: { gecko: { id: 'doppel@doppel.invalid', strict_min_version: '115.0' } },
+      browser_specific_settings: {
+        // Doppel collects and transmits no data: Firefox shows this at install (the key needs
+        // Firefox 140, Android 142).
+        gecko: { id: 'doppel@doppel.invalid', strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
+        gecko_android: { strict_min_version: '142.0' },
+      },
     }),
   }),
 });

@@ -16,39 +16,12 @@ import { extractArticle } from '../lib/extract';
 import { PLAIN_TF_FEATURES, fingerprintText } from '../lib/features';
 import { type Fingerprint, hammingDistance } from '../lib/fingerprint';
 import type { ScanReport } from '../lib/scan';
-import { COPY_KINDS, CORPUS_DIR, type CopyKind, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
+import { type Result, type Score, pct, runScan, score, writePages } from './quality-score';
+import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
 
 const K = 3;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const json = process.argv.includes('--json');
-
-interface Score {
-  found: number;
-  total: number;
-}
-interface Result {
-  byKind: Record<CopyKind, Score>;
-  byGroup: Record<string, Score>;
-  falsePairs: { a: string; b: string; distance: number }[];
-}
-
-function score(pages: readonly QualityPage[], pairs: readonly { a: string; b: string; distance: number }[]): Result {
-  const article = new Map(pages.map((p) => [p.path, p]));
-  const paired = new Set(pairs.map(({ a, b }) => `${a}\n${b}`));
-  const byKind = Object.fromEntries(COPY_KINDS.map((k) => [k, { found: 0, total: 0 }])) as Record<CopyKind, Score>;
-  const byGroup: Record<string, Score> = {};
-  for (const page of pages) {
-    if (page.kind === 'original') continue;
-    const original = `${page.article}/original.html`;
-    const found = paired.has(`${original}\n${page.path}`) || paired.has(`${page.path}\n${original}`);
-    for (const s of [byKind[page.kind], (byGroup[KIND_GROUP[page.kind]] ??= { found: 0, total: 0 })]) {
-      s.total++;
-      if (found) s.found++;
-    }
-  }
-  const falsePairs = pairs.filter(({ a, b }) => article.get(a)!.article !== article.get(b)!.article);
-  return { byKind, byGroup, falsePairs };
-}
 
 /** The baseline: plain tf simhash of the same extracted text, every pair within k, no check. */
 function baselinePairs(pages: readonly QualityPage[]): { a: string; b: string; distance: number }[] {
@@ -69,7 +42,6 @@ function baselinePairs(pages: readonly QualityPage[]): { a: string; b: string; d
   return pairs;
 }
 
-const pct = ({ found, total }: Score): string => `${((100 * found) / total).toFixed(1)}% (${found}/${total})`;
 
 function main(): void {
   if (!existsSync(CORPUS_DIR)) {
@@ -80,16 +52,8 @@ function main(): void {
   const set = buildQualitySet();
   const dir = mkdtempSync(join(tmpdir(), 'doppel-quality-'));
   try {
-    for (const page of set.pages) {
-      mkdirSync(join(dir, dirname(page.path)), { recursive: true });
-      writeFileSync(join(dir, page.path), page.html);
-    }
-    const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const stdout = execFileSync(process.execPath, [tsx, join(ROOT, 'bin', 'scan.ts'), dir, '--k', String(K), '--json'], {
-      maxBuffer: 256 * 1024 * 1024,
-      encoding: 'utf8',
-    });
-    const report = JSON.parse(stdout) as ScanReport;
+    writePages(set.pages, dir);
+    const report = runScan(dir, K);
     const doppel = score(set.pages, report.pairs);
     const baseline = score(set.pages, baselinePairs(set.pages));
     const seconds = (performance.now() - started) / 1000;
