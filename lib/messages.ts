@@ -77,6 +77,7 @@ export interface Protocol {
   'page/forget': { request: { url: string }; reply: { forgotten: boolean } };
   'settings/get': { request: Record<string, never>; reply: Settings };
   'settings/pause': { request: { paused: boolean }; reply: Settings };
+  'settings/incognito': { request: { recordIncognito: boolean }; reply: Settings };
   /** Excluding a site also forgets the pages already recorded from it. */
   'site/exclude': { request: { site: string; excluded: boolean }; reply: Settings & { forgotten: number } };
 }
@@ -90,7 +91,9 @@ export interface Message<T extends MessageType = MessageType> {
   payload: Request<T>;
 }
 
-export const MESSAGE_TYPES: readonly MessageType[] = ['page/extracted', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'site/exclude'];
+export const MESSAGE_TYPES: readonly MessageType[] = [
+  'page/extracted', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'settings/incognito', 'site/exclude',
+];
 
 // ---- validation ---------------------------------------------------------------------------
 
@@ -168,6 +171,7 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
     return {};
   },
   'settings/pause': (payload) => ({ paused: boolean(object(payload, 'payload'), 'paused') }),
+  'settings/incognito': (payload) => ({ recordIncognito: boolean(object(payload, 'payload'), 'recordIncognito') }),
   'site/exclude': (payload) => {
     const o = object(payload, 'payload');
     return { site: site(o, 'site'), excluded: boolean(o, 'excluded') };

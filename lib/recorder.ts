@@ -114,6 +114,7 @@ const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'page/forget': 'extension-page',
   'settings/get': 'extension-page',
   'settings/pause': 'extension-page',
+  'settings/incognito': 'extension-page',
   'site/exclude': 'extension-page',
 };
 
@@ -231,6 +232,13 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     'settings/pause': ({ paused }) =>
       updateSettings(async (settings) => {
         const next = { ...settings, paused };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'settings/incognito': ({ recordIncognito }) =>
+      updateSettings(async (settings) => {
+        const next = { ...settings, recordIncognito };
         await deps.settings.set(next);
         return next;
       }),

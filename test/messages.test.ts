@@ -14,6 +14,7 @@ describe('parseMessage', () => {
       'page/forget': { url: 'http://127.0.0.1:9000/x' },
       'settings/get': {},
       'settings/pause': { paused: true },
+      'settings/incognito': { recordIncognito: true },
       'site/exclude': { site: 'news.example:8080', excluded: true },
     };
     expect(Object.keys(valid).sort()).toEqual([...MESSAGE_TYPES].sort());
@@ -35,6 +36,7 @@ describe('parseMessage', () => {
     [{ type: 'report/get', payload: { url: 'javascript:alert(1)' } }, 'url must be an http or https URL: got javascript:'],
     [{ type: 'report/get', payload: { url: 'nope' } }, 'url is not a URL'],
     [{ type: 'settings/pause', payload: { paused: 'yes' } }, 'paused must be true or false'],
+    [{ type: 'settings/incognito', payload: {} }, 'recordIncognito must be true or false'],
     [{ type: 'site/exclude', payload: { site: '<b>x</b>', excluded: true } }, 'site must be a host such as example.com:8080'],
     [article({ title: 7 }), 'title must be a string'],
     [article({ title: 'x'.repeat(LIMITS.titleChars + 1) }), `title is too long: ${LIMITS.titleChars + 1} characters (at most ${LIMITS.titleChars})`],

@@ -105,6 +105,7 @@ describe('createRecorder', () => {
       'page/forget': { payload: { url: 'https://news.example/mill' }, sender: popup },
       'settings/get': { payload: {}, sender: popup },
       'settings/pause': { payload: { paused: false }, sender: popup },
+      'settings/incognito': { payload: { recordIncognito: false }, sender: popup },
       'site/exclude': { payload: { site: 'other.example', excluded: false }, sender: popup },
     };
     const { send, logs } = await setup();
@@ -207,6 +208,14 @@ describe('createRecorder', () => {
     expect(await extracted(notArticle, incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
     expect(await store.count()).toBe(0);
     expect(outcomes.size).toBe(0);
+
+    // The user allows private windows from the popup: it takes effect at the next page.
+    const { send } = await setup();
+    expect(await send({ type: 'settings/incognito', payload: { recordIncognito: true } }, popup)).toEqual({
+      ok: true,
+      value: { ...DEFAULT_SETTINGS, recordIncognito: true },
+    });
+    expect(await send({ type: 'settings/incognito', payload: { recordIncognito: true } }, tab('https://news.example/x'))).toMatchObject({ ok: false });
 
     const allowing = await setup({ recordIncognito: true });
     expect(await allowing.extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });

@@ -20,6 +20,7 @@ const view = {
   pause: $<HTMLButtonElement>('pause'),
   exclude: $<HTMLButtonElement>('exclude'),
   forget: $<HTMLButtonElement>('forget'),
+  incognito: $<HTMLInputElement>('incognito'),
   error: $('error'),
 };
 
@@ -123,6 +124,7 @@ function render(report: Report, now: number): void {
   view.exclude.dataset['excluded'] = String(excluded);
   delete view.exclude.dataset['confirm'];
   view.forget.disabled = report.state !== 'recorded';
+  view.incognito.checked = report.settings.recordIncognito;
 }
 
 async function main(): Promise<void> {
@@ -130,7 +132,7 @@ async function main(): Promise<void> {
   if (url === null || !isRecordableUrl(url)) {
     view.status.textContent = 'Doppel records web pages (http and https) only.';
     view.title.textContent = url ?? '';
-    for (const button of [view.pause, view.exclude, view.forget]) button.hidden = true;
+    for (const control of [view.pause, view.exclude, view.forget]) control.hidden = true;
     setState('unsupported');
     return;
   }
@@ -148,6 +150,7 @@ async function main(): Promise<void> {
   };
   view.pause.addEventListener('click', act(() => send('settings/pause', { paused: view.pause.getAttribute('aria-pressed') !== 'true' })));
   view.forget.addEventListener('click', act(() => send('page/forget', { url })));
+  view.incognito.addEventListener('change', act(() => send('settings/incognito', { recordIncognito: view.incognito.checked })));
   view.exclude.addEventListener('click', async () => {
     const site = siteOf(url);
     if (view.exclude.dataset['excluded'] === 'true') return act(() => send('site/exclude', { site, excluded: false }))();
