@@ -78,7 +78,7 @@ export function classifySender(sender: SenderInfo, ext: ExtensionInfo): SenderKi
 /** Why a page read by the content script was not recorded (session-only, per canonical URL). */
 export interface PageOutcome {
   state: 'not-article';
-  /** A NotArticleReason ('no-article', 'too-short', 'too-large'). */
+  /** Why, in a sentence a person reads (the content script's message). */
   reason: string;
 }
 
@@ -136,6 +136,8 @@ function summary(record: PageRecord): PageSummary {
   };
 }
 
+export const NO_WORDS = 'The article has no words to compare.';
+
 /** The earlier of two pages: by firstSeen, then by URL (so exactly one is earliest). */
 function earlier(a: PageRecord, b: PageRecord): boolean {
   return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
@@ -185,12 +187,12 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const blocked = pageState(url, settings, sender.incognito);
       if (blocked !== null) return { state: blocked, matches: 0 };
       if (page.outcome.kind === 'not-article') {
-        await deps.outcomes.set(url, { state: 'not-article', reason: page.outcome.reason });
+        await deps.outcomes.set(url, { state: 'not-article', reason: page.outcome.message });
         return { state: 'not-article', matches: 0 };
       }
       const { simhash, check, tokens } = fingerprintText(page.outcome.text);
       if (tokens === 0) {
-        await deps.outcomes.set(url, { state: 'not-article', reason: 'too-short' });
+        await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS });
         return { state: 'not-article', matches: 0 };
       }
       const pages = await store();

@@ -291,11 +291,11 @@ describe('createRecorder', () => {
     const url = 'https://news.example/gallery';
     const gallery: PageExtracted = { ...article(url, ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'Readability found no article' } };
     expect(await extracted(gallery)).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
-    expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'no-article', page: null });
+    expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'Readability found no article', page: null });
 
     // an "article" without a single word is too short
     expect(await extracted(article('https://news.example/dots', '… !!! — ? 1'))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
-    expect(await report('https://news.example/dots')).toMatchObject({ state: 'not-article', reason: 'too-short' });
+    expect(await report('https://news.example/dots')).toMatchObject({ state: 'not-article', reason: 'The article has no words to compare.' });
 
     expect(await extracted(article(url, ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
     expect(outcomes.has(url)).toBe(false);
