@@ -1,0 +1,485 @@
+// `npm run bench:browser-quality`: the quality benchmark measured as a user would see it.
+//
+// The pages of `npm run bench:quality` (bench/republish.ts: real articles from ../shared/corpus and
+// republished copies of each) are written to a temporary folder and served on 127.0.0.1 as two
+// "sites" (originals on one port, copies on another). Chromium with the built extension
+// (.output/chrome-mv3) visits every page, originals first, a few tabs at a time, and each page's
+// popup (popup.html?url=…) is polled until the page is recorded or known as not-article. Then every
+// page's popup is read once more: each link in `#matches` is a pair, and the pairs are scored with
+// the same `score()` as `scan`, which runs on the same written pages in the same run.
+//
+// The built extension is copied to a temporary folder first, so that a rebuild of .output during
+// the run does not pull the files from under Chromium.
+//
+// Requests to anything but 127.0.0.1 are aborted (the saved originals reference remote scripts,
+// fonts and images): the browser reads the pages as an offline user would, and the run does not
+// depend on the network.
+//
+// Options: --variants N (copies of each kind per article; default 1), --tabs N (default 3),
+// --json (one JSON object instead of the table).
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { parseHTML } from 'linkedom';
+import { CHECK_MAX_DISTANCE } from '../lib/features';
+import { fingerprintToHex } from '../lib/fingerprint';
+import { type ScanReport, fingerprintDocument } from '../lib/scan';
+import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
+import { type Result, pct, runScan, score, writePages } from './quality-score';
+import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
+
+const K = 3;
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EXTENSION_DIR = resolve(ROOT, process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3');
+/** How long a visited page may take to be recorded (or known as not-article). */
+const RECORD_TIMEOUT_MS = 15_000;
+const NAVIGATION_TIMEOUT_MS = 30_000;
+const EXAMPLES = 12;
+
+const argv = process.argv.slice(2);
+const json = argv.includes('--json');
+function intOption(name: string, fallback: number): number {
+  const at = argv.indexOf(name);
+  if (at === -1) return fallback;
+  const value = Number(argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`${name} takes a positive whole number`);
+    process.exit(2);
+  }
+  return value;
+}
+const VARIANTS = intOption('--variants', 1);
+const TABS = intOption('--tabs', 3);
+const COMMAND = `npm run bench:browser-quality --${argv.length ? ' ' + argv.join(' ') : ''}`.replace(/ --$/, '');
+
+type Pair = { a: string; b: string; distance: number };
+
+interface Visit {
+  /** The popup's data-state once settled, or 'timeout' / 'load-failed'. */
+  state: string;
+  /** The popup's status detail (the not-article reason), or what went wrong. */
+  detail: string;
+  ms: number;
+}
+
+interface PopupRead {
+  state: string;
+  detail: string;
+  links: { href: string; distance: number }[];
+}
+
+const popupUrlOf = (ext: ExtensionSession, url: string): string => ext.popupUrl(url);
+
+/** The popup's data-state values, status detail and match links (with their distances). */
+async function readPopup(popup: Page): Promise<PopupRead> {
+  return popup.evaluate(() => {
+    const states = [...document.querySelectorAll('[data-state]')].map((el) => el.getAttribute('data-state') ?? '');
+    const state = states.find((s) => s !== 'loading') ?? states[0] ?? '';
+    const detail = (document.getElementById('status-detail')?.textContent ?? '').trim();
+    const links = [...document.querySelectorAll('#matches li')].flatMap((item) => {
+      const a = item.querySelector('a[href]') as HTMLAnchorElement | null;
+      if (!a) return [];
+      const m = /(\d+) bits? apart/.exec(item.querySelector('.likeness')?.textContent ?? '');
+      return [{ href: a.href, distance: m ? Number(m[1]) : -1 }];
+    });
+    return { state, detail, links };
+  });
+}
+
+/** Opens the popup for url and waits (up to settleMs) for it to leave `loading`. */
+async function openPopup(popup: Page, target: string, reload: boolean, settleMs: number): Promise<PopupRead> {
+  if (reload) await popup.reload({ waitUntil: 'domcontentloaded' });
+  else await popup.goto(target, { waitUntil: 'domcontentloaded' });
+  const until = Date.now() + settleMs;
+  for (;;) {
+    const read = await readPopup(popup).catch(() => ({ state: '', detail: '', links: [] }));
+    if ((read.state && read.state !== 'loading') || Date.now() > until) return read;
+    await sleep(50);
+  }
+}
+
+/** Visits url in tab, then polls its popup until the page is recorded or not-article. */
+async function visitAndWait(ext: ExtensionSession, tab: Page, popup: Page, url: string): Promise<Visit> {
+  const started = Date.now();
+  try {
+    await tab.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
+  } catch (error) {
+    return { state: 'load-failed', detail: (error as Error).message.split('\n')[0]!, ms: Date.now() - started };
+  }
+  const target = popupUrlOf(ext, url);
+  const deadline = started + RECORD_TIMEOUT_MS;
+  let last: PopupRead = { state: '', detail: '', links: [] };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      last = await openPopup(popup, target, attempt > 0 && popup.url() === target, 3_000);
+    } catch {
+      // the popup page was busy navigating: try again
+    }
+    if (last.state === 'ready' || last.state === 'not-article' || last.state === 'excluded' || last.state === 'paused' || last.state === 'error') {
+      return { state: last.state, detail: last.detail, ms: Date.now() - started };
+    }
+    if (Date.now() > deadline) {
+      return { state: 'timeout', detail: `not recorded within ${RECORD_TIMEOUT_MS / 1000} s (popup: ${last.state || 'no state'})`, ms: Date.now() - started };
+    }
+    await sleep(200);
+  }
+}
+
+/** Runs fn over items with `workers` concurrent workers, each with its own pair of pages. */
+async function pool<T>(items: readonly T[], tabs: { tab: Page; popup: Page }[], fn: (item: T, pages: { tab: Page; popup: Page }) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    tabs.map(async (pages) => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        await fn(item, pages);
+      }
+    }),
+  );
+}
+
+interface Fingerprints {
+  simhash: string;
+  check: string;
+}
+
+/** The extension's recorded pages (url → fingerprints), read from its IndexedDB in an extension page. */
+async function recordedFingerprints(popup: Page): Promise<Map<string, Fingerprints>> {
+  const rows = await popup.evaluate(async () => {
+    const dbs = await indexedDB.databases();
+    type Row = { url: string; simhash: string; check: string };
+    if (!dbs.some((d) => d.name === 'doppel')) return [] as Row[];
+    return new Promise<Row[]>((ok, fail) => {
+      const open = indexedDB.open('doppel'); // no version: never upgrades an existing database
+      open.onerror = () => fail(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('pages')) {
+          db.close();
+          ok([]);
+          return;
+        }
+        const all = db.transaction('pages', 'readonly').objectStore('pages').getAll();
+        all.onerror = () => fail(all.error);
+        all.onsuccess = () => {
+          db.close();
+          ok((all.result as Row[]).map(({ url, simhash, check }) => ({ url, simhash, check })));
+        };
+      };
+    });
+  });
+  return new Map(rows.map((r) => [r.url, { simhash: r.simhash, check: r.check }]));
+}
+
+function hexDistance(a: string, b: string): number {
+  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
+  let n = 0;
+  while (x) {
+    n += Number(x & 1n);
+    x >>= 1n;
+  }
+  return n;
+}
+
+/** The newest modification time under dir (files only), in ms. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function countBy<T>(items: readonly T[], key: (t: T) => string): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return [...counts].sort((x, y) => y[1] - x[1]);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CORPUS_DIR)) {
+    const message = `bench:browser-quality skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`;
+    console.log(json ? JSON.stringify({ skipped: message }) : message);
+    return;
+  }
+  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) {
+    const message = `bench:browser-quality: no built extension at ${EXTENSION_DIR}. Run \`npm run build\` first.`;
+    console.error(json ? JSON.stringify({ error: message }) : message);
+    process.exitCode = 1;
+    return;
+  }
+  const built = statSync(join(EXTENSION_DIR, 'manifest.json')).mtimeMs;
+  const sourcesNewer = Math.max(newestMtime(join(ROOT, 'lib')), newestMtime(join(ROOT, 'entrypoints'))) > built;
+
+  const started = performance.now();
+  const set = buildQualitySet(CORPUS_DIR, VARIANTS);
+  const byPath = new Map(set.pages.map((p) => [p.path, p]));
+  const dir = mkdtempSync(join(tmpdir(), 'doppel-browser-quality-'));
+  const pagesDir = join(dir, 'pages');
+  let originalSite: Site | undefined;
+  let copySite: Site | undefined;
+  let ext: ExtensionSession | undefined;
+  try {
+    writePages(set.pages, pagesDir);
+
+    // scan, on the same files.
+    const scanStarted = performance.now();
+    const report: ScanReport = runScan(pagesDir, K);
+    const scanSeconds = (performance.now() - scanStarted) / 1000;
+    const scanResult = score(set.pages, report.pairs);
+    const scanDocs = new Map(report.documents.map((d) => [d.path, d]));
+
+    // The browser.
+    const browserStarted = performance.now();
+    originalSite = await servePages(pagesDir);
+    copySite = await servePages(pagesDir);
+    const urlOf = (page: QualityPage): string =>
+      (page.kind === 'original' ? originalSite! : copySite!).url('/' + page.path.split('/').map(encodeURIComponent).join('/'));
+    const pathOfUrl = new Map(set.pages.map((p) => [urlOf(p), p.path]));
+
+    const extensionCopy = join(dir, '.extension');
+    cpSync(EXTENSION_DIR, extensionCopy, { recursive: true });
+    ext = await launchWithExtension(extensionCopy);
+    await ext.ctx.route(
+      (url) => (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1',
+      (route) => route.abort('internetdisconnected'),
+    );
+    const tabs: { tab: Page; popup: Page }[] = [];
+    for (let i = 0; i < TABS; i++) tabs.push({ tab: await ext.ctx.newPage(), popup: await ext.ctx.newPage() });
+
+    const visits = new Map<string, Visit>();
+    const originals = set.pages.filter((p) => p.kind === 'original');
+    const copies = set.pages.filter((p) => p.kind !== 'original');
+    let done = 0;
+    const progress = (): void => {
+      done++;
+      if (!json && process.stderr.isTTY) process.stderr.write(`\r  visited ${done}/${set.pages.length}`);
+    };
+    for (const batch of [originals, copies]) {
+      await pool(batch, tabs, async (page, { tab, popup }) => {
+        visits.set(page.path, await visitAndWait(ext!, tab, popup, urlOf(page)));
+        progress();
+      });
+    }
+    if (!json && process.stderr.isTTY) process.stderr.write('\r' + ' '.repeat(40) + '\r');
+    // Leave the last pages, so that nothing is read again while the popups are.
+    await Promise.all(tabs.map(({ tab }) => tab.goto('about:blank').catch(() => {})));
+
+    // Every page's popup, read once all pages are visited.
+    const reads = new Map<string, PopupRead>();
+    await pool(set.pages, tabs, async (page, { popup }) => {
+      const target = popupUrlOf(ext!, urlOf(page));
+      let read: PopupRead = { state: '', detail: '', links: [] };
+      for (let attempt = 0; attempt < 3; attempt++) {
+        read = await openPopup(popup, target, false, 5_000).catch((error: Error) => ({ state: '', detail: `popup failed: ${error.message.split('\n')[0]}`, links: [] }));
+        if (read.state && read.state !== 'loading') break;
+        await sleep(500);
+      }
+      reads.set(page.path, read);
+    });
+    let fingerprintError = '';
+    const fingerprints = await tabs[0]!.popup
+      .goto(popupUrlOf(ext, urlOf(set.pages[0]!)), { waitUntil: 'domcontentloaded' })
+      .then(() => recordedFingerprints(tabs[0]!.popup))
+      .catch((error: Error) => {
+        fingerprintError = error.message.split('\n')[0]!;
+        return new Map<string, Fingerprints>();
+      });
+    const browserSeconds = (performance.now() - browserStarted) / 1000;
+
+    const pairKey = (a: string, b: string): string => (a < b ? `${a}\n${b}` : `${b}\n${a}`);
+    const pairs = new Map<string, Pair>();
+    const directed = new Set<string>();
+    const unknownLinks: string[] = [];
+    for (const [path, read] of reads) {
+      for (const { href, distance } of read.links) {
+        const other = pathOfUrl.get(href);
+        if (other === undefined) {
+          unknownLinks.push(`${path} → ${href}`);
+          continue;
+        }
+        directed.add(`${path}\n${other}`);
+        const [a, b] = path < other ? [path, other] : [other, path];
+        pairs.set(pairKey(a, b), { a, b, distance });
+      }
+    }
+    const oneWay = [...directed].filter((d) => {
+      const [a, b] = d.split('\n');
+      return !directed.has(`${b}\n${a}`);
+    });
+    const browserResult = score(set.pages, [...pairs.values()]);
+    const seconds = (performance.now() - started) / 1000;
+
+    // Pages the browser did not record, and why.
+    const notRecorded = set.pages
+      .map((p) => ({ path: p.path, kind: p.kind, read: reads.get(p.path)!, visit: visits.get(p.path)! }))
+      .filter(({ read }) => read.state !== 'ready')
+      .map(({ path, kind, read, visit }) => {
+        if (read.state === 'not-article') return { path, kind, state: read.state, reason: read.detail || '(no reason)' };
+        if (visit.state === 'timeout' || visit.state === 'load-failed') return { path, kind, state: visit.state, reason: visit.detail };
+        if (!read.state) return { path, kind, state: 'popup-unreadable', reason: read.detail || 'no [data-state]' };
+        return { path, kind, state: read.state, reason: read.detail || (read.state === 'unknown' ? 'recorded during the visit, gone when read back' : '') };
+      });
+    const notRecordedSummary = countBy(notRecorded, (n) => `${n.state}: ${n.reason}`);
+    const scanNoFingerprint = report.documents.filter((d) => d.simhash === null);
+
+    // Copies found by one and not the other.
+    const foundIn = (pairList: readonly Pair[]): Set<string> => new Set(pairList.map(({ a, b }) => pairKey(a, b)));
+    const scanFound = foundIn(report.pairs);
+    const browserFound = foundIn([...pairs.values()]);
+    /** scan's fingerprints of a page, recomputed in-process the way bin/scan.ts does (linkedom). */
+    const scanFingerprintsOf = new Map(
+      set.pages.map((p) => {
+        const f = fingerprintDocument({ path: p.path, kind: 'html', content: p.html }, (html) => parseHTML(html).document as unknown as Document).fingerprints;
+        return [p.path, f ? { simhash: fingerprintToHex(f.simhash), check: fingerprintToHex(f.check) } : null];
+      }),
+    );
+    const scanFingerprints = (path: string): Fingerprints | null => scanFingerprintsOf.get(path) ?? null;
+    const distances = (x: Fingerprints | null | undefined, y: Fingerprints | null | undefined) =>
+      x && y ? { simhash: hexDistance(x.simhash, y.simhash), check: hexDistance(x.check, y.check) } : null;
+    const same = (x: Fingerprints | null | undefined, y: Fingerprints | null | undefined): boolean | null =>
+      x && y ? x.simhash === y.simhash && x.check === y.check : null;
+    const disagreements = copies.flatMap((page) => {
+      const original = `${page.article}/original.html`;
+      const key = pairKey(original, page.path);
+      const s = scanFound.has(key);
+      const b = browserFound.has(key);
+      if (s === b) return [];
+      const scanA = scanFingerprints(original);
+      const scanB = scanFingerprints(page.path);
+      const browserA = fingerprints.get(urlOf(byPath.get(original)!));
+      const browserB = fingerprints.get(urlOf(page));
+      return [{
+        path: page.path,
+        kind: page.kind,
+        foundBy: s ? 'scan' : 'Chromium',
+        scan: distances(scanA, scanB),
+        chromium: distances(browserA, browserB),
+        originalSameFingerprints: same(scanA, browserA),
+        copySameFingerprints: same(scanB, browserB),
+        popupStates: `${reads.get(original)?.state || '?'} / ${reads.get(page.path)?.state || '?'}`,
+      }];
+    });
+    // Pages whose fingerprints (simhash or check) differ between scan (linkedom) and Chromium (real DOM).
+    const fingerprintDiffers = set.pages.filter((p) => same(scanFingerprints(p.path), fingerprints.get(urlOf(p))) === false);
+    const simhashDiffers = set.pages.filter((p) => {
+      const s = scanDocs.get(p.path)?.simhash;
+      const b = fingerprints.get(urlOf(p))?.simhash;
+      return s && b && s !== b;
+    });
+
+    const targetsMet = (r: Result): boolean =>
+      r.byGroup['verbatim']!.found / r.byGroup['verbatim']!.total >= 0.98 &&
+      r.byGroup['lightly edited']!.found / r.byGroup['lightly edited']!.total >= 0.9 &&
+      r.falsePairs.length === 0;
+
+    if (json) {
+      console.log(JSON.stringify({
+        k: K,
+        variants: VARIANTS,
+        tabs: TABS,
+        articles: set.articles.length,
+        pages: set.pages.length,
+        dropped: set.dropped,
+        extensionDir: EXTENSION_DIR,
+        extensionOlderThanSources: sourcesNewer,
+        scan: { ...scanResult, targetsMet: targetsMet(scanResult), noFingerprint: scanNoFingerprint.map((d) => ({ path: d.path, note: d.note })), seconds: scanSeconds },
+        chromium: {
+          ...browserResult,
+          targetsMet: targetsMet(browserResult),
+          recorded: set.pages.length - notRecorded.length,
+          notRecorded,
+          oneWayLinks: oneWay.map((d) => d.replace('\n', ' → ')),
+          unknownLinks,
+          fingerprintsDifferFromScan: fingerprintDiffers.map((p) => p.path),
+          simhashDiffersFromScan: simhashDiffers.map((p) => p.path),
+          dialogs: ext.dialogs.length,
+          pageErrors: ext.pageErrors.length,
+          seconds: browserSeconds,
+        },
+        disagreements,
+        seconds,
+        command: COMMAND,
+      }));
+      return;
+    }
+
+    console.log(`Quality in the browser: ${COMMAND} (k = ${K})`);
+    console.log(`${set.articles.length} real articles from ${CORPUS_DIR} (${set.dropped.length} dropped)`);
+    console.log(
+      `${set.pages.length} pages (${originals.length} originals + ${copies.length} copies: ${VARIANTS} variant${VARIANTS === 1 ? '' : 's'} of each kind), ` +
+        `served on 127.0.0.1 (originals ${originalSite.origin}, copies ${copySite.origin}), visited in Chromium with ${EXTENSION_DIR}, ${TABS} tabs at a time;`,
+    );
+    console.log('the same files read by `scan --json`. Requests off 127.0.0.1 are aborted.');
+    if (sourcesNewer) console.log('Warning: lib/ or entrypoints/ changed after the extension was built; run `npm run build` to measure the current code.');
+    console.log('');
+    const rows: [string, (r: Result) => string][] = [
+      ...COPY_KINDS.map((k): [string, (r: Result) => string] => [`  ${k} (${KIND_GROUP[k]})`, (r) => pct(r.byKind[k])]),
+      ['verbatim copies found', (r) => pct(r.byGroup['verbatim']!)],
+      ['lightly edited copies found', (r) => pct(r.byGroup['lightly edited']!)],
+      ['excerpts found (reported, not targeted)', (r) => pct(r.byGroup['excerpt']!)],
+      ['false links (different articles)', (r) => String(r.falsePairs.length)],
+    ];
+    console.log(`${''.padEnd(42)}${'scan'.padEnd(22)}Chromium (popup)`);
+    for (const [label, cell] of rows) console.log(`${label.padEnd(42)}${cell(scanResult).padEnd(22)}${cell(browserResult)}`);
+    console.log(
+      `${'pages not fingerprinted / not recorded'.padEnd(42)}${String(scanNoFingerprint.length).padEnd(22)}${notRecorded.length} ` +
+        `(${notRecorded.filter((n) => n.kind === 'original').length} originals, ${notRecorded.filter((n) => n.kind !== 'original').length} copies)`,
+    );
+    console.log('\nTargets: verbatim ≥ 98%, lightly edited ≥ 90%, 0 false links.');
+    console.log(`scan: ${targetsMet(scanResult) ? 'all targets met' : 'targets NOT met'}. Chromium: ${targetsMet(browserResult) ? 'all targets met' : 'targets NOT met'}.`);
+    for (const p of scanResult.falsePairs) console.log(`  scan false pair: ${p.a} ~ ${p.b} (${p.distance} bits)`);
+    for (const p of browserResult.falsePairs) console.log(`  Chromium false link: ${p.a} ~ ${p.b} (${p.distance} bits)`);
+
+    if (notRecorded.length) {
+      console.log('\nNot recorded in Chromium, by popup state and reason:');
+      for (const [why, n] of notRecordedSummary) console.log(`  ${String(n).padStart(4)}  ${why}`);
+      const originalsMissing = notRecorded.filter((n) => n.kind === 'original');
+      if (originalsMissing.length) console.log(`  originals: ${originalsMissing.slice(0, EXAMPLES).map((n) => n.path).join(', ')}${originalsMissing.length > EXAMPLES ? ', …' : ''}`);
+    }
+    if (scanNoFingerprint.length) {
+      console.log('\nNo fingerprint in scan, by note:');
+      for (const [note, n] of countBy(scanNoFingerprint, (d) => d.note ?? '(no note)')) console.log(`  ${String(n).padStart(4)}  ${note}`);
+    }
+    if (oneWay.length) console.log(`\n${oneWay.length} links shown in one popup only (not in the other page's): ${oneWay.slice(0, 5).map((d) => d.replace('\n', ' → ')).join('; ')}`);
+    if (unknownLinks.length) console.log(`\n${unknownLinks.length} links to pages outside the set: ${unknownLinks.slice(0, 5).join('; ')}`);
+
+    if (fingerprintError) console.log(`\nCould not read the extension's fingerprints: ${fingerprintError}`);
+    console.log(
+      `\nFingerprints (simhash or check) differ between scan (linkedom) and Chromium (real DOM) on ${fingerprintDiffers.length} of ${fingerprints.size} recorded pages; simhash on ${simhashDiffers.length}.`,
+    );
+    if (fingerprintDiffers.length) console.log(`  ${fingerprintDiffers.slice(0, EXAMPLES).map((p) => p.path).join(', ')}${fingerprintDiffers.length > EXAMPLES ? ', …' : ''}`);
+    if (disagreements.length) {
+      console.log(`\nCopies where scan and Chromium disagree: ${disagreements.length} (found by scan only: ${disagreements.filter((d) => d.foundBy === 'scan').length}, by Chromium only: ${disagreements.filter((d) => d.foundBy === 'Chromium').length})`);
+      console.log(`  (d = Hamming distance to the original: simhash ≤ ${K} and check ≤ ${CHECK_MAX_DISTANCE} make a pair; "same" = the page's simhash and check are equal in scan and Chromium)`);
+      console.log(`  ${'copy'.padEnd(40)}${'found by'.padEnd(10)}${'scan d'.padEnd(18)}${'Chromium d'.padEnd(18)}${'same (orig/copy)'.padEnd(18)}popups (orig / copy)`);
+      const yn = (v: boolean | null): string => (v === null ? '–' : v ? 'yes' : 'no');
+      const dd = (d: { simhash: number; check: number } | null): string => (d ? `${d.simhash} (check ${d.check})` : '–');
+      for (const d of disagreements.slice(0, EXAMPLES)) {
+        console.log(
+          `  ${d.path.padEnd(40)}${d.foundBy.padEnd(10)}${dd(d.scan).padEnd(18)}${dd(d.chromium).padEnd(18)}` +
+            `${`${yn(d.originalSameFingerprints)} / ${yn(d.copySameFingerprints)}`.padEnd(18)}${d.popupStates}`,
+        );
+      }
+      if (disagreements.length > EXAMPLES) console.log(`  … and ${disagreements.length - EXAMPLES} more (--json lists them all)`);
+    } else {
+      console.log('\nscan and Chromium agree on every copy.');
+    }
+    if (ext.dialogs.length || ext.pageErrors.length) console.log(`\nPages showed ${ext.dialogs.length} dialogs (dismissed) and threw ${ext.pageErrors.length} uncaught errors.`);
+    console.log(`\n(${seconds.toFixed(0)} s: scan ${scanSeconds.toFixed(0)} s, Chromium ${browserSeconds.toFixed(0)} s)  ${COMMAND}`);
+  } finally {
+    await ext?.close();
+    await originalSite?.close();
+    await copySite?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+  process.exitCode = 1;
+});
