@@ -10,7 +10,6 @@
 //   same as pausing: recording is switched off there), 'excluded' for an excluded site;
 // - page text is fingerprinted and dropped; only the fingerprints are stored (lib/store/).
 import { fingerprintText } from './features';
-import { fingerprintFromHex } from './fingerprint';
 import {
   InvalidMessage,
   LIMITS,
@@ -209,7 +208,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const pages = await store();
       const record = await pages.get(url);
       if (record !== undefined) {
-        const found = await pages.nearDuplicates(fingerprintFromHex(record.simhash), fingerprintFromHex(record.check), { k: DEFAULT_K, excludeUrl: url });
+        const found = await pages.nearDuplicatesOf(record, { k: DEFAULT_K });
         let first = record;
         for (const { record: other } of found) if (earlier(other, first)) first = other;
         const matches: MatchSummary[] = found.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));

@@ -9,6 +9,8 @@ import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExt
 import { type PageOutcome, type SenderInfo, classifySender, createRecorder } from '../lib/recorder';
 import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
+import { importLines } from '../lib/store/transfer';
+import { fingerprintToHex } from '../lib/fingerprint';
 import { type Db, PAGE_RECORD_FIELDS } from '../lib/store/schema';
 
 const ORIGINAL = `The old tide mill at the mouth of the estuary turned again this week for the first time in almost ninety years, after a volunteer group spent six winters rebuilding its wheel, sluice gates and the long timber race that feeds it. The mill was built in the late eighteenth century to grind grain for the farms along the river, and it worked on a simple idea: at high tide the sea fills a pond behind a dam, and when the tide falls the gates close and the trapped water is let out through the wheel. Two tides a day gave the miller two short working shifts, whatever the hour, and families in the village still tell stories of grandparents who ground flour by lantern light at three in the morning.
@@ -284,6 +286,17 @@ describe('createRecorder', () => {
     expect(await report('https://news.example/mill')).toMatchObject({ state: 'recorded', matches: [], earliest: false });
     expect(await report('https://copycat.example/mill')).toMatchObject({ state: 'unknown', page: null, matches: [], reason: null });
     expect(await store.count()).toBe(1);
+  });
+
+  it('reports a page imported without a check fingerprint, matched on the simhash alone', async () => {
+    const { extracted, report, store } = await setup();
+    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toMatchObject({ ok: true });
+    const simhash = fingerprintToHex(fingerprintText(COPY).simhash);
+    const lines = ['{"format":"doppel","version":1}', JSON.stringify({ url: 'https://imported.example/mill', title: 'Imported', simhash })];
+    expect(await importLines(store, lines, { now: 1 })).toMatchObject({ added: 1, rejected: [] });
+    const imported = await report('https://imported.example/mill');
+    expect(imported).toMatchObject({ state: 'recorded', page: { title: 'Imported' } });
+    expect(imported.matches.map((m) => m.url)).toEqual(['https://news.example/mill']);
   });
 
   it('remembers why a page was not recorded, until it is', async () => {

@@ -9,6 +9,13 @@ import { type Db, type DesignMeta, type PageRecord, keyEntry, recordKeys, toHex 
 export const DEFAULT_DESIGN: DesignMeta = { k: 3, b: 4 };
 /** Near-duplicates are pages within this many bits on the simhash (and confirmed by the check). */
 export const DEFAULT_K = 3;
+/**
+ * The `check` of a record whose check fingerprint is unknown: a page imported without one
+ * (lib/store/transfer.ts), since Doppel keeps no page text to recompute it from. Such a match
+ * cannot be confirmed, so nearDuplicates accepts it on the simhash alone. The next visit to the
+ * page (recordVisit) writes its real check.
+ */
+export const NO_CHECK = '';
 
 export interface Visit {
   /** Canonical URL. */
@@ -170,10 +177,58 @@ export class PageStore {
 
   /**
    * Recorded pages within k bits of `simhash` whose check fingerprint confirms them
-   * (confirmsNearDuplicate), nearest first, then earliest first. One IDBKeyRange.only lookup per
-   * table on the `keys` index, in one readonly transaction.
+   * (confirmsNearDuplicate), nearest first, then earliest first. A record whose check is NO_CHECK
+   * (imported without one) cannot be confirmed and is accepted on the simhash alone. One
+   * IDBKeyRange.only lookup per table on the `keys` index, in one readonly transaction.
    */
-  async nearDuplicates(simhash: Fingerprint, check: Fingerprint, { k = DEFAULT_K, excludeUrl }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
+  async nearDuplicates(simhash: Fingerprint, check: Fingerprint, options: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
+    return this.near(simhash, check, options);
+  }
+
+  /**
+   * nearDuplicates of a stored record (itself left out unless excludeUrl says otherwise). Unlike
+   * nearDuplicates(fingerprintFromHex(record.simhash), fingerprintFromHex(record.check)), this
+   * works for a record whose check is NO_CHECK: its matches are then accepted on the simhash alone.
+   */
+  async nearDuplicatesOf(record: PageRecord, { k = DEFAULT_K, excludeUrl = record.url }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
+    const check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
+    return this.near(fingerprintFromHex(record.simhash), check, { k, excludeUrl });
+  }
+
+  /**
+   * Up to `limit` records in key (canonical URL) order, after `after` (from the start if
+   * undefined), in one readonly transaction: for reading every page a chunk at a time.
+   */
+  async pagesAfter(after: string | undefined, limit: number): Promise<PageRecord[]> {
+    const tx = this.db.transaction('pages', 'readonly');
+    return within(tx, () => tx.store.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), limit));
+  }
+
+  /**
+   * Reads the records at `urls` (absent ones are not in the map), lets `update` compute the records
+   * to write, and writes them, all in one readwrite transaction: every record lands whole, with
+   * its keys, or none does. `update` is synchronous (an await outside the transaction would let
+   * it commit early); if it throws, nothing is written. The written records must carry their
+   * table keys (recordKeys(this.design, simhash)).
+   */
+  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageRecord[]): Promise<void> {
+    const tx = this.db.transaction('pages', 'readwrite');
+    await within(tx, async () => {
+      const found = await Promise.all(urls.map((url) => tx.store.get(url)));
+      const current = new Map<string, PageRecord>();
+      for (const record of found) if (record !== undefined) current.set(record.url, record);
+      const puts: Promise<string>[] = [];
+      for (const record of update(current)) {
+        const put = tx.store.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
+        put.catch(() => undefined); // the puts before it then reject with AbortError: reported through Promise.all
+        puts.push(put);
+      }
+      await Promise.all(puts);
+    });
+  }
+
+  /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */
+  private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl }: NearDuplicateOptions): Promise<NearDuplicate[]> {
     checkK(this.design, k);
     const tx = this.db.transaction('pages', 'readonly');
     const index = tx.store.index('keys');
@@ -186,15 +241,16 @@ export class PageStore {
         seen.add(record.url);
         if (record.url === excludeUrl) continue;
         let other: Fingerprint;
-        let otherCheck: Fingerprint;
+        let otherCheck: Fingerprint | null;
         try {
           other = fingerprintFromHex(record.simhash);
-          otherCheck = fingerprintFromHex(record.check);
+          otherCheck = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
         } catch {
           continue; // an unreadable record matches nothing
         }
         const distance = hammingDistance(simhash, other);
-        if (distance <= k && confirmsNearDuplicate(check, otherCheck)) out.push({ record, distance });
+        // a missing check (either side) cannot confirm or refute: accepted on the simhash alone
+        if (distance <= k && (check === null || otherCheck === null || confirmsNearDuplicate(check, otherCheck))) out.push({ record, distance });
       }
     }
     return out.sort(

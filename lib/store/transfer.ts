@@ -1,0 +1,241 @@
+// Exporting the whole history as NDJSON (lib/ndjson.ts) and importing it back, merging with what
+// is already stored.
+//
+// Import, decisions:
+// - Merging a page with the stored page of the same canonical URL: firstSeen = the earlier,
+//   lastSeen = the later, visits = the larger of the two (not the sum: max is idempotent, so
+//   importing the same file twice, or an older export that overlaps this history, adds nothing;
+//   a sum would count the same visits again on every import. The price: a page visited on two
+//   devices shows the larger count, not the total). A date missing from the line (defaulted to
+//   the import time for a new page) takes no part in a merge, for the same reason: re-importing a
+//   file without dates must not move lastSeen. The stored title is kept unless it is empty.
+//   The fingerprints (simhash, check, table keys) follow the later lastSeen, as recordVisit keeps
+//   the fingerprints of the latest visit; on a tie the stored ones stay. A known check replaces an
+//   unknown one for the same simhash.
+// - A line without a check: the check fingerprint cannot be recomputed without the page's text,
+//   which Doppel never keeps, so the record is stored with check = NO_CHECK (lib/store/pages.ts),
+//   and nearDuplicates accepts such a page on its simhash alone ("not confirmable"). It is written
+//   back as "check": null on export, and a later visit to the page fills it in.
+// - Pages are written in batches, each ONE readwrite transaction of whole records (the record and
+//   its table keys are one put): an import cut off half way (the file cannot be read further,
+//   the extension is reloaded, the disk is full) leaves every page either fully there or not at
+//   all, and importing the file again completes it without counting anything twice.
+import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
+import { type ImportedPage, exportHeader, pageToLine, parseHeader, parsePageLine } from '../ndjson';
+import { fingerprintFromHex } from '../fingerprint';
+import { type PageRecord, recordKeys } from './schema';
+
+export interface Rejection {
+  /** 1-based line number in the file. */
+  line: number;
+  reason: string;
+}
+
+export interface ImportSummary {
+  /** Pages that were not stored before. */
+  added: number;
+  /** Pages merged into a stored page that changed it. */
+  merged: number;
+  /** Pages already stored that the merge left as they were. */
+  unchanged: number;
+  /** Lines that are not a page, in file order. */
+  rejected: Rejection[];
+}
+
+export interface ImportOptions {
+  /** The import time, milliseconds since the epoch: the default firstSeen and lastSeen. */
+  now: number;
+  /** Lines per batch transaction (default 500). */
+  batchSize?: number;
+  /**
+   * Called after each batch is committed, and once at the end, with the lines read so far and the
+   * summary of what is committed (the live object: copy what you keep).
+   */
+  onProgress?: (linesRead: number, summary: Readonly<ImportSummary>) => void | Promise<void>;
+}
+
+export interface ExportOptions {
+  /** The export time for the header (default Date.now()). */
+  now?: number;
+  /** Records read per readonly transaction (default 500). */
+  chunkSize?: number;
+}
+
+/** The file cannot be imported at all (no header, not a Doppel file, a newer version): nothing was imported. */
+export class ImportError extends Error {
+  override name = 'ImportError';
+}
+
+/**
+ * The import stopped part way (reading the lines failed, a write failed, onProgress threw):
+ * `summary` counts the pages committed, every one of them whole (the batch being collected was
+ * not written), and the rejected lines among those read. Importing the same file again completes the import.
+ */
+export class ImportInterruptedError extends Error {
+  override name = 'ImportInterruptedError';
+  constructor(
+    readonly linesRead: number,
+    readonly summary: ImportSummary,
+    cause: unknown,
+  ) {
+    super(`The import stopped after line ${linesRead}: ${cause instanceof Error ? cause.message : String(cause)}. The pages imported so far are kept; importing the file again completes it.`, { cause });
+  }
+}
+
+/**
+ * The export, one line per string (without the newline): the header, then every page in key
+ * (canonical URL) order. Streams: reads `chunkSize` records per short readonly transaction, so a
+ * consumer may take its time between lines without holding a transaction open (IndexedDB commits
+ * an idle one) and a million pages are never in memory at once. The header's page count is the
+ * count when the export starts; pages recorded or forgotten during the export may or may not be
+ * in it.
+ */
+export async function* exportPages(store: PageStore, { now = Date.now(), chunkSize = 500 }: ExportOptions = {}): AsyncGenerator<string, void, undefined> {
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`chunkSize must be a positive integer: got ${chunkSize}`);
+  yield exportHeader({ exported: now, pages: await store.count(), k: DEFAULT_K });
+  let after: string | undefined;
+  for (;;) {
+    const chunk = await store.pagesAfter(after, chunkSize);
+    for (const record of chunk) yield pageToLine(record);
+    const last = chunk.at(-1);
+    if (chunk.length < chunkSize || last === undefined) return;
+    after = last.url;
+  }
+}
+
+function newRecord(page: ImportedPage, keys: string[]): PageRecord {
+  return {
+    url: page.url,
+    title: page.title,
+    site: page.site,
+    simhash: page.simhash,
+    check: page.check ?? NO_CHECK,
+    firstSeen: page.firstSeen,
+    lastSeen: page.lastSeen,
+    visits: page.visits,
+    keys,
+  };
+}
+
+/** The stored record `old` with an imported page of the same URL merged in (see the top of the file). */
+function merge(store: PageStore, old: PageRecord, page: ImportedPage): PageRecord {
+  // a date the line did not give (defaulted to the import time) takes no part in a merge
+  const firstSeen = page.datesGiven.firstSeen ? Math.min(old.firstSeen, page.firstSeen) : old.firstSeen;
+  const lastSeen = page.datesGiven.lastSeen ? Math.max(old.lastSeen, page.lastSeen) : old.lastSeen;
+  const later = page.datesGiven.lastSeen && page.lastSeen > old.lastSeen;
+  let { simhash, check, keys } = old;
+  if (page.simhash !== old.simhash) {
+    if (later) {
+      simhash = page.simhash;
+      check = page.check ?? NO_CHECK;
+      keys = recordKeys(store.design, fingerprintFromHex(simhash));
+    }
+  } else if (page.check !== null && (check === NO_CHECK || later)) {
+    check = page.check;
+  }
+  return {
+    url: old.url,
+    title: old.title !== '' ? old.title : page.title,
+    site: old.site,
+    simhash,
+    check,
+    firstSeen,
+    lastSeen,
+    visits: Math.max(old.visits, page.visits),
+    keys,
+  };
+}
+
+function sameRecord(a: PageRecord, b: PageRecord): boolean {
+  return (
+    a.title === b.title &&
+    a.site === b.site &&
+    a.simhash === b.simhash &&
+    a.check === b.check &&
+    a.firstSeen === b.firstSeen &&
+    a.lastSeen === b.lastSeen &&
+    a.visits === b.visits &&
+    a.keys.length === b.keys.length &&
+    a.keys.every((key, i) => key === b.keys[i])
+  );
+}
+
+/** Writes one batch in one transaction; the counts are added to `summary` only once it commits. */
+async function commit(store: PageStore, batch: readonly ImportedPage[], summary: ImportSummary): Promise<void> {
+  if (batch.length === 0) return;
+  const counts = { added: 0, merged: 0, unchanged: 0 };
+  await store.updateMany([...new Set(batch.map((page) => page.url))], (current) => {
+    counts.added = counts.merged = counts.unchanged = 0;
+    const changed = new Map<string, PageRecord>();
+    for (const page of batch) {
+      const old = current.get(page.url);
+      let record: PageRecord;
+      if (old === undefined) {
+        record = newRecord(page, recordKeys(store.design, fingerprintFromHex(page.simhash)));
+        counts.added++;
+      } else {
+        record = merge(store, old, page);
+        if (sameRecord(record, old)) {
+          counts.unchanged++;
+          continue;
+        }
+        counts.merged++;
+      }
+      current.set(record.url, record); // a later line of the same page (a tracking variant) merges into this
+      changed.set(record.url, record);
+    }
+    return [...changed.values()];
+  });
+  summary.added += counts.added;
+  summary.merged += counts.merged;
+  summary.unchanged += counts.unchanged;
+}
+
+/**
+ * Imports an export, line by line (`lines` as from splitLines: the n-th string is line n, blank
+ * lines skipped). The first non-blank line must be the header (parseHeader), else ImportError and
+ * nothing is imported. Each bad page line is rejected with its line number and reason and the
+ * import goes on. Pages are merged into the store (see the top of the file) in batches of at most
+ * `batchSize` lines, each one transaction. If reading or writing fails part way, throws
+ * ImportInterruptedError with the summary of the committed batches.
+ */
+export async function importLines(store: PageStore, lines: AsyncIterable<string> | Iterable<string>, { now, batchSize = 500, onProgress }: ImportOptions): Promise<ImportSummary> {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer: got ${batchSize}`);
+  if (!Number.isFinite(now)) throw new RangeError(`now must be a time in milliseconds: got ${now}`);
+  const summary: ImportSummary = { added: 0, merged: 0, unchanged: 0, rejected: [] };
+  let lineNumber = 0;
+  let headerRead = false;
+  let batch: ImportedPage[] = [];
+  let batchStart = 0; // the last line of the previous batch
+  let reported = -1;
+  const flush = async (): Promise<void> => {
+    await commit(store, batch, summary);
+    batch = [];
+    batchStart = lineNumber;
+    reported = lineNumber;
+    await onProgress?.(lineNumber, summary);
+  };
+
+  try {
+    for await (const line of lines) {
+      lineNumber++;
+      if (line.trim() === '') continue; // trim also removes a BOM
+      if (!headerRead) {
+        const header = parseHeader(line);
+        if (!header.ok) throw new ImportError(`Cannot import line ${lineNumber}: ${header.reason}. Nothing was imported.`);
+        headerRead = true;
+        continue;
+      }
+      const parsed = parsePageLine(line, lineNumber, now);
+      if (parsed.ok) batch.push(parsed.page);
+      else summary.rejected.push({ line: parsed.line, reason: parsed.reason });
+      if (lineNumber - batchStart >= batchSize) await flush();
+    }
+    if (!headerRead) throw new ImportError('Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.');
+    if (batch.length > 0 || reported !== lineNumber) await flush();
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw new ImportInterruptedError(lineNumber, summary, error);
+  }
+  return summary;
+}

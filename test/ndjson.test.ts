@@ -1,0 +1,257 @@
+// lib/ndjson.ts: the export format's header and page lines, and splitting text into lines.
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../lib/messages';
+import { type ImportedPage, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/ndjson';
+import type { PageRecord } from '../lib/store/schema';
+
+const NOW = Date.UTC(2025, 0, 15, 9, 30); // the import time
+const T1 = Date.UTC(2024, 4, 1, 12, 0, 0, 250);
+const T2 = Date.UTC(2024, 5, 2, 8, 15);
+
+const record: PageRecord = {
+  url: 'https://news.example/story?id=7',
+  title: 'A "quoted" story — naïve',
+  site: 'news.example',
+  simhash: '0123456789abcdef',
+  check: 'fedcba9876543210',
+  firstSeen: T1,
+  lastSeen: T2,
+  visits: 4,
+  keys: ['0:0123', '1:4567', '2:89ab', '3:cdef'],
+};
+
+const page = (fields: Partial<ImportedPage> = {}): ImportedPage => ({
+  url: 'https://a.example/p',
+  title: 'T',
+  site: 'a.example',
+  simhash: '0123456789abcdef',
+  check: null,
+  firstSeen: NOW,
+  lastSeen: NOW,
+  visits: 1,
+  datesGiven: { firstSeen: false, lastSeen: false },
+  ...fields,
+});
+const both = { firstSeen: true, lastSeen: true };
+
+const line = (o: Record<string, unknown>): string => JSON.stringify(o);
+const minimal = { url: 'https://a.example/p', title: 'T', simhash: '0123456789abcdef' };
+
+describe('writing', () => {
+  it('the header: format, version, ISO 8601 export time, page count, k, in that order', () => {
+    expect(exportHeader({ exported: T1, pages: 2, k: 3 })).toBe('{"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.250Z","pages":2,"k":3}');
+  });
+
+  it('a page: every field but the table keys, dates in ISO 8601, one line', () => {
+    const text = pageToLine(record);
+    expect(text).not.toContain('\n');
+    expect(text).toBe(
+      '{"url":"https://news.example/story?id=7","title":"A \\"quoted\\" story — naïve","site":"news.example","simhash":"0123456789abcdef",' +
+        '"check":"fedcba9876543210","firstSeen":"2024-05-01T12:00:00.250Z","lastSeen":"2024-06-02T08:15:00.000Z","visits":4}',
+    );
+  });
+
+  it('an unknown check is written as null', () => {
+    expect(JSON.parse(pageToLine({ ...record, check: '' })).check).toBeNull();
+  });
+
+  it('a written line reads back as the same page', () => {
+    const { keys: _keys, ...rest } = record;
+    expect(parsePageLine(pageToLine(record), 2, NOW)).toEqual({ ok: true, page: { ...rest, datesGiven: both } });
+  });
+});
+
+describe('parsePageLine: valid lines', () => {
+  const cases: [string, string, ImportedPage][] = [
+    ['only url, title and simhash: dates default to now, visits to 1, check unknown', line(minimal), page()],
+    [
+      'every field',
+      line({ ...minimal, check: 'fedcba9876543210', firstSeen: '2024-05-01T12:00:00.250Z', lastSeen: '2024-06-02T08:15:00Z', visits: 4 }),
+      page({ check: 'fedcba9876543210', firstSeen: T1, lastSeen: T2, visits: 4, datesGiven: both }),
+    ],
+    ['check null is unknown', line({ ...minimal, check: null }), page()],
+    ['uppercase hex is stored lowercase', line({ ...minimal, simhash: '0123456789ABCDEF', check: 'FEDCBA9876543210' }), page({ check: 'fedcba9876543210' })],
+    ['the URL is canonicalised and the site derived from it', line({ ...minimal, url: 'https://A.example/p?utm_source=x&fbclid=y#top', site: 'wrong.example' }), page()],
+    ['http is accepted', line({ ...minimal, url: 'http://a.example:8080/p' }), page({ url: 'http://a.example:8080/p', site: 'a.example:8080' })],
+    ['an empty title is a title', line({ ...minimal, title: '' }), page({ title: '' })],
+    [
+      'extra fields are ignored',
+      line({ ...minimal, keys: ['0:0000'], text: 'never stored', tags: { a: 1 }, format: 'doppel' }).slice(0, -1) + ',"__proto__":{"title":7}}',
+      page(),
+    ],
+    ['only firstSeen, in the past: lastSeen is now', line({ ...minimal, firstSeen: '2024-05-01T12:00:00.250Z' }), page({ firstSeen: T1, datesGiven: { firstSeen: true, lastSeen: false } })],
+    ['only lastSeen, in the past: firstSeen is lastSeen, not now', line({ ...minimal, lastSeen: '2024-06-02T08:15:00Z' }), page({ firstSeen: T2, lastSeen: T2, datesGiven: { firstSeen: false, lastSeen: true } })],
+    [
+      'only firstSeen, in the future: lastSeen is firstSeen',
+      line({ ...minimal, firstSeen: '2026-01-01T00:00:00Z' }),
+      page({ firstSeen: Date.UTC(2026, 0, 1), lastSeen: Date.UTC(2026, 0, 1), datesGiven: { firstSeen: true, lastSeen: false } }),
+    ],
+    ['null dates and visits are absent', line({ ...minimal, firstSeen: null, lastSeen: null, visits: null }), page()],
+    ['time zone offsets', line({ ...minimal, firstSeen: '2024-05-01T14:00:00.250+02:00', lastSeen: '2024-06-02T03:15-05:00' }), page({ firstSeen: T1, lastSeen: T2, datesGiven: both })],
+    ['a BOM before the object', '\uFEFF' + line(minimal), page()],
+    ['surrounding spaces', `  ${line(minimal)} \t`, page()],
+  ];
+  it.each(cases)('%s', (_name, text, want) => {
+    expect(parsePageLine(text, 5, NOW)).toEqual({ ok: true, page: want });
+  });
+
+  it('a title longer than the recorder keeps is cut to its limit', () => {
+    const result = parsePageLine(line({ ...minimal, title: 'x'.repeat(LIMITS.titleChars + 50) }), 2, NOW);
+    expect(result.ok && result.page.title.length).toBe(LIMITS.titleChars);
+  });
+});
+
+describe('parsePageLine: bad lines, with the reason a person reads', () => {
+  const DATE = 'must be an ISO 8601 date and time with a time zone, like 2024-05-01T12:00:00Z';
+  const cases: [string, string, string][] = [
+    ['not JSON', '{"url": "https://a.example/"', 'not valid JSON'],
+    ['plain text', 'hello', 'not valid JSON'],
+    ['an array', '["https://a.example/", "T"]', 'a page must be a JSON object, {"url":…,"title":…,"simhash":…}'],
+    ['a string', '"https://a.example/"', 'a page must be a JSON object, {"url":…,"title":…,"simhash":…}'],
+    ['null', 'null', 'a page must be a JSON object, {"url":…,"title":…,"simhash":…}'],
+    ['a second header', line({ format: 'doppel', version: 1, pages: 3 }), 'a second header: only the first line may be a header (were two exports joined?)'],
+    ['an empty object', '{}', 'url is missing; title is missing; simhash is missing'],
+    ['no url', line({ title: 'T', simhash: '0123456789abcdef' }), 'url is missing'],
+    ['url null', line({ ...minimal, url: null }), 'url is missing'],
+    ['url a number', line({ ...minimal, url: 42 }), 'url must be a string'],
+    ['url not a URL', line({ ...minimal, url: 'a.example/p' }), 'url must be an http or https URL'],
+    ['url ftp', line({ ...minimal, url: 'ftp://a.example/p' }), 'url must be an http or https URL'],
+    ['url javascript:', line({ ...minimal, url: 'javascript:alert(1)' }), 'url must be an http or https URL'],
+    ['url too long', line({ ...minimal, url: 'https://a.example/' + 'x'.repeat(LIMITS.urlChars) }), `url is longer than ${LIMITS.urlChars} characters`],
+    ['no title', line({ url: 'https://a.example/p', simhash: '0123456789abcdef' }), 'title is missing'],
+    ['title a number', line({ ...minimal, title: 7 }), 'title must be a string'],
+    ['no simhash', line({ url: 'https://a.example/p', title: 'T' }), 'simhash is missing'],
+    ['simhash 15 digits', line({ ...minimal, simhash: '0123456789abcde' }), 'simhash must be 16 hexadecimal digits'],
+    ['simhash 17 digits', line({ ...minimal, simhash: '0123456789abcdef0' }), 'simhash must be 16 hexadecimal digits'],
+    ['simhash not hex', line({ ...minimal, simhash: '0123456789abcdeg' }), 'simhash must be 16 hexadecimal digits'],
+    ['simhash with 0x', line({ ...minimal, simhash: '0x0123456789abcd' }), 'simhash must be 16 hexadecimal digits'],
+    ['simhash a number', line({ ...minimal, simhash: 12345 }), 'simhash must be 16 hexadecimal digits'],
+    ['check not hex', line({ ...minimal, check: 'nothex' }), 'check must be 16 hexadecimal digits, or null'],
+    ['check empty', line({ ...minimal, check: '' }), 'check must be 16 hexadecimal digits, or null'],
+    ['firstSeen a number', line({ ...minimal, firstSeen: T1 }), `firstSeen ${DATE}`],
+    ['firstSeen without a zone', line({ ...minimal, firstSeen: '2024-05-01T12:00:00' }), `firstSeen ${DATE}`],
+    ['firstSeen a date only', line({ ...minimal, firstSeen: '2024-05-01' }), `firstSeen ${DATE}`],
+    ['firstSeen in words', line({ ...minimal, firstSeen: 'May 1, 2024' }), `firstSeen ${DATE}`],
+    ['firstSeen February 30', line({ ...minimal, firstSeen: '2024-02-30T00:00:00Z' }), `firstSeen ${DATE}`],
+    ['firstSeen Feb 29 of a common year', line({ ...minimal, firstSeen: '2023-02-29T00:00:00Z' }), `firstSeen ${DATE}`],
+    ['lastSeen hour 24', line({ ...minimal, lastSeen: '2024-05-01T24:00:00Z' }), `lastSeen ${DATE}`],
+    ['lastSeen month 13', line({ ...minimal, lastSeen: '2024-13-01T00:00:00Z' }), `lastSeen ${DATE}`],
+    ['firstSeen after lastSeen', line({ ...minimal, firstSeen: '2024-06-02T08:15:00Z', lastSeen: '2024-05-01T12:00:00Z' }), 'firstSeen is later than lastSeen'],
+    ['visits 0', line({ ...minimal, visits: 0 }), 'visits must be a positive whole number'],
+    ['visits negative', line({ ...minimal, visits: -2 }), 'visits must be a positive whole number'],
+    ['visits a fraction', line({ ...minimal, visits: 1.5 }), 'visits must be a positive whole number'],
+    ['visits a string', line({ ...minimal, visits: '3' }), 'visits must be a positive whole number'],
+    ['visits beyond 2^53', line({ ...minimal, visits: 2 ** 60 }), 'visits must be a positive whole number'],
+    [
+      'several problems at once',
+      line({ url: 'mailto:a@b.example', title: 'T', simhash: 'xyz', visits: 0 }),
+      'url must be an http or https URL; simhash must be 16 hexadecimal digits; visits must be a positive whole number',
+    ],
+  ];
+  it.each(cases)('%s', (_name, text, reason) => {
+    expect(parsePageLine(text, 7, NOW)).toEqual({ ok: false, line: 7, reason });
+  });
+});
+
+describe('parseHeader', () => {
+  const header = { format: 'doppel', version: 1, exported: '2024-05-01T12:00:00.250Z', pages: 2, k: 3 };
+  it('reads the header written by exportHeader', () => {
+    expect(parseHeader(exportHeader({ exported: T1, pages: 2, k: 3 }))).toEqual({ ok: true, header: { format: 'doppel', version: 1, exported: T1, pages: 2, k: 3 } });
+  });
+
+  const valid: [string, string, Record<string, unknown>][] = [
+    ['only format and version', line({ format: 'doppel', version: 1 }), { exported: null, pages: null, k: null }],
+    ['a BOM', '\uFEFF' + line(header), { exported: T1, pages: 2, k: 3 }],
+    ['unreadable informative fields are null', line({ ...header, exported: 'yesterday', pages: -1, k: 'three' }), { exported: null, pages: null, k: null }],
+    ['extra fields', line({ ...header, app: 'doppel 0.1.0' }), { exported: T1, pages: 2, k: 3 }],
+  ];
+  it.each(valid)('valid: %s', (_name, text, fields) => {
+    expect(parseHeader(text)).toEqual({ ok: true, header: { format: 'doppel', version: 1, ...fields } });
+  });
+
+  const NOT_HEADER = 'this is not a Doppel export: the first line must be its header, {"format":"doppel","version":1,…}';
+  const invalid: [string, string, string][] = [
+    ['a page line', line(minimal), NOT_HEADER],
+    ['not JSON', 'url,title,simhash', NOT_HEADER],
+    ['another format', line({ ...header, format: 'chrome-history' }), NOT_HEADER],
+    ['an array', '["doppel", 1]', NOT_HEADER],
+    ['no version', line({ format: 'doppel' }), "the header's version must be a whole number from 1: got nothing"],
+    ['version a string', line({ ...header, version: '1' }), 'the header\'s version must be a whole number from 1: got "1"'],
+    ['version 0', line({ ...header, version: 0 }), "the header's version must be a whole number from 1: got 0"],
+    ['version 1.5', line({ ...header, version: 1.5 }), "the header's version must be a whole number from 1: got 1.5"],
+    [
+      'a newer version',
+      line({ ...header, version: 2 }),
+      'this file is in version 2 of the Doppel export format, newer than version 1, the newest this copy of Doppel reads: update Doppel to import it',
+    ],
+  ];
+  it.each(invalid)('invalid: %s', (_name, text, reason) => {
+    expect(parseHeader(text)).toEqual({ ok: false, reason });
+  });
+});
+
+describe('parseIsoDate', () => {
+  const cases: [string, number | null][] = [
+    ['2024-05-01T12:00:00.250Z', T1],
+    ['2024-05-01T12:00:00,250Z', T1],
+    ['2024-05-01t12:00:00.250z', T1],
+    ['2024-05-01T12:00Z', Date.UTC(2024, 4, 1, 12)],
+    ['2024-05-01T12:00:00.2509999Z', T1],
+    ['2024-05-01T12:00:00.2Z', Date.UTC(2024, 4, 1, 12, 0, 0, 200)],
+    ['2024-05-01T13:30:00.250+0130', T1],
+    ['2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
+    ['2000-02-29T00:00:00Z', Date.UTC(2000, 1, 29)],
+    ['1900-02-29T00:00:00Z', null],
+    ['0050-01-01T00:00:00Z', new Date('0050-01-01T00:00:00Z').getTime()], // not 1950
+    ['1970-01-01T00:00:00.000Z', 0],
+    ['2024-04-31T00:00:00Z', null],
+    ['2024-05-01T12:60:00Z', null],
+    ['2024-05-01T12:00:60Z', null],
+    ['2024-05-01T12:00:00+24:00', null],
+    ['2024-05-01 12:00:00Z', null],
+    ['', null],
+  ];
+  it.each(cases)('%j', (text, want) => {
+    expect(parseIsoDate(text)).toBe(want);
+  });
+});
+
+describe('splitLines', () => {
+  async function collect(chunks: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for await (const l of splitLines(chunks)) out.push(l);
+    return out;
+  }
+
+  const cases: [string, string[], string[]][] = [
+    ['LF', ['a\nb\nc\n'], ['a', 'b', 'c']],
+    ['CRLF', ['a\r\nb\r\nc\r\n'], ['a', 'b', 'c']],
+    ['a last line without a newline', ['a\nb'], ['a', 'b']],
+    ['a last line without a newline, CRLF', ['a\r\nb\r'], ['a', 'b']],
+    ['empty lines are kept as "" so that line numbers hold', ['a\n\n\r\nb\n\n'], ['a', '', '', 'b', '']],
+    ['nothing', [], []],
+    ['empty chunks', ['', '', ''], []],
+    ['a BOM on line 1 only', ['\uFEFFa\n\uFEFFb\n'], ['a', '\uFEFFb']],
+    ['a BOM after an empty first chunk', ['', '\uFEFFa\n'], ['a']],
+    ['CR and LF in different chunks', ['a\r', '\nb\r', '\n'], ['a', 'b']],
+    ['a line across many chunks', ['{"u', 'rl":', '1}\n{', '}'], ['{"url":1}', '{}']],
+    ['one character a chunk', [...'x\r\ny\n\nz'], ['x', 'y', '', 'z']],
+    ['a CR inside a line stays', ['a\rb\n'], ['a\rb']],
+  ];
+  it.each(cases)('%s', async (_name, chunks, want) => {
+    expect(await collect(chunks)).toEqual(want);
+  });
+
+  it('reads an async stream of chunks', async () => {
+    async function* chunks(): AsyncGenerator<string> {
+      yield '\uFEFF{"format":"doppel","version":1}\r\n';
+      yield '{"url":"https://a.example/","title":"T","simhash":"0123456789abcdef"}\r';
+      yield '\n';
+    }
+    const out: string[] = [];
+    for await (const l of splitLines(chunks())) out.push(l);
+    expect(out).toEqual(['{"format":"doppel","version":1}', '{"url":"https://a.example/","title":"T","simhash":"0123456789abcdef"}']);
+    expect(parseHeader(out[0]!).ok).toBe(true);
+    expect(parsePageLine(out[1]!, 2, NOW).ok).toBe(true);
+  });
+});
