@@ -22,7 +22,18 @@ const view = {
   forget: $<HTMLButtonElement>('forget'),
   incognito: $<HTMLInputElement>('incognito'),
   error: $('error'),
+  historyLink: $<HTMLAnchorElement>('history-link'),
 };
+
+// "History and data": a real link (keyboard users can tab to it and open it), opened in a new tab
+// with tabs.create, since a link in a popup does not reliably open one (the popup closes by itself
+// once the new tab takes the focus).
+const historyUrl = browser.runtime.getURL('/history.html');
+view.historyLink.href = historyUrl;
+view.historyLink.addEventListener('click', (event) => {
+  event.preventDefault();
+  browser.tabs.create({ url: historyUrl }).catch(() => window.open(historyUrl, '_blank', 'noopener'));
+});
 
 async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {
   const reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
