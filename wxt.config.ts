@@ -1,5 +1,21 @@
 import { defineConfig } from 'wxt';
 
+// Content Security Policy of the extension's own pages (popup, history page, background). They load
+// only module scripts and stylesheets from the extension itself (no inline scripts or styles, no
+// eval) and Doppel sends nothing anywhere, so everything is 'self' and network access is 'none'
+// (connect-src 'none': no fetch/XHR/WebSocket/beacon; `wxt` dev mode is not meant to run with
+// it). No 'unsafe-inline' or 'unsafe-eval': test/e2e/trust.e2e.ts checks the built manifest.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "object-src 'none'",
+  "connect-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 // See https://wxt.dev/api/config.html
 export default defineConfig({
   // WXT 0.20+ no longer bundles webextension-polyfill; this module makes `wxt/browser` the polyfill.
@@ -10,6 +26,8 @@ export default defineConfig({
     // storage: settings (storage.local) and why a page was not recorded (storage.session).
     // activeTab: the popup reads the address of the tab it was opened on, and only that one.
     permissions: ['storage', 'activeTab'],
+    // MV3 (Chrome) takes an object, MV2 (Firefox) the bare string.
+    content_security_policy: browser === 'firefox' ? CSP : { extension_pages: CSP },
     // Firefox needs a fixed add-on id; Chrome warns about the key, so only Firefox gets it.
     ...(browser === 'firefox' && {
       browser_specific_settings: {
