@@ -3,7 +3,8 @@ import { confirmsNearDuplicate } from '../features';
 import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../fingerprint';
 import type { Candidate, IndexBackend } from '../index';
 import { type TableDesign, type TableKey, designTables } from '../tables';
-import { type Db, type DesignMeta, type PageRecord, keyEntry, recordKeys, toHex } from './schema';
+import { type Db, type DesignMeta, type PageRecord, keyEntry, toHex } from './schema';
+import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: 3, b: 4 };
@@ -71,12 +72,6 @@ async function within<T>(tx: Tx, body: () => Promise<T>): Promise<T> {
   return result;
 }
 
-function isDesignMeta(value: unknown): value is DesignMeta {
-  if (typeof value !== 'object' || value === null) return false;
-  const { k, b } = value as Record<string, unknown>;
-  return Number.isInteger(k) && Number.isInteger(b);
-}
-
 function checkK(design: TableDesign, k: number): void {
   if (!Number.isInteger(k) || k < 0 || k > design.k) {
     throw new RangeError(`k must be an integer from 0 to ${design.k} (the stored table design's k): got ${k}`);
@@ -86,8 +81,52 @@ function checkK(design: TableDesign, k: number): void {
 export class PageStore {
   private constructor(
     readonly db: Db,
-    readonly design: TableDesign,
+    private stored: StoredDesign,
   ) {}
+
+  /**
+   * The design whose plain `${table}:${hex}` keys queries read: the design in meta, as of the
+   * last transaction of this store that read it. During a migration (lib/store/migrate.ts) that is
+   * the old design while new keys are added, the new one once meta has flipped.
+   */
+  get design(): TableDesign {
+    return tablesOf(this.stored);
+  }
+
+  /** The migration under way (lib/store/migrate.ts), as of the last read of meta; undefined if none. */
+  get migration(): MigrationState | undefined {
+    return this.stored.migration;
+  }
+
+  /** Re-reads the design from meta (after a migration run elsewhere, say). Every query and write also does, in its transaction. */
+  async refresh(): Promise<void> {
+    const tx = this.db.transaction('meta', 'readonly');
+    await within(tx, () => this.readMeta(tx.store));
+  }
+
+  /**
+   * True if the store should be migrated (migrateDesign(store, designFor(count))): a migration is
+   * under way and unfinished, or the stored design differs from designFor(count) — when the store
+   * has grown past what its design is sized for, or shrunk to a quarter of that (designFor of
+   * twice the count is still smaller: the hysteresis keeps a store near a threshold from being
+   * migrated back and forth).
+   */
+  async needsMigration(): Promise<boolean> {
+    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
+    const [count, stored] = await within(tx, () => Promise.all([tx.objectStore('pages').count(), this.readMeta(tx.objectStore('meta'))]));
+    if (stored.migration !== undefined) return true;
+    const wanted = designFor(count);
+    if (wanted.k !== stored.k) return true;
+    if (wanted.b > stored.b) return true;
+    return designFor(count * 2).b < stored.b;
+  }
+
+  /** Reads meta's design in the caller's transaction and keeps it; the cached one if meta has none. */
+  private async readMeta(meta: { get(key: 'design'): Promise<unknown> }): Promise<StoredDesign> {
+    const value = await meta.get('design');
+    if (value !== undefined) this.stored = parseStoredDesign(value);
+    return this.stored;
+  }
 
   /**
    * The store over an open database. A new database records `preferred` (default {k: 3, b: 4})
@@ -104,10 +143,11 @@ export class PageStore {
         await tx.store.put(chosen, 'design');
         return chosen;
       }
-      if (!isDesignMeta(stored)) throw new Error(`the stored table design is unreadable: ${JSON.stringify(stored)}`);
-      return stored;
+      const parsed = parseStoredDesign(stored); // throws "the stored table design is unreadable: …"
+      tablesOf(parsed);
+      return parsed;
     });
-    return new PageStore(db, designTables({ k: meta.k, b: meta.b }));
+    return new PageStore(db, meta);
   }
 
   /**
@@ -115,15 +155,17 @@ export class PageStore {
    * = now. Later visits: visits + 1, lastSeen = now, the title, fingerprints and keys replaced (the
    * page's text may have changed), firstSeen kept. One read and one put in one readwrite
    * transaction: concurrent visits to a page are serialised and none is lost, and the record and
-   * its table keys are written together or not at all.
+   * its table keys are written together or not at all. The keys are those of the design in meta
+   * at that moment (both designs' during a migration: lib/store/migrate.ts).
    */
   async recordVisit(visit: Visit): Promise<PageRecord> {
     const simhash = toHex(visit.simhash);
     const check = toHex(visit.check);
-    const keys = recordKeys(this.design, visit.simhash);
-    const tx = this.db.transaction('pages', 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const pages = tx.objectStore('pages');
     return within(tx, async () => {
-      const old = await tx.store.get(visit.url);
+      const [old, stored] = await Promise.all([pages.get(visit.url), this.readMeta(tx.objectStore('meta'))]);
+      const keys = writeKeys(stored, visit.simhash);
       const record: PageRecord = {
         url: visit.url,
         title: visit.title,
@@ -135,7 +177,7 @@ export class PageStore {
         visits: (old?.visits ?? 0) + 1,
         keys,
       };
-      await tx.store.put(record);
+      await pages.put(record);
       return record;
     });
   }
@@ -209,17 +251,22 @@ export class PageStore {
    * to write, and writes them, all in one readwrite transaction: every record lands whole, with
    * its keys, or none does. `update` is synchronous (an await outside the transaction would let
    * it commit early); if it throws, nothing is written. The written records must carry their
-   * table keys (recordKeys(this.design, simhash)).
+   * table keys (recordKeys(this.design, simhash)); they are in any case replaced by the keys the
+   * design in meta requires at the moment of the write, computed from the record's simhash (this
+   * store's `design` may be stale: another store may have migrated the database, lib/store/
+   * migrate.ts; during a migration, both designs' keys while new keys are being added).
    */
   async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageRecord[]): Promise<void> {
-    const tx = this.db.transaction('pages', 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const pages = tx.objectStore('pages');
     await within(tx, async () => {
-      const found = await Promise.all(urls.map((url) => tx.store.get(url)));
+      const [found, stored] = await Promise.all([Promise.all(urls.map((url) => pages.get(url))), this.readMeta(tx.objectStore('meta'))]);
       const current = new Map<string, PageRecord>();
       for (const record of found) if (record !== undefined) current.set(record.url, record);
       const puts: Promise<string>[] = [];
-      for (const record of update(current)) {
-        const put = tx.store.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
+      for (const written of update(current)) {
+        const record = withPhaseKeys(stored, written);
+        const put = pages.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
         put.catch(() => undefined); // the puts before it then reject with AbortError: reported through Promise.all
         puts.push(put);
       }
@@ -229,10 +276,14 @@ export class PageStore {
 
   /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */
   private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl }: NearDuplicateOptions): Promise<NearDuplicate[]> {
-    checkK(this.design, k);
-    const tx = this.db.transaction('pages', 'readonly');
-    const index = tx.store.index('keys');
-    const buckets = await within(tx, () => Promise.all(recordKeys(this.design, simhash).map((entry) => index.getAll(IDBKeyRange.only(entry)))));
+    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
+    const index = tx.objectStore('pages').index('keys');
+    const buckets = await within(tx, async () => {
+      // the entries to look up are those of meta's phase in this very transaction (migrate.ts)
+      const stored = await this.readMeta(tx.objectStore('meta'));
+      checkK(tablesOf(stored), k);
+      return Promise.all(queryKeys(stored, simhash).map((entry) => index.getAll(IDBKeyRange.only(entry))));
+    });
     const seen = new Set<string>();
     const out: NearDuplicate[] = [];
     for (const bucket of buckets) {
@@ -257,6 +308,17 @@ export class PageStore {
       (x, y) => x.distance - y.distance || x.record.firstSeen - y.record.firstSeen || (x.record.url < y.record.url ? -1 : x.record.url > y.record.url ? 1 : 0),
     );
   }
+}
+
+/** `record` with the keys migration state `stored` requires; as it is if its simhash is unreadable. */
+function withPhaseKeys(stored: StoredDesign, record: PageRecord): PageRecord {
+  let fp: Fingerprint;
+  try {
+    fp = fingerprintFromHex(record.simhash);
+  } catch {
+    return record;
+  }
+  return { ...record, keys: writeKeys(stored, fp) };
 }
 
 /**
