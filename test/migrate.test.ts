@@ -8,7 +8,7 @@ import { confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
 import { mulberry32, randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { HEADROOM, type MigrationProgress, designFor, designTag, migrateDesign } from '../lib/store/migrate';
+import { HEADROOM, type MigrationProgress, designFor, designTag, keepDesignFitted, migrateDesign } from '../lib/store/migrate';
 import { NO_CHECK, type NearDuplicate, PageStore } from '../lib/store/pages';
 import { type Db, type PageRecord, recordKeys } from '../lib/store/schema';
 import { chooseDesign, designTables } from '../lib/tables';
@@ -299,5 +299,26 @@ describe('migrateDesign', () => {
     const store = await PageStore.open(db);
     await expect(migrateDesign(store, { k: 3, b: 3 })).rejects.toThrow('blocks must exceed k');
     expect(await db.get('meta', 'design')).toEqual(B4);
+  });
+});
+
+describe('keepDesignFitted', () => {
+  it('does nothing to a store whose design fits its size', async () => {
+    const store = await PageStore.open(await freshDb(), B4);
+    await seed(store);
+    expect(await keepDesignFitted(store)).toBeNull();
+    expect(store.design.b).toBe(4);
+  });
+
+  it('moves a store to the design its size calls for, keeping every answer', async () => {
+    // A store opened with 10 tables holds a few thousand pages: 4 tables are enough.
+    const store = await PageStore.open(await freshDb(), B5);
+    await seed(store);
+    const before = await answers(store);
+    const moved = await keepDesignFitted(store);
+    expect(moved).toMatchObject({ from: B5, to: B4 });
+    expect(store.design.b).toBe(4);
+    expect(await answers(store)).toEqual(before);
+    expect(await keepDesignFitted(store)).toBeNull();
   });
 });

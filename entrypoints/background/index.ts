@@ -1,13 +1,23 @@
 // The service worker: wires browser events to lib/recorder.ts, and keeps the toolbar badge.
 import { browser } from 'wxt/browser';
 import { createRecorder } from '@/lib/recorder';
+import { keepDesignFitted } from '@/lib/store/migrate';
 import { extensionStores } from './stores';
 
 export default defineBackground(() => {
-  const recorder = createRecorder({ ...extensionStores(), now: () => Date.now(), log: (message) => console.warn(`Doppel: ${message}`) });
+  const stores = extensionStores();
+  const recorder = createRecorder({ ...stores, now: () => Date.now(), log: (message) => console.warn(`Doppel: ${message}`) });
   const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
   // MV3 (Chrome) has `action`; the Firefox MV2 build has `browserAction`.
   const action = browser.action ?? browser.browserAction;
+
+  // A store that has grown past its table design (or a migration cut off when the worker was
+  // stopped) is moved on at start-up, in batches, while queries keep working.
+  void (async () => {
+    const store = await stores.store();
+    const moved = await keepDesignFitted(store);
+    if (moved) console.info(`Doppel: table design moved to k=${moved.to.k} b=${moved.to.b} (${moved.rewritten} pages)`);
+  })().catch((error: unknown) => console.warn('Doppel: table design migration failed:', error));
 
   // Registered synchronously, so that a message which wakes the worker is not missed.
   browser.runtime.onMessage.addListener((message: unknown, sender) =>

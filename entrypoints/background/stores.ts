@@ -9,7 +9,7 @@ import { PageStore } from '@/lib/store/pages';
 
 const OUTCOME_PREFIX = 'outcome:';
 
-export function extensionStores(): Pick<RecorderDeps, 'store' | 'settings' | 'outcomes'> {
+export function extensionStores(): Pick<RecorderDeps, 'settings' | 'outcomes'> & { store: () => Promise<PageStore> } {
   const session = browser.storage.session as typeof browser.storage.local | undefined;
   const memory = new Map<string, PageOutcome>();
   return {

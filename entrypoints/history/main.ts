@@ -10,6 +10,7 @@ import { plural } from '@/lib/format';
 import { splitLines } from '@/lib/ndjson';
 import { getDb } from '@/lib/store/db';
 import { PageStore } from '@/lib/store/pages';
+import { keepDesignFitted } from '@/lib/store/migrate';
 import { type ImportSummary, ImportError, ImportInterruptedError, exportPages, importLines } from '@/lib/store/transfer';
 
 /** How many rejected lines are listed; the rest are counted ("and N more"). */
@@ -160,6 +161,9 @@ async function importFile(file: File): Promise<void> {
     view.progress.value = view.progress.max;
     view.summary.textContent = `${summaryText(summary)}.`;
     showRejections(summary);
+    // A large import can outgrow the table design: move it on now (resumed by the worker at its
+    // next start if this tab closes first).
+    await keepDesignFitted(await store());
     view.form.dataset['state'] = 'done';
   } catch (error) {
     view.form.dataset['state'] = 'failed';

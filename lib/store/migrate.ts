@@ -300,3 +300,13 @@ async function startPhase(db: Db, expected: StoredDesign, next: StoredDesign): P
     return true;
   });
 }
+
+/**
+ * Moves the store to the design its size calls for, if it needs it; a no-op otherwise. Safe to
+ * call at any time and from any context: an interrupted migration is resumed. Returns null when
+ * nothing was to be done.
+ */
+export async function keepDesignFitted(store: PageStore, options: MigrateOptions = {}): Promise<MigrationResult | null> {
+  if (!(await store.needsMigration())) return null;
+  return migrateDesign(store, designFor(await store.count()), options);
+}
