@@ -7,7 +7,14 @@ import { isRecordableUrl, siteOf } from './url';
 /** Readability gives up on pages with more elements than this (the page is "too large"). */
 export const MAX_ELEMS_TO_PARSE = 100_000;
 
-export const READER_OPTIONS: ExtractOptions = { maxElemsToParse: MAX_ELEMS_TO_PARSE, maxTextChars: LIMITS.textChars };
+/**
+ * Pages nested deeper than this are not read ("too large"): Readability's time grows with the
+ * square of the depth (a page 5,000 levels deep froze its tab for over a minute). HTML parsers
+ * stop nesting at 512 (Chromium), so only a tree built by a script goes deeper.
+ */
+export const MAX_DEPTH = 512;
+
+export const READER_OPTIONS: ExtractOptions = { maxElemsToParse: MAX_ELEMS_TO_PARSE, maxDepth: MAX_DEPTH, maxTextChars: LIMITS.textChars };
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';

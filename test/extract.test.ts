@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { type Article, DEFAULT_MAX_TEXT_CHARS, type Extraction, blockText, capText, extractArticle } from '../lib/extract';
+import { type Article, DEFAULT_MAX_TEXT_CHARS, type Extraction, blockText, capText, deeperThan, extractArticle } from '../lib/extract';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const parse = (html: string): Document => parseHTML(html).document as unknown as Document;
@@ -144,6 +144,41 @@ describe('pages that are not articles', () => {
 
   it('the same page within maxElemsToParse is read', () => {
     expect(extractArticle(parse(fixture('news-en.html')), { maxElemsToParse: 10_000 }).ok).toBe(true);
+  });
+});
+
+// Regression test (was a bug): Readability's time grows with the square of the nesting depth, and
+// a page that built a tree 5,000 elements deep with a script froze its tab for over a minute
+// (test/e2e/hostile.e2e.ts). Pages deeper than maxDepth are not read.
+describe('a deeply nested page', () => {
+  const nested = (levels: number): string =>
+    `<!DOCTYPE html><html><head><title>Deep</title></head><body>${'<div>'.repeat(levels)}${fixture('news-en.html')}${'</div>'.repeat(levels)}</body></html>`;
+
+  it('deeper than maxDepth is too large, at once, with a message a person understands', () => {
+    const doc = parse(nested(5000));
+    expect(deeperThan(doc.documentElement, 5000)).toBe(true);
+    const started = performance.now();
+    const result = extractUnchanged(doc, { maxDepth: 512 });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.reason).toBe('too-large');
+    expect(result.message).toBe('The page is nested more than 512 elements deep, too deep to read.');
+    expect(result.title).toBe('Deep');
+    expectReadableMessage(result.message);
+  });
+
+  it('within maxDepth it is read', () => {
+    const doc = parse(nested(40));
+    expect(deeperThan(doc.documentElement, 40)).toBe(true);
+    expect(deeperThan(doc.documentElement, 80)).toBe(false);
+    expect(expectArticle(extractUnchanged(doc, { maxDepth: 80 })).title).toBe('Harbour town votes to restore its old ferry line');
+  });
+
+  it('deeperThan counts <html> as level 1', () => {
+    const doc = parse('<html><head></head><body><p>x</p></body></html>');
+    expect(deeperThan(doc.documentElement, 3)).toBe(false);
+    expect(deeperThan(doc.documentElement, 2)).toBe(true);
   });
 });
 

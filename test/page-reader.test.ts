@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, LIMITS, parseMessage } from '../lib/messages';
-import { readPage, shouldRead } from '../lib/page-reader';
+import { MAX_DEPTH, readPage, shouldRead } from '../lib/page-reader';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -24,6 +24,18 @@ describe('readPage', () => {
     const { document } = parseHTML(`<html><head><title>${title.replace(/</g, '&lt;')}</title></head><body>${fixture('news-en.html')}</body></html>`);
     const payload = readPage(document, 'https://a.example/x');
     expect(payload.title.length).toBeLessThanOrEqual(LIMITS.titleChars);
+    expect(() => parseMessage({ type: 'page/extracted', payload })).not.toThrow();
+  });
+
+  // Regression test (was a bug): a page whose script nested 5,000 elements froze its tab for over
+  // a minute while Readability read it (test/e2e/hostile.e2e.ts).
+  it('a page nested deeper than MAX_DEPTH is not read: too large, and the message is valid', () => {
+    const levels = 5000;
+    const { document } = parseHTML(`<html><body>${'<div>'.repeat(levels)}${fixture('news-en.html')}${'</div>'.repeat(levels)}</body></html>`);
+    const started = performance.now();
+    const payload = readPage(document, 'https://a.example/deep');
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(payload.outcome).toEqual({ kind: 'not-article', reason: 'too-large', message: `The page is nested more than ${MAX_DEPTH} elements deep, too deep to read.` });
     expect(() => parseMessage({ type: 'page/extracted', payload })).not.toThrow();
   });
 
