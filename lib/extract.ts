@@ -5,7 +5,11 @@ import { Readability } from '@mozilla/readability';
 export interface ExtractOptions {
   /** Readability stops on pages with more elements than this (0: no limit). */
   maxElemsToParse?: number;
-  /** Pages nested more than this many elements deep (<html> is level 1) are not read (0: no limit). */
+  /**
+   * Pages nested more than this many elements deep (<html> is level 1) are not read (0: no limit).
+   * Readability's time grows with the square of the depth, so the default is the depth at which
+   * browsers' HTML parsers stop nesting (512, DEFAULT_MAX_DEPTH): `scan` is protected too.
+   */
   maxDepth?: number;
   /** Text past this many characters is cut (at a paragraph or word boundary where possible). */
   maxTextChars?: number;
@@ -15,6 +19,7 @@ export interface ExtractOptions {
 
 export const DEFAULT_MAX_TEXT_CHARS = 2_000_000;
 export const DEFAULT_MIN_WORDS = 30;
+export const DEFAULT_MAX_DEPTH = 512;
 
 export interface Article {
   ok: true;
@@ -119,7 +124,7 @@ export function deeperThan(root: Element, max: number): boolean {
  * it parses, and the live page must never change.
  */
 export function extractArticle(doc: Document, options: ExtractOptions = {}): Extraction {
-  const { maxElemsToParse = 0, maxDepth = 0, maxTextChars = DEFAULT_MAX_TEXT_CHARS, minWords = DEFAULT_MIN_WORDS } = options;
+  const { maxElemsToParse = 0, maxDepth = DEFAULT_MAX_DEPTH, maxTextChars = DEFAULT_MAX_TEXT_CHARS, minWords = DEFAULT_MIN_WORDS } = options;
   if (!doc.documentElement) return { ok: false, reason: 'no-article', title: '', message: 'The page is empty.' };
   const pageTitle = (doc.title ?? '').trim();
   // Counted here rather than left to Readability, which counts getElementsByTagName('*'): linkedom

@@ -1,18 +1,14 @@
 // The content script's work, without `browser.*`: read a document into the message the
 // background expects. Kept here so that it is tested like the rest of lib/.
-import { type ExtractOptions, extractArticle } from './extract';
+import { DEFAULT_MAX_DEPTH, type ExtractOptions, extractArticle } from './extract';
 import { LIMITS, type PageExtracted, type Settings } from './messages';
 import { isRecordableUrl, siteOf } from './url';
 
 /** Readability gives up on pages with more elements than this (the page is "too large"). */
 export const MAX_ELEMS_TO_PARSE = 100_000;
 
-/**
- * Pages nested deeper than this are not read ("too large"): Readability's time grows with the
- * square of the depth (a page 5,000 levels deep froze its tab for over a minute). HTML parsers
- * stop nesting at 512 (Chromium), so only a tree built by a script goes deeper.
- */
-export const MAX_DEPTH = 512;
+/** Pages nested deeper than this are not read ("too large"); see lib/extract.ts. */
+export const MAX_DEPTH = DEFAULT_MAX_DEPTH;
 
 export const READER_OPTIONS: ExtractOptions = { maxElemsToParse: MAX_ELEMS_TO_PARSE, maxDepth: MAX_DEPTH, maxTextChars: LIMITS.textChars };
 

@@ -32,9 +32,7 @@ describe('readPage', () => {
   it('a page nested deeper than MAX_DEPTH is not read: too large, and the message is valid', () => {
     const levels = 5000;
     const { document } = parseHTML(`<html><body>${'<div>'.repeat(levels)}${fixture('news-en.html')}${'</div>'.repeat(levels)}</body></html>`);
-    const started = performance.now();
     const payload = readPage(document, 'https://a.example/deep');
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(payload.outcome).toEqual({ kind: 'not-article', reason: 'too-large', message: `The page is nested more than ${MAX_DEPTH} elements deep, too deep to read.` });
     expect(() => parseMessage({ type: 'page/extracted', payload })).not.toThrow();
   });
