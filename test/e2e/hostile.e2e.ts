@@ -17,6 +17,7 @@ import type { Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchWithExtension, servePages, sleep, waitForPopupState, type ExtensionSession, type PopupState, type Site } from './harness';
+import { mulberry32 } from '../../lib/random';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
 const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
@@ -34,17 +35,7 @@ let control: Page;
 // ---------------------------------------------------------------------------------------------
 // Generated pages
 
-/** mulberry32: a small seeded PRNG, so the generated pages are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const SYLLABLES = ['ka', 'lo', 'mer', 'tan', 'si', 'vor', 'ne', 'bra', 'ul', 'dem', 'pa', 'ri', 'sto', 'gel', 'wen', 'fa'];
 
