@@ -1,0 +1,300 @@
+// Faults, end to end: many tabs recording at once (no lost or doubled records, no lost visit
+// counts), and the service worker stopped while pages are being recorded (a page is either stored
+// whole or absent, never broken, and a later visit records it).
+//
+// The pages are generated here: each is a short local-news article about its own subject, built
+// from a subject's own words (place, person, object, activity) set into varied sentences, so no
+// two are near-duplicates of each other.
+import type { Page, Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  FINAL_STATES,
+  launchWithExtension,
+  servePages,
+  sleep,
+  visit,
+  waitForPopupState,
+  type ExtensionSession,
+  type Site,
+} from './harness';
+
+const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
+
+interface Subject {
+  slug: string;
+  title: string;
+  place: string;
+  person: string;
+  thing: string;
+  craft: string;
+  words: string[];
+}
+
+// slug | headline | place | person | object | activity | words of its own
+const SUBJECTS: Subject[] = [
+  'lighthouse-lens|Lighthouse lens returns from restoration|Carrick Point|Morag Lindsay|the brass lens frame|polishing prisms|keeper, beacon, fog, gallery, lantern, shipping',
+  'beekeepers-swarm|Beekeepers capture a swarm on the bandstand|Elmfield Park|Tobias Grant|a wicker skep|calming bees|hive, queen, honeycomb, pollen, wax, smoker',
+  'tidal-pool|Tidal pool reopens after winter storms|Saltcombe Bay|Elspeth Rowe|the concrete sea wall|scrubbing weed|bathers, tide, seaweed, lifeguard, ladder, shingle',
+  'chess-tournament|Pensioner wins the county chess tournament|Ashby Library|Walter Pryce|a walnut chessboard|studying endgames|bishop, rook, gambit, checkmate, opponent, clock',
+  'bakery-oven|Village bakery fires its wood oven again|Little Hembury|Rosa Okafor|the domed brick oven|kneading sourdough|loaves, flour, crust, yeast, embers, dawn',
+  'canal-lock|Volunteers rebuild a crumbling canal lock|Dunmore Wharf|Gareth Hughes|the oak lock gates|pointing masonry|narrowboat, towpath, sluice, paddle, puddle clay, boaters',
+  'orchard-survey|Orchard survey finds forgotten apple varieties|Kettering Vale|Aisling Byrne|a grafting knife|naming cultivars|russet, pippin, scion, rootstock, blossom, cider',
+  'bell-ringers|Bell ringers mark a century in the tower|St Oswin|Derek Halloran|the tenor bell|ringing changes|ropes, belfry, peal, clapper, ringers, Sunday',
+  'allotment-drought|Allotment holders share water through the drought|Fernside Lane|Priya Desai|rainwater butts|mulching beds|courgettes, hosepipe, drought, compost, soil, watering',
+  'railway-signal-box|Old signal box becomes a tiny museum|Breckley Junction|Harold Finch|the lever frame|restoring semaphores|railway, levers, token, platform, timetable, steam',
+  'choir-competition|Youth choir takes first prize in Cardiff|Pontyglas|Nia Roberts|a folder of scores|rehearsing harmonies|sopranos, altos, conductor, anthem, stage, judges',
+  'otter-sighting|Otters seen on the river for the first time in decades|River Tane|Callum Shaw|a trail camera|tracking spraint|otter, holt, riverbank, fish, ecologist, night',
+  'market-clock|Market hall clock keeps time again|Oldbury Cross|Imogen Vale|the cast iron dial|oiling escapements|pendulum, weights, chime, hands, winding, tower',
+  'sheepdog-trials|Young handler triumphs at the sheepdog trials|Glen Arran|Fergus McKay|a shepherd crook|whistling commands|collie, flock, pen, fetch, hillside, ewes',
+  'repair-bicycles|Refugee mechanics run a bicycle workshop|Northgate Yard|Yusuf Haddad|a box of spokes|truing wheels|gears, brakes, chain, saddle, puncture, riders',
+  'stargazing-club|Stargazing club builds its own observatory|Moorend Common|Hannah Cole|a reflecting telescope|grinding mirrors|planets, galaxy, dome, eyepiece, Saturn, dark sky',
+  'pottery-kiln|Potters share an old brick kiln|Clayhythe|Ivo Marchetti|glazed stoneware jugs|throwing pots|wheel, glaze, firing, slip, clay, studio',
+  'lifeboat-launch|New lifeboat launched with a bottle of ginger beer|Port Evan|Siân Llewellyn|the orange hull|training crews|coxswain, rescue, slipway, harbour, waves, pagers',
+  'hedgerow-laying|Hedge layers compete in a frosty field|Upper Staunton|Bill Thackeray|a billhook|pleaching hazel|hedgerow, stakes, binders, hawthorn, frost, judges',
+  'library-van|Mobile library van clocks its millionth mile|Westmarch Dales|Ruth Adeyemi|the green van|stamping loans|borrowers, shelves, hamlets, novels, driver, route',
+  'wild-swimming|Winter swimmers raise money for the hospice|Loch Brae|Kirsty Munro|knitted bobble hats|braving cold water|swimmers, ice, towels, hospice, sponsorship, shoreline',
+  'fossil-find|Schoolgirl finds an ichthyosaur on the beach|Charmstone Sands|Poppy Aldridge|a fossilised jaw|splitting shale|fossil, cliffs, Jurassic, museum, vertebrae, hammer',
+  'tram-restoration|Heritage tram rolls out after ten years of work|Hallamford Depot|Stanley Burrows|the upper deck seats|rewiring controllers|tram, tracks, conductor, overhead wire, livery, depot',
+  'folk-festival|Folk festival returns to the castle green|Duncraig|Marcus Fenwick|a borrowed fiddle|calling dances|ceilidh, accordion, banjo, marquee, tickets, musicians',
+  'woodland-charcoal|Charcoal burners revive a woodland craft|Hollins Wood|Agnes Thorley|a steel ring kiln|coppicing ash|charcoal, coppice, barbecue, smoke, logs, woodland',
+  'cathedral-glass|Cathedral window glazier retires after forty years|Wellsbury Close|Peter Quayle|leaded medieval panes|cutting coloured glass|window, saints, lead cames, scaffold, light, glazier',
+  'community-fridge|Community fridge saves a tonne of food|Riverside Estate|Chantelle Brooks|two donated fridges|sorting surplus groceries|supermarket, surplus, yoghurt, bread, volunteers, waste',
+  'horse-ploughing|Horses plough a field at the farming show|Marlow Bottom|Jack Pennington|a pair of Shire horses|guiding the plough|furrow, harness, Shire, ploughman, ploughing, stubble',
+  'radio-amateurs|Radio amateurs talk to the space station|Hilltop Scout Hut|Dev Mistry|a homemade antenna|tuning receivers|astronaut, orbit, callsign, frequency, pupils, transmission',
+  'seaweed-harvest|Seaweed harvesters start a small business|Inishcarra|Orla Keane|woven baskets of kelp|drying dulse|kelp, dulse, foragers, rocks, salt, harvest',
+  'clog-dancers|Clog dancers teach a new generation|Calderbrook|Edith Marsden|wooden soled clogs|stepping rhythms|clogs, dancers, mill, steps, rhythm, workshop',
+  'wetland-birds|Bitterns boom again at the restored wetland|Fenmoor Reserve|Oliver Sands|a reed bed hide|counting waders|bittern, reeds, marsh, warden, binoculars, booming',
+  'blacksmith-gates|Blacksmith forges new gates for the park|Forge Row|Tamsin Hart|a coal fired forge|hammering scrolls|anvil, iron, tongs, quench, sparks, railings',
+  'cider-press|Cider makers press apples in a medieval barn|Somerleigh|Nathaniel Crewe|an ancient screw press|milling fruit|pomace, barrels, ferment, orchard, barn, juice',
+  'ferry-timetable|Island ferry adds a winter sailing|Holm Sound|Magnus Isbister|a small roll-on ferry|loading vans|islanders, pier, crossing, sailing, skipper, Orkney',
+  'puppet-theatre|Puppet theatre opens in a former chapel|Tenbury Wells|Lucia Ferraro|carved marionettes|stringing puppets|puppets, stage, audience, chapel, strings, performers',
+].map((line) => {
+  const [slug, title, place, person, thing, craft, words] = line.split('|') as [string, string, string, string, string, string, string];
+  return { slug, title, place, person, thing, craft, words: words.split(', ') };
+});
+
+type Sentence = (s: Subject) => string;
+const w = (s: Subject, i: number): string => s.words[i % s.words.length]!;
+const SENTENCES: Sentence[] = [
+  (s) => `People in ${s.place} turned out in numbers this week as ${s.person} showed off ${s.thing}, the result of many months spent ${s.craft}.`,
+  (s) => `${s.person} said the idea began over a cup of tea, when someone wondered aloud whether anybody still remembered ${s.craft} properly.`,
+  (s) => `Talk of ${w(s, 0)} and ${w(s, 1)} filled the afternoon, and several visitors asked how they might help with the ${w(s, 2)} next year.`,
+  (s) => `Nobody in ${s.place} could recall a season quite like it: the ${w(s, 3)} kept everyone busy, while the ${w(s, 4)} drew crowds from neighbouring towns.`,
+  (s) => `"We had no money and no plan," ${s.person} admitted, "only ${s.thing} and a stubborn belief that ${s.craft} was worth the trouble."`,
+  (s) => `Grants from a local trust paid for the ${w(s, 5)}, and a retired teacher kept careful notes about every ${w(s, 0)} and every ${w(s, 3)}.`,
+  (s) => `Children from the primary school in ${s.place} drew pictures of ${s.thing}, which now hang in the window of the post office.`,
+  (s) => `Experts who travelled to ${s.place} praised the patience involved, noting that ${s.craft} cannot be hurried and rewards those who listen.`,
+  (s) => `Photographs of the ${w(s, 1)}, the ${w(s, 4)} and the ${w(s, 2)} have been gathered into a small album for anyone curious to see them.`,
+  (s) => `Not everything went smoothly: a wet spring ruined early attempts, and ${s.person} lost a whole month repairing ${s.thing} after an accident.`,
+  (s) => `Organisers hope to hold an open day in the autumn, when visitors will be invited to try ${s.craft} for themselves under supervision.`,
+  (s) => `Anyone with memories of ${w(s, 5)} or ${w(s, 1)} in ${s.place} is asked to write to the parish office, where a scrapbook is being compiled.`,
+  (s) => `Older residents compared the scene with their childhood, when ${w(s, 2)} and ${w(s, 0)} were simply part of ordinary life around ${s.place}.`,
+  (s) => `For ${s.person}, the reward is simple: seeing a stranger stop, smile, and ask what on earth ${s.thing} is for.`,
+];
+
+/** One article: ten of the sentences (a different choice and order for each subject). */
+function articleHtml(s: Subject, index: number): string {
+  const order = SENTENCES.map((_, i) => (i * 5 + index * 3) % SENTENCES.length);
+  const chosen = [...new Set(order)].slice(0, 10).map((i) => SENTENCES[i]!(s));
+  const paragraphs = [0, 3, 6].map((start, p) => chosen.slice(start, p === 2 ? chosen.length : start + 3).join(' '));
+  return `<!DOCTYPE html>
+<html lang="en-GB">
+<head><meta charset="utf-8"><title>${s.title} | The ${s.place} Gazette</title>
+<meta property="og:type" content="article"></head>
+<body>
+<header><div>The ${s.place} Gazette</div><nav><a href="/">Home</a> <a href="/news/">News</a></nav></header>
+<main><article>
+<h1>${s.title}</h1>
+<p class="byline">By a staff reporter</p>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+</article></main>
+<footer>&copy; The ${s.place} Gazette</footer>
+</body></html>`;
+}
+
+const ROUTES: Record<string, string> = Object.fromEntries(SUBJECTS.map((s, i) => [`/news/${s.slug}.html`, articleHtml(s, i)]));
+const CONCURRENT = SUBJECTS.slice(0, 30);
+const INTERRUPTED = SUBJECTS.slice(30);
+
+let site: Site;
+let ext: ExtensionSession;
+let popup: Page;
+
+const urlOf = (s: Subject): string => site.url(`/news/${s.slug}.html`);
+
+interface StoredRecord {
+  url: string;
+  visits: number;
+  keys: unknown;
+  fields: string[];
+}
+
+/** Every record in the extension's IndexedDB (database 'doppel', store 'pages'). */
+async function storedRecords(worker: Worker): Promise<StoredRecord[]> {
+  return worker.evaluate(
+    () =>
+      new Promise<StoredRecord[]>((resolve, reject) => {
+        const open = indexedDB.open('doppel');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const req = db.transaction('pages', 'readonly').objectStore('pages').getAll();
+          req.onerror = () => reject(req.error);
+          req.onsuccess = () => {
+            db.close();
+            resolve(
+              (req.result as Array<Record<string, unknown>>).map((r) => ({
+                url: r['url'] as string,
+                visits: r['visits'] as number,
+                keys: r['keys'],
+                fields: Object.keys(r),
+              })),
+            );
+          };
+        };
+      }),
+  );
+}
+
+/**
+ * Stops the extension's service worker over CDP (ServiceWorker.stopWorker) and returns when it was
+ * seen stopped (Date.now()). Unlike the harness's stopServiceWorker this does not wait for it to
+ * stay stopped: the pages' messages restart it at once, which is the point here.
+ */
+async function stopWorkerOnce(timeout = 10_000): Promise<number> {
+  const session = await ext.ctx.newCDPSession(popup);
+  const prefix = `chrome-extension://${ext.extensionId}/`;
+  type Version = { versionId: string; scriptURL: string; runningStatus: string };
+  const versions = new Map<string, Version>();
+  let stoppedAt = 0;
+  let asked = false;
+  session.on('ServiceWorker.workerVersionUpdated', (event: { versions: Version[] }) => {
+    for (const v of event.versions) {
+      if (!v.scriptURL.startsWith(prefix)) continue;
+      versions.set(v.versionId, v);
+      if (asked && v.runningStatus === 'stopped' && !stoppedAt) stoppedAt = Date.now();
+    }
+  });
+  try {
+    await session.send('ServiceWorker.enable');
+    const deadline = Date.now() + timeout;
+    while (versions.size === 0 && Date.now() < deadline) await sleep(10);
+    asked = true;
+    for (const v of versions.values()) {
+      if (v.runningStatus === 'stopped') continue;
+      await session.send('ServiceWorker.stopWorker', { versionId: v.versionId });
+    }
+    if ([...versions.values()].every((v) => v.runningStatus === 'stopped')) stoppedAt ||= Date.now();
+    while (!stoppedAt && Date.now() < deadline) await sleep(10);
+    if (!stoppedAt) throw new Error(`the service worker was not seen stopped within ${timeout} ms`);
+    return stoppedAt;
+  } finally {
+    await session.send('ServiceWorker.disable').catch(() => {});
+    await session.detach().catch(() => {});
+  }
+}
+
+/** The state the popup settles in for `url` (no reloading, no expectation). */
+async function settledState(page: Page, url: string, timeout = 15_000): Promise<string> {
+  await page.goto(ext.popupUrl(url), { waitUntil: 'domcontentloaded' });
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const states = await page.locator('[data-state]').evaluateAll((els) => els.map((el) => el.getAttribute('data-state') ?? ''));
+    const final = states.find((st) => (FINAL_STATES as readonly string[]).includes(st));
+    if (final) return final;
+    if (Date.now() > deadline) return `still ${states.join(',') || 'blank'}`;
+    await sleep(50);
+  }
+}
+
+beforeAll(async () => {
+  site = await servePages(ROUTES);
+  ext = await launchWithExtension(EXTENSION_DIR);
+  popup = await ext.ctx.newPage();
+});
+
+afterAll(async () => {
+  if (ext?.pageErrors.length) console.warn(`page errors during the faults run:\n${ext.pageErrors.join('\n')}`);
+  await ext?.close();
+  await site?.close();
+});
+
+describe('Doppel under faults', () => {
+  test('30 tabs loading at once, 5 of the pages twice: each recorded once, no visit lost', async () => {
+    const revisited = [0, 7, 13, 21, 29].map((i) => CONCURRENT[i]!);
+    const addresses = [...CONCURRENT.map(urlOf), ...revisited.map(urlOf)];
+    const pages = await Promise.all(addresses.map(() => ext.ctx.newPage()));
+    await Promise.all(pages.map((page, i) => visit(page, addresses[i]!)));
+
+    for (const s of CONCURRENT) {
+      await waitForPopupState(popup, urlOf(s), 'ready', 30_000);
+    }
+    // Twice-visited pages: both visits counted (the second may land a moment after the first).
+    for (const s of revisited) {
+      await waitForPopupState(popup, urlOf(s), 'ready');
+      const deadline = Date.now() + 10_000;
+      let detail = await popup.locator('#status-detail').textContent();
+      while (!detail?.includes('2 visits') && Date.now() < deadline) {
+        await sleep(250);
+        await popup.reload({ waitUntil: 'domcontentloaded' });
+        await waitForPopupState(popup, urlOf(s), 'ready');
+        detail = await popup.locator('#status-detail').textContent();
+      }
+      expect(detail, `status detail of ${urlOf(s)}`).toContain('2 visits');
+    }
+    // Distinct articles: none lists another as a near-duplicate.
+    for (const s of CONCURRENT.slice(0, 5)) {
+      expect(await waitForPopupState(popup, urlOf(s), 'ready'), `matches of ${urlOf(s)}`).toEqual([]);
+    }
+
+    const records = await storedRecords(await ext.getWorker());
+    const urls = records.map((r) => r.url);
+    expect(new Set(urls).size, 'no duplicate records').toBe(urls.length);
+    expect([...urls].sort()).toEqual(CONCURRENT.map(urlOf).sort());
+    const twice = new Set(revisited.map(urlOf));
+    for (const r of records) expect(r.visits, `visits of ${r.url}`).toBe(twice.has(r.url) ? 2 : 1);
+
+    await Promise.all(pages.map((p) => p.close()));
+  });
+
+  test('the worker stopped while pages are being recorded: whole records or none, and a revisit records', async () => {
+    const addresses = INTERRUPTED.map(urlOf);
+    const pages = await Promise.all(addresses.map(() => ext.ctx.newPage()));
+    const t0 = Date.now();
+    const loads = pages.map((page, i) => visit(page, addresses[i]!).then(() => Date.now() - t0, (error: Error) => error));
+    await sleep(5);
+    const firstStop = await stopWorkerOnce();
+    const loaded = await Promise.all(loads);
+    // The content scripts message the worker once their page is idle, just after load: stop it
+    // again then, while those messages are being handled.
+    const secondStop = await stopWorkerOnce();
+    console.info(`worker stopped at ${firstStop - t0} and ${secondStop - t0} ms; pages loaded at ${loaded.join(', ')} ms`);
+    await sleep(1_500); // let anything still in flight land or fail
+
+    const states: string[] = [];
+    for (const address of addresses) {
+      const state = await settledState(popup, address);
+      expect(['ready', 'unknown'], `popup state of ${address} after the stop`).toContain(state);
+      states.push(state);
+    }
+    console.info(`after the stop: ${states.filter((s) => s === 'ready').length} stored, ${states.filter((s) => s === 'unknown').length} absent`);
+
+    // Whole records only: every stored record has all its fields and one key per table (4).
+    const check = async (): Promise<void> => {
+      for (const r of await storedRecords(await ext.getWorker())) {
+        expect(Array.isArray(r.keys) && (r.keys as unknown[]).length, `keys of ${r.url}`).toBe(4);
+        expect(r.fields.sort(), `fields of ${r.url}`).toEqual(
+          ['url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'keys'].sort(),
+        );
+      }
+    };
+    await check();
+
+    // Visiting again records every page.
+    await Promise.all(pages.map((page, i) => visit(page, addresses[i]!)));
+    for (const address of addresses) await waitForPopupState(popup, address, 'ready');
+    await check();
+    expect(ext.pageErrors.filter((e) => e.startsWith('chrome-extension://')), 'extension page errors').toEqual([]);
+    await Promise.all(pages.map((p) => p.close()));
+  });
+});
