@@ -88,15 +88,6 @@ export class FeatureCounts {
     }
   }
 
-  /** Calls fn(hi, lo, count) for each distinct feature; hi and lo are unsigned 32-bit. */
-  forEach(fn: (hi: number, lo: number, count: number) => void): void {
-    const { hi, lo, counts } = this;
-    for (let slot = 0; slot < counts.length; slot++) {
-      const count = counts[slot]!;
-      if (count !== 0) fn(hi[slot]! >>> 0, lo[slot]! >>> 0, count);
-    }
-  }
-
   private grow(): void {
     const { hi, lo, counts } = this;
     const capacity = counts.length * 2;
@@ -148,27 +139,9 @@ export function weightOf(count: number, weighting: Weighting): number {
   }
 }
 
-export function simhashFeatures({ features }: Features, weighting: Weighting): Fingerprint {
-  const acc = new Simhash64();
-  features.forEach((hi, lo, count) => acc.add(hi, lo, weightOf(count, weighting)));
-  return acc.fingerprint();
-}
-
 // The check fingerprint hashes each word again with this salt, so that its bits are independent
 // of the simhash's even for a text whose words all occur once.
 const CHECK_SALT: Hash64 = { hi: 0x5bd1e995, lo: 0x1b873593 };
-
-export function checkFingerprint({ features }: Features): Fingerprint {
-  const acc = new Simhash64();
-  const h: Hash64 = { hi: 0, lo: 0 };
-  features.forEach((hi, lo) => {
-    h.hi = hi;
-    h.lo = lo;
-    combine64(h, CHECK_SALT, h);
-    acc.add(h.hi, h.lo, 1);
-  });
-  return acc.fingerprint();
-}
 
 export interface TextFingerprints {
   simhash: Fingerprint;

@@ -46,8 +46,3 @@ export function combine64(a: Hash64, b: Hash64, out: Hash64): Hash64 {
   out.lo = lo;
   return out;
 }
-
-/** A 53-bit number key for a 64-bit hash, for Maps and Sets (collisions ~ n²/2^54). */
-export function hashKey(h: Hash64): number {
-  return (h.hi & 0x1fffff) * 0x100000000 + h.lo;
-}

@@ -18,7 +18,7 @@ import {
   fingerprintToHex,
   hammingDistance,
 } from '../lib/fingerprint';
-import { hash64, hashKey } from '../lib/hash';
+import { hash64 } from '../lib/hash';
 import { mulberry32 } from '../lib/random';
 import { Simhash64, simhash, simhashVector } from '../lib/simhash';
 import { WORD, forEachToken, normalizeText } from '../lib/text';
@@ -221,7 +221,7 @@ describe('countFeatures', () => {
     expect(features.countOf(hash64(words[0]!))).toBe(2);
     expect(features.countOf(hash64(words[4999]!))).toBe(1);
     let sum = 0;
-    features.forEach((_hi, _lo, count) => (sum += count));
+    features.visit({ feature: (_hi, _lo, count) => (sum += count) });
     expect(sum).toBe(5100);
   });
 });
