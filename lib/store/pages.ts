@@ -3,7 +3,7 @@ import { confirmsNearDuplicate } from '../features';
 import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../fingerprint';
 import type { Candidate, IndexBackend } from '../index';
 import { type TableDesign, type TableKey, designTables } from '../tables';
-import { type Db, type DesignMeta, type PageRecord, keyEntry, toHex } from './schema';
+import { type Db, type DesignMeta, type PageFields, type PageRecord, keyEntry, toHex } from './schema';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
@@ -250,13 +250,13 @@ export class PageStore {
    * Reads the records at `urls` (absent ones are not in the map), lets `update` compute the records
    * to write, and writes them, all in one readwrite transaction: every record lands whole, with
    * its keys, or none does. `update` is synchronous (an await outside the transaction would let
-   * it commit early); if it throws, nothing is written. The written records must carry their
-   * table keys (recordKeys(this.design, simhash)); they are in any case replaced by the keys the
-   * design in meta requires at the moment of the write, computed from the record's simhash (this
-   * store's `design` may be stale: another store may have migrated the database, lib/store/
-   * migrate.ts; during a migration, both designs' keys while new keys are being added).
+   * it commit early); if it throws, nothing is written. `update` gives records without table keys:
+   * the keys are those the design in meta requires at the moment of the write, computed from each
+   * record's simhash (this store's `design` may be stale: another store may have migrated the
+   * database, lib/store/migrate.ts; during a migration, both designs' keys while new keys are
+   * being added).
    */
-  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageRecord[]): Promise<void> {
+  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[]): Promise<void> {
     const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
     const pages = tx.objectStore('pages');
     await within(tx, async () => {
@@ -310,15 +310,15 @@ export class PageStore {
   }
 }
 
-/** `record` with the keys migration state `stored` requires; as it is if its simhash is unreadable. */
-function withPhaseKeys(stored: StoredDesign, record: PageRecord): PageRecord {
+/** `fields` with the keys migration state `stored` requires; none if its simhash is unreadable. */
+function withPhaseKeys(stored: StoredDesign, fields: PageFields): PageRecord {
   let fp: Fingerprint;
   try {
-    fp = fingerprintFromHex(record.simhash);
+    fp = fingerprintFromHex(fields.simhash);
   } catch {
-    return record;
+    return { ...fields, keys: [] }; // an unreadable record matches nothing
   }
-  return { ...record, keys: writeKeys(stored, fp) };
+  return { ...fields, keys: writeKeys(stored, fp) };
 }
 
 /**

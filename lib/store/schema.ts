@@ -72,6 +72,9 @@ export function keyEntry(design: TableDesign, table: number, key: number): strin
 }
 
 /** The `keys` of a page with fingerprint fp: one entry per table of the design. */
+/** A record without its table keys: what writers give updateMany, which derives the keys. */
+export type PageFields = Omit<PageRecord, 'keys'>;
+
 export function recordKeys(design: TableDesign, fp: Fingerprint): string[] {
   return tableKeys(design, fp).map((key, t) => keyEntry(design, t, key));
 }

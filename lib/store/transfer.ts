@@ -9,7 +9,7 @@
 //   devices shows the larger count, not the total). A date missing from the line (defaulted to
 //   the import time for a new page) takes no part in a merge, for the same reason: re-importing a
 //   file without dates must not move lastSeen. The stored title is kept unless it is empty.
-//   The fingerprints (simhash, check, table keys) follow the later lastSeen, as recordVisit keeps
+//   The fingerprints (simhash and check; the table keys follow from the simhash) follow the later lastSeen, as recordVisit keeps
 //   the fingerprints of the latest visit; on a tie the stored ones stay. A known check replaces an
 //   unknown one for the same simhash.
 // - A line without a check: the check fingerprint cannot be recomputed without the page's text,
@@ -22,8 +22,7 @@
 //   all, and importing the file again completes it without counting anything twice.
 import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
 import { type ImportedPage, exportHeader, pageToLine, parseHeader, parsePageLine } from '../ndjson';
-import { fingerprintFromHex } from '../fingerprint';
-import { type PageRecord, recordKeys } from './schema';
+import type { PageFields } from './schema';
 
 export interface Rejection {
   /** 1-based line number in the file. */
@@ -103,7 +102,7 @@ export async function* exportPages(store: PageStore, { now = Date.now(), chunkSi
   }
 }
 
-function newRecord(page: ImportedPage, keys: string[]): PageRecord {
+function newRecord(page: ImportedPage): PageFields {
   return {
     url: page.url,
     title: page.title,
@@ -113,22 +112,20 @@ function newRecord(page: ImportedPage, keys: string[]): PageRecord {
     firstSeen: page.firstSeen,
     lastSeen: page.lastSeen,
     visits: page.visits,
-    keys,
   };
 }
 
 /** The stored record `old` with an imported page of the same URL merged in (see the top of the file). */
-function merge(store: PageStore, old: PageRecord, page: ImportedPage): PageRecord {
+function merge(old: PageFields, page: ImportedPage): PageFields {
   // a date the line did not give (defaulted to the import time) takes no part in a merge
   const firstSeen = page.datesGiven.firstSeen ? Math.min(old.firstSeen, page.firstSeen) : old.firstSeen;
   const lastSeen = page.datesGiven.lastSeen ? Math.max(old.lastSeen, page.lastSeen) : old.lastSeen;
   const later = page.datesGiven.lastSeen && page.lastSeen > old.lastSeen;
-  let { simhash, check, keys } = old;
+  let { simhash, check } = old;
   if (page.simhash !== old.simhash) {
     if (later) {
       simhash = page.simhash;
       check = page.check ?? NO_CHECK;
-      keys = recordKeys(store.design, fingerprintFromHex(simhash));
     }
   } else if (page.check !== null && (check === NO_CHECK || later)) {
     check = page.check;
@@ -142,11 +139,11 @@ function merge(store: PageStore, old: PageRecord, page: ImportedPage): PageRecor
     firstSeen,
     lastSeen,
     visits: Math.max(old.visits, page.visits),
-    keys,
   };
 }
 
-function sameRecord(a: PageRecord, b: PageRecord): boolean {
+/** Same fields (the keys follow from the simhash and the design in meta). */
+function sameRecord(a: PageFields, b: PageFields): boolean {
   return (
     a.title === b.title &&
     a.site === b.site &&
@@ -154,9 +151,7 @@ function sameRecord(a: PageRecord, b: PageRecord): boolean {
     a.check === b.check &&
     a.firstSeen === b.firstSeen &&
     a.lastSeen === b.lastSeen &&
-    a.visits === b.visits &&
-    a.keys.length === b.keys.length &&
-    a.keys.every((key, i) => key === b.keys[i])
+    a.visits === b.visits
   );
 }
 
@@ -164,17 +159,18 @@ function sameRecord(a: PageRecord, b: PageRecord): boolean {
 async function commit(store: PageStore, batch: readonly ImportedPage[], summary: ImportSummary): Promise<void> {
   if (batch.length === 0) return;
   const counts = { added: 0, merged: 0, unchanged: 0 };
-  await store.updateMany([...new Set(batch.map((page) => page.url))], (current) => {
+  await store.updateMany([...new Set(batch.map((page) => page.url))], (stored) => {
     counts.added = counts.merged = counts.unchanged = 0;
-    const changed = new Map<string, PageRecord>();
+    const current = new Map<string, PageFields>(stored);
+    const changed = new Map<string, PageFields>();
     for (const page of batch) {
       const old = current.get(page.url);
-      let record: PageRecord;
+      let record: PageFields;
       if (old === undefined) {
-        record = newRecord(page, recordKeys(store.design, fingerprintFromHex(page.simhash)));
+        record = newRecord(page);
         counts.added++;
       } else {
-        record = merge(store, old, page);
+        record = merge(old, page);
         if (sameRecord(record, old)) {
           counts.unchanged++;
           continue;
