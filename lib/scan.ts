@@ -5,7 +5,7 @@ import { type ExtractOptions, extractArticle } from './extract';
 import { type TextFingerprints, confirmsNearDuplicate, fingerprintText } from './features';
 import { type Fingerprint, fingerprintToHex, hammingDistance } from './fingerprint';
 import { MemoryIndex } from './index';
-import { type TableDesign, chooseDesign } from './tables';
+import { DEFAULT_K, type TableDesign, chooseDesign } from './tables';
 
 export type ScanKind = 'html' | 'text';
 
@@ -59,7 +59,7 @@ export interface FingerprintedDocument {
   fingerprints: Pick<TextFingerprints, 'simhash' | 'check'> | null;
 }
 
-export const DEFAULT_K = 3;
+export { DEFAULT_K };
 export const MAX_K = 16;
 export const TITLE_MAX_CHARS = 200;
 export const NO_TEXT_NOTE = 'The file has no text.';

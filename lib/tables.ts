@@ -80,6 +80,8 @@ export interface DesignChoice {
   readonly expectedCandidatesPerQuery: number;
 }
 
+/** Doppel's near-duplicate threshold: pages within this many bits (Manku et al.'s k for 64 bits). */
+export const DEFAULT_K = 3;
 /** Largest key width whose values are all exact JS numbers. */
 export const MAX_KEY_BITS = 53;
 /** Largest block: a block must fit in one 32-bit operation. */

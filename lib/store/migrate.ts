@@ -46,14 +46,14 @@
 // transaction and write the keys of the current phase, so pages recorded during a migration —
 // through any PageStore over the database — are not lost either.
 import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
-import { type TableDesign, chooseDesign, designTables } from '../tables';
+import { DEFAULT_K, type TableDesign, chooseDesign, designTables } from '../tables';
 import type { PageStore } from './pages';
 import { type Db, type DesignMeta, type PageRecord, recordKeys } from './schema';
 
 /** designFor sizes the design for this many times the current count (see above). */
 export const HEADROOM = 2;
 /** The k of every design Doppel chooses. */
-export const DESIGN_K = 3;
+export const DESIGN_K = DEFAULT_K;
 
 /** The design for a store of `count` pages: chooseDesign for HEADROOM · count pages, k = 3. */
 export function designFor(count: number): DesignMeta {

@@ -2,14 +2,14 @@
 import { confirmsNearDuplicate } from '../features';
 import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../fingerprint';
 import type { Candidate, IndexBackend } from '../index';
-import { type TableDesign, type TableKey, designTables } from '../tables';
+import { DEFAULT_K, type TableDesign, type TableKey, designTables } from '../tables';
 import { type Db, type DesignMeta, type PageFields, type PageRecord, keyEntry, toHex } from './schema';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
-export const DEFAULT_DESIGN: DesignMeta = { k: 3, b: 4 };
+export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
 /** Near-duplicates are pages within this many bits on the simhash (and confirmed by the check). */
-export const DEFAULT_K = 3;
+export { DEFAULT_K };
 /**
  * The `check` of a record whose check fingerprint is unknown: a page imported without one
  * (lib/store/transfer.ts), since Doppel keeps no page text to recompute it from. Such a match
