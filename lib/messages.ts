@@ -2,6 +2,7 @@
 // (a page was read), popup → background (reports and controls). Both sides use these types;
 // the background validates everything that arrives with `parseRequest` before acting on it.
 import type { NotArticleReason } from './extract';
+import type { SiteMark, SiteStanding } from './groups';
 
 export const LIMITS = {
   urlChars: 8192,
@@ -29,9 +30,15 @@ export interface Settings {
   /** Hosts (URL.host) that are never recorded. */
   excludedSites: string[];
   recordIncognito: boolean;
+  /** Near-duplicates are pages within k bits (MIN_K … MAX_K). */
+  k: number;
+  /** Sites the user marked: trusted (never flagged) or a content farm (always flagged). */
+  siteMarks: Record<string, SiteMark>;
 }
 
-export const DEFAULT_SETTINGS: Settings = { paused: false, excludedSites: [], recordIncognito: false };
+export const MIN_K = 0;
+export const MAX_K = 8;
+export const DEFAULT_SETTINGS: Settings = { paused: false, excludedSites: [], recordIncognito: false, k: 3, siteMarks: {} };
 
 export interface PageSummary {
   url: string;
@@ -69,6 +76,8 @@ export interface Report {
   earliest: boolean;
   k: number;
   settings: Settings;
+  /** The standing of the page's site (lib/groups.ts): flagged as a likely republisher or not. */
+  site: SiteStanding | null;
 }
 
 export interface Protocol {
@@ -80,6 +89,12 @@ export interface Protocol {
   'settings/incognito': { request: { recordIncognito: boolean }; reply: Settings };
   /** Excluding a site also forgets the pages already recorded from it. */
   'site/exclude': { request: { site: string; excluded: boolean }; reply: Settings & { forgotten: number } };
+  /** Marks a site trusted or a content farm; null removes the mark. */
+  'site/mark': { request: { site: string; mark: SiteMark | null }; reply: Settings };
+  /** Sets k; the history page then regroups (lib/store/groups.ts). */
+  'settings/k': { request: { k: number }; reply: Settings };
+  /** Forgets every recorded page (settings are kept). */
+  'data/clear': { request: Record<string, never>; reply: { forgotten: number } };
 }
 
 export type MessageType = keyof Protocol;
@@ -93,6 +108,7 @@ export interface Message<T extends MessageType = MessageType> {
 
 export const MESSAGE_TYPES: readonly MessageType[] = [
   'page/extracted', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'settings/incognito', 'site/exclude',
+  'site/mark', 'settings/k', 'data/clear',
 ];
 
 // ---- validation ---------------------------------------------------------------------------
@@ -176,6 +192,21 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
     const o = object(payload, 'payload');
     return { site: site(o, 'site'), excluded: boolean(o, 'excluded') };
   },
+  'site/mark': (payload) => {
+    const o = object(payload, 'payload');
+    const mark = o['mark'];
+    if (mark !== null && mark !== 'trusted' && mark !== 'farm') throw new InvalidMessage('mark must be "trusted", "farm" or null');
+    return { site: site(o, 'site'), mark };
+  },
+  'settings/k': (payload) => {
+    const k = object(payload, 'payload')['k'];
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < MIN_K || k > MAX_K) throw new InvalidMessage(`k must be a whole number from ${MIN_K} to ${MAX_K}`);
+    return { k };
+  },
+  'data/clear': (payload) => {
+    object(payload, 'payload');
+    return {};
+  },
 };
 
 /** Validates a message that arrived from another context. Throws InvalidMessage with the reason. */
@@ -194,9 +225,19 @@ export function parseSettings(value: unknown): Settings {
   if (typeof value !== 'object' || value === null) return { ...DEFAULT_SETTINGS };
   const o = value as Json;
   const sites = Array.isArray(o['excludedSites']) ? o['excludedSites'].filter((s): s is string => typeof s === 'string' && s.length <= LIMITS.siteChars) : [];
+  const k = o['k'];
+  const siteMarks: Record<string, SiteMark> = {};
+  const marks = o['siteMarks'];
+  if (typeof marks === 'object' && marks !== null && !Array.isArray(marks)) {
+    for (const [host, mark] of Object.entries(marks).slice(0, LIMITS.sites)) {
+      if (host.length <= LIMITS.siteChars && (mark === 'trusted' || mark === 'farm')) siteMarks[host] = mark;
+    }
+  }
   return {
     paused: o['paused'] === true,
     excludedSites: [...new Set(sites)].slice(0, LIMITS.sites),
     recordIncognito: o['recordIncognito'] === true,
+    k: typeof k === 'number' && Number.isInteger(k) && k >= MIN_K && k <= MAX_K ? k : DEFAULT_SETTINGS.k,
+    siteMarks,
   };
 }

@@ -25,7 +25,8 @@ import {
   type Settings,
   parseMessage,
 } from './messages';
-import { DEFAULT_K, type PageStore } from './store/pages';
+import { type PageStore } from './store/pages';
+import { readSiteStanding } from './store/history';
 import type { PageRecord } from './store/schema';
 import { canonicalUrl, siteOf } from './url';
 
@@ -90,6 +91,8 @@ export interface RecorderDeps {
     get(url: string): Promise<PageOutcome | undefined>;
     set(url: string, outcome: PageOutcome): Promise<void>;
     delete(url: string): Promise<void>;
+    /** Forgets every outcome (clearing all data). */
+    clear?(): Promise<void>;
   };
   now(): number;
   log(message: string): void;
@@ -115,6 +118,9 @@ const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'settings/pause': 'extension-page',
   'settings/incognito': 'extension-page',
   'site/exclude': 'extension-page',
+  'site/mark': 'extension-page',
+  'settings/k': 'extension-page',
+  'data/clear': 'extension-page',
 };
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -195,20 +201,22 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         return { state: 'not-article', matches: 0 };
       }
       const pages = await store();
-      await pages.recordVisit({ url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() });
+      const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() };
+      const { matches } = await pages.record(visit, { k: settings.k });
       await deps.outcomes.delete(url);
-      const matches = await pages.nearDuplicates(simhash, check, { k: DEFAULT_K, excludeUrl: url });
       return { state: 'recorded', matches: matches.length };
     },
 
     'report/get': async ({ url: raw }) => {
       const url = canonicalUrl(raw);
       const settings = await deps.settings.get();
-      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: DEFAULT_K, settings };
       const pages = await store();
+      const site = siteOf(url);
+      const standing = await readSiteStanding(pages, site, settings.siteMarks[site] ?? null);
+      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: settings.k, settings, site: standing };
       const record = await pages.get(url);
       if (record !== undefined) {
-        const found = await pages.nearDuplicatesOf(record, { k: DEFAULT_K });
+        const found = await pages.nearDuplicatesOf(record, { k: settings.k, clamp: true });
         let first = record;
         for (const { record: other } of found) if (earlier(other, first)) first = other;
         const matches: MatchSummary[] = found.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
@@ -259,6 +267,32 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         const forgotten = excluded ? await (await store()).forgetSite(site) : 0;
         return { ...next, forgotten };
       }),
+
+    'site/mark': ({ site, mark }) =>
+      updateSettings(async (settings) => {
+        const siteMarks = { ...settings.siteMarks };
+        if (mark === null) delete siteMarks[site];
+        else {
+          if (!(site in siteMarks) && Object.keys(siteMarks).length >= LIMITS.sites) throw new Error(`at most ${LIMITS.sites} sites can be marked`);
+          siteMarks[site] = mark;
+        }
+        const next = { ...settings, siteMarks };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'settings/k': ({ k }) =>
+      updateSettings(async (settings) => {
+        const next = { ...settings, k };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'data/clear': async () => {
+      const forgotten = await (await store()).clear();
+      await deps.outcomes.clear?.();
+      return { forgotten };
+    },
   };
 
   async function dispatch(message: Message, sender: SenderKind): Promise<ReplyValue<MessageType>> {

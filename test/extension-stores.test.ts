@@ -16,9 +16,11 @@ describe('extensionStores', () => {
   it('reads default settings, writes them to storage.local, and drops what is not a setting', async () => {
     const { settings } = extensionStores();
     expect(await settings.get()).toEqual(DEFAULT_SETTINGS);
-    await settings.set({ paused: true, excludedSites: ['a.example'], recordIncognito: false });
-    expect((await fakeBrowser.storage.local.get('settings'))['settings']).toEqual({ paused: true, excludedSites: ['a.example'], recordIncognito: false });
-    await fakeBrowser.storage.local.set({ settings: { paused: 'yes', excludedSites: 'all', extra: 1 } });
+    const chosen = { paused: true, excludedSites: ['a.example'], recordIncognito: false, k: 5, siteMarks: { 'b.example': 'farm' as const } };
+    await settings.set(chosen);
+    expect((await fakeBrowser.storage.local.get('settings'))['settings']).toEqual(chosen);
+    expect(await settings.get()).toEqual(chosen);
+    await fakeBrowser.storage.local.set({ settings: { paused: 'yes', excludedSites: 'all', extra: 1, k: 9, siteMarks: { 'c.example': 'evil' } } });
     expect(await settings.get()).toEqual(DEFAULT_SETTINGS);
   });
 

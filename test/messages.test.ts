@@ -16,6 +16,9 @@ describe('parseMessage', () => {
       'settings/pause': { paused: true },
       'settings/incognito': { recordIncognito: true },
       'site/exclude': { site: 'news.example:8080', excluded: true },
+      'site/mark': { site: 'copies.example', mark: 'farm' },
+      'settings/k': { k: 0 },
+      'data/clear': {},
     };
     expect(Object.keys(valid).sort()).toEqual([...MESSAGE_TYPES].sort());
     for (const type of MESSAGE_TYPES) expect(parseMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });
@@ -41,6 +44,12 @@ describe('parseMessage', () => {
     [article({ title: 7 }), 'title must be a string'],
     [article({ title: 'x'.repeat(LIMITS.titleChars + 1) }), `title is too long: ${LIMITS.titleChars + 1} characters (at most ${LIMITS.titleChars})`],
     [article({}, { text: 'x'.repeat(LIMITS.textChars + 1) }), `text is too long: ${LIMITS.textChars + 1} characters (at most ${LIMITS.textChars})`],
+    [{ type: 'site/mark', payload: { site: 'a.example', mark: 'evil' } }, 'mark must be "trusted", "farm" or null'],
+    [{ type: 'site/mark', payload: { site: 'javascript:alert(1)', mark: null } }, 'site must be a host such as example.com:8080'],
+    [{ type: 'settings/k', payload: { k: 9 } }, 'k must be a whole number from 0 to 8'],
+    [{ type: 'settings/k', payload: { k: 2.5 } }, 'k must be a whole number from 0 to 8'],
+    [{ type: 'settings/k', payload: { k: '3' } }, 'k must be a whole number from 0 to 8'],
+    [{ type: 'data/clear', payload: null }, 'payload must be an object'],
     [article({}, { kind: 'essay' }), 'outcome.kind must be "article" or "not-article"'],
     [article({}, { kind: 'not-article', reason: 'boring', message: 'x' }), 'outcome.reason must be one of no-article, too-short, too-large'],
     [article({ url: 'file:///etc/passwd' }), 'url must be an http or https URL: got file:'],
@@ -56,6 +65,13 @@ describe('parseSettings', () => {
       paused: false,
       excludedSites: ['a.example'],
       recordIncognito: true,
+      k: 3,
+      siteMarks: {},
     });
+    expect(parseSettings({ k: 0, siteMarks: { 'a.example': 'trusted', 'b.example': 'farm', 'c.example': 'evil', 'd.example': 1 } })).toMatchObject({
+      k: 0,
+      siteMarks: { 'a.example': 'trusted', 'b.example': 'farm' },
+    });
+    for (const k of [-1, 9, 3.5, '4', null]) expect(parseSettings({ k }).k).toBe(3);
   });
 });

@@ -11,7 +11,7 @@ import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { importLines } from '../lib/store/transfer';
 import { fingerprintToHex } from '../lib/fingerprint';
-import { type Db, PAGE_RECORD_FIELDS } from '../lib/store/schema';
+import { type Db, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../lib/store/schema';
 
 const ORIGINAL = `The old tide mill at the mouth of the estuary turned again this week for the first time in almost ninety years, after a volunteer group spent six winters rebuilding its wheel, sluice gates and the long timber race that feeds it. The mill was built in the late eighteenth century to grind grain for the farms along the river, and it worked on a simple idea: at high tide the sea fills a pond behind a dam, and when the tide falls the gates close and the trapped water is let out through the wheel. Two tides a day gave the miller two short working shifts, whatever the hour, and families in the village still tell stories of grandparents who ground flour by lantern light at three in the morning.
 The restoration began when a storm tore away part of the roof and the council considered pulling the building down. Instead a handful of retired engineers, a carpenter and two schoolteachers formed a trust, raised money at summer fairs and persuaded a timber merchant to donate oak for the new paddles. They found the original drawings in a county archive, folded inside a ledger of grain prices, and used them to cut each spoke by hand.
@@ -109,6 +109,9 @@ describe('createRecorder', () => {
       'settings/pause': { payload: { paused: false }, sender: popup },
       'settings/incognito': { payload: { recordIncognito: false }, sender: popup },
       'site/exclude': { payload: { site: 'other.example', excluded: false }, sender: popup },
+      'site/mark': { payload: { site: 'other.example', mark: 'trusted' }, sender: popup },
+      'settings/k': { payload: { k: 4 }, sender: popup },
+      'data/clear': { payload: {}, sender: popup },
     };
     const { send, logs } = await setup();
     expect(Object.keys(samples).sort()).toEqual([...MESSAGE_TYPES].sort());
@@ -272,7 +275,19 @@ describe('createRecorder', () => {
     // no page text is stored anywhere
     const stored = await db.getAll('pages');
     expect(stored).toHaveLength(3);
-    for (const record of stored) expect(Object.keys(record)).toEqual([...PAGE_RECORD_FIELDS]);
+    for (const record of stored) {
+      expect(Object.keys(record).slice(0, PAGE_RECORD_FIELDS.length)).toEqual([...PAGE_RECORD_FIELDS]);
+      expect(Object.keys(record).slice(PAGE_RECORD_FIELDS.length).every((key) => (OPTIONAL_RECORD_FIELDS as readonly string[]).includes(key))).toBe(true);
+    }
+    // the original and its copy are one group; the copy (another site, seen later) is a copy
+    const byUrl = new Map(stored.map((record) => [record.url, record]));
+    const group = byUrl.get('https://news.example/mill')!.group;
+    expect(group).toMatch(/^[0-9a-f]{16}$/);
+    expect(byUrl.get('https://copycat.example/mill')).toMatchObject({ group, copySite: 'copycat.example' });
+    expect(byUrl.get('https://news.example/mill')!.copySite).toBeUndefined();
+    expect(byUrl.get('https://foxes.example/study')!.group).toBeUndefined();
+    expect((await report('https://copycat.example/mill')).site).toEqual({ site: 'copycat.example', pages: 1, copies: 1, mark: null, flagged: true });
+    expect((await report('https://news.example/mill')).site).toEqual({ site: 'news.example', pages: 1, copies: 0, mark: null, flagged: false });
     const everything = JSON.stringify([stored, await db.getAll('meta')]);
     for (const phrase of ['lantern light', 'sluice gates', 'Estuary Gazette', 'roadside sensors', 'hedgehogs']) expect(everything).not.toContain(phrase);
   });

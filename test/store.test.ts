@@ -52,20 +52,22 @@ const A_CHECK = fp('fedcba9876543210');
 describe('schema', () => {
   it(`creates version ${DB_VERSION} with the pages and meta stores and their indexes`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(1);
-    expect(db.version).toBe(1);
+    expect(DB_VERSION).toBe(2);
+    expect(db.version).toBe(2);
     expect([...db.objectStoreNames]).toEqual(['meta', 'pages']);
     const tx = db.transaction(['pages', 'meta']);
     const pages = tx.objectStore('pages');
     expect(pages.keyPath).toBe('url');
     expect(pages.autoIncrement).toBe(false);
-    expect([...pages.indexNames]).toEqual(['firstSeen', 'keys', 'site']);
+    expect([...pages.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
     const keys = pages.index('keys');
     expect([keys.keyPath, keys.multiEntry, keys.unique]).toEqual(['keys', true, false]);
     const site = pages.index('site');
     expect([site.keyPath, site.multiEntry, site.unique]).toEqual(['site', false, false]);
-    const firstSeen = pages.index('firstSeen');
-    expect([firstSeen.keyPath, firstSeen.unique]).toEqual(['firstSeen', false]);
+    for (const name of ['lastSeen', 'group', 'copySite'] as const) {
+      const index = pages.index(name);
+      expect([index.keyPath, index.multiEntry, index.unique]).toEqual([name, false, false]);
+    }
     expect(tx.objectStore('meta').keyPath).toBeNull();
     await tx.done;
   });
@@ -96,7 +98,7 @@ describe('schema', () => {
 describe('opening and upgrading', () => {
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 2, (db) => {
+    const newer = await rawOpen(factory, 'doppel', 3, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -107,11 +109,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 2\b.*version 1\b/);
+    expect((error as Error).message).toMatch(/version 3\b.*version 2\b/);
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(2);
+    expect(after.version).toBe(3);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -123,25 +125,25 @@ describe('opening and upgrading', () => {
     await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 2 whose step deletes the pages store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 2, async (upgrading, oldVersion, tx) => {
+    // A version 3 whose step deletes the pages store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 3, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 2) {
+      if (oldVersion < 3) {
         upgrading.deleteObjectStore('pages');
-        throw new Error('step 2 failed');
+        throw new Error('step 3 failed');
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 1 to version 2: step 2 failed\. Nothing was changed; it is still at version 1/);
+    await expect(failing).rejects.toThrow(/from version 2 to version 3: step 3 failed\. Nothing was changed; it is still at version 2/);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 2, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', 3, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 1 to version 2: later.');
+    await expect(failingLater).rejects.toThrow('from version 2 to version 3: later.');
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(1);
+    expect(reopened.version).toBe(2);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
     expect((await reopened.get('pages', 'https://a.example/'))?.visits).toBe(1);
   });
@@ -150,8 +152,8 @@ describe('opening and upgrading', () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 2, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(2);
+    const upgraded = await openVersioned('doppel', 3, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(3);
     expect(closed).toBe(1);
     upgraded.close();
     expect(() => first.transaction('pages')).toThrow();

@@ -35,6 +35,10 @@ export function extensionStores(): Pick<RecorderDeps, 'settings' | 'outcomes'> &
         if (!session) memory.delete(url);
         else await session.remove(OUTCOME_PREFIX + url);
       },
+      async clear() {
+        memory.clear();
+        if (session) await session.remove(Object.keys(await session.get(null)).filter((key) => key.startsWith(OUTCOME_PREFIX)));
+      },
     },
   };
 }

@@ -55,10 +55,26 @@ export const HEADROOM = 2;
 /** The k of every design Doppel chooses. */
 export const DESIGN_K = DEFAULT_K;
 
-/** The design for a store of `count` pages: chooseDesign for HEADROOM · count pages, k = 3. */
-export function designFor(count: number): DesignMeta {
-  const { design } = chooseDesign({ k: DESIGN_K, expectedSize: count * HEADROOM });
-  return { k: design.k, b: design.b };
+/**
+ * Past this many tables a design costs too much storage (every table is one index entry per page,
+ * about 80 bytes with its URL): for k > 3, designFor takes no more,, longer-bucketed tables.
+ */
+export const MAX_TABLES = 20;
+
+/**
+ * The design for a store of `count` pages whose near-duplicates are wanted within k bits:
+ * chooseDesign for HEADROOM · count pages at max(k, 3) (a k = 3 design answers every k below 3 as
+ * well, so lowering k moves nothing). For k > 3 chooseDesign's designs need up to 165 tables at a
+ * million pages; then the design with the most tables up to MAX_TABLES is taken instead, whose
+ * lookups return more candidates (slower queries on a large store, at the same storage).
+ */
+export function designFor(count: number, k: number = DESIGN_K): DesignMeta {
+  const kk = Math.max(k, DESIGN_K);
+  const { design } = chooseDesign({ k: kk, expectedSize: count * HEADROOM });
+  if (kk === DESIGN_K || design.tables.length <= MAX_TABLES) return { k: design.k, b: design.b };
+  let b = kk + 1;
+  while (b + 1 < design.b && designTables({ k: kk, b: b + 1 }).tables.length <= MAX_TABLES) b++;
+  return { k: kk, b };
 }
 
 /** A migration in progress, as stored in meta's `design` value (alongside the readable {k, b}). */
@@ -306,7 +322,8 @@ async function startPhase(db: Db, expected: StoredDesign, next: StoredDesign): P
  * call at any time and from any context: an interrupted migration is resumed. Returns null when
  * nothing was to be done.
  */
-export async function keepDesignFitted(store: PageStore, options: MigrateOptions = {}): Promise<MigrationResult | null> {
-  if (!(await store.needsMigration())) return null;
-  return migrateDesign(store, designFor(await store.count()), options);
+export async function keepDesignFitted(store: PageStore, options: MigrateOptions & { k?: number } = {}): Promise<MigrationResult | null> {
+  const k = options.k ?? DESIGN_K;
+  if (!(await store.needsMigration(k))) return null;
+  return migrateDesign(store, designFor(await store.count(), k), options);
 }

@@ -3,7 +3,8 @@ import { confirmsNearDuplicate } from '../features';
 import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../fingerprint';
 import type { Candidate, IndexBackend } from '../index';
 import { DEFAULT_K, type TableDesign, type TableKey, designTables } from '../tables';
-import { type Db, type DesignMeta, type PageFields, type PageRecord, keyEntry, toHex } from './schema';
+import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRecord, keyEntry, toHex } from './schema';
+import { type GroupMember, componentsOf, groupFieldsOf, newGroupId } from '../groups';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
@@ -38,6 +39,8 @@ export interface NearDuplicate {
 export interface NearDuplicateOptions {
   /** At most the design's k (default 3). */
   k?: number;
+  /** Lower k to the design's k instead of throwing (while a migration to a design for a larger k is under way). */
+  clamp?: boolean;
   /** Leave this page out (the page the query is for). */
   excludeUrl?: string;
 }
@@ -111,14 +114,14 @@ export class PageStore {
    * twice the count is still smaller: the hysteresis keeps a store near a threshold from being
    * migrated back and forth).
    */
-  async needsMigration(): Promise<boolean> {
+  async needsMigration(k: number = DEFAULT_K): Promise<boolean> {
     const tx = this.db.transaction(['pages', 'meta'], 'readonly');
     const [count, stored] = await within(tx, () => Promise.all([tx.objectStore('pages').count(), this.readMeta(tx.objectStore('meta'))]));
     if (stored.migration !== undefined) return true;
-    const wanted = designFor(count);
+    const wanted = designFor(count, k);
     if (wanted.k !== stored.k) return true;
     if (wanted.b > stored.b) return true;
-    return designFor(count * 2).b < stored.b;
+    return designFor(count * 2, k).b < stored.b;
   }
 
   /** Reads meta's design in the caller's transaction and keeps it; the cached one if meta has none. */
@@ -159,12 +162,26 @@ export class PageStore {
    * at that moment (both designs' during a migration: lib/store/migrate.ts).
    */
   async recordVisit(visit: Visit): Promise<PageRecord> {
+    return (await this.record(visit)).record;
+  }
+
+  /**
+   * recordVisit, returning also the page's near-duplicates within k (nearDuplicates' rule), and
+   * keeping the groups (lib/groups.ts) in the same transaction: the page joins the groups of its
+   * near-duplicates (merging them), or leaves its old group if its text changed. The group
+   * fields of every member touched are written with the record, so a group is never half
+   * updated. Groups use the k they were computed with (meta `groups`), not this call's k.
+   */
+  async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[] }> {
     const simhash = toHex(visit.simhash);
     const check = toHex(visit.check);
     const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
     const pages = tx.objectStore('pages');
+    const meta = tx.objectStore('meta');
     return within(tx, async () => {
-      const [old, stored] = await Promise.all([pages.get(visit.url), this.readMeta(tx.objectStore('meta'))]);
+      const [old, stored, groupsMeta] = await Promise.all([pages.get(visit.url), this.readMeta(meta), readGroupsMeta(meta)]);
+      const design = tablesOf(stored);
+      checkK(design, Math.min(k, design.k));
       const keys = writeKeys(stored, visit.simhash);
       const record: PageRecord = {
         url: visit.url,
@@ -177,8 +194,18 @@ export class PageStore {
         visits: (old?.visits ?? 0) + 1,
         keys,
       };
-      await pages.put(record);
-      return record;
+      const groupK = Math.min(groupsMeta.k, design.k);
+      const lookupK = Math.max(groupK, Math.min(k, design.k));
+      const near = await lookup(pages, queryKeys(stored, visit.simhash), visit.simhash, visit.check, lookupK, visit.url);
+      if (old !== undefined && old.simhash === simhash && old.site === record.site) {
+        // same text: the groups stay as they are
+        if (old.group !== undefined) record.group = old.group;
+        if (old.copySite !== undefined) record.copySite = old.copySite;
+        await pages.put(record);
+      } else {
+        await regroupAround(pages, record, old, near.filter((m) => m.distance <= groupK), groupK);
+      }
+      return { record, matches: near.filter((m) => m.distance <= k) };
     });
   }
 
@@ -189,26 +216,44 @@ export class PageStore {
 
   /** Forgets one page; false if it was not recorded. */
   async forget(url: string): Promise<boolean> {
-    const tx = this.db.transaction('pages', 'readwrite');
+    return (await this.forgetMany([url])) === 1;
+  }
+
+  /**
+   * Forgets the pages at `urls` (those recorded), in one readwrite transaction, and regroups what
+   * is left of their groups (a group may split, or lose its root). Returns how many were forgotten.
+   */
+  async forgetMany(urls: readonly string[]): Promise<number> {
+    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const pages = tx.objectStore('pages');
     return within(tx, async () => {
-      if ((await tx.store.getKey(url)) === undefined) return false;
-      await tx.store.delete(url);
-      return true;
+      const [found, groupsMeta, stored] = await Promise.all([
+        Promise.all([...new Set(urls)].map((url) => pages.get(url))),
+        readGroupsMeta(tx.objectStore('meta')),
+        this.readMeta(tx.objectStore('meta')),
+      ]);
+      const gone = found.filter((record): record is PageRecord => record !== undefined);
+      await Promise.all(gone.map((record) => pages.delete(record.url)));
+      await regroupAfterRemoval(pages, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
+      return gone.length;
     });
   }
 
   /** Forgets every page of a site (URL.host); returns how many. */
   async forgetSite(site: string): Promise<number> {
-    const tx = this.db.transaction('pages', 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const pages = tx.objectStore('pages');
     return within(tx, async () => {
-      let forgotten = 0;
-      let cursor = await tx.store.index('site').openCursor(IDBKeyRange.only(site));
+      const [groupsMeta, stored] = await Promise.all([readGroupsMeta(tx.objectStore('meta')), this.readMeta(tx.objectStore('meta'))]);
+      const gone: PageRecord[] = [];
+      let cursor = await pages.index('site').openCursor(IDBKeyRange.only(site));
       while (cursor) {
+        gone.push(cursor.value);
         await cursor.delete();
-        forgotten++;
         cursor = await cursor.continue();
       }
-      return forgotten;
+      await regroupAfterRemoval(pages, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
+      return gone.length;
     });
   }
 
@@ -232,9 +277,22 @@ export class PageStore {
    * nearDuplicates(fingerprintFromHex(record.simhash), fingerprintFromHex(record.check)), this
    * works for a record whose check is NO_CHECK: its matches are then accepted on the simhash alone.
    */
-  async nearDuplicatesOf(record: PageRecord, { k = DEFAULT_K, excludeUrl = record.url }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
+  async nearDuplicatesOf(record: PageRecord, { k = DEFAULT_K, excludeUrl = record.url, clamp = false }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
     const check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
-    return this.near(fingerprintFromHex(record.simhash), check, { k, excludeUrl });
+    return this.near(fingerprintFromHex(record.simhash), check, { k, excludeUrl, clamp });
+  }
+
+  /** Forgets every page; returns how many there were. The table design and settings stay. */
+  async clear(): Promise<number> {
+    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    return within(tx, async () => {
+      const pages = tx.objectStore('pages');
+      const count = await pages.count();
+      await pages.clear();
+      const groups = await readGroupsMeta(tx.objectStore('meta'));
+      await tx.objectStore('meta').put({ k: groups.k, complete: true }, 'groups');
+      return count;
+    });
   }
 
   /**
@@ -254,7 +312,9 @@ export class PageStore {
    * the keys are those the design in meta requires at the moment of the write, computed from each
    * record's simhash (this store's `design` may be stale: another store may have migrated the
    * database, lib/store/migrate.ts; during a migration, both designs' keys while new keys are
-   * being added).
+   * being added). A record whose simhash is unchanged keeps its group fields; a new or changed one
+   * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/groups.ts)
+   * then finds its near-duplicates.
    */
   async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[]): Promise<void> {
     const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
@@ -264,49 +324,178 @@ export class PageStore {
       const current = new Map<string, PageRecord>();
       for (const record of found) if (record !== undefined) current.set(record.url, record);
       const puts: Promise<string>[] = [];
+      let ungrouped = false;
       for (const written of update(current)) {
         const record = withPhaseKeys(stored, written);
+        const before = current.get(record.url);
+        if (before !== undefined && before.simhash === record.simhash) {
+          // same fingerprint: same groups
+          if (before.group !== undefined) record.group = before.group;
+          if (before.copySite !== undefined) record.copySite = before.copySite;
+        } else {
+          ungrouped = true; // a new or changed page is in no group until the next regroup
+        }
         const put = pages.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
         put.catch(() => undefined); // the puts before it then reject with AbortError: reported through Promise.all
         puts.push(put);
+      }
+      if (ungrouped) {
+        const meta = tx.objectStore('meta');
+        const groups = await readGroupsMeta(meta);
+        if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
       }
       await Promise.all(puts);
     });
   }
 
   /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */
-  private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl }: NearDuplicateOptions): Promise<NearDuplicate[]> {
+  private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl, clamp = false }: NearDuplicateOptions): Promise<NearDuplicate[]> {
     const tx = this.db.transaction(['pages', 'meta'], 'readonly');
-    const index = tx.objectStore('pages').index('keys');
-    const buckets = await within(tx, async () => {
+    return within(tx, async () => {
       // the entries to look up are those of meta's phase in this very transaction (migrate.ts)
       const stored = await this.readMeta(tx.objectStore('meta'));
+      if (clamp) k = Math.min(k, tablesOf(stored).k);
       checkK(tablesOf(stored), k);
-      return Promise.all(queryKeys(stored, simhash).map((entry) => index.getAll(IDBKeyRange.only(entry))));
+      return lookup(tx.objectStore('pages'), queryKeys(stored, simhash), simhash, check, k, excludeUrl);
     });
-    const seen = new Set<string>();
-    const out: NearDuplicate[] = [];
-    for (const bucket of buckets) {
-      for (const record of bucket) {
-        if (seen.has(record.url)) continue;
-        seen.add(record.url);
-        if (record.url === excludeUrl) continue;
-        let other: Fingerprint;
-        let otherCheck: Fingerprint | null;
-        try {
-          other = fingerprintFromHex(record.simhash);
-          otherCheck = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
-        } catch {
-          continue; // an unreadable record matches nothing
-        }
-        const distance = hammingDistance(simhash, other);
-        // a missing check (either side) cannot confirm or refute: accepted on the simhash alone
-        if (distance <= k && (check === null || otherCheck === null || confirmsNearDuplicate(check, otherCheck))) out.push({ record, distance });
-      }
+  }
+}
+
+/** What lookup and the group upkeep need of the `pages` store, in any readable transaction. */
+interface PagesReader {
+  get(url: string): Promise<PageRecord | undefined>;
+  index(name: 'keys' | 'group'): { getAll(query: IDBKeyRange): Promise<PageRecord[]> };
+}
+interface PagesWriter extends PagesReader {
+  put(record: PageRecord): Promise<unknown>;
+}
+
+/** meta's `groups` value: a store without one (new, or empty when upgraded) has complete k = 3 groups. */
+export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown> }): Promise<GroupsMeta> {
+  const value = (await meta.get('groups')) as Partial<GroupsMeta> | undefined;
+  if (value === undefined || !Number.isInteger(value.k)) return { k: DEFAULT_K, complete: true };
+  return { k: value.k!, complete: value.complete === true };
+}
+
+/**
+ * The records within k bits of simhash (confirmed by check: nearDuplicates' rule) among those
+ * carrying one of `entries`, nearest first, then earliest first; excludeUrl left out.
+ */
+async function lookup(pages: PagesReader, entries: readonly string[], simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
+  const index = pages.index('keys');
+  const buckets = await Promise.all(entries.map((entry) => index.getAll(IDBKeyRange.only(entry))));
+  const seen = new Set<string>();
+  const out: NearDuplicate[] = [];
+  for (const bucket of buckets) {
+    for (const record of bucket) {
+      if (seen.has(record.url)) continue;
+      seen.add(record.url);
+      if (record.url === excludeUrl) continue;
+      const member = memberOf(record);
+      if (member === null) continue; // an unreadable record matches nothing
+      const distance = hammingDistance(simhash, member.simhash);
+      // a missing check (either side) cannot confirm or refute: accepted on the simhash alone
+      if (distance <= k && (check === null || member.check === null || confirmsNearDuplicate(check, member.check))) out.push({ record, distance });
     }
-    return out.sort(
-      (x, y) => x.distance - y.distance || x.record.firstSeen - y.record.firstSeen || (x.record.url < y.record.url ? -1 : x.record.url > y.record.url ? 1 : 0),
-    );
+  }
+  return out.sort(
+    (x, y) => x.distance - y.distance || x.record.firstSeen - y.record.firstSeen || (x.record.url < y.record.url ? -1 : x.record.url > y.record.url ? 1 : 0),
+  );
+}
+
+/** A record as lib/groups.ts sees it; null if its fingerprints are unreadable. */
+export function memberOf(record: PageRecord): (GroupMember & { record: PageRecord }) | null {
+  try {
+    const simhash = fingerprintFromHex(record.simhash);
+    const check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
+    return { url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, record };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Above this many pages in the groups one change touches, the pairwise regroup (O(n²)) is skipped:
+ * the groups are merged (a visit) or kept whole (a removal), and the next full regroup splits them.
+ */
+export const MAX_PAIRWISE = 400;
+
+/** Members of the groups `ids`, by group id. */
+async function membersOf(pages: PagesReader, ids: Iterable<string>): Promise<PageRecord[]> {
+  const index = pages.index('group');
+  return (await Promise.all([...new Set(ids)].map((id) => index.getAll(IDBKeyRange.only(id))))).flat();
+}
+
+type Node = GroupMember & { record: PageRecord };
+
+/**
+ * Writes the group fields of `components` (lists of members; their records as stored, except the
+ * record at `always`, which is new and written whatever its fields): each record whose fields
+ * change is put once. Every component of two or more pages gets a distinct id: the largest keeps
+ * the id most of its members have (fewer records rewritten, stable links), a part split off a
+ * group gets a new one.
+ */
+async function writeComponents(pages: PagesWriter, components: readonly Node[][], always: { url: string; hint: string | undefined } | null): Promise<void> {
+  const claimed = new Set<string>();
+  const puts: Promise<unknown>[] = [];
+  const hintOf = (node: Node): string | undefined => (always !== null && node.url === always.url ? always.hint : node.record.group);
+  for (const component of [...components].sort((x, y) => y.length - x.length)) {
+    let id: string | undefined;
+    if (component.length > 1) {
+      const counts = new Map<string, number>();
+      for (const node of component) {
+        const hint = hintOf(node);
+        if (hint !== undefined && !claimed.has(hint)) counts.set(hint, (counts.get(hint) ?? 0) + 1);
+      }
+      for (const [candidate, n] of counts) if (id === undefined || n > counts.get(id)!) id = candidate;
+      for (let salt = 0; id === undefined || claimed.has(id); salt++) id = newGroupId(salt === 0 ? component[0]!.url : `${component[0]!.url}#${salt}`);
+      claimed.add(id);
+    }
+    const fields = groupFieldsOf(component, id ?? '');
+    for (const { record } of component) {
+      const next = fields.get(record.url)!;
+      if ((always === null || record.url !== always.url) && next.group === record.group && next.copySite === record.copySite) continue;
+      const written: PageRecord = { ...record };
+      delete written.group;
+      delete written.copySite;
+      if (next.group !== undefined) written.group = next.group;
+      if (next.copySite !== undefined) written.copySite = next.copySite;
+      puts.push(pages.put(written));
+    }
+  }
+  await Promise.all(puts);
+}
+
+/** Puts `record` (a new or changed page) and regroups it with its near-duplicates `near` and its old group. */
+async function regroupAround(pages: PagesWriter, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], k: number): Promise<void> {
+  const self = memberOf(record);
+  if (self === null) {
+    await pages.put(record); // unreadable: in no group
+    if (old !== undefined) await regroupAfterRemoval(pages, [old], k);
+    return;
+  }
+  const groupIds = near.map((m) => m.record.group).filter((g): g is string => g !== undefined);
+  if (old?.group !== undefined) groupIds.push(old.group);
+  const byUrl = new Map<string, Node>();
+  for (const other of [...(await membersOf(pages, groupIds)), ...near.map((m) => m.record)]) {
+    if (other.url === record.url) continue;
+    const member = memberOf(other);
+    if (member !== null) byUrl.set(other.url, member);
+  }
+  const nodes: Node[] = [self, ...byUrl.values()];
+  const components = nodes.length <= MAX_PAIRWISE ? componentsOf(nodes, k) : [nodes]; // too many to compare: merged
+  await writeComponents(pages, components, { url: record.url, hint: old?.group });
+}
+
+/** After `gone` were deleted: regroups the rest of their groups (split, re-rooted or dissolved). */
+async function regroupAfterRemoval(pages: PagesWriter, gone: readonly PageRecord[], k: number): Promise<void> {
+  const goneUrls = new Set(gone.map((record) => record.url));
+  const ids = new Set(gone.map((record) => record.group).filter((g): g is string => g !== undefined));
+  for (const id of ids) {
+    const rest = (await membersOf(pages, [id])).filter((record) => !goneUrls.has(record.url));
+    const members = rest.map(memberOf).filter((m): m is Node => m !== null);
+    if (members.length === 0) continue;
+    await writeComponents(pages, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
   }
 }
 

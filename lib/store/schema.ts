@@ -2,13 +2,19 @@
 // database is laid out. Nothing here stores page text: a page is its URL, title, site, two
 // 64-bit fingerprints, visit times and its permuted-block table keys.
 //
-// Layout, version 1:
+// Layout, version 2:
 // - `pages`, keyed by canonical URL (lib/url.ts), one PageRecord per page. Indexes:
 //   - `keys` (multiEntry over `keys`): one entry per table, `${table}:${fixed-width hex key}`, so
 //     a near-duplicate lookup is one IDBKeyRange.only per table (lib/tables.ts);
-//   - `site` (for forgetting a site), `firstSeen` (for listing pages by age).
+//   - `site` (for forgetting a site and counting its pages);
+//   - `lastSeen` (the history page lists pages newest first; the oldest are evicted first);
+//   - `group` and `copySite`, sparse: only pages with a near-duplicate carry `group`, and only
+//     copies (lib/groups.ts) carry `copySite`, so the many pages in no group cost no entry.
 // - `meta`, out-of-line keys: `design` → the table design {k, b} the `keys` were written with, so
-//   that a later version can tell whether the keys must be rewritten.
+//   that a later version can tell whether the keys must be rewritten; `groups` → the k the groups
+//   were computed with and whether they are complete (lib/store/groups.ts).
+//
+// Version 1 had no `group`/`copySite` fields and an index on `firstSeen` instead of `lastSeen`.
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
 // from version n − 1 to n. Version 2 bumps DB_VERSION and adds `if (oldVersion < 2) { … }` below
@@ -18,7 +24,7 @@ import { type Fingerprint, fingerprintToHex } from '../fingerprint';
 import { type TableDesign, tableKeyHex, tableKeys } from '../tables';
 
 export const DB_NAME = 'doppel';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export interface PageRecord {
   /** Canonical URL (the key). */
@@ -36,10 +42,16 @@ export interface PageRecord {
   visits: number;
   /** One `${table}:${hex key}` entry per table of the design in meta (see recordKeys). */
   keys: string[];
+  /** The id of the page's group of near-duplicates; absent when it has none (lib/groups.ts). */
+  group?: string;
+  /** The page's site, present only when the page is a copy of a page first seen on another site. */
+  copySite?: string;
 }
 
 /** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
 export const PAGE_RECORD_FIELDS = ['url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'keys'] as const;
+/** Fields present only on some records (see PageRecord). */
+export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite'] as const;
 
 /** The table design the `keys` of every page were computed with. */
 export interface DesignMeta {
@@ -47,15 +59,22 @@ export interface DesignMeta {
   b: number;
 }
 
+/** The state of the stored groups: the k they were computed with; complete false while a regroup is due. */
+export interface GroupsMeta {
+  k: number;
+  complete: boolean;
+}
+
 export interface MetaValues {
   design: DesignMeta;
+  groups: GroupsMeta;
 }
 
 export interface DoppelDB extends DBSchema {
   pages: {
     key: string;
     value: PageRecord;
-    indexes: { keys: string; site: string; firstSeen: number };
+    indexes: { keys: string; site: string; lastSeen: number; group: string; copySite: string };
   };
   meta: {
     key: keyof MetaValues;
@@ -71,10 +90,10 @@ export function keyEntry(design: TableDesign, table: number, key: number): strin
   return `${table}:${tableKeyHex(design, table, key)}`;
 }
 
-/** The `keys` of a page with fingerprint fp: one entry per table of the design. */
-/** A record without its table keys: what writers give updateMany, which derives the keys. */
-export type PageFields = Omit<PageRecord, 'keys'>;
+/** A record without its table keys and group fields: what writers give updateMany, which derives them. */
+export type PageFields = Omit<PageRecord, 'keys' | 'group' | 'copySite'>;
 
+/** The `keys` of a page with fingerprint fp: one entry per table of the design. */
 export function recordKeys(design: TableDesign, fp: Fingerprint): string[] {
   return tableKeys(design, fp).map((key, t) => keyEntry(design, t, key));
 }
@@ -88,13 +107,27 @@ export function toHex(fp: Fingerprint): string {
  * versionchange transaction. Throwing (or rejecting) aborts the upgrade: the database stays as it
  * was, at oldVersion.
  */
-export async function upgradeSchema(db: Db, oldVersion: number, _transaction: UpgradeTransaction): Promise<void> {
+export async function upgradeSchema(db: Db, oldVersion: number, transaction: UpgradeTransaction): Promise<void> {
   if (oldVersion < 1) {
     const pages = db.createObjectStore('pages', { keyPath: 'url' });
     pages.createIndex('keys', 'keys', { multiEntry: true });
     pages.createIndex('site', 'site');
-    pages.createIndex('firstSeen', 'firstSeen');
+    // version 1 also had an index on firstSeen, which version 2 replaces: see below
+    (pages as unknown as IDBObjectStore).createIndex('firstSeen', 'firstSeen');
     db.createObjectStore('meta');
   }
-  // if (oldVersion < 2) { … }: the next step goes here.
+  if (oldVersion < 2) {
+    // Groups of near-duplicates. No record changes: a record without `group` is in no group
+    // until the regroup that `groups: {complete: false}` calls for (lib/store/groups.ts) finds
+    // its near-duplicates. Index changes only, so the step is as quick as the indexes are built.
+    const pages = transaction.objectStore('pages');
+    (pages as unknown as IDBObjectStore).deleteIndex('firstSeen');
+    pages.createIndex('lastSeen', 'lastSeen');
+    pages.createIndex('group', 'group');
+    pages.createIndex('copySite', 'copySite');
+    const meta = transaction.objectStore('meta');
+    const design = await meta.get('design');
+    if (design !== undefined) await meta.put({ k: 3, complete: false } satisfies GroupsMeta, 'groups');
+  }
+  // if (oldVersion < 3) { … }: the next step goes here.
 }

@@ -1,0 +1,178 @@
+// Regrouping a whole store: the groups of near-duplicates (lib/groups.ts) computed afresh, for a
+// new k, after an import (imported pages arrive in no group), or after the upgrade from schema
+// version 1 (which had none). Day to day the groups are kept by PageStore.record and forgetMany,
+// one visit at a time; this pass is for when many pages change at once.
+//
+// The pass reads every record (URL, site, fingerprints, first seen: about 100 bytes each in
+// memory), finds every near-duplicate pair through an in-memory permuted-block index (MemoryIndex,
+// the same tables as the store's), joins them by union-find, and writes the group fields of the
+// records whose fields change, a batch per transaction. It yields to the event loop every
+// SLICE_MS so that the context running it (a page, or the worker) keeps answering. A record
+// recorded or changed during the pass keeps what PageStore.record gave it: a batch only writes a
+// record whose simhash is still the one the pass read.
+import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
+import { UnionFind } from '../clusters';
+import { type GroupMember, groupFieldsOf, newGroupId, rootOf } from '../groups';
+import { MemoryIndex } from '../index';
+import { chooseDesign, designTables } from '../tables';
+import { NO_CHECK, type PageStore, readGroupsMeta } from './pages';
+import { areNearDuplicates } from '../groups';
+import type { GroupsMeta, PageRecord } from './schema';
+
+/** Longest stretch of work between two yields to the event loop. */
+export const SLICE_MS = 30;
+
+export interface RegroupProgress {
+  phase: 'reading' | 'comparing' | 'writing';
+  done: number;
+  total: number;
+}
+
+export interface RegroupOptions {
+  /** Records read (and written) per transaction (default 2000). */
+  batchSize?: number;
+  /** Called after each slice of work; throwing stops the pass (meta stays incomplete). */
+  onProgress?: (progress: RegroupProgress) => void | Promise<void>;
+}
+
+export interface RegroupResult {
+  k: number;
+  pages: number;
+  /** Groups of two or more pages. */
+  groups: number;
+  /** Records whose group fields were rewritten. */
+  rewritten: number;
+}
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** The groups' state in meta. */
+export async function groupsState(store: PageStore): Promise<GroupsMeta> {
+  return readGroupsMeta({ get: (key) => store.db.get('meta', key) });
+}
+
+async function setGroupsState(store: PageStore, state: GroupsMeta): Promise<void> {
+  await store.db.put('meta', state, 'groups');
+}
+
+/** True if the stored groups are not those of k (another k, or an import or upgrade left them incomplete). */
+export async function needsRegroup(store: PageStore, k: number): Promise<boolean> {
+  const state = await groupsState(store);
+  return !state.complete || state.k !== k;
+}
+
+/**
+ * Recomputes every group for k (0–8; within the store's table design's k, which
+ * keepDesignFitted({k}) provides) and leaves meta `groups` at {k, complete: true}. Interrupted,
+ * it leaves {k, complete: false} and every record with the group fields of before or after: run
+ * it again. Visits during the pass keep the groups with the new k.
+ */
+export async function regroupAll(store: PageStore, k: number, { batchSize = 2000, onProgress }: RegroupOptions = {}): Promise<RegroupResult> {
+  if (!Number.isInteger(k) || k < 0 || k > 8) throw new RangeError(`k must be an integer from 0 to 8: got ${k}`);
+  await setGroupsState(store, { k, complete: false });
+  const total = await store.count();
+
+  // 1. read
+  const nodes: (GroupMember & { group: string | undefined; copySite: string | undefined; simhashHex: string })[] = [];
+  let after: string | undefined;
+  let sliceStart = Date.now();
+  for (;;) {
+    const chunk: PageRecord[] = await store.pagesAfter(after, batchSize);
+    for (const record of chunk) {
+      let simhash: Fingerprint;
+      let check: Fingerprint | null;
+      try {
+        simhash = fingerprintFromHex(record.simhash);
+        check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
+      } catch {
+        continue; // unreadable: in no group
+      }
+      nodes.push({ url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: record.simhash });
+    }
+    await onProgress?.({ phase: 'reading', done: nodes.length, total });
+    if (chunk.length < batchSize) break;
+    after = chunk[chunk.length - 1]!.url;
+  }
+
+  // 2. compare: every pair within k, through tables for max(k, 1) bits (k = 0 needs blocks too)
+  const design = designTables({ k: Math.max(k, 1), b: chooseDesign({ k: Math.max(k, 1), expectedSize: nodes.length }).design.b });
+  const index = new MemoryIndex<number>(design, Math.max(nodes.length, 1));
+  nodes.forEach((node, i) => index.add(i, node.simhash));
+  const sets = new UnionFind(nodes.length);
+  sliceStart = Date.now();
+  for (let i = 0; i < nodes.length; i++) {
+    for (const match of index.query(nodes[i]!.simhash, k)) {
+      if (match.id > i && areNearDuplicates(nodes[i]!, nodes[match.id]!, k)) sets.union(i, match.id);
+    }
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await onProgress?.({ phase: 'comparing', done: i + 1, total: nodes.length });
+      await nextTick();
+      sliceStart = Date.now();
+    }
+  }
+
+  // 3. the fields each record should have
+  const components = new Map<number, number[]>();
+  for (let i = 0; i < nodes.length; i++) {
+    if (sets.sizeOf(i) < 2) continue;
+    const root = sets.find(i);
+    const list = components.get(root);
+    if (list === undefined) components.set(root, [i]);
+    else list.push(i);
+  }
+  const claimed = new Set<string>();
+  const changes = new Map<string, { group?: string; copySite?: string; simhash: string }>();
+  const inGroup = new Set<number>();
+  // the largest groups choose their ids first (see writeComponents in pages.ts)
+  for (const members of [...components.values()].sort((x, y) => y.length - x.length)) {
+    const counts = new Map<string, number>();
+    for (const i of members) {
+      const g = nodes[i]!.group;
+      if (g !== undefined && !claimed.has(g)) counts.set(g, (counts.get(g) ?? 0) + 1);
+    }
+    let id: string | undefined;
+    for (const [candidate, n] of counts) if (id === undefined || n > counts.get(id)!) id = candidate;
+    const component = members.map((i) => nodes[i]!);
+    const first = rootOf(component).url;
+    for (let salt = 0; id === undefined || claimed.has(id); salt++) id = newGroupId(salt === 0 ? first : `${first}#${salt}`);
+    claimed.add(id);
+    const fields = groupFieldsOf(component, id);
+    for (const i of members) {
+      inGroup.add(i);
+      const node = nodes[i]!;
+      const next = fields.get(node.url)!;
+      if (next.group !== node.group || next.copySite !== node.copySite) changes.set(node.url, { ...next, simhash: node.simhashHex });
+    }
+  }
+  nodes.forEach((node, i) => {
+    if (!inGroup.has(i) && (node.group !== undefined || node.copySite !== undefined)) changes.set(node.url, { simhash: node.simhashHex });
+  });
+
+  // 4. write
+  const urls = [...changes.keys()];
+  let rewritten = 0;
+  for (let start = 0; start < urls.length; start += batchSize) {
+    const batch = urls.slice(start, start + batchSize);
+    const tx = store.db.transaction('pages', 'readwrite');
+    const found = await Promise.all(batch.map((url) => tx.store.get(url)));
+    const puts: Promise<unknown>[] = [];
+    for (const record of found) {
+      if (record === undefined) continue;
+      const change = changes.get(record.url)!;
+      if (record.simhash !== change.simhash) continue; // changed since it was read: PageStore.record grouped it
+      const written: PageRecord = { ...record };
+      delete written.group;
+      delete written.copySite;
+      if (change.group !== undefined) written.group = change.group;
+      if (change.copySite !== undefined) written.copySite = change.copySite;
+      puts.push(tx.store.put(written));
+    }
+    await Promise.all(puts);
+    await tx.done;
+    rewritten += puts.length;
+    await onProgress?.({ phase: 'writing', done: Math.min(start + batchSize, urls.length), total: urls.length });
+  }
+
+  await setGroupsState(store, { k, complete: true });
+  return { k, pages: nodes.length, groups: components.size, rewritten };
+}

@@ -1,0 +1,192 @@
+// Reading the history page's data out of the store: entries newest first (a group of
+// near-duplicates folded into one entry), the overall counts, and the sites that copy. Every read
+// is one short readonly transaction over an index, so that the first screen of a store of a
+// million pages costs about as much as that of a hundred.
+import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
+import type { PageStore } from './pages';
+import type { PageRecord } from './schema';
+
+export interface HistoryFilter {
+  /** Case-insensitive text sought in the title, URL or site of any page of an entry. */
+  text?: string;
+  /** Only entries with a page last seen at or after this time (ms since the epoch). */
+  from?: number;
+  /** …and at or before this time. */
+  to?: number;
+  /** Only entries of two or more pages. */
+  hasCopies?: boolean;
+}
+
+/** One entry of the history: a page alone, or a group of near-duplicates. */
+export interface HistoryEntry {
+  /** The group id, or the page's URL for a page in no group. */
+  id: string;
+  /** The earliest-seen page of the group (the page itself when alone). */
+  root: PageRecord;
+  /** The other pages, earliest first. */
+  copies: PageRecord[];
+  /** The newest lastSeen among its pages: the entry's place in the list. */
+  newest: number;
+}
+
+/** Where a read stopped: the last record the lastSeen cursor passed. */
+export interface HistoryCursor {
+  lastSeen: number;
+  url: string;
+}
+
+export interface HistoryPage {
+  entries: HistoryEntry[];
+  /** Where to go on from; null at the end of the history. */
+  next: HistoryCursor | null;
+  /** Records the cursor passed (matching or not). */
+  scanned: number;
+}
+
+export interface ReadOptions {
+  after?: HistoryCursor | null;
+  /** Stop after this many entries… */
+  limit: number;
+  /** …or after passing this many records (a search reads on in further calls). */
+  maxScan?: number;
+  /** Ids of entries already shown: their pages are passed over (a group appears once, at its newest page). */
+  shown: Set<string>;
+}
+
+function matchesText(record: PageRecord, needle: string): boolean {
+  return record.title.toLowerCase().includes(needle) || record.url.toLowerCase().includes(needle) || record.site.includes(needle);
+}
+
+/** The entry of a group's members. */
+export function entryOf(id: string, members: readonly PageRecord[]): HistoryEntry {
+  const root = rootOf(members);
+  const copies = members.filter((m) => m !== root).sort((a, b) => (seenBefore(a, b) ? -1 : seenBefore(b, a) ? 1 : 0));
+  return { id, root, copies, newest: Math.max(...members.map((m) => m.lastSeen)) };
+}
+
+/**
+ * The next entries of the history, newest first (by the newest lastSeen of their pages), from
+ * `after`. A group is one entry, placed at its most recently seen page and listed once (ids in
+ * `shown` are passed over, and the ids returned are added to it).
+ */
+export async function readHistory(store: PageStore, filter: HistoryFilter, { after = null, limit, maxScan = Infinity, shown }: ReadOptions): Promise<HistoryPage> {
+  const needle = filter.text?.trim().toLowerCase() ?? '';
+  const tx = store.db.transaction('pages', 'readonly');
+  const index = tx.store.index('lastSeen');
+  const groups = tx.store.index('group');
+  const upper = after?.lastSeen ?? filter.to;
+  const lower = filter.from;
+  const range =
+    upper !== undefined && lower !== undefined
+      ? IDBKeyRange.bound(lower, Math.min(upper, filter.to ?? Infinity))
+      : upper !== undefined
+        ? IDBKeyRange.upperBound(Math.min(upper, filter.to ?? Infinity))
+        : lower !== undefined
+          ? IDBKeyRange.lowerBound(lower)
+          : undefined;
+  const entries: HistoryEntry[] = [];
+  let scanned = 0;
+  let cursor = await index.openCursor(range, 'prev');
+  // resume after `after`: skip the records at its lastSeen whose URL is at or after its URL
+  if (cursor && after !== null && cursor.key === after.lastSeen && cursor.primaryKey >= after.url) {
+    if (cursor.primaryKey > after.url) cursor = await cursor.continuePrimaryKey(after.lastSeen, after.url);
+    if (cursor && cursor.key === after.lastSeen && cursor.primaryKey === after.url) cursor = await cursor.continue();
+  }
+  let last: HistoryCursor | null = null;
+  while (cursor) {
+    const record = cursor.value;
+    scanned++;
+    last = { lastSeen: record.lastSeen, url: record.url };
+    const id = record.group ?? record.url;
+    if (!shown.has(id) && (!filter.hasCopies || record.group !== undefined)) {
+      let members = [record];
+      if (record.group !== undefined) members = await groups.getAll(IDBKeyRange.only(record.group));
+      if (members.length === 0) members = [record];
+      if (needle === '' || members.some((m) => matchesText(m, needle))) {
+        shown.add(id);
+        entries.push(entryOf(id, members));
+      }
+    }
+    if (entries.length >= limit || scanned >= maxScan) break;
+    cursor = await cursor.continue();
+  }
+  const ended = cursor === null;
+  await tx.done;
+  return { entries, next: ended ? null : last, scanned };
+}
+
+export interface Overview {
+  pages: number;
+  /** Distinct articles: pages in no group, plus one per group. */
+  articles: number;
+  /** Groups of two or more near-duplicates. */
+  groups: number;
+}
+
+/** The counts at the top of the history page. */
+export async function readOverview(store: PageStore): Promise<Overview> {
+  const tx = store.db.transaction('pages', 'readonly');
+  const groupIndex = tx.store.index('group');
+  const [pages, grouped] = await Promise.all([tx.store.count(), groupIndex.count()]);
+  let groups = 0;
+  let cursor = await groupIndex.openKeyCursor(null, 'nextunique');
+  while (cursor) {
+    groups++;
+    cursor = await cursor.continue();
+  }
+  await tx.done;
+  return { pages, articles: pages - grouped + groups, groups };
+}
+
+/** The standing of one site (the popup's flag). */
+export async function readSiteStanding(store: PageStore, site: string, mark: SiteMark | null): Promise<SiteStanding> {
+  const tx = store.db.transaction('pages', 'readonly');
+  const [pages, copies] = await Promise.all([tx.store.index('site').count(IDBKeyRange.only(site)), tx.store.index('copySite').count(IDBKeyRange.only(site))]);
+  await tx.done;
+  return siteStanding(site, pages, copies, mark);
+}
+
+/**
+ * Every site with at least one copy, and every marked site: flagged ones first, then by share of
+ * copies, then by name.
+ */
+export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>): Promise<SiteStanding[]> {
+  const tx = store.db.transaction('pages', 'readonly');
+  const copySites = tx.store.index('copySite');
+  const sites = new Set<string>(marks.keys());
+  let cursor = await copySites.openKeyCursor(null, 'nextunique');
+  while (cursor) {
+    sites.add(cursor.key);
+    cursor = await cursor.continue();
+  }
+  const out = await Promise.all(
+    [...sites].map(async (site) => {
+      const [pages, copies] = await Promise.all([tx.store.index('site').count(IDBKeyRange.only(site)), copySites.count(IDBKeyRange.only(site))]);
+      return siteStanding(site, pages, copies, marks.get(site) ?? null);
+    }),
+  );
+  await tx.done;
+  const share = (s: SiteStanding): number => (s.pages === 0 ? 0 : s.copies / s.pages);
+  return out.sort((a, b) => Number(b.flagged) - Number(a.flagged) || share(b) - share(a) || b.copies - a.copies || (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
+}
+
+/** A copy beside the page it copies (the earliest-seen page of its group, on another site). */
+export interface CopyEvidence {
+  copy: PageRecord;
+  original: PageRecord;
+}
+
+/** The evidence for a site: each of its copies beside its original, newest copy first; at most `limit`. */
+export async function readSiteEvidence(store: PageStore, site: string, limit = 200): Promise<CopyEvidence[]> {
+  const tx = store.db.transaction('pages', 'readonly');
+  const copies = await tx.store.index('copySite').getAll(IDBKeyRange.only(site), limit);
+  const groups = tx.store.index('group');
+  const out = await Promise.all(
+    copies.map(async (copy) => {
+      const members = copy.group === undefined ? [copy] : await groups.getAll(IDBKeyRange.only(copy.group));
+      return { copy, original: rootOf(members.length > 0 ? members : [copy]) };
+    }),
+  );
+  await tx.done;
+  return out.sort((a, b) => b.copy.firstSeen - a.copy.firstSeen);
+}
