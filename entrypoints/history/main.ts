@@ -1,200 +1,25 @@
-// The history page (history.html, an unlisted extension page opened from the popup): for now its
-// "Your data" section, exporting the recorded pages to an NDJSON file and importing such a file
-// (lib/store/transfer.ts). A later issue adds the reading history list above it.
-//
-// This page opens Doppel's IndexedDB database itself (getDb + PageStore.open) instead of asking
-// the background: extension pages share the extension's origin, so they share the background's
-// IndexedDB, and bulk data (a whole history, a file of a million lines) need not cross the
-// message protocol. Each import batch is one transaction, so the background sees whole pages.
-import { plural } from '@/lib/format';
-import { splitLines } from '@/lib/ndjson';
-import { getDb } from '@/lib/store/db';
-import { PageStore } from '@/lib/store/pages';
-import { keepDesignFitted } from '@/lib/store/migrate';
-import { type ImportSummary, ImportError, ImportInterruptedError, exportPages, importLines } from '@/lib/store/transfer';
+// The history page (history.html, opened from the popup): the reading history deduplicated, the
+// sites that copy, the settings, and the user's data (export and import). Each section lives in
+// its own module; this one starts them, and first brings the store up to date if an import, an
+// upgrade or a change of k left the groups incomplete (the worker may be doing it already: the
+// Web Lock makes this wait for it).
+import { needsRegroup } from '@/lib/store/groups';
+import { setupData } from './data';
+import { setupList } from './list';
+import { $, errorText, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
+import { setupSettings } from './settings';
+import { setupSites } from './sites';
 
-/** How many rejected lines are listed; the rest are counted ("and N more"). */
-const MAX_REJECTIONS_SHOWN = 100;
+setupList();
+setupSites();
+setupSettings();
+setupData();
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-const view = {
-  exportButton: $<HTMLButtonElement>('export'),
-  exportStatus: $('export-status'),
-  form: $<HTMLFormElement>('import-form'),
-  file: $<HTMLInputElement>('import-file'),
-  importButton: $<HTMLButtonElement>('import'),
-  progress: $<HTMLProgressElement>('import-progress'),
-  summary: $('import-summary'),
-  error: $('import-error'),
-  rejections: $('import-rejections'),
-  rejectionsHeading: $('rejections-heading'),
-  rejected: $<HTMLUListElement>('rejected-lines'),
-};
-
-let storePromise: Promise<PageStore> | undefined;
-function store(): Promise<PageStore> {
-  storePromise ??= getDb().then((db) => PageStore.open(db));
-  storePromise.catch(() => (storePromise = undefined)); // retry on the next click
-  return storePromise;
-}
-
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** YYYY-MM-DD in local time. */
-function localDate(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Export
-
-async function exportHistory(): Promise<void> {
-  view.exportButton.disabled = true;
-  view.exportStatus.classList.remove('error');
-  view.exportStatus.textContent = 'Exporting…';
-  try {
-    const now = Date.now();
-    const parts: string[] = [];
-    let lines = 0;
-    for await (const line of exportPages(await store(), { now })) {
-      parts.push(line, '\n');
-      lines++;
-    }
-    const pages = lines - 1; // the first line is the header
-    const blob = new Blob(parts, { type: 'application/x-ndjson' });
-    const href = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = href;
-    link.download = `doppel-history-${localDate(now)}.ndjson`;
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(href), 60_000); // the download has started by then
-    view.exportStatus.textContent = `Exported ${plural(pages, 'page', 'pages')}.`;
-    view.exportButton.dataset['state'] = 'done';
-  } catch (error) {
-    view.exportStatus.classList.add('error');
-    view.exportStatus.textContent = `The export failed: ${message(error)}`;
-  } finally {
-    view.exportButton.disabled = false;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Import
-
-/** The chunks of a byte stream decoded as UTF-8, counting the bytes read into `read.bytes`. */
-async function* decodedChunks(file: Blob, read: { bytes: number }): AsyncGenerator<string, void, undefined> {
-  const counter = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
-    transform(chunk, controller) {
-      read.bytes += chunk.byteLength;
-      controller.enqueue(chunk);
-    },
-  });
-  const reader = file.stream().pipeThrough(counter).pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-function summaryText(summary: Readonly<ImportSummary>): string {
-  return [
-    `${plural(summary.added, 'page', 'pages')} added`,
-    `${summary.merged} merged`,
-    `${summary.unchanged} unchanged`,
-    `${plural(summary.rejected.length, 'line', 'lines')} rejected`,
-  ].join(', ');
-}
-
-function showRejections(summary: Readonly<ImportSummary>): void {
-  const { rejected } = summary;
-  view.rejected.replaceChildren();
-  view.rejections.hidden = rejected.length === 0;
-  if (rejected.length === 0) return;
-  view.rejectionsHeading.textContent = rejected.length === 1 ? 'This line was not imported:' : 'These lines were not imported:';
-  for (const { line, reason } of rejected.slice(0, MAX_REJECTIONS_SHOWN)) {
-    const item = document.createElement('li');
-    item.textContent = `line ${line}: ${reason}`; // text, never markup
-    view.rejected.append(item);
-  }
-  if (rejected.length > MAX_REJECTIONS_SHOWN) {
-    const more = document.createElement('li');
-    more.textContent = `and ${rejected.length - MAX_REJECTIONS_SHOWN} more`;
-    view.rejected.append(more);
-  }
-}
-
-function clearImportStatus(): void {
-  view.summary.textContent = '';
-  view.error.textContent = '';
-  view.rejections.hidden = true;
-  view.rejected.replaceChildren();
-}
-
-async function importFile(file: File): Promise<void> {
-  view.importButton.disabled = true;
-  view.file.disabled = true;
-  view.form.dataset['state'] = 'importing';
-  clearImportStatus();
-  view.summary.textContent = `Importing ${file.name}…`;
-  view.progress.max = Math.max(file.size, 1);
-  view.progress.value = 0;
-  view.progress.hidden = false;
-  const read = { bytes: 0 };
-  try {
-    const summary = await importLines(await store(), splitLines(decodedChunks(file, read)), {
-      now: Date.now(),
-      onProgress: (linesRead) => {
-        view.progress.value = Math.min(read.bytes, view.progress.max);
-        view.progress.setAttribute('aria-valuetext', `${linesRead} lines read`);
-      },
-    });
-    view.progress.value = view.progress.max;
-    view.summary.textContent = `${summaryText(summary)}.`;
-    showRejections(summary);
-    // A large import can outgrow the table design: move it on now (resumed by the worker at its
-    // next start if this tab closes first).
-    await keepDesignFitted(await store());
-    view.form.dataset['state'] = 'done';
-  } catch (error) {
-    view.form.dataset['state'] = 'failed';
-    if (error instanceof ImportError) {
-      view.summary.textContent = '';
-      // the message says "Nothing was imported." at its end; say it first instead
-      view.error.textContent = `Nothing was imported: ${error.message.replace(/\s*Nothing was imported\.$/, '')}`;
-    } else if (error instanceof ImportInterruptedError) {
-      view.summary.textContent = `${summaryText(error.summary)}.`;
-      view.error.textContent =
-        `The import stopped after ${plural(error.linesRead, 'line', 'lines')}; pages already imported are complete. ` +
-        `Import the file again to finish. (${message(error.cause)})`;
-      showRejections(error.summary);
-    } else {
-      view.summary.textContent = '';
-      view.error.textContent = `The import failed: ${message(error)}`;
-    }
-  } finally {
-    view.progress.hidden = true;
-    view.file.disabled = false;
-    view.importButton.disabled = view.file.files?.length !== 1;
-  }
-}
-
-view.exportButton.addEventListener('click', () => void exportHistory());
-view.file.addEventListener('change', () => {
-  view.importButton.disabled = view.file.files?.length !== 1;
-  clearImportStatus();
-});
-view.form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  const file = view.file.files?.[0];
-  if (file) void importFile(file);
-});
+void (async () => {
+  const { k } = await settings();
+  if (!(await needsRegroup(await store(), k))) return;
+  const status = $('overview');
+  status.textContent = 'Grouping your history…';
+  await organiseNow(k, (progress) => (status.textContent = organiseText(progress)));
+  pagesChanged();
+})().catch((error: unknown) => ($('overview').textContent = `Could not group your history: ${errorText(error)}`));

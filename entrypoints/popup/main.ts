@@ -23,6 +23,7 @@ const view = {
   incognito: $<HTMLInputElement>('incognito'),
   error: $('error'),
   historyLink: $<HTMLAnchorElement>('history-link'),
+  siteFlag: $('site-flag'),
 };
 
 // "History and data": a real link (keyboard users can tab to it and open it), opened in a new tab
@@ -87,8 +88,26 @@ function matchItem(match: MatchSummary, now: number): HTMLLIElement {
   return item;
 }
 
+/** The flag of the page's site (lib/groups.ts), with the counts behind it; hidden if not flagged. */
+function renderSiteFlag(report: Report): void {
+  const standing = report.site;
+  view.siteFlag.hidden = standing === null || !standing.flagged;
+  if (standing === null || !standing.flagged) {
+    delete view.siteFlag.dataset['flag'];
+    return;
+  }
+  view.siteFlag.dataset['site'] = standing.site;
+  view.siteFlag.dataset['flag'] = 'copies';
+  view.siteFlag.textContent =
+    standing.mark === 'farm'
+      ? `You marked ${standing.site} as a content farm.`
+      : `${standing.site} looks like a republisher: ${standing.copies} of the ${plural(standing.pages, 'page', 'pages')} you read there ` +
+        `${standing.copies === 1 ? 'is a copy' : 'are copies'} of pages first seen on other sites.`;
+}
+
 function render(report: Report, now: number): void {
   const site = siteOf(report.url);
+  renderSiteFlag(report);
   view.title.textContent = report.page?.title || report.url;
   view.matches.replaceChildren();
   view.matchesSection.hidden = true;

@@ -15,6 +15,7 @@ import { UnionFind } from '../clusters';
 import { type GroupMember, groupFieldsOf, newGroupId, rootOf } from '../groups';
 import { MemoryIndex } from '../index';
 import { chooseDesign, designTables } from '../tables';
+import { keepDesignFitted } from './migrate';
 import { NO_CHECK, type PageStore, readGroupsMeta } from './pages';
 import { areNearDuplicates } from '../groups';
 import type { GroupsMeta, PageRecord } from './schema';
@@ -176,3 +177,30 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   await setGroupsState(store, { k, complete: true });
   return { k, pages: nodes.length, groups: components.size, rewritten };
 }
+
+export interface OrganiseProgress {
+  /** 'design': moving the tables to the design the store's size and k call for (lib/store/migrate.ts). */
+  phase: 'design' | RegroupProgress['phase'];
+  done: number;
+  total: number;
+}
+
+export interface OrganiseResult {
+  moved: Awaited<ReturnType<typeof keepDesignFitted>>;
+  regrouped: RegroupResult | null;
+}
+
+/**
+ * Brings a store up to date for k: the table design its size and k call for, then the groups, if
+ * either is due (after an import, an upgrade, a change of k, or an interrupted run). A no-op on a
+ * store that is up to date. Callers in the extension hold the Web Lock ORGANISE_LOCK around it, so
+ * that the worker and a history page never run it at the same time.
+ */
+export async function organise(store: PageStore, k: number, { onProgress }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void> } = {}): Promise<OrganiseResult> {
+  const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
+  const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress }) : null;
+  return { moved, regrouped };
+}
+
+/** The Web Lock held while organising. */
+export const ORGANISE_LOCK = 'doppel-organise';

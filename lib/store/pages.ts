@@ -455,7 +455,8 @@ async function writeComponents(pages: PagesWriter, components: readonly Node[][]
     for (const { record } of component) {
       const next = fields.get(record.url)!;
       if ((always === null || record.url !== always.url) && next.group === record.group && next.copySite === record.copySite) continue;
-      const written: PageRecord = { ...record };
+      // the new record itself is updated in place: record() returns it as written
+      const written: PageRecord = always !== null && record.url === always.url ? record : { ...record };
       delete written.group;
       delete written.copySite;
       if (next.group !== undefined) written.group = next.group;

@@ -1,0 +1,347 @@
+// The reading history: every recorded page, newest first, near-duplicates folded into one entry
+// (lib/store/history.ts), with search, filters and forgetting.
+//
+// At a million pages the list cannot be built whole. It is read a chunk of entries at a time
+// along the lastSeen index, as the end of the list comes into view, and it is virtualised: a
+// chunk far outside the viewport is emptied and keeps only its measured height, and is drawn
+// again when it comes back near. A search reads the store in slices of SEARCH_SCAN records,
+// showing how far it got, so that a rare match in a large history never blocks the page.
+import { absoluteTime, plural, relativeTime } from '@/lib/format';
+import { type HistoryCursor, type HistoryEntry, type HistoryFilter, readHistory, readOverview } from '@/lib/store/history';
+import type { PageRecord } from '@/lib/store/schema';
+import { isRecordableUrl } from '@/lib/url';
+import { $, errorText, onPagesChanged, pagesChanged, store } from './shared';
+
+/** Entries per chunk (one read, one block of the virtualised list). */
+const CHUNK = 40;
+/** Records passed per read while a search or filter has not filled a chunk. */
+const SEARCH_SCAN = 4000;
+/** Chunks within this distance of the viewport stay drawn. */
+const DRAWN_MARGIN = '1500px';
+
+const view = {
+  overview: $('overview'),
+  filters: $<HTMLFormElement>('filters'),
+  search: $<HTMLInputElement>('search'),
+  from: $<HTMLInputElement>('from'),
+  to: $<HTMLInputElement>('to'),
+  hasCopies: $<HTMLInputElement>('has-copies'),
+  list: $('list'),
+  status: $('list-status'),
+  end: $('list-end'),
+  selectionCount: $('selection-count'),
+  forgetSelected: $<HTMLButtonElement>('forget-selected'),
+};
+
+interface Chunk {
+  element: HTMLElement;
+  entries: HistoryEntry[];
+  drawn: boolean;
+}
+
+const state = {
+  filter: {} as HistoryFilter,
+  generation: 0,
+  cursor: null as HistoryCursor | null,
+  ended: false,
+  loading: false,
+  shown: new Set<string>(),
+  chunks: [] as Chunk[],
+  scanned: 0,
+  selected: new Set<string>(),
+  firstScreen: false,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Drawing entries
+
+function pageLink(record: PageRecord, className: string): HTMLElement {
+  const text = record.title.trim() || record.url;
+  if (!isRecordableUrl(record.url)) {
+    const span = document.createElement('span'); // never a link to anything but http(s)
+    span.className = className;
+    span.textContent = text;
+    return span;
+  }
+  const link = document.createElement('a');
+  link.className = className;
+  link.href = record.url;
+  link.target = '_blank';
+  link.rel = 'noopener noreferrer';
+  link.textContent = text; // text, never markup
+  return link;
+}
+
+function when(ms: number, now: number, prefix: string): HTMLTimeElement {
+  const time = document.createElement('time');
+  time.dateTime = new Date(ms).toISOString();
+  time.title = absoluteTime(ms);
+  time.textContent = `${prefix} ${relativeTime(ms, now)}`;
+  return time;
+}
+
+function picker(urls: readonly string[], label: string): HTMLInputElement {
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.className = 'pick';
+  box.dataset['urls'] = JSON.stringify(urls);
+  box.setAttribute('aria-label', label);
+  box.checked = urls.every((url) => state.selected.has(url));
+  return box;
+}
+
+function entryElement(entry: HistoryEntry, now: number): HTMLElement {
+  const pages = [entry.root, ...entry.copies];
+  const article = document.createElement('article');
+  article.className = 'entry';
+  if (entry.copies.length > 0) article.dataset['group'] = entry.id;
+  else article.dataset['page'] = entry.root.url;
+
+  const title = entry.root.title.trim() || entry.root.url;
+  const head = document.createElement('div');
+  head.className = 'entry-head';
+  head.append(picker(pages.map((p) => p.url), entry.copies.length > 0 ? `Select “${title}” and its ${plural(entry.copies.length, 'copy', 'copies')}` : `Select “${title}”`));
+  const body = document.createElement('div');
+  body.className = 'entry-body';
+  body.append(pageLink(entry.root, 'entry-title'));
+  const meta = document.createElement('p');
+  meta.className = 'meta';
+  const visits = pages.reduce((sum, p) => sum + p.visits, 0);
+  meta.append(`${entry.root.site} · `, when(entry.root.firstSeen, now, 'first seen'), ` · ${plural(visits, 'visit', 'visits')}`);
+  if (entry.copies.length > 0) {
+    const sites = new Set(pages.map((p) => p.site)).size;
+    const tag = document.createElement('span');
+    tag.className = 'tag';
+    tag.textContent = `met ${pages.length} times${sites > 1 ? ` on ${sites} sites` : ''}`;
+    meta.append(' · ', tag);
+  }
+  body.append(meta);
+  if (entry.copies.length > 0) {
+    const list = document.createElement('ul');
+    list.className = 'copies';
+    for (const copy of entry.copies) {
+      const item = document.createElement('li');
+      item.append(picker([copy.url], `Select the copy on ${copy.site}`));
+      const text = document.createElement('div');
+      text.append(pageLink(copy, 'copy-title'));
+      const copyMeta = document.createElement('p');
+      copyMeta.className = 'meta';
+      copyMeta.append(`${copy.site} · `, when(copy.firstSeen, now, 'first seen'));
+      if (copy.copySite !== undefined) {
+        const tag = document.createElement('span');
+        tag.className = 'tag copy';
+        tag.textContent = `copy of ${entry.root.site}`;
+        copyMeta.append(' · ', tag);
+      }
+      text.append(copyMeta);
+      item.append(text);
+      list.append(item);
+    }
+    body.append(list);
+  }
+  head.append(body);
+  article.append(head);
+  return article;
+}
+
+function draw(chunk: Chunk): void {
+  const now = Date.now();
+  chunk.element.replaceChildren(...chunk.entries.map((entry) => entryElement(entry, now)));
+  chunk.element.style.height = '';
+  chunk.drawn = true;
+}
+
+/** Empties a chunk far from the viewport, keeping its height (unless it holds the focus). */
+function undraw(chunk: Chunk): void {
+  if (!chunk.drawn || chunk.element.contains(document.activeElement)) return;
+  chunk.element.style.height = `${chunk.element.offsetHeight}px`;
+  chunk.element.replaceChildren();
+  chunk.drawn = false;
+}
+
+const chunkObserver = new IntersectionObserver(
+  (changes) => {
+    for (const change of changes) {
+      const chunk = state.chunks.find((c) => c.element === change.target);
+      if (chunk === undefined) continue;
+      if (change.isIntersecting && !chunk.drawn) draw(chunk);
+      else if (!change.isIntersecting && chunk.drawn) undraw(chunk);
+    }
+  },
+  { rootMargin: `${DRAWN_MARGIN} 0px` },
+);
+
+const endObserver = new IntersectionObserver((changes) => {
+  if (changes.some((c) => c.isIntersecting)) void loadMore();
+}, { rootMargin: '800px 0px' });
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+const filtering = (): boolean => Boolean(state.filter.text) || state.filter.hasCopies === true || state.filter.from !== undefined || state.filter.to !== undefined;
+
+function setListState(value: 'loading' | 'ready' | 'empty' | 'searching' | 'error'): void {
+  view.list.dataset['state'] = value;
+  view.list.setAttribute('aria-busy', String(value === 'loading' || value === 'searching'));
+}
+
+async function loadMore(): Promise<void> {
+  if (state.loading || state.ended) return;
+  state.loading = true;
+  const generation = state.generation;
+  const entries: HistoryEntry[] = [];
+  try {
+    const opened = await store();
+    while (entries.length < CHUNK && !state.ended) {
+      const page = await readHistory(opened, state.filter, { after: state.cursor, limit: CHUNK - entries.length, maxScan: SEARCH_SCAN, shown: state.shown });
+      if (generation !== state.generation) return; // a new search started meanwhile
+      entries.push(...page.entries);
+      state.cursor = page.next;
+      state.ended = page.next === null;
+      state.scanned += page.scanned;
+      if (!state.ended && entries.length < CHUNK && filtering()) {
+        if (state.chunks.length === 0) setListState('searching');
+        view.status.textContent = `Searching… ${state.scanned.toLocaleString('en')} pages looked at so far.`;
+      }
+    }
+    if (entries.length > 0) {
+      const element = document.createElement('div');
+      element.className = 'chunk';
+      const chunk: Chunk = { element, entries, drawn: false };
+      state.chunks.push(chunk);
+      draw(chunk);
+      view.list.append(element);
+      chunkObserver.observe(element);
+    }
+    if (state.chunks.length === 0) {
+      setListState('empty');
+      view.status.textContent = filtering() ? 'Nothing you read matches this search.' : 'Doppel has not recorded any page yet. Articles you read are recorded once they finish loading.';
+    } else {
+      setListState('ready');
+      view.status.textContent = state.ended ? (filtering() ? 'End of the results.' : 'End of your history.') : '';
+    }
+    if (!state.firstScreen) {
+      state.firstScreen = true;
+      performance.mark('doppel:history-first-screen'); // read by npm run bench:browser
+    }
+  } catch (error) {
+    if (generation !== state.generation) return;
+    setListState('error');
+    view.status.textContent = `Doppel could not read your history: ${errorText(error)}`;
+  } finally {
+    if (generation === state.generation) state.loading = false;
+  }
+  // still short of the viewport's end (a tall screen, or entries filtered out): read on
+  if (generation === state.generation && !state.ended && view.end.getBoundingClientRect().top < window.innerHeight + 800) void loadMore();
+}
+
+function readFilter(): HistoryFilter {
+  const filter: HistoryFilter = {};
+  const text = view.search.value.trim();
+  if (text !== '') filter.text = text;
+  if (view.hasCopies.checked) filter.hasCopies = true;
+  if (view.from.value !== '') filter.from = new Date(`${view.from.value}T00:00:00`).getTime();
+  if (view.to.value !== '') filter.to = new Date(`${view.to.value}T23:59:59.999`).getTime();
+  return filter;
+}
+
+/** Starts the list again from the top, with the current filters. */
+function restart(): void {
+  state.generation++;
+  for (const chunk of state.chunks) chunkObserver.unobserve(chunk.element);
+  state.chunks = [];
+  state.shown = new Set();
+  state.cursor = null;
+  state.ended = false;
+  state.loading = false;
+  state.scanned = 0;
+  state.filter = readFilter();
+  view.list.replaceChildren();
+  setListState('loading');
+  view.status.textContent = 'Loading…';
+  void loadMore();
+}
+
+async function showOverview(): Promise<void> {
+  try {
+    const { pages, articles, groups } = await readOverview(await store());
+    view.overview.textContent =
+      pages === 0
+        ? 'No pages recorded yet.'
+        : `${plural(pages, 'page', 'pages')} · ${plural(articles, 'distinct article', 'distinct articles')} · ` +
+          `${plural(groups, 'article', 'articles')} met more than once.`;
+  } catch (error) {
+    view.overview.textContent = `Could not count your pages: ${errorText(error)}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Selecting and forgetting
+
+function showSelection(): void {
+  const n = state.selected.size;
+  view.selectionCount.textContent = n === 0 ? 'Select pages or whole articles to forget them.' : `${plural(n, 'page', 'pages')} selected.`;
+  view.forgetSelected.disabled = n === 0;
+  view.forgetSelected.textContent = 'Forget selected';
+  delete view.forgetSelected.dataset['confirm'];
+}
+
+async function forgetSelected(): Promise<void> {
+  const urls = [...state.selected];
+  if (view.forgetSelected.dataset['confirm'] !== 'armed') {
+    view.forgetSelected.dataset['confirm'] = 'armed';
+    view.forgetSelected.textContent = `Forget ${plural(urls.length, 'page', 'pages')}? Click again`;
+    return;
+  }
+  view.forgetSelected.disabled = true;
+  try {
+    const forgotten = await (await store()).forgetMany(urls);
+    state.selected.clear();
+    showSelection();
+    view.selectionCount.textContent = `Forgot ${plural(forgotten, 'page', 'pages')}.`;
+    pagesChanged();
+  } catch (error) {
+    showSelection();
+    view.selectionCount.textContent = `Could not forget them: ${errorText(error)}`;
+  }
+}
+
+export function setupList(): void {
+  let typing: ReturnType<typeof setTimeout> | undefined;
+  view.search.addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = setTimeout(restart, 250);
+  });
+  view.filters.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearTimeout(typing);
+    restart();
+  });
+  for (const input of [view.from, view.to, view.hasCopies]) input.addEventListener('change', restart);
+  view.list.addEventListener('change', (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLInputElement) || !box.classList.contains('pick')) return;
+    const urls = JSON.parse(box.dataset['urls'] ?? '[]') as string[];
+    for (const url of urls) {
+      if (box.checked) state.selected.add(url);
+      else state.selected.delete(url);
+    }
+    // a group's box and its copies' boxes follow each other
+    const entry = box.closest('.entry');
+    if (entry) {
+      for (const other of entry.querySelectorAll<HTMLInputElement>('input.pick')) {
+        const its = JSON.parse(other.dataset['urls'] ?? '[]') as string[];
+        other.checked = its.every((url) => state.selected.has(url));
+      }
+    }
+    showSelection();
+  });
+  view.forgetSelected.addEventListener('click', () => void forgetSelected());
+  onPagesChanged(() => {
+    restart();
+    void showOverview();
+  });
+  endObserver.observe(view.end);
+  restart();
+  void showOverview();
+}

@@ -1,0 +1,67 @@
+// What the history page's sections share: the store (opened by the page itself: extension pages
+// share the extension's IndexedDB), the message channel to the worker (settings go through it, so
+// that the worker sees every change at once), and organising the store after an import or a
+// change of k.
+import { browser } from 'wxt/browser';
+import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/messages';
+import { getDb } from '@/lib/store/db';
+import { ORGANISE_LOCK, type OrganiseProgress, type OrganiseResult, organise } from '@/lib/store/groups';
+import { PageStore } from '@/lib/store/pages';
+
+export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+let storePromise: Promise<PageStore> | undefined;
+export function store(): Promise<PageStore> {
+  storePromise ??= getDb().then((db) => PageStore.open(db));
+  storePromise.catch(() => (storePromise = undefined)); // retry on the next use
+  return storePromise;
+}
+
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {
+  const reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
+  if (!reply) throw new Error('Doppel did not answer. Try again in a moment.');
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.value;
+}
+
+export const settings = (): Promise<Settings> => send('settings/get', {});
+
+/** Brings the store up to date for k (table design, then groups), one context at a time. */
+export async function organiseNow(k: number, onProgress?: (progress: OrganiseProgress) => void): Promise<OrganiseResult> {
+  const opened = await store();
+  const run = () => organise(opened, k, { onProgress });
+  return navigator.locks ? navigator.locks.request(ORGANISE_LOCK, run) : run();
+}
+
+/** "Moving the tables… 40%": a progress line for organise. */
+export function organiseText(progress: OrganiseProgress): string {
+  const share = progress.total > 0 ? ` ${Math.floor((100 * progress.done) / progress.total)}%` : '';
+  switch (progress.phase) {
+    case 'design':
+      return `Resizing the lookup tables…${share}`;
+    case 'reading':
+      return `Reading pages to regroup…${share}`;
+    case 'comparing':
+      return `Finding near-duplicates…${share}`;
+    case 'writing':
+      return `Saving the groups…${share}`;
+  }
+}
+
+/** YYYY-MM-DD in local time. */
+export function localDate(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Listeners for "the stored pages changed" (an import, forgetting, a change of k). */
+const listeners: (() => void)[] = [];
+export function onPagesChanged(listener: () => void): void {
+  listeners.push(listener);
+}
+export function pagesChanged(): void {
+  for (const listener of listeners) listener();
+}

@@ -1,0 +1,169 @@
+// "Sites that copy": per site, the pages recorded and how many are copies of a page first seen on
+// another site; flagged sites first (lib/groups.ts's rule, shown in one sentence), each with its
+// evidence one click away and a mark the user can set.
+import { absoluteTime, plural } from '@/lib/format';
+import { SITE_FLAG_RULE, type SiteMark, type SiteStanding } from '@/lib/groups';
+import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
+import type { PageRecord } from '@/lib/store/schema';
+import { isRecordableUrl } from '@/lib/url';
+import { $, errorText, onPagesChanged, send, settings, store } from './shared';
+
+const view = { rule: $('site-rule'), list: $('site-list') };
+
+function link(record: PageRecord): HTMLElement {
+  const text = record.title.trim() || record.url;
+  if (!isRecordableUrl(record.url)) {
+    const span = document.createElement('span');
+    span.textContent = text;
+    return span;
+  }
+  const a = document.createElement('a');
+  a.href = record.url;
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer';
+  a.textContent = text;
+  return a;
+}
+
+function seen(record: PageRecord): HTMLElement {
+  const span = document.createElement('span');
+  span.className = 'meta';
+  const time = document.createElement('time');
+  time.dateTime = new Date(record.firstSeen).toISOString();
+  time.textContent = absoluteTime(record.firstSeen);
+  span.append(` (${record.site}, first seen `, time, ')');
+  return span;
+}
+
+async function showEvidence(site: string, cell: HTMLElement): Promise<void> {
+  cell.textContent = 'Loading…';
+  try {
+    const evidence = await readSiteEvidence(await store(), site);
+    if (evidence.length === 0) {
+      cell.textContent = `No page you read on ${site} is a copy.`;
+      return;
+    }
+    const list = document.createElement('ul');
+    list.className = 'evidence-list';
+    for (const { copy, original } of evidence) {
+      const item = document.createElement('li');
+      item.dataset['copy'] = copy.url;
+      item.dataset['original'] = original.url;
+      item.append(link(copy), seen(copy), ' copies ', link(original), seen(original));
+      list.append(item);
+    }
+    cell.replaceChildren(list);
+  } catch (error) {
+    cell.textContent = `Could not load the evidence: ${errorText(error)}`;
+  }
+}
+
+function row(standing: SiteStanding, index: number): HTMLTableRowElement[] {
+  const tr = document.createElement('tr');
+  tr.dataset['site'] = standing.site;
+  if (standing.flagged) tr.dataset['flag'] = 'copies';
+  const name = document.createElement('th');
+  name.scope = 'row';
+  name.append(standing.site);
+  if (standing.flagged) {
+    const tag = document.createElement('span');
+    tag.className = 'flag-tag';
+    tag.textContent = standing.mark === 'farm' ? 'content farm' : 'likely republisher';
+    name.append(' ', tag);
+  }
+  const share = standing.pages === 0 ? 0 : Math.round((100 * standing.copies) / standing.pages);
+  const cells = [String(standing.pages), String(standing.copies), `${share}%`].map((text) => {
+    const td = document.createElement('td');
+    td.className = 'num';
+    td.textContent = text;
+    return td;
+  });
+  const markCell = document.createElement('td');
+  const select = document.createElement('select');
+  select.setAttribute('aria-label', `Mark ${standing.site}`);
+  for (const [value, label] of [['', 'No mark'], ['trusted', 'Trusted: never flag'], ['farm', 'Content farm: always flag']] as const) {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = label;
+    option.selected = (standing.mark ?? '') === value;
+    select.append(option);
+  }
+  select.addEventListener('change', async () => {
+    select.disabled = true;
+    try {
+      await send('site/mark', { site: standing.site, mark: select.value === '' ? null : (select.value as SiteMark) });
+      await showSites();
+    } catch (error) {
+      view.rule.textContent = `Could not mark ${standing.site}: ${errorText(error)}`;
+      select.disabled = false;
+    }
+  });
+  markCell.append(select);
+
+  const evidenceRow = document.createElement('tr');
+  evidenceRow.className = 'evidence';
+  evidenceRow.id = `evidence-${index}`;
+  evidenceRow.hidden = true;
+  const evidenceCell = document.createElement('td');
+  evidenceCell.colSpan = 6;
+  evidenceRow.append(evidenceCell);
+
+  const buttonCell = document.createElement('td');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = standing.copies > 0 ? `Show ${plural(standing.copies, 'copy', 'copies')}` : 'No copies';
+  button.disabled = standing.copies === 0;
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-controls', evidenceRow.id);
+  button.addEventListener('click', () => {
+    const open = evidenceRow.hidden;
+    evidenceRow.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    button.textContent = open ? 'Hide copies' : `Show ${plural(standing.copies, 'copy', 'copies')}`;
+    if (open) void showEvidence(standing.site, evidenceCell);
+  });
+  buttonCell.append(button);
+  tr.append(name, ...cells, markCell, buttonCell);
+  return [tr, evidenceRow];
+}
+
+export async function showSites(): Promise<void> {
+  view.list.dataset['state'] = 'loading';
+  try {
+    const { siteMarks } = await settings();
+    const standings = await readSiteStandings(await store(), new Map(Object.entries(siteMarks)));
+    if (standings.length === 0) {
+      const p = document.createElement('p');
+      p.className = 'detail';
+      p.textContent = 'No copies found yet: no page you read is a later near-duplicate of a page you first saw on another site.';
+      view.list.replaceChildren(p);
+    } else {
+      const table = document.createElement('table');
+      table.className = 'sites';
+      const head = document.createElement('thead');
+      const headRow = document.createElement('tr');
+      for (const [text, className] of [['Site', ''], ['Pages', 'num'], ['Copies', 'num'], ['Share', 'num'], ['Mark', ''], ['Evidence', 'visually-hidden']] as const) {
+        const th = document.createElement('th');
+        th.scope = 'col';
+        if (className !== '') th.className = className;
+        th.textContent = text;
+        headRow.append(th);
+      }
+      head.append(headRow);
+      const body = document.createElement('tbody');
+      standings.forEach((standing, i) => body.append(...row(standing, i)));
+      table.append(head, body);
+      view.list.replaceChildren(table);
+    }
+    view.list.dataset['state'] = 'ready';
+  } catch (error) {
+    view.list.dataset['state'] = 'error';
+    view.list.textContent = `Could not list the sites: ${errorText(error)}`;
+  }
+}
+
+export function setupSites(): void {
+  view.rule.textContent = SITE_FLAG_RULE;
+  onPagesChanged(() => void showSites());
+  void showSites();
+}

@@ -1,0 +1,408 @@
+// Groups of near-duplicates: the pure rules (lib/groups.ts), their upkeep in the store one visit
+// or forgetting at a time (PageStore.record, forgetMany), the whole-store regroup
+// (lib/store/groups.ts), the history page's reads (lib/store/history.ts), and the upgrade of a
+// version 1 database. Every grouping is checked against a brute-force reference: union-find over
+// every pair of pages.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
+import { type GroupMember, areNearDuplicates, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
+import { mulberry32, splitmix64 } from '../lib/random';
+import { openDoppelDb } from '../lib/store/db';
+import { needsRegroup, regroupAll } from '../lib/store/groups';
+import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
+import { NO_CHECK, PageStore } from '../lib/store/pages';
+import { type Db, type PageFields, type PageRecord, recordKeys } from '../lib/store/schema';
+import { designTables } from '../lib/tables';
+
+/** fp with n distinct random bits flipped. */
+function flipBits(fp: Fingerprint, n: number, random: () => number): Fingerprint {
+  const positions = new Set<number>();
+  while (positions.size < n) positions.add(Math.floor(random() * 64));
+  let out = fp as bigint;
+  for (const pos of positions) out ^= 1n << BigInt(pos);
+  return asFingerprint(out);
+}
+
+const opened: Db[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+async function freshStore(factory = new IDBFactory()): Promise<PageStore> {
+  const db = await openDoppelDb('doppel', { factory });
+  opened.push(db);
+  return PageStore.open(db);
+}
+
+const fp = (hex: string): Fingerprint => asFingerprint(BigInt('0x' + hex));
+const member = (url: string, site: string, simhash: string, check: string | null, firstSeen: number): GroupMember => ({
+  url,
+  site,
+  simhash: fp(simhash),
+  check: check === null ? null : fp(check),
+  firstSeen,
+});
+
+describe('lib/groups', () => {
+  const a = member('https://a.example/1', 'a.example', '0000000000000000', 'ffff000000000000', 1);
+  const b = member('https://b.example/1', 'b.example', '0000000000000007', 'ffff000000000000', 2); // 3 bits from a
+  const c = member('https://c.example/1', 'c.example', '000000000000003f', 'ffff000000000000', 3); // 3 from b, 6 from a
+  const far = member('https://d.example/1', 'd.example', 'ff00000000000000', 'ffff000000000000', 0);
+  const refuted = member('https://e.example/1', 'e.example', '0000000000000001', '0000ffffffff0000', 5); // check 32 bits away
+  const unknownCheck = member('https://f.example/1', 'f.example', '0000000000000001', null, 6);
+
+  it.each([
+    [a, b, 3, true],
+    [a, b, 2, false],
+    [a, c, 3, false],
+    [a, refuted, 3, false], // the simhash is 1 bit away, the check refutes it
+    [a, unknownCheck, 3, true], // no check: taken on the simhash
+    [a, a, 0, true],
+  ])('areNearDuplicates(%#)', (x, y, k, expected) => {
+    expect(areNearDuplicates(x, y, k)).toBe(expected);
+    expect(areNearDuplicates(y, x, k)).toBe(expected);
+  });
+
+  it('components link chains of near-duplicates (a~b, b~c, not a~c), roots are the earliest seen', () => {
+    const components = componentsOf([a, far, b, c, refuted], 3);
+    expect(components.map((m) => m.map((x) => x.url))).toEqual([[a.url, b.url, c.url], [far.url], [refuted.url]]);
+    expect(rootOf([c, b, a]).url).toBe(a.url);
+    // a tie in firstSeen is broken by URL
+    expect(rootOf([{ url: 'https://z/', firstSeen: 1 }, { url: 'https://y/', firstSeen: 1 }]).url).toBe('https://y/');
+    expect(() => rootOf([])).toThrow('at least one page');
+  });
+
+  it('a copy is a member whose group root is on another site; a lone page has no group', () => {
+    const sameSite = member('https://a.example/2', 'a.example', '0000000000000001', null, 9);
+    const fields = groupFieldsOf([b, a, sameSite, c], 'g1');
+    expect(Object.fromEntries(fields)).toEqual({
+      [a.url]: { group: 'g1' },
+      [sameSite.url]: { group: 'g1' }, // a later page of the original's own site is not a copy
+      [b.url]: { group: 'g1', copySite: 'b.example' },
+      [c.url]: { group: 'g1', copySite: 'c.example' },
+    });
+    expect(Object.fromEntries(groupFieldsOf([far], 'g2'))).toEqual({ [far.url]: {} });
+    expect(newGroupId('https://a.example/1')).toMatch(/^[0-9a-f]{16}$/);
+    expect(newGroupId('https://a.example/1')).not.toBe(newGroupId('https://a.example/2'));
+  });
+
+  it.each([
+    // pages, copies, mark → flagged
+    [1, 1, null, true],
+    [2, 1, null, false], // half is not "more than half"
+    [3, 2, null, true],
+    [10, 0, null, false],
+    [1, 1, 'trusted', false],
+    [10, 0, 'farm', true],
+  ] as const)('siteStanding(%i pages, %i copies, %s) flagged = %s', (pages, copies, mark, flagged) => {
+    expect(siteStanding('s.example', pages, copies, mark)).toEqual({ site: 's.example', pages, copies, mark, flagged });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// A seeded world of pages: clusters of variants 0–5 bits from a centre, on several sites, and
+// some pages whose check refutes their simhash match.
+
+interface World {
+  pages: { url: string; site: string; simhash: Fingerprint; check: Fingerprint; firstSeen: number }[];
+}
+
+function world(seed: number, clusters: number, perCluster: number): World {
+  const random = mulberry32(seed);
+  const next64 = splitmix64(BigInt(seed));
+  const pages: World['pages'] = [];
+  for (let c = 0; c < clusters; c++) {
+    const centre = asFingerprint(next64());
+    const check = asFingerprint(next64());
+    const size = 1 + Math.floor(random() * perCluster);
+    for (let i = 0; i < size; i++) {
+      const site = `s${Math.floor(random() * 5)}.example`;
+      const refute = random() < 0.1;
+      pages.push({
+        url: `https://${site}/c${c}/p${i}`,
+        site,
+        simhash: flipBits(centre, Math.floor(random() * 6), random),
+        check: refute ? flipBits(check, 40, random) : flipBits(check, Math.floor(random() * 8), random),
+        firstSeen: 1_000 + Math.floor(random() * 1_000_000),
+      });
+    }
+  }
+  return { pages };
+}
+
+/** url → the sorted URLs of its group (itself alone if in none), by brute force over every pair. */
+function bruteGroups(pages: readonly GroupMember[], k: number): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const component of componentsOf(pages, k)) {
+    const key = component.map((m) => m.url).sort().join(' ');
+    for (const m of component) out.set(m.url, key);
+  }
+  return out;
+}
+
+/** url → the sorted URLs of its stored group, and the copySite each record should have. */
+async function storedGroups(store: PageStore): Promise<{ groups: Map<string, string>; records: PageRecord[] }> {
+  const records = await store.db.getAll('pages');
+  const byGroup = new Map<string, string[]>();
+  for (const r of records) if (r.group !== undefined) byGroup.set(r.group, [...(byGroup.get(r.group) ?? []), r.url]);
+  const groups = new Map<string, string>();
+  for (const r of records) groups.set(r.url, r.group === undefined ? r.url : byGroup.get(r.group)!.sort().join(' '));
+  return { groups, records };
+}
+
+function membersOf(records: readonly PageRecord[]): GroupMember[] {
+  return records.map((r) => ({ url: r.url, site: r.site, simhash: fingerprintFromHex(r.simhash), check: r.check === NO_CHECK ? null : fingerprintFromHex(r.check), firstSeen: r.firstSeen }));
+}
+
+/** The stored groups, group sizes and copy marks equal the brute-force ones over the stored records. */
+async function expectGroupsMatchBruteForce(store: PageStore, k: number): Promise<void> {
+  const { groups, records } = await storedGroups(store);
+  const members = membersOf(records);
+  expect(groups).toEqual(bruteGroups(members, k));
+  for (const component of componentsOf(members, k)) {
+    const root = rootOf(component);
+    for (const m of component) {
+      const record = records.find((r) => r.url === m.url)!;
+      expect([m.url, record.copySite]).toEqual([m.url, component.length > 1 && m.site !== root.site ? m.site : undefined]);
+      if (component.length === 1) expect(record.group).toBeUndefined();
+    }
+  }
+}
+
+describe('groups kept by PageStore, one visit or forgetting at a time', () => {
+  it('visits in random order, forgetting, and changed pages: the groups equal the brute-force ones', async () => {
+    const store = await freshStore();
+    const { pages } = world(7, 60, 6);
+    const random = mulberry32(99);
+    const order = [...pages].sort(() => random() - 0.5);
+    for (const page of order) await store.record({ ...page, title: page.url, now: page.firstSeen }, { k: 3 });
+    await expectGroupsMatchBruteForce(store, 3);
+    const { records } = await storedGroups(store);
+    expect(records.filter((r) => r.group !== undefined).length).toBeGreaterThan(60); // the world has groups to find
+    expect(records.filter((r) => r.copySite !== undefined).length).toBeGreaterThan(20);
+
+    // forgetting pages splits or re-roots their groups
+    const forget = order.filter(() => random() < 0.2).map((p) => p.url);
+    expect(await store.forgetMany([...forget, 'https://never.example/'])).toBe(forget.length);
+    await expectGroupsMatchBruteForce(store, 3);
+
+    // pages whose text changed move to another group (or to none)
+    const kept = order.filter((p) => !forget.includes(p.url));
+    for (let i = 0; i < 30; i++) {
+      const page = kept[Math.floor(random() * kept.length)]!;
+      const other = kept[Math.floor(random() * kept.length)]!;
+      await store.record({ ...page, title: 'changed', simhash: flipBits(other.simhash, 1, random), check: other.check, now: 2_000_000 + i }, { k: 3 });
+    }
+    await expectGroupsMatchBruteForce(store, 3);
+
+    // forgetting a site
+    await store.forgetSite('s1.example');
+    await expectGroupsMatchBruteForce(store, 3);
+  });
+
+  it('a revisit with the same text keeps the group; record returns the matches within the asked k', async () => {
+    const store = await freshStore();
+    const base = { title: 't', check: fp('00000000ffffffff') };
+    await store.record({ ...base, url: 'https://a.example/', site: 'a.example', simhash: fp('0000000000000000'), now: 1 });
+    const second = await store.record({ ...base, url: 'https://b.example/', site: 'b.example', simhash: fp('0000000000000003'), now: 2 }, { k: 3 });
+    expect(second.matches.map((m) => [m.record.url, m.distance])).toEqual([['https://a.example/', 2]]);
+    expect(second.record).toMatchObject({ copySite: 'b.example' });
+    const group = second.record.group;
+    const again = await store.record({ ...base, url: 'https://b.example/', site: 'b.example', simhash: fp('0000000000000003'), now: 3 }, { k: 1 });
+    expect(again.matches).toEqual([]); // k = 1 asked: 2 bits is too far for the answer, not for the groups
+    expect(again.record).toMatchObject({ visits: 2, group, copySite: 'b.example' });
+    expect((await store.get('https://a.example/'))!.group).toBe(group);
+  });
+
+  it('an earlier-seen page joining a group becomes its root: the old root turns into a copy', async () => {
+    const store = await freshStore();
+    const base = { title: 't', check: fp('00000000ffffffff') };
+    await store.record({ ...base, url: 'https://late.example/', site: 'late.example', simhash: fp('0000000000000000'), now: 500 });
+    await store.record({ ...base, url: 'https://late.example/2', site: 'late.example', simhash: fp('0000000000000001'), now: 600 });
+    expect((await store.get('https://late.example/2'))!.copySite).toBeUndefined(); // same site as the root
+    // an import-like write of an earlier page does not group; a visit does (its firstSeen is now, so
+    // use updateMany + regroup for an earlier one): here the earlier page arrives by regroupAll
+    await store.updateMany(['https://early.example/'], () => [
+      { url: 'https://early.example/', title: 't', site: 'early.example', simhash: '0000000000000002', check: '00000000ffffffff', firstSeen: 100, lastSeen: 100, visits: 1 },
+    ]);
+    expect(await needsRegroup(store, 3)).toBe(true);
+    await regroupAll(store, 3);
+    expect(await needsRegroup(store, 3)).toBe(false);
+    expect((await store.get('https://late.example/'))!.copySite).toBe('late.example');
+    expect((await store.get('https://early.example/'))!.copySite).toBeUndefined();
+  });
+});
+
+describe('regroupAll', () => {
+  it('groups an imported store like the brute force, for k = 3, 5 and 0, and keeps ids stable', async () => {
+    const store = await freshStore();
+    const { pages } = world(11, 150, 5);
+    const fields: PageFields[] = pages.map((p) => ({
+      url: p.url,
+      title: p.url,
+      site: p.site,
+      simhash: fingerprintToHex(p.simhash),
+      check: p.url.endsWith('p0') ? NO_CHECK : fingerprintToHex(p.check),
+      firstSeen: p.firstSeen,
+      lastSeen: p.firstSeen,
+      visits: 1,
+    }));
+    await store.updateMany(fields.map((f) => f.url), () => fields);
+    expect((await storedGroups(store)).records.every((r) => r.group === undefined)).toBe(true);
+    const progress: string[] = [];
+    const result = await regroupAll(store, 3, { batchSize: 100, onProgress: ({ phase }) => void progress.push(phase) });
+    expect(result.pages).toBe(pages.length);
+    expect(progress).toContain('reading');
+    expect(progress).toContain('writing');
+    await expectGroupsMatchBruteForce(store, 3);
+
+    const before = await storedGroups(store);
+    const again = await regroupAll(store, 3);
+    expect(again.rewritten).toBe(0); // nothing changed: nothing written
+    expect((await storedGroups(store)).records).toEqual(before.records);
+
+    await regroupAll(store, 5);
+    await expectGroupsMatchBruteForce(store, 5);
+    await regroupAll(store, 0);
+    await expectGroupsMatchBruteForce(store, 0);
+    await expect(regroupAll(store, 9)).rejects.toThrow('k must be an integer from 0 to 8');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('the history reads', () => {
+  async function sample(): Promise<PageStore> {
+    const store = await freshStore();
+    const check = fp('00000000ffffffff');
+    const visit = (url: string, simhash: string, now: number) => store.record({ url, title: `Title of ${url}`, site: new URL(url).host, simhash: fp(simhash), check, now });
+    await visit('https://orig.example/mill', '1111111111111111', 1_000);
+    await visit('https://copy1.example/mill', '1111111111111113', 2_000);
+    await visit('https://other.example/foxes', '2222222222222222', 3_000);
+    await visit('https://copy2.example/mill', '1111111111111117', 4_000);
+    await visit('https://other.example/owls', '4444444444444444', 4_000); // same lastSeen as the copy
+    await visit('https://copy1.example/own', '8888888888888888', 5_000);
+    return store;
+  }
+  const urlsOf = (entries: HistoryEntry[]): string[][] => entries.map((e) => [e.root.url, ...e.copies.map((c) => c.url)]);
+
+  it('lists entries newest first, a group once at its newest page, the earliest copy as its root', async () => {
+    const store = await sample();
+    const page = await readHistory(store, {}, { limit: 10, shown: new Set() });
+    expect(urlsOf(page.entries)).toEqual([
+      ['https://copy1.example/own'],
+      ['https://other.example/owls'],
+      ['https://orig.example/mill', 'https://copy1.example/mill', 'https://copy2.example/mill'],
+      ['https://other.example/foxes'],
+    ]);
+    expect(page.next).toBeNull();
+    expect(page.entries[2]!.newest).toBe(4_000);
+    expect(await readOverview(store)).toEqual({ pages: 6, articles: 4, groups: 1 });
+  });
+
+  it('pages through with ties in lastSeen: every entry exactly once, for every page size', async () => {
+    const store = await freshStore();
+    const next64 = splitmix64(5n);
+    for (let i = 0; i < 40; i++) {
+      await store.record({ url: `https://t.example/${String(i).padStart(2, '0')}`, title: 't', site: 't.example', simhash: asFingerprint(next64()), check: asFingerprint(next64()), now: 1_000 + Math.floor(i / 7) });
+    }
+    const everything = (await readHistory(store, {}, { limit: 100, shown: new Set() })).entries.map((e) => e.id);
+    expect(everything).toHaveLength(40);
+    for (const limit of [1, 3, 7, 13]) {
+      const shown = new Set<string>();
+      const ids: string[] = [];
+      let after = null;
+      for (;;) {
+        const page = await readHistory(store, {}, { after, limit, shown });
+        ids.push(...page.entries.map((e) => e.id));
+        if (page.next === null) break;
+        after = page.next;
+      }
+      expect([limit, ids]).toEqual([limit, everything]);
+    }
+  });
+
+  it('filters by text (any page of a group), by "has copies", by date, and stops a scan at maxScan', async () => {
+    const store = await sample();
+    const read = (filter: Parameters<typeof readHistory>[1]) => readHistory(store, filter, { limit: 10, shown: new Set() }).then((p) => urlsOf(p.entries));
+    expect(await read({ text: 'COPY2' })).toEqual([['https://orig.example/mill', 'https://copy1.example/mill', 'https://copy2.example/mill']]);
+    expect(await read({ text: 'owls' })).toEqual([['https://other.example/owls']]);
+    expect(await read({ text: 'other.example' })).toHaveLength(2);
+    expect(await read({ hasCopies: true })).toEqual([['https://orig.example/mill', 'https://copy1.example/mill', 'https://copy2.example/mill']]);
+    expect(await read({ from: 2_500, to: 3_500 })).toEqual([['https://other.example/foxes']]);
+    expect(await read({ text: 'nothing like this' })).toEqual([]);
+    const partial = await readHistory(store, { text: 'foxes' }, { limit: 10, maxScan: 2, shown: new Set() });
+    expect([partial.entries.length, partial.scanned, partial.next !== null]).toEqual([0, 2, true]);
+  });
+
+  it('lists the sites that copy, flagged by the rule or by a mark, with each copy beside its original', async () => {
+    const store = await sample();
+    const standings = await readSiteStandings(store, new Map([['other.example', 'farm' as const]]));
+    expect(standings).toEqual([
+      { site: 'copy2.example', pages: 1, copies: 1, mark: null, flagged: true },
+      { site: 'other.example', pages: 2, copies: 0, mark: 'farm', flagged: true },
+      { site: 'copy1.example', pages: 2, copies: 1, mark: null, flagged: false }, // half is not more than half
+    ]);
+    const evidence = await readSiteEvidence(store, 'copy1.example');
+    expect(evidence.map((e) => [e.copy.url, e.original.url])).toEqual([['https://copy1.example/mill', 'https://orig.example/mill']]);
+  });
+});
+
+describe('upgrade from version 1', () => {
+  /** The version 1 layout, frozen as it was written by Doppel 0.1 (lib/store/schema.ts at version 1). */
+  function writeVersion1(factory: IDBFactory, records: object[], design: object): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const request = factory.open('doppel', 1);
+      request.onupgradeneeded = () => {
+        const db = request.result;
+        const pages = db.createObjectStore('pages', { keyPath: 'url' });
+        pages.createIndex('keys', 'keys', { multiEntry: true });
+        pages.createIndex('site', 'site');
+        pages.createIndex('firstSeen', 'firstSeen');
+        const meta = db.createObjectStore('meta');
+        for (const record of records) pages.put(record);
+        meta.put(design, 'design');
+      };
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+  }
+
+  it('keeps every record and the design, adds the indexes, and asks for a regroup that groups them', async () => {
+    const factory = new IDBFactory();
+    const design = designTables({ k: 3, b: 4 });
+    const v1 = (url: string, simhash: string, firstSeen: number) => ({
+      url,
+      title: `T ${url}`,
+      site: new URL(url).host,
+      simhash,
+      check: '00000000ffffffff',
+      firstSeen,
+      lastSeen: firstSeen + 10,
+      visits: 2,
+      keys: recordKeys(design, fp(simhash)),
+    });
+    const records = [v1('https://a.example/1', '1111111111111111', 10), v1('https://b.example/1', '1111111111111110', 20), v1('https://c.example/1', 'ffff0000ffff0000', 30)];
+    await writeVersion1(factory, records, { k: 3, b: 4 });
+
+    const store = await freshStore(factory);
+    expect(store.db.version).toBe(2);
+    expect(await store.db.getAll('pages')).toEqual(records); // nothing lost, nothing changed
+    expect([...store.db.transaction('pages').store.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
+    expect(await store.db.get('meta', 'groups')).toEqual({ k: 3, complete: false });
+    expect(await needsRegroup(store, 3)).toBe(true);
+    expect((await store.nearDuplicatesOf(records[0] as PageRecord)).map((m) => m.record.url)).toEqual(['https://b.example/1']);
+
+    await regroupAll(store, 3);
+    const a = (await store.get('https://a.example/1'))!;
+    expect(a.group).toMatch(/^[0-9a-f]{16}$/);
+    expect(await store.get('https://b.example/1')).toMatchObject({ group: a.group, copySite: 'b.example' });
+    expect((await store.get('https://c.example/1'))!.group).toBeUndefined();
+    expect((await readHistory(store, {}, { limit: 5, shown: new Set() })).entries.map((e) => e.root.url)).toEqual(['https://c.example/1', 'https://a.example/1']);
+  });
+});
