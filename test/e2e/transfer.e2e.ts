@@ -85,7 +85,7 @@ describe('export and import in Chromium', () => {
     const [opened] = await Promise.all([ext.ctx.waitForEvent('page', { timeout: 10_000 }), link.focus().then(() => popup.keyboard.press('Enter'))]);
     await opened.waitForLoadState('domcontentloaded');
     expect(opened.url()).toBe(`chrome-extension://${ext.extensionId}/history.html`);
-    expect(await opened.locator('h2').first().textContent()).toBe('Your data');
+    expect(await opened.locator('h2').allTextContents()).toEqual(['Reading history', 'Sites that copy', 'Settings', 'Your data']);
     await opened.close();
     await popup.close();
   });
