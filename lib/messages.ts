@@ -3,6 +3,7 @@
 // the background validates everything that arrives with `parseRequest` before acting on it.
 import type { NotArticleReason } from './extract';
 import type { SiteMark, SiteStanding } from './groups';
+import type { StorageStatus } from './storage-full';
 
 export const LIMITS = {
   urlChars: 8192,
@@ -62,8 +63,10 @@ export interface MatchSummary extends PageSummary {
  * - unknown: never recorded (or forgotten)
  * - not-article: read but not recorded; `reason` says why
  * - excluded / paused: not recorded because of the user's settings
+ * - storage-full: not recorded because the browser has no room left, even after Doppel forgot the
+ *   pages seen longest ago (lib/storage-full.ts)
  */
-export type PageState = 'recorded' | 'unknown' | 'not-article' | 'excluded' | 'paused';
+export type PageState = 'recorded' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'storage-full';
 
 export interface Report {
   /** The canonical URL the report is for. */
@@ -78,6 +81,8 @@ export interface Report {
   settings: Settings;
   /** The standing of the page's site (lib/groups.ts): flagged as a likely republisher or not. */
   site: SiteStanding | null;
+  /** Storage was found full (and pages forgotten to make room), until the notice is dismissed. */
+  storage: StorageStatus | null;
 }
 
 export interface Protocol {
@@ -95,6 +100,8 @@ export interface Protocol {
   'settings/k': { request: { k: number }; reply: Settings };
   /** Forgets every recorded page (settings are kept). */
   'data/clear': { request: Record<string, never>; reply: { forgotten: number } };
+  /** Dismisses the notice that storage was full; false while it still is (that notice stays). */
+  'storage/dismiss': { request: Record<string, never>; reply: { dismissed: boolean } };
 }
 
 export type MessageType = keyof Protocol;
@@ -108,7 +115,7 @@ export interface Message<T extends MessageType = MessageType> {
 
 export const MESSAGE_TYPES: readonly MessageType[] = [
   'page/extracted', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'settings/incognito', 'site/exclude',
-  'site/mark', 'settings/k', 'data/clear',
+  'site/mark', 'settings/k', 'data/clear', 'storage/dismiss',
 ];
 
 // ---- validation ---------------------------------------------------------------------------
@@ -204,6 +211,10 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
     return { k };
   },
   'data/clear': (payload) => {
+    object(payload, 'payload');
+    return {};
+  },
+  'storage/dismiss': (payload) => {
     object(payload, 'payload');
     return {};
   },

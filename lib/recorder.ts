@@ -26,6 +26,7 @@ import {
   parseMessage,
 } from './messages';
 import { type PageStore } from './store/pages';
+import { type StatusStore, StorageFullError, createRoomKeeper, memoryStatus } from './storage-full';
 import { readSiteStanding } from './store/history';
 import type { PageRecord } from './store/schema';
 import { canonicalUrl, siteOf } from './url';
@@ -94,6 +95,8 @@ export interface RecorderDeps {
     /** Forgets every outcome (clearing all data). */
     clear?(): Promise<void>;
   };
+  /** Whether storage was found full (lib/storage-full.ts); storage.local in the extension, memory if absent. */
+  storage?: StatusStore;
   now(): number;
   log(message: string): void;
 }
@@ -121,6 +124,7 @@ const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'site/mark': 'extension-page',
   'settings/k': 'extension-page',
   'data/clear': 'extension-page',
+  'storage/dismiss': 'extension-page',
 };
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -170,6 +174,10 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     return opening!;
   };
 
+  // Storage full: forget the pages seen longest ago and try again (lib/storage-full.ts).
+  const storageStatus = deps.storage ?? memoryStatus();
+  const room = createRoomKeeper({ status: storageStatus, now: () => deps.now(), log });
+
   // Settings changes are read-modify-write: run them one after another so none is lost.
   let settingsQueue: Promise<unknown> = Promise.resolve();
   const updateSettings = <T>(change: (settings: Settings) => Promise<T>): Promise<T> => {
@@ -202,9 +210,15 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       }
       const pages = await store();
       const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() };
-      const { matches } = await pages.record(visit, { k: settings.k });
+      let recorded;
+      try {
+        recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
+      } catch (error) {
+        if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0 };
+        throw error;
+      }
       await deps.outcomes.delete(url);
-      return { state: 'recorded', matches: matches.length };
+      return { state: 'recorded', matches: recorded.matches.length };
     },
 
     'report/get': async ({ url: raw }) => {
@@ -213,7 +227,8 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const pages = await store();
       const site = siteOf(url);
       const standing = await readSiteStanding(pages, site, settings.siteMarks[site] ?? null);
-      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: settings.k, settings, site: standing };
+      const storage = (await storageStatus.get()) ?? null;
+      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: settings.k, settings, site: standing, storage };
       const record = await pages.get(url);
       if (record !== undefined) {
         const found = await pages.nearDuplicatesOf(record, { k: settings.k, clamp: true });
@@ -226,6 +241,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       if (blocked !== null) return { ...report, state: blocked };
       const outcome = await deps.outcomes.get(url);
       if (outcome !== undefined) return { ...report, state: 'not-article', reason: outcome.reason };
+      if (storage?.state === 'full') return { ...report, state: 'storage-full' };
       return report;
     },
 
@@ -291,7 +307,15 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     'data/clear': async () => {
       const forgotten = await (await store()).clear();
       await deps.outcomes.clear?.();
+      await storageStatus.clear(); // the room is there again
       return { forgotten };
+    },
+
+    'storage/dismiss': async () => {
+      const status = await storageStatus.get();
+      if (status?.state === 'full') return { dismissed: false };
+      await storageStatus.clear();
+      return { dismissed: true };
     },
   };
 

@@ -34,6 +34,18 @@ describe('extensionStores', () => {
     expect(await outcomes.get('https://a.example/x')).toBeUndefined();
   });
 
+  it('keeps whether storage was found full in storage.local, and drops a malformed value', async () => {
+    const { storage } = extensionStores();
+    expect(await storage.get()).toBeUndefined();
+    await storage.set({ state: 'full', at: 5, evicted: 100 });
+    expect((await fakeBrowser.storage.local.get('storageStatus'))['storageStatus']).toEqual({ state: 'full', at: 5, evicted: 100 });
+    expect(await storage.get()).toEqual({ state: 'full', at: 5, evicted: 100 });
+    await storage.clear();
+    expect(await storage.get()).toBeUndefined();
+    await fakeBrowser.storage.local.set({ storageStatus: { state: 'full', at: 'yesterday', evicted: 1 } });
+    expect(await storage.get()).toBeUndefined();
+  });
+
   it('opens the page store on IndexedDB', async () => {
     const { store } = extensionStores();
     const pages = typeof store === 'function' ? await store() : store;

@@ -19,6 +19,7 @@ describe('parseMessage', () => {
       'site/mark': { site: 'copies.example', mark: 'farm' },
       'settings/k': { k: 0 },
       'data/clear': {},
+      'storage/dismiss': {},
     };
     expect(Object.keys(valid).sort()).toEqual([...MESSAGE_TYPES].sort());
     for (const type of MESSAGE_TYPES) expect(parseMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });

@@ -112,6 +112,7 @@ describe('createRecorder', () => {
       'site/mark': { payload: { site: 'other.example', mark: 'trusted' }, sender: popup },
       'settings/k': { payload: { k: 4 }, sender: popup },
       'data/clear': { payload: {}, sender: popup },
+      'storage/dismiss': { payload: {}, sender: popup },
     };
     const { send, logs } = await setup();
     expect(Object.keys(samples).sort()).toEqual([...MESSAGE_TYPES].sort());

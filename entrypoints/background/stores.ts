@@ -1,15 +1,18 @@
 // The background's storage, on browser APIs: settings in storage.local (the content script reads
 // them too), not-article reasons in storage.session (they need not outlive the browser session;
-// a Map where storage.session is missing), pages in IndexedDB.
+// a Map where storage.session is missing), whether storage was found full in storage.local (the
+// notice outlives the browser session; storage.local is not IndexedDB's quota), pages in IndexedDB.
 import { browser } from 'wxt/browser';
 import { type Settings, parseSettings } from '@/lib/messages';
 import type { PageOutcome, RecorderDeps } from '@/lib/recorder';
 import { getDb } from '@/lib/store/db';
 import { PageStore } from '@/lib/store/pages';
+import { type StatusStore, parseStorageStatus } from '@/lib/storage-full';
 
 const OUTCOME_PREFIX = 'outcome:';
+const STORAGE_STATUS = 'storageStatus';
 
-export function extensionStores(): Pick<RecorderDeps, 'settings' | 'outcomes'> & { store: () => Promise<PageStore> } {
+export function extensionStores(): Pick<RecorderDeps, 'settings' | 'outcomes'> & { store: () => Promise<PageStore>; storage: StatusStore } {
   const session = browser.storage.session as typeof browser.storage.local | undefined;
   const memory = new Map<string, PageOutcome>();
   return {
@@ -38,6 +41,17 @@ export function extensionStores(): Pick<RecorderDeps, 'settings' | 'outcomes'> &
       async clear() {
         memory.clear();
         if (session) await session.remove(Object.keys(await session.get(null)).filter((key) => key.startsWith(OUTCOME_PREFIX)));
+      },
+    },
+    storage: {
+      async get() {
+        return parseStorageStatus((await browser.storage.local.get(STORAGE_STATUS))[STORAGE_STATUS]);
+      },
+      async set(status) {
+        await browser.storage.local.set({ [STORAGE_STATUS]: status });
+      },
+      async clear() {
+        await browser.storage.local.remove(STORAGE_STATUS);
       },
     },
   };

@@ -4,9 +4,10 @@
 import { browser } from 'wxt/browser';
 import { absoluteTime, distanceDetail, likeness, plural, relativeTime } from '@/lib/format';
 import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/messages';
+import type { StorageStatus } from '@/lib/storage-full';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 
-type ViewState = 'loading' | 'ready' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'unsupported' | 'error';
+type ViewState = 'loading' | 'ready' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'storage-full' | 'unsupported' | 'error';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const view = {
@@ -24,6 +25,9 @@ const view = {
   error: $('error'),
   historyLink: $<HTMLAnchorElement>('history-link'),
   siteFlag: $('site-flag'),
+  storageNotice: $('storage-notice'),
+  storageText: $('storage-notice-text'),
+  storageDismiss: $<HTMLButtonElement>('storage-dismiss'),
 };
 
 // "History and data": a real link (keyboard users can tab to it and open it), opened in a new tab
@@ -105,6 +109,30 @@ function renderSiteFlag(report: Report): void {
         `${standing.copies === 1 ? 'is a copy' : 'are copies'} of pages first seen on other sites.`;
 }
 
+/** "the 1,234 pages you saw longest ago" */
+function oldestPages(n: number): string {
+  return n === 1 ? 'the page you saw longest ago' : `the ${n.toLocaleString('en')} pages you saw longest ago`;
+}
+
+/** The notice that storage was full (lib/storage-full.ts); dismissable once recording goes on. */
+function renderStorage(status: StorageStatus | null): void {
+  view.storageNotice.hidden = status === null;
+  if (status === null) return;
+  view.storageNotice.dataset['storage'] = status.state;
+  const when = absoluteTime(status.at);
+  if (status.state === 'evicted') {
+    view.storageText.textContent =
+      status.evicted > 0
+        ? `Storage was full (${when}): Doppel removed ${oldestPages(status.evicted)} to make room.`
+        : `Storage was full (${when}); there is room again.`;
+  } else {
+    view.storageText.textContent =
+      `Storage is full (since ${when}): Doppel records nothing new until there is room.` +
+      (status.evicted > 0 ? ` It removed ${oldestPages(status.evicted)}, which was not enough.` : '');
+  }
+  view.storageDismiss.hidden = status.state === 'full';
+}
+
 function render(report: Report, now: number): void {
   const site = siteOf(report.url);
   renderSiteFlag(report);
@@ -141,6 +169,13 @@ function render(report: Report, now: number): void {
       view.detail.textContent = 'Pages you open are not recorded until you resume.';
       setState('paused');
       break;
+    case 'storage-full':
+      view.status.textContent = 'Not recorded: storage is full.';
+      view.detail.textContent =
+        'The browser has no room left for Doppel, even after it removed the pages you saw longest ago. ' +
+        'Free some disk space, or forget pages in History and data; Doppel tries again with each page you open.';
+      setState('storage-full');
+      break;
     case 'unknown':
       view.status.textContent = 'Doppel has not recorded this page.';
       view.detail.textContent = 'Articles are recorded once they finish loading.';
@@ -155,6 +190,7 @@ function render(report: Report, now: number): void {
   delete view.exclude.dataset['confirm'];
   view.forget.disabled = report.state !== 'recorded';
   view.incognito.checked = report.settings.recordIncognito;
+  renderStorage(report.storage ?? null);
 }
 
 async function main(): Promise<void> {
@@ -180,6 +216,7 @@ async function main(): Promise<void> {
   };
   view.pause.addEventListener('click', act(() => send('settings/pause', { paused: view.pause.getAttribute('aria-pressed') !== 'true' })));
   view.forget.addEventListener('click', act(() => send('page/forget', { url })));
+  view.storageDismiss.addEventListener('click', act(() => send('storage/dismiss', {})));
   view.incognito.addEventListener('change', act(() => send('settings/incognito', { recordIncognito: view.incognito.checked })));
   view.exclude.addEventListener('click', async () => {
     const site = siteOf(url);

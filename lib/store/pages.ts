@@ -48,6 +48,8 @@ export interface NearDuplicateOptions {
 /** What `within` needs of an idb transaction, whatever its stores and mode. */
 interface Tx {
   readonly done: Promise<void>;
+  /** Why the transaction was aborted (QuotaExceededError, say), once it was. */
+  readonly error?: DOMException | null;
   abort(): void;
 }
 
@@ -69,7 +71,10 @@ async function within<T>(tx: Tx, body: () => Promise<T>): Promise<T> {
     } catch {
       // already finished
     }
-    throw error;
+    // A request that failed because its transaction was aborted (AbortError) says nothing of why:
+    // the transaction's own error does (QuotaExceededError when storage is full).
+    const cause = (error as { name?: unknown } | null)?.name === 'AbortError' ? tx.error : null;
+    throw cause ?? error;
   }
   await done;
   return result;
@@ -260,6 +265,14 @@ export class PageStore {
   async count(): Promise<number> {
     const tx = this.db.transaction('pages', 'readonly');
     return within(tx, () => tx.store.count());
+  }
+
+  /** The URLs of the `limit` pages seen longest ago, oldest first (then by URL): the `lastSeen` index. */
+  async leastRecentlySeen(limit: number): Promise<string[]> {
+    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number: got ${limit}`);
+    if (limit === 0) return [];
+    const tx = this.db.transaction('pages', 'readonly');
+    return within(tx, () => tx.store.index('lastSeen').getAllKeys(null, limit));
   }
 
   /**

@@ -28,7 +28,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const DEFAULT_EXTENSION_DIR = '.output/chrome-mv3';
 
 /** States the popup settles in (everything but `loading`). */
-export const FINAL_STATES = ['ready', 'unknown', 'not-article', 'excluded', 'paused', 'error'] as const;
+export const FINAL_STATES = ['ready', 'unknown', 'not-article', 'excluded', 'paused', 'storage-full', 'error'] as const;
 export type PopupState = (typeof FINAL_STATES)[number] | 'loading';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
