@@ -1,0 +1,820 @@
+// `npm run bench:browser`: Doppel's speed and size in Debian's Chromium with the built extension
+// (.output/chrome-mv3; run `npm run build` first), printed beside the targets of issue 4.
+//
+// 1. Import. A synthetic export of N pages (bench/synthetic-history.ts: 1,000,000 by default,
+//    realistic URLs and titles, 1% planted near-duplicates) is written to a temporary folder and
+//    imported through the real history page (history.html: #import-file, then #import). A
+//    MutationObserver in the page timestamps every change of #import-form's data-state and of the
+//    summary line, from the click. Import rate = pages / (click → data-state leaves "importing");
+//    the time to "done" is printed too, and, inside it, the moment the summary line appears (the
+//    lines are all written) and what comes after it (today: the table-design migration). CPU time
+//    of each Chromium process over the import comes from /proc, and the history page's script
+//    time from CDP Performance.getMetrics, to show where the time goes.
+// 2. Bytes per page: navigator.storage.estimate().usage from an extension page after the import
+//    minus before it, divided by the page count; the IndexedDB folder's size on disk beside it.
+// 3. The worker's memory after the import: CDP Runtime.getHeapUsage on the service worker's own
+//    target (attached through Target.attachToTarget from a page session), before and after a
+//    HeapProfiler.collectGarbage.
+// 4. Near-duplicate queries: 200 `report/get` messages (what the popup sends; the worker answers
+//    through lib/recorder.ts: PageStore.get, then nearDuplicatesOf) sent one after another from an
+//    extension page with chrome.runtime.sendMessage, each timed there from send to reply. The
+//    worker exposes nothing to time its handler alone, so this is the round trip, an upper bound;
+//    the round trip of `settings/get` (which does no store work) is printed as the messaging
+//    floor. The 200 pages are a seeded choice of imported URLs, 50 of them planted copies, whose
+//    originals must be in the reply.
+// 5. The popup: popup.html?url=<a stored page> opened in a new tab; time from navigation start
+//    (performance.timeOrigin) to data-state="ready", taken in the page by a MutationObserver
+//    installed before the popup's own script runs. With the worker running, then with the worker
+//    stopped first over CDP (as Chrome stops an idle worker after 30 s).
+// 6. The content script: the 130 pages of ../shared/corpus/readability-test-pages/*/source.html
+//    served on 127.0.0.1 and visited one by one, each in a trace (CDP Tracing) until the worker
+//    has its outcome; bench/main-thread.ts counts the page main-thread tasks that ran content
+//    script code. Then a few pages at and past the caps (elements, depth, text length).
+//
+// Options: --pages N (default 1000000), --queries N (200), --popups N (20 with the worker
+// running; a quarter as many with it stopped), --seed N, --skip-import (only the content script),
+// --skip-content, --json (one JSON object on stdout).
+import { execSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import { mulberry32 } from '../lib/random';
+import { canonicalUrl } from '../lib/url';
+import { type ExtensionSession, type Site, CHROMIUM_PATH, launchWithExtension, servePages, sleep, stopServiceWorker } from '../test/e2e/harness';
+import { type ScriptTasks, type TraceEvent, TRACE_CATEGORIES, contentScriptTasks } from './main-thread';
+import { type SyntheticHistory, writeSyntheticHistory } from './synthetic-history';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EXTENSION_DIR = resolve(ROOT, process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3');
+const CORPUS_DIR = resolve(ROOT, '../shared/corpus/readability-test-pages');
+const HOSTILE_DIR = resolve(ROOT, 'test/e2e/pages/hostile');
+
+const TARGETS = {
+  importRate: 10_000, // pages/s, at least
+  queryMedianMs: 10,
+  queryP99Ms: 40,
+  popupReadyMs: 150,
+  bytesPerPage: 300,
+  contentMedianMs: 15,
+  contentP95Ms: 60,
+  longestTaskMs: 200,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+const argv = process.argv.slice(2);
+const json = argv.includes('--json');
+function intOption(name: string, fallback: number, min = 1): number {
+  const at = argv.indexOf(name);
+  if (at === -1) return fallback;
+  const value = Number(argv[at + 1]);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`${name} takes a whole number from ${min}`);
+    process.exit(2);
+  }
+  return value;
+}
+const PAGES = intOption('--pages', 1_000_000, 1000);
+const QUERIES = intOption('--queries', 200);
+const POPUPS = intOption('--popups', 20);
+const SEED = intOption('--seed', 4, 0);
+const SKIP_IMPORT = argv.includes('--skip-import');
+const SKIP_CONTENT = argv.includes('--skip-content');
+const COMMAND = `npm run bench:browser${argv.length ? ' -- ' + argv.join(' ') : ''}`;
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+const results: Record<string, unknown> = { command: COMMAND };
+const log = (line = ''): void => {
+  if (!json) console.log(line);
+};
+const progress = (line: string): void => {
+  console.error(line);
+};
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ms = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(1)) + ' ms';
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+const s = (seconds: number): string => `${seconds.toFixed(1)} s`;
+
+/** "met", or "MISSED by …" for a value that must stay at most `target`. */
+function atMost(value: number, target: number, unit: (n: number) => string): string {
+  return value <= target ? 'met' : `MISSED by ${unit(value - target)} (${(value / target).toFixed(2)}× the target)`;
+}
+/** "met", or "MISSED by …" for a value that must reach at least `target`. */
+function atLeast(value: number, target: number, unit: (n: number) => string): string {
+  return value >= target ? 'met' : `MISSED by ${unit(target - value)} (${((value / target) * 100).toFixed(0)}% of the target)`;
+}
+
+const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+function median(xs: readonly number[]): number {
+  const v = sorted(xs);
+  if (v.length === 0) return NaN;
+  const mid = v.length >> 1;
+  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+}
+/** Nearest-rank percentile: p99 of 200 values is the 198th smallest. */
+function percentile(xs: readonly number[], p: number): number {
+  const v = sorted(xs);
+  if (v.length === 0) return NaN;
+  return v[Math.min(v.length, Math.max(1, Math.ceil((p / 100) * v.length))) - 1]!;
+}
+const max = (xs: readonly number[]): number => xs.reduce((m, x) => Math.max(m, x), -Infinity);
+
+// ---------------------------------------------------------------------------------------------
+// Processes (/proc): Chromium's processes are descendants of this one (Playwright spawns it).
+
+interface ProcInfo {
+  pid: number;
+  kind: string;
+  /** CPU seconds, user + system. */
+  cpu: number;
+  rssBytes: number;
+}
+const CLK_TCK = (() => {
+  try {
+    return Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+function kindOf(cmdline: string[]): string {
+  const type = cmdline.find((a) => a.startsWith('--type='))?.slice(7);
+  if (!type) return 'browser process';
+  if (type === 'renderer') return cmdline.includes('--extension-process') ? 'extension renderer (history page, popup, worker)' : 'page renderers';
+  if (type === 'utility') return `utility: ${cmdline.find((a) => a.startsWith('--utility-sub-type='))?.slice(19) ?? '?'}`;
+  return type;
+}
+
+function chromiumProcesses(): ProcInfo[] {
+  const parents = new Map<number, number>();
+  const stats = new Map<number, string[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(rest[1]));
+      stats.set(Number(entry), rest);
+    } catch {
+      // gone
+    }
+  }
+  const mine = new Set<number>([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (!mine.has(pid) && mine.has(ppid)) {
+        mine.add(pid);
+        grew = true;
+      }
+    }
+  }
+  mine.delete(process.pid);
+  const out: ProcInfo[] = [];
+  for (const pid of mine) {
+    try {
+      // Zygote-forked processes rewrite their command line into one space-separated string.
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+      if (!/chrom/i.test(cmdline[0] ?? '')) continue;
+      const rest = stats.get(pid)!;
+      out.push({ pid, kind: kindOf(cmdline), cpu: (Number(rest[11]) + Number(rest[12])) / CLK_TCK, rssBytes: Number(rest[21]) * 4096 });
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/** CPU seconds per process kind between two snapshots (processes that ended in between are lost). */
+function cpuBetween(before: ProcInfo[], after: ProcInfo[]): [string, number][] {
+  const start = new Map(before.map((p) => [p.pid, p.cpu]));
+  const byKind = new Map<string, number>();
+  for (const p of after) byKind.set(p.kind, (byKind.get(p.kind) ?? 0) + p.cpu - (start.get(p.pid) ?? 0));
+  return [...byKind].filter(([, cpu]) => cpu >= 0.05).sort((a, b) => b[1] - a[1]);
+}
+
+/** CPU seconds the whole machine has spent busy since boot (/proc/stat). */
+function machineBusy(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+  return (user + nice + system + irq + softirq + steal) / CLK_TCK;
+}
+
+const ownCpu = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
+function userDataDir(): string | null {
+  for (const p of chromiumProcesses()) {
+    if (p.kind !== 'browser process') continue;
+    const arg = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split(/\0/).find((a) => a.startsWith('--user-data-dir='));
+    if (arg) return arg.slice('--user-data-dir='.length);
+  }
+  return null;
+}
+
+function folderBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CDP on the service worker's target. Playwright opens CDP sessions on pages only, so this
+// attaches to the worker from a page session (Target.attachToTarget without flatten) and talks
+// to it through Target.sendMessageToTarget.
+
+interface RawSession {
+  send(method: string, params?: object): Promise<any>;
+  on(event: string, listener: (payload: any) => void): void;
+  off(event: string, listener: (payload: any) => void): void;
+  detach(): Promise<void>;
+}
+
+async function withWorkerTarget<T>(ctx: BrowserContext, extensionId: string, fn: (send: (method: string, params?: object) => Promise<any>) => Promise<T>): Promise<T> {
+  const page = ctx.pages().find((p) => !p.isClosed()) ?? (await ctx.newPage());
+  const session = (await ctx.newCDPSession(page)) as unknown as RawSession;
+  try {
+    const { targetInfos } = (await session.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
+    const target = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${extensionId}/`));
+    if (!target) throw new Error('the service worker is not running');
+    const { sessionId } = (await session.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
+    let nextId = 1;
+    const pending = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>();
+    const listener = (event: { sessionId: string; message: string }): void => {
+      if (event.sessionId !== sessionId) return;
+      const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string } };
+      const waiting = message.id === undefined ? undefined : pending.get(message.id);
+      if (!waiting) return;
+      pending.delete(message.id!);
+      if (message.error) waiting.fail(new Error(message.error.message));
+      else waiting.ok(message.result);
+    };
+    session.on('Target.receivedMessageFromTarget', listener);
+    const send = (method: string, params: object = {}): Promise<any> =>
+      new Promise((ok, fail) => {
+        const id = nextId++;
+        pending.set(id, { ok, fail });
+        session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch(fail);
+      });
+    try {
+      return await fn(send);
+    } finally {
+      session.off('Target.receivedMessageFromTarget', listener);
+      await session.send('Target.detachFromTarget', { sessionId }).catch(() => {});
+    }
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+interface HeapUsage {
+  usedSize: number;
+  totalSize: number;
+}
+
+async function workerHeap(ext: ExtensionSession): Promise<{ before: HeapUsage; afterGc: HeapUsage }> {
+  await ext.getWorker(); // started if it was stopped
+  return withWorkerTarget(ext.ctx, ext.extensionId, async (send) => {
+    const before = (await send('Runtime.getHeapUsage')) as HeapUsage;
+    await send('HeapProfiler.collectGarbage');
+    const afterGc = (await send('Runtime.getHeapUsage')) as HeapUsage;
+    return { before, afterGc };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// In the worker: whether a page has been handled (recorded, or a not-article outcome).
+
+type Handled = { state: 'recorded' } | { state: string; reason: string } | null;
+
+async function handledInWorker(worker: Worker, url: string): Promise<Handled> {
+  return worker.evaluate(async (address) => {
+    type ChromeLike = { chrome: { storage: { session: { get(key: string): Promise<Record<string, { state: string; reason: string } | undefined>> } } } };
+    const { chrome } = globalThis as unknown as ChromeLike;
+    // Never open (and so create) the database if it is not there yet.
+    if ((await indexedDB.databases()).some((d) => d.name === 'doppel')) {
+      const db = await new Promise<IDBDatabase>((ok, fail) => {
+        const open = indexedDB.open('doppel');
+        open.onsuccess = () => ok(open.result);
+        open.onerror = () => fail(open.error);
+      });
+      try {
+        if (db.objectStoreNames.contains('pages')) {
+          const found = await new Promise<boolean>((ok, fail) => {
+            const get = db.transaction('pages', 'readonly').objectStore('pages').getKey(address);
+            get.onsuccess = () => ok(get.result !== undefined);
+            get.onerror = () => fail(get.error);
+          });
+          if (found) return { state: 'recorded' };
+        }
+      } finally {
+        db.close();
+      }
+    }
+    const key = `outcome:${address}`;
+    const outcome = (await chrome.storage.session.get(key))[key];
+    return outcome ? { state: outcome.state, reason: outcome.reason } : null;
+  }, url);
+}
+
+/** Polls the worker until `url` is handled or `timeout` ms pass. */
+async function waitHandled(ext: ExtensionSession, url: string, timeout: number): Promise<Handled> {
+  const deadline = Date.now() + timeout;
+  let worker = ext.worker;
+  for (;;) {
+    const read = await Promise.race([handledInWorker(worker, url).catch(() => undefined), sleep(3000).then(() => undefined)]);
+    if (read === undefined) worker = await ext.getWorker();
+    else if (read !== null) return read;
+    if (Date.now() > deadline) return null;
+    await sleep(50);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Import
+
+interface ImportTimes {
+  /** data-state changes of #import-form, ms after the click. */
+  states: [string, number][];
+  /** The summary line's texts, ms after the click. */
+  summaries: [string, number][];
+  /** Where the click happened, performance.now() in the page. */
+  clickAt: number;
+}
+
+async function importThroughHistoryPage(history: Page, file: string, pages: number): Promise<Record<string, unknown>> {
+  await history.evaluate(() => {
+    const w = window as unknown as { __bench: ImportTimes };
+    w.__bench = { states: [], summaries: [], clickAt: NaN };
+    const form = document.getElementById('import-form')!;
+    const summary = document.getElementById('import-summary')!;
+    document.getElementById('import')!.addEventListener('click', () => (w.__bench.clickAt = performance.now()), { capture: true });
+    new MutationObserver(() => w.__bench.states.push([form.dataset['state'] ?? '', performance.now()])).observe(form, { attributes: true, attributeFilter: ['data-state'] });
+    new MutationObserver(() => w.__bench.summaries.push([summary.textContent ?? '', performance.now()])).observe(summary, { childList: true, characterData: true, subtree: true });
+  });
+  await history.locator('#import-file').setInputFiles(file);
+  await history.waitForFunction(() => !(document.getElementById('import') as HTMLButtonElement).disabled);
+
+  const cdp = await history.context().newCDPSession(history);
+  await cdp.send('Performance.enable');
+  const metrics = async (): Promise<Map<string, number>> => new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const metricsBefore = await metrics();
+  const procsBefore = chromiumProcesses();
+  const busyBefore = machineBusy();
+  const ownBefore = ownCpu();
+  const loads: number[] = [];
+  const wallStart = performance.now();
+  await history.locator('#import').click();
+
+  let lastReport = performance.now();
+  for (;;) {
+    await sleep(1000);
+    const { state, value, max: total } = await history.evaluate(() => {
+      const form = document.getElementById('import-form')!;
+      const bar = document.getElementById('import-progress') as HTMLProgressElement;
+      return { state: form.dataset['state'] ?? '', value: bar.value, max: bar.max };
+    });
+    loads.push(loadavg()[0]!);
+    if (state === 'done' || state === 'failed') break;
+    if (performance.now() - lastReport > 15_000) {
+      lastReport = performance.now();
+      progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}`);
+    }
+    if (performance.now() - wallStart > 4 * 3600_000) throw new Error('the import did not finish within 4 hours');
+  }
+  const wallSeconds = (performance.now() - wallStart) / 1000;
+  const procsAfter = chromiumProcesses();
+  const busy = machineBusy() - busyBefore;
+  const own = ownCpu() - ownBefore;
+  const metricsAfter = await metrics();
+  await cdp.detach().catch(() => {});
+  const times = await history.evaluate(() => (window as unknown as { __bench: ImportTimes }).__bench);
+  const rel = (t: number): number => (t - times.clickAt) / 1000;
+  const states = times.states.map(([state, t]) => [state, rel(t)] as [string, number]);
+  const left = states.find(([state]) => state !== 'importing' && states.some(([x]) => x === 'importing'));
+  const done = states.find(([state]) => state === 'done' || state === 'failed');
+  const finalSummary = times.summaries.filter(([text]) => text !== '' && !text.startsWith('Importing')).at(0);
+  const error = await history.locator('#import-error').textContent();
+  const metric = (name: string): number => (metricsAfter.get(name) ?? 0) - (metricsBefore.get(name) ?? 0);
+  return {
+    states,
+    leftImportingS: left?.[1] ?? NaN,
+    doneS: done?.[1] ?? NaN,
+    finalState: done?.[0] ?? 'none',
+    summary: finalSummary?.[0] ?? '',
+    summaryS: finalSummary ? rel(finalSummary[1]) : NaN,
+    error: error ?? '',
+    rate: pages / (left?.[1] ?? NaN),
+    wallSeconds,
+    cpu: cpuBetween(procsBefore, procsAfter),
+    /** CPU seconds of everything else on the machine (not Chromium, not this process) over the import. */
+    otherCpu: busy - own - cpuBetween(procsBefore, procsAfter).reduce((sum, [, c]) => sum + c, 0),
+    meanLoad: loads.reduce((a, b) => a + b, 0) / Math.max(loads.length, 1),
+    historyScriptS: metric('ScriptDuration'),
+    historyTaskS: metric('TaskDuration'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Queries
+
+interface QueryResult {
+  ms: number;
+  ok: boolean;
+  state: string;
+  matches: string[];
+  error: string;
+}
+
+async function sendTimed(page: Page, type: string, urls: readonly (string | null)[]): Promise<QueryResult[]> {
+  return page.evaluate(
+    async ({ type, urls }) => {
+      type Reply = { ok: boolean; value?: { state?: string; matches?: { url: string }[] }; error?: string } | undefined;
+      const { chrome } = globalThis as unknown as { chrome: { runtime: { sendMessage(message: unknown): Promise<Reply> } } };
+      const out: QueryResult[] = [];
+      for (const url of urls) {
+        const started = performance.now();
+        const reply = await chrome.runtime.sendMessage({ type, payload: url === null ? {} : { url } });
+        const ms = performance.now() - started;
+        out.push({ ms, ok: reply?.ok === true, state: reply?.value?.state ?? '', matches: (reply?.value?.matches ?? []).map((m) => m.url), error: reply?.error ?? '' });
+      }
+      return out;
+    },
+    { type, urls },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Popup
+
+/** Opens popup.html?url= in a new tab; ms from navigation start to the first settled data-state. */
+async function popupLoad(ext: ExtensionSession, url: string): Promise<{ state: string; ms: number }> {
+  const page = await ext.ctx.newPage();
+  try {
+    await page.addInitScript(() => {
+      const w = window as unknown as { __states: [string, number][] };
+      w.__states = [];
+      new MutationObserver((records) => {
+        for (const r of records) w.__states.push([(r.target as Element).getAttribute('data-state') ?? '', performance.now()]);
+      }).observe(document, { attributes: true, attributeFilter: ['data-state'], subtree: true });
+    });
+    await page.goto(ext.popupUrl(url), { waitUntil: 'domcontentloaded' });
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const states = await page.evaluate(() => (window as unknown as { __states: [string, number][] }).__states);
+      const settled = states.find(([state]) => state !== 'loading');
+      if (settled) return { state: settled[0], ms: settled[1] };
+      if (Date.now() > deadline) return { state: 'timeout', ms: NaN };
+      await sleep(10);
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Content script
+
+interface TracedVisit {
+  name: string;
+  url: string;
+  outcome: string;
+  tasks: ScriptTasks;
+}
+
+async function traceVisit(cdp: CDPSession, ext: ExtensionSession, tab: Page, name: string, url: string, timeout: number): Promise<TracedVisit> {
+  const raw = cdp as unknown as RawSession;
+  await tab.goto('about:blank');
+  const events: TraceEvent[] = [];
+  const collect = (e: { value: TraceEvent[] }): void => {
+    for (const event of e.value) events.push(event);
+  };
+  raw.on('Tracing.dataCollected', collect);
+  let completed = (): void => {};
+  const complete = new Promise<void>((ok) => (completed = ok));
+  const onComplete = (): void => completed();
+  raw.on('Tracing.tracingComplete', onComplete);
+  await raw.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: TRACE_CATEGORIES, excludedCategories: ['*'] } });
+  let outcome = '';
+  try {
+    await tab.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    const handled = await waitHandled(ext, canonicalUrl(url), timeout);
+    outcome = handled === null ? `not handled within ${timeout / 1000} s` : handled.state === 'recorded' ? 'recorded' : `${handled.state}: ${(handled as { reason: string }).reason}`;
+    await sleep(300);
+  } catch (error) {
+    outcome = `load failed: ${(error as Error).message.split('\n')[0]}`;
+  }
+  await raw.send('Tracing.end');
+  await complete;
+  raw.off('Tracing.dataCollected', collect);
+  raw.off('Tracing.tracingComplete', onComplete);
+  const scriptUrl = `chrome-extension://${ext.extensionId}/content-scripts/content.js`;
+  return { name, url, outcome, tasks: contentScriptTasks(events, scriptUrl) };
+}
+
+const SYLLABLES = ['ka', 'lo', 'mer', 'tan', 'si', 'vor', 'ne', 'bra', 'ul', 'dem', 'pa', 'ri', 'sto', 'gel', 'wen', 'fa'];
+function pseudoWords(random: () => number, count: number): string {
+  const words: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let word = '';
+    for (let j = 1 + Math.floor(random() * 3); j > 0; j--) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
+    words.push(word);
+  }
+  return words.join(' ');
+}
+/** An article, then `count` more elements (empty spans in divs of 100), as in test/e2e/hostile.e2e.ts. */
+function manyElementsPage(count: number): string {
+  const random = mulberry32(200);
+  const article = Array.from({ length: 5 }, () => `<p>${pseudoWords(random, 60)}.</p>`).join('\n');
+  const groups: string[] = [];
+  for (let i = 0; i < count / 101; i++) groups.push(`<div>${'<span></span>'.repeat(100)}</div>`);
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Many elements</title></head><body><article><h1>Many elements</h1>${article}</article>${groups.join('\n')}</body></html>`;
+}
+/** About `bytes` of article text in paragraphs of ~2,000 characters. */
+function hugeTextPage(bytes: number): string {
+  const random = mulberry32(20);
+  const parts = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>A very long report</title></head><body><article><h1>A very long report</h1>\n'];
+  let size = parts[0]!.length;
+  while (size < bytes) {
+    const p = `<p>${pseudoWords(random, 330)}.</p>\n`;
+    parts.push(p);
+    size += p.length;
+  }
+  parts.push('</article></body></html>');
+  return parts.join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function shuffle<T>(random: () => number, items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) {
+    console.error(`bench:browser: no built extension at ${EXTENSION_DIR}. Run \`npm run build\` first.`);
+    process.exitCode = 1;
+    return;
+  }
+  const built = statSync(join(EXTENSION_DIR, 'manifest.json')).mtimeMs;
+  const stale = Math.max(newestMtime(join(ROOT, 'lib')), newestMtime(join(ROOT, 'entrypoints'))) > built;
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), 'doppel-bench-browser-'));
+  let ext: ExtensionSession | undefined;
+  const sites: Site[] = [];
+  try {
+    log(`Browser benchmark: ${COMMAND}`);
+    if (stale) log('Warning: lib/ or entrypoints/ changed after the extension was built; run `npm run build` to measure the current code.');
+
+    // The synthetic history.
+    let history: SyntheticHistory | undefined;
+    if (!SKIP_IMPORT) {
+      const t0 = performance.now();
+      history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED });
+      const seconds = (performance.now() - t0) / 1000;
+      results['synthetic'] = { pages: history.pages, bytes: history.bytes, hosts: history.hosts, planted: history.planted.length, meanUrlChars: history.meanUrlChars, meanTitleChars: history.meanTitleChars, seconds };
+      log(
+        `Synthetic history (seed ${SEED}): ${int(history.pages)} pages on ${int(history.hosts)} hosts, ${int(history.planted.length)} of them planted near-duplicates ` +
+          `of an earlier page on another host (simhash 0–3 bits, check 0–6 bits away); URLs ${history.meanUrlChars.toFixed(1)} and titles ` +
+          `${history.meanTitleChars.toFixed(1)} characters on average; NDJSON ${mb(history.bytes)} (${(history.bytes / history.pages).toFixed(0)} bytes a line), written in ${s(seconds)}.`,
+      );
+    }
+
+    const extensionCopy = join(dir, 'extension');
+    cpSync(EXTENSION_DIR, extensionCopy, { recursive: true });
+    ext = await launchWithExtension(extensionCopy);
+    const session = ext;
+    await session.ctx.route(
+      (url) => (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1',
+      (route) => route.abort('internetdisconnected'),
+    );
+    const historyPage = await session.ctx.newPage();
+    await historyPage.goto(`chrome-extension://${session.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
+    let chromium = '?';
+    try {
+      chromium = /[\d.]+/.exec(execSync(`${CHROMIUM_PATH} --version`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))?.[0] ?? '?';
+    } catch {
+      // unknown
+    }
+    results['environment'] = { chromium, cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version };
+    log(`Chromium ${chromium} (${CHROMIUM_PATH}, headless) with ${EXTENSION_DIR}; ${cpus().length} × ${cpus()[0]?.model ?? '?'}; Node ${process.version}; load average ${loadavg()[0]!.toFixed(2)} at the start.`);
+
+    if (history) {
+      // 1. Import
+      const estimate = (): Promise<{ usage: number; usageDetails?: Record<string, number> }> =>
+        historyPage.evaluate(() => navigator.storage.estimate() as Promise<{ usage: number; usageDetails?: Record<string, number> }>);
+      const before = await estimate();
+      const profile = userDataDir();
+      const idbDir = profile ? join(profile, 'Default', 'IndexedDB') : null;
+      const diskBefore = idbDir ? folderBytes(idbDir) : NaN;
+      progress(`Importing ${int(history.pages)} pages through history.html …`);
+      const imp = await importThroughHistoryPage(historyPage, history.file, history.pages);
+      results['import'] = imp;
+      log('');
+      log('Import (history.html: #import-file, #import; times from the click, taken in the page)');
+      const rate = imp['rate'] as number;
+      log(`  import rate                     ${int(rate)} pages/s   (${int(history.pages)} pages, click → data-state leaves "importing" after ${s(imp['leftImportingS'] as number)})   target ≥ ${int(TARGETS.importRate)} pages/s: ${atLeast(rate, TARGETS.importRate, (n) => `${int(n)} pages/s`)}`);
+      log(`  total, to data-state "${imp['finalState'] as string}"        ${s(imp['doneS'] as number)}`);
+      log(`  data-state sequence             ${(imp['states'] as [string, number][]).map(([st, t]) => `"${st}" at ${s(t)}`).join(' → ')}`);
+      const summaryS = imp['summaryS'] as number;
+      log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (the table-design migration, lib/store/migrate.ts)`);
+      log(`  summary                         ${JSON.stringify(imp['summary'])}${imp['error'] ? `; error: ${JSON.stringify(imp['error'])}` : ''}`);
+      log(`  CPU over the import (/proc)     ${(imp['cpu'] as [string, number][]).map(([k, c]) => `${k} ${s(c)}`).join('; ')}  (wall ${s(imp['wallSeconds'] as number)}, ${cpus().length} cores)`);
+      log(`  the rest of the machine         ${s(imp['otherCpu'] as number)} of CPU in other processes over the import; mean load average ${(imp['meanLoad'] as number).toFixed(1)}`);
+      log(`  history page's main thread      script ${s(imp['historyScriptS'] as number)}, all tasks ${s(imp['historyTaskS'] as number)} (CDP Performance.getMetrics ScriptDuration, TaskDuration)`);
+
+      // 2. Bytes per page
+      await sleep(2000);
+      const after = await estimate();
+      const diskAfter = idbDir ? folderBytes(idbDir) : NaN;
+      const perPage = (after.usage - before.usage) / history.pages;
+      results['storage'] = { before, after, perPage, diskBefore, diskAfter, diskPerPage: (diskAfter - diskBefore) / history.pages };
+      log('');
+      log('Storage');
+      log(`  bytes per page                  ${perPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(after.usage)} after − ${mb(before.usage)} before, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
+      log(`  usageDetails after              ${Object.entries(after.usageDetails ?? {}).map(([k, v]) => `${k} ${mb(v)}`).join(', ')}`);
+      if (idbDir) log(`  IndexedDB folder on disk        ${mb(diskAfter)} (${((diskAfter - diskBefore) / history.pages).toFixed(0)} B per page; ${idbDir.replace(profile!, '<profile>')})`);
+      log(`  the records hold                URL ${history.meanUrlChars.toFixed(0)} + title ${history.meanTitleChars.toFixed(0)} characters on average, site, two fingerprints, dates, visits, and one index entry per table`);
+
+      // 3. Worker memory
+      const heap = await workerHeap(session);
+      results['workerHeapAfterImport'] = heap;
+      log('');
+      log("Worker memory after the import (CDP Runtime.getHeapUsage on the service worker's target)");
+      log(`  JS heap used                    ${mb(heap.before.usedSize)} of ${mb(heap.before.totalSize)} allocated; ${mb(heap.afterGc.usedSize)} after HeapProfiler.collectGarbage`);
+      const pageHeap = await historyPage.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN);
+      log(`  (the import ran in the history page, not the worker: its JS heap ${mb(pageHeap)} after the import, performance.memory)`);
+      results['historyPageHeap'] = pageHeap;
+
+      // 4. Queries
+      const random = mulberry32(SEED + 1);
+      const planted = shuffle(random, [...history.planted]);
+      const others = shuffle(random, [...history.sample]);
+      const plantedCount = Math.min(Math.round(QUERIES / 4), planted.length);
+      const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...others.slice(0, QUERIES - plantedCount)]);
+      const warmups = others.slice(QUERIES - plantedCount, QUERIES - plantedCount + 5);
+      const warm = await sendTimed(historyPage, 'report/get', warmups);
+      const replies = await sendTimed(historyPage, 'report/get', queries);
+      const floor = await sendTimed(historyPage, 'settings/get', Array.from({ length: QUERIES }, () => null));
+      const times = replies.map((r) => r.ms);
+      const failed = replies.filter((r) => !r.ok || r.state !== 'recorded');
+      const originalOf = new Map(planted.map((p) => [p.copy, p.original]));
+      const plantedQueries = queries.filter((q) => originalOf.has(q));
+      const foundOriginal = plantedQueries.filter((q) => replies[queries.indexOf(q)]!.matches.includes(originalOf.get(q)!)).length;
+      const matchCounts = replies.map((r) => r.matches.length);
+      const q = { count: times.length, median: median(times), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length, max: max(times), floorMedian: median(floor.map((r) => r.ms)), floorP99: percentile(floor.map((r) => r.ms), 99), warmups: warm.map((r) => r.ms), failed: failed.length, planted: plantedQueries.length, foundOriginal, matchesMean: matchCounts.reduce((a, b) => a + b, 0) / matchCounts.length };
+      results['queries'] = q;
+      log('');
+      log(`Near-duplicate queries: ${q.count} report/get messages, one after another, each timed from chrome.runtime.sendMessage to its reply in an extension page (round trip through the worker's lib/recorder.ts)`);
+      log(`  median                          ${ms(q.median)}   target ≤ ${TARGETS.queryMedianMs} ms: ${atMost(q.median, TARGETS.queryMedianMs, ms)}`);
+      log(`  p99 (${Math.ceil(0.99 * q.count)}th of ${q.count})`.padEnd(34) + `${ms(q.p99)}   target ≤ ${TARGETS.queryP99Ms} ms: ${atMost(q.p99, TARGETS.queryP99Ms, ms)}`);
+      log(`  mean, max                       ${ms(q.mean)}, ${ms(q.max)}; the first 5 (warm-up, not counted): ${q.warmups.map((x) => x.toFixed(1)).join(', ')} ms`);
+      log(`  messaging floor                 settings/get round trip (no store work): median ${ms(q.floorMedian)}, p99 ${ms(q.floorP99)}`);
+      log(`  answers                         ${q.count - q.failed} of ${q.count} recorded; planted copies whose original was listed: ${q.foundOriginal}/${q.planted}; ${q.matchesMean.toFixed(2)} matches per query on average`);
+
+      // 5. Popup
+      const popupUrls = shuffle(random, [...planted.slice(plantedCount, plantedCount + POPUPS).map((p) => p.copy), ...others.slice(QUERIES, QUERIES + POPUPS)]).slice(0, POPUPS + Math.ceil(POPUPS / 4));
+      const warmPopups: { state: string; ms: number }[] = [];
+      for (const url of popupUrls.slice(0, POPUPS)) warmPopups.push(await popupLoad(session, url));
+      const coldPopups: { state: string; ms: number }[] = [];
+      for (const url of popupUrls.slice(POPUPS)) {
+        await stopServiceWorker(session.ctx, session.extensionId);
+        coldPopups.push(await popupLoad(session, url));
+      }
+      await session.getWorker();
+      const warmMs = warmPopups.filter((p) => p.state === 'ready').map((p) => p.ms);
+      const coldMs = coldPopups.filter((p) => p.state === 'ready').map((p) => p.ms);
+      const popup = { warm: warmPopups, cold: coldPopups, warmMedian: median(warmMs), warmMax: max(warmMs), coldMedian: median(coldMs), coldMax: max(coldMs) };
+      results['popup'] = popup;
+      const notReady = [...warmPopups, ...coldPopups].filter((p) => p.state !== 'ready');
+      log('');
+      log('Popup: popup.html?url=<a stored page> in a new tab, navigation start → data-state="ready" (MutationObserver in the page)');
+      log(`  worker running (${warmMs.length} loads)       median ${ms(popup.warmMedian)}, max ${ms(popup.warmMax)}   target ≤ ${TARGETS.popupReadyMs} ms (median): ${atMost(popup.warmMedian, TARGETS.popupReadyMs, ms)}`);
+      log(`  worker stopped first (${coldMs.length} loads)  median ${ms(popup.coldMedian)}, max ${ms(popup.coldMax)}   (Chrome stops an idle worker after 30 s: the usual case for a click on the icon)`);
+      if (notReady.length) log(`  not ready: ${notReady.map((p) => p.state).join(', ')}`);
+
+      const heapLater = await workerHeap(session);
+      results['workerHeapAfterQueries'] = heapLater;
+      log(`  worker JS heap after the queries and popups: ${mb(heapLater.before.usedSize)} used, ${mb(heapLater.afterGc.usedSize)} after a GC`);
+    }
+
+    // 6. Content script
+    if (!SKIP_CONTENT) {
+      log('');
+      if (!existsSync(CORPUS_DIR)) {
+        log(`Content script: skipped, the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`);
+      } else {
+        const names = readdirSync(CORPUS_DIR).filter((n) => existsSync(join(CORPUS_DIR, n, 'source.html'))).sort();
+        const corpusSite = await servePages(CORPUS_DIR);
+        sites.push(corpusSite);
+        const tab = await session.ctx.newPage();
+        const cdp = await session.ctx.newCDPSession(tab);
+        const visits: TracedVisit[] = [];
+        progress(`Visiting ${names.length} corpus pages with tracing …`);
+        for (const name of names) visits.push(await traceVisit(cdp, session, tab, name, corpusSite.url(`/${encodeURIComponent(name)}/source.html`), 20_000));
+        const ran = visits.filter((v) => v.tasks.ran);
+        const totals = ran.map((v) => v.tasks.totalMs);
+        const longest = ran.reduce<TracedVisit | undefined>((m, v) => (!m || v.tasks.longestMs > m.tasks.longestMs ? v : m), undefined);
+        const outcomes = new Map<string, number>();
+        for (const v of visits) outcomes.set(v.outcome, (outcomes.get(v.outcome) ?? 0) + 1);
+        const c = {
+          pages: visits.length,
+          ran: ran.length,
+          median: median(totals),
+          p95: percentile(totals, 95),
+          max: max(totals),
+          longestTask: longest?.tasks.longestMs ?? NaN,
+          longestTaskPage: longest?.name ?? '',
+          sampledMedian: median(ran.map((v) => v.tasks.sampledMs)),
+          injectionMedian: median(ran.map((v) => v.tasks.tasks[0] ?? 0)),
+          longestTaskMedian: median(ran.map((v) => v.tasks.longestMs)),
+          tasksPerPage: median(ran.map((v) => v.tasks.tasks.length)),
+          outcomes: [...outcomes].sort((a, b) => b[1] - a[1]),
+          slowest: [...ran].sort((a, b) => b.tasks.totalMs - a.tasks.totalMs).slice(0, 5).map((v) => ({ name: v.name, totalMs: v.tasks.totalMs, longestMs: v.tasks.longestMs, outcome: v.outcome })),
+          perPage: visits.map((v) => ({ name: v.name, outcome: v.outcome, totalMs: v.tasks.totalMs, longestMs: v.tasks.longestMs, sampledMs: v.tasks.sampledMs, tasks: v.tasks.tasks.length })),
+        };
+        results['contentScript'] = c;
+        log(`Content script: ${c.pages} corpus pages (${CORPUS_DIR}) served on 127.0.0.1, each visited in a CDP trace until the worker had its outcome (+0.3 s);`);
+        log('  per page, the main-thread tasks that ran content-script code (bench/main-thread.ts), summed');
+        log(`  median                          ${ms(c.median)}   target ≤ ${TARGETS.contentMedianMs} ms: ${atMost(c.median, TARGETS.contentMedianMs, ms)}`);
+        log(`  p95                             ${ms(c.p95)}   target ≤ ${TARGETS.contentP95Ms} ms: ${atMost(c.p95, TARGETS.contentP95Ms, ms)}`);
+        log(`  max                             ${ms(c.max)}`);
+        log(`  longest single task             ${ms(c.longestTask)} (${c.longestTaskPage})   target ≤ ${TARGETS.longestTaskMs} ms: ${atMost(c.longestTask, TARGETS.longestTaskMs, ms)}`);
+        log(`  tasks per page (median)         ${c.tasksPerPage}: injection (compile and run the bundle) median ${ms(c.injectionMedian)}; the page's longest task median ${ms(c.longestTaskMedian)} (the read: Readability on a clone, then the message)`);
+        log(`  CPU-profile time in content-script frames: median ${ms(c.sampledMedian)} per page`);
+        log(`  content script ran on           ${c.ran} of ${c.pages} pages; outcomes: ${c.outcomes.map(([o, n]) => `${n} ${o}`).join('; ')}`);
+        log(`  slowest pages                   ${c.slowest.map((v) => `${v.name} ${ms(v.totalMs)} (longest task ${ms(v.longestMs)})`).join('; ')}`);
+
+        // Pages at and past the caps.
+        const capSite = await servePages({
+          '/elements-99000.html': manyElementsPage(99_000),
+          '/elements-200000.html': manyElementsPage(200_000),
+          '/text-20mb.html': hugeTextPage(20_000_000),
+          '/text-2mb.html': hugeTextPage(2_000_000),
+          '/deep.html': readFileSync(join(HOSTILE_DIR, 'deep.html'), 'utf8'),
+        });
+        sites.push(capSite);
+        const caps: [string, string][] = [
+          ['99,000 elements (under the 100,000-element cap: Readability runs)', '/elements-99000.html'],
+          ['200,000 elements (past the cap)', '/elements-200000.html'],
+          ['2 MB of text (about the 2,000,000-character cap)', '/text-2mb.html'],
+          ['20 MB of text (past the text cap)', '/text-20mb.html'],
+          ['500 levels deep (under the 512-level depth cap)', '/deep.html?levels=500&rendered'],
+          ['5,000 levels deep (past the depth cap)', '/deep.html?levels=5000'],
+        ];
+        const capVisits: TracedVisit[] = [];
+        progress('Visiting the pages at and past the caps …');
+        for (const [name, path] of caps) capVisits.push(await traceVisit(cdp, session, tab, name, capSite.url(path), 60_000));
+        results['caps'] = capVisits.map((v) => ({ name: v.name, outcome: v.outcome, totalMs: v.tasks.totalMs, longestMs: v.tasks.longestMs, tasks: v.tasks.tasks }));
+        log('');
+        log('Pages at and past the caps (not in the figures above): outcome; content-script main-thread time; longest task');
+        for (const v of capVisits) log(`  ${v.name.padEnd(66)} ${v.outcome}; ${ms(v.tasks.totalMs)}; longest ${ms(v.tasks.longestMs)}`);
+        await cdp.detach().catch(() => {});
+      }
+    }
+
+    // The corpus pages' own scripts throw (their remote scripts are not loaded): only Doppel's pages count.
+    const ownErrors = session.pageErrors.filter((e) => e.startsWith('chrome-extension://'));
+    if (ownErrors.length) log(`\nUncaught errors in Doppel's pages: ${ownErrors.length} (first: ${ownErrors[0]})`);
+    const seconds = (performance.now() - started) / 1000;
+    results['seconds'] = seconds;
+    log('');
+    log(`(${s(seconds)} in all; load average ${loadavg()[0]!.toFixed(2)} at the end)  ${COMMAND}`);
+    if (json) console.log(JSON.stringify(results));
+  } finally {
+    await ext?.close();
+    for (const site of sites) await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});
