@@ -26,6 +26,9 @@
 //    (performance.timeOrigin) to data-state="ready", taken in the page by a MutationObserver
 //    installed before the popup's own script runs. With the worker running, then with the worker
 //    stopped first over CDP (as Chrome stops an idle worker after 30 s).
+// 5b. The history page: history.html opened five times; navigation start → the performance mark
+//    "doppel:history-first-screen" (the first chunk of entries drawn). Then 20 scrolls to the end
+//    of the list, each timed until the next chunk is drawn, with a longtask observer.
 // 6. The content script: the 130 pages of ../shared/corpus/readability-test-pages/*/source.html
 //    served on 127.0.0.1 and visited one by one, each in a trace (CDP Tracing) until the worker
 //    has its outcome; bench/main-thread.ts counts the page main-thread tasks that ran content
@@ -60,6 +63,8 @@ const TARGETS = {
   contentMedianMs: 15,
   contentP95Ms: 60,
   longestTaskMs: 200,
+  historyFirstScreenMs: 300,
+  historyTaskMs: 50,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -718,6 +723,49 @@ async function main(): Promise<void> {
       log(`  worker running (${warmMs.length} loads)       median ${ms(popup.warmMedian)}, max ${ms(popup.warmMax)}   target ≤ ${TARGETS.popupReadyMs} ms (median): ${atMost(popup.warmMedian, TARGETS.popupReadyMs, ms)}`);
       log(`  worker stopped first (${coldMs.length} loads)  median ${ms(popup.coldMedian)}, max ${ms(popup.coldMax)}   (Chrome stops an idle worker after 30 s: the usual case for a click on the icon)`);
       if (notReady.length) log(`  not ready: ${notReady.map((p) => p.state).join(', ')}`);
+
+      // 5b. History page: first screen, then scrolling (chunks read as the end comes into view)
+      const HISTORY_LOADS = 5;
+      const firstScreens: number[] = [];
+      let scroll: { chunkMs: number[]; longestTask: number; entries: number } | undefined;
+      for (let i = 0; i < HISTORY_LOADS; i++) {
+        const tab = await session.ctx.newPage();
+        await tab.addInitScript(() => {
+          const w = window as unknown as { __longest: number };
+          w.__longest = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) w.__longest = Math.max(w.__longest, entry.duration);
+          }).observe({ type: 'longtask', buffered: true });
+        });
+        await tab.goto(`chrome-extension://${session.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
+        await tab.locator('#list[data-state="ready"]').waitFor({ state: 'attached', timeout: 60_000 });
+        firstScreens.push(await tab.evaluate(() => performance.getEntriesByName('doppel:history-first-screen')[0]?.startTime ?? NaN));
+        if (i === HISTORY_LOADS - 1) {
+          await tab.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
+          const chunkMs: number[] = [];
+          for (let c = 0; c < 20; c++) {
+            const before = await tab.locator('#list .chunk').count();
+            const started = Date.now();
+            await tab.locator('#list-end').scrollIntoViewIfNeeded();
+            await tab.waitForFunction((n) => document.querySelectorAll('#list .chunk').length > n, before, { timeout: 30_000 });
+            chunkMs.push(Date.now() - started);
+          }
+          scroll = {
+            chunkMs,
+            longestTask: await tab.evaluate(() => (window as unknown as { __longest: number }).__longest),
+            entries: await tab.locator('#list .entry').count(),
+          };
+        }
+        await tab.close();
+      }
+      results['historyPage'] = { firstScreens, scroll };
+      log('');
+      log('History page: history.html in a new tab, navigation start → first screen drawn (performance mark "doppel:history-first-screen")');
+      log(`  first screen (${HISTORY_LOADS} loads)            median ${ms(median(firstScreens))}, max ${ms(max(firstScreens))}   target ≤ ${TARGETS.historyFirstScreenMs} ms: ${atMost(median(firstScreens), TARGETS.historyFirstScreenMs, ms)}`);
+      if (scroll) {
+        log(`  scrolling: 20 chunks of 40 entries, scroll → next chunk drawn: median ${ms(median(scroll.chunkMs))}, max ${ms(max(scroll.chunkMs))}; ${int(scroll.entries)} entries drawn`);
+        log(`  longest main-thread task while scrolling (longtask observer; 0 = none over 50 ms): ${ms(scroll.longestTask)}   target ≤ ${TARGETS.historyTaskMs} ms: ${atMost(scroll.longestTask, TARGETS.historyTaskMs, ms)}`);
+      }
 
       const heapLater = await workerHeap(session);
       results['workerHeapAfterQueries'] = heapLater;
