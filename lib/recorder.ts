@@ -127,7 +127,7 @@ const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'storage/dismiss': 'extension-page',
 };
 
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const describeError = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
 
 function withStop(sentence: string): string {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;

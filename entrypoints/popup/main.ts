@@ -40,8 +40,22 @@ view.historyLink.addEventListener('click', (event) => {
   browser.tabs.create({ url: historyUrl }).catch(() => window.open(historyUrl, '_blank', 'noopener'));
 });
 
+/** Requests that change nothing, and so may be sent again when their reply was lost. */
+const READ_ONLY: ReadonlySet<MessageType> = new Set(['report/get', 'settings/get']);
+
 async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {
-  const reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
+  let reply: Reply<T> | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
+    } catch (error) {
+      // The service worker stopped while it handled the message ("message channel closed",
+      // "Receiving end does not exist"); the next message starts it again.
+      if (attempt === 0 && READ_ONLY.has(type)) continue;
+      throw error;
+    }
+    if (reply !== undefined || attempt > 0 || !READ_ONLY.has(type)) break;
+  }
   if (!reply) throw new Error('Doppel did not answer. Try again in a moment.');
   if (!reply.ok) throw new Error(reply.error);
   return reply.value;

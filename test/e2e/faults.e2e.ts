@@ -1,12 +1,20 @@
 // Faults, end to end: many tabs recording at once (no lost or doubled records, no lost visit
-// counts), and the service worker stopped while pages are being recorded (a page is either stored
-// whole or absent, never broken, and a later visit records it).
+// counts), the service worker stopped while pages are being recorded (a page is either stored
+// whole or absent, never broken, and a later visit records it), stopped while queries are in
+// flight (they fail or answer, the next ones answer, nothing changes), and an import cut off by
+// closing its tab (whole batches of whole pages; importing the file again completes it).
 //
 // The pages are generated here: each is a short local-news article about its own subject, built
 // from a subject's own words (place, person, object, activity) set into varied sentences, so no
 // two are near-duplicates of each other.
 import type { Page, Worker } from 'playwright-core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fingerprintToHex } from '../../lib/fingerprint';
+import { randomFingerprints } from '../../lib/random';
+import { dumpStore, storeProblems } from './consistency';
 import {
   FINAL_STATES,
   launchWithExtension,
@@ -207,6 +215,18 @@ async function settledState(page: Page, url: string, timeout = 15_000): Promise<
   }
 }
 
+/** The state the page already showing the popup settles in, without reloading it. */
+async function settledWithoutReload(page: Page, timeout = 15_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const states = await page.locator('[data-state]').evaluateAll((els) => els.map((el) => el.getAttribute('data-state') ?? '')).catch(() => []);
+    const final = states.find((st) => (FINAL_STATES as readonly string[]).includes(st));
+    if (final) return final === 'error' ? `error ("${await page.locator('#error').textContent()}")` : final;
+    if (Date.now() > deadline) return `still ${states.join(',') || 'blank'}`;
+    await sleep(50);
+  }
+}
+
 beforeAll(async () => {
   site = await servePages(ROUTES);
   ext = await launchWithExtension(EXTENSION_DIR);
@@ -296,5 +316,146 @@ describe('Doppel under faults', () => {
     await check();
     expect(ext.pageErrors.filter((e) => e.startsWith('chrome-extension://')), 'extension page errors').toEqual([]);
     await Promise.all(pages.map((p) => p.close()));
+  });
+
+  test('the worker stopped while queries are in flight: each one answers rightly or fails, the next ones answer, the store is unchanged', async () => {
+    const addresses = INTERRUPTED.map(urlOf);
+    for (const address of addresses) await waitForPopupState(popup, address, 'ready'); // recorded by the test above
+    const before = await dumpStore(await ext.getWorker());
+    expect(storeProblems(before)).toEqual([]);
+
+    // A loop of report/get from an extension page, as fast as the worker answers, until told to stop.
+    type Outcome = { t: number; kind: 'answer' | 'wrong' | 'error'; detail: string };
+    const querier = await ext.ctx.newPage();
+    await querier.goto(ext.popupUrl(addresses[0]!), { waitUntil: 'domcontentloaded' });
+    const loop = querier.evaluate(async (urls) => {
+      type Runtime = { sendMessage(m: unknown): Promise<{ ok: boolean; error?: string; value?: { state: string; page: { url: string } | null } } | undefined> };
+      const runtime = (globalThis as unknown as { chrome: { runtime: Runtime } }).chrome.runtime;
+      const flag = globalThis as unknown as { stopQueries?: boolean };
+      const outcomes: Outcome[] = [];
+      for (let i = 0; !flag.stopQueries; i++) {
+        const url = urls[i % urls.length]!;
+        const t = Date.now();
+        try {
+          const reply = await runtime.sendMessage({ type: 'report/get', payload: { url } });
+          if (reply === undefined) outcomes.push({ t, kind: 'error', detail: 'no reply' });
+          else if (!reply.ok) outcomes.push({ t, kind: 'error', detail: reply.error ?? '' });
+          else if (reply.value?.state === 'recorded' && reply.value.page?.url === url) outcomes.push({ t, kind: 'answer', detail: '' });
+          else outcomes.push({ t, kind: 'wrong', detail: `${url}: ${reply.value?.state} ${reply.value?.page?.url}` });
+        } catch (error) {
+          outcomes.push({ t, kind: 'error', detail: String(error) });
+        }
+      }
+      return outcomes;
+    }, addresses);
+    const stops: number[] = [];
+    await sleep(1_000);
+    for (let i = 0; i < 3; i++) {
+      stops.push(await stopWorkerOnce());
+      await sleep(1_500);
+    }
+    await sleep(1_500);
+    await querier.evaluate(() => void ((globalThis as unknown as { stopQueries?: boolean }).stopQueries = true));
+    const outcomes = await loop;
+    const count = (kind: Outcome['kind']): number => outcomes.filter((o) => o.kind === kind).length;
+    const errors = [...new Set(outcomes.filter((o) => o.kind === 'error').map((o) => o.detail))];
+    console.info(`${outcomes.length} queries around 3 stops: ${count('answer')} answered rightly, ${count('error')} failed (${errors.join(' | ') || 'none'}), ${count('wrong')} wrong`);
+    expect(outcomes.filter((o) => o.kind === 'wrong'), 'wrong answers').toEqual([]);
+    expect(outcomes.filter((o) => o.t > stops.at(-1)! + 1_000 && o.kind !== 'answer'), 'queries after the last stop').toEqual([]);
+    expect(count('answer')).toBeGreaterThan(20);
+    await querier.close();
+
+    // The popup itself, with the worker stopped just as it asks for its report: it settles, and a
+    // reload shows the report.
+    const settled: string[] = [];
+    const viewer = await ext.ctx.newPage(); // stopWorkerOnce talks CDP through `popup`, which stays put
+    for (const address of addresses.slice(0, 3)) {
+      const opening = viewer.goto(ext.popupUrl(address), { waitUntil: 'commit' });
+      await stopWorkerOnce();
+      await opening;
+      settled.push(await settledWithoutReload(viewer));
+      await waitForPopupState(viewer, address, 'ready');
+    }
+    await viewer.close();
+    console.info(`popups opened as the worker stopped settled as: ${settled.join(', ')}`);
+    expect(settled, 'the popup asks again when the worker stopped before answering').toEqual(['ready', 'ready', 'ready']);
+
+    const after = await dumpStore(await ext.getWorker());
+    expect(storeProblems(after)).toEqual([]);
+    const summary = (d: typeof before): string[] => d.records.map((r) => `${r['url']} ${r['visits']} ${r['lastSeen']} ${JSON.stringify(r['keys'])}`).sort();
+    expect(summary(after), 'queries change nothing').toEqual(summary(before));
+  });
+
+  test('an import cut off by closing its tab keeps whole batches of whole pages; importing the file again (the worker stopped meanwhile) completes it', { timeout: 600_000 }, async () => {
+    const LINES = 50_000;
+    const BATCH = 500; // lib/store/transfer.ts's default; the header is line 1 of the first batch
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-import-'));
+    try {
+      const simhashes = randomFingerprints(0x5eed_0005n, LINES);
+      const checks = randomFingerprints(0xc4ec_0005n, LINES);
+      const url = (i: number): string => `https://import.example/p/${i}`;
+      const lines = [JSON.stringify({ format: 'doppel', version: 1, exported: '2025-01-01T00:00:00Z', pages: LINES, k: 3 })];
+      for (let i = 0; i < LINES; i++) {
+        const seen = new Date(Date.UTC(2023, 0, 1) + i * 1_000).toISOString();
+        lines.push(JSON.stringify({ url: url(i), title: `Imported page ${i}`, simhash: fingerprintToHex(simhashes[i]!), check: fingerprintToHex(checks[i]!), firstSeen: seen, lastSeen: seen, visits: 1 + (i % 3) }));
+      }
+      const file = join(dir, 'fifty-thousand.ndjson');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const before = (await dumpStore(await ext.getWorker())).records.length;
+
+      const linesRead = async (page: Page): Promise<number> => Number(/^(\d+)/.exec((await page.locator('#import-progress').getAttribute('aria-valuetext')) ?? '')?.[1] ?? 0);
+      const startImport = async (): Promise<Page> => {
+        const page = await ext.ctx.newPage();
+        await page.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
+        await page.locator('#import-file').setInputFiles(file);
+        await page.locator('#import').click();
+        return page;
+      };
+      const waitForLines = async (page: Page, n: number): Promise<number> => {
+        const deadline = Date.now() + 120_000;
+        let read = await linesRead(page);
+        while (read < n && Date.now() < deadline) {
+          await sleep(50);
+          read = await linesRead(page);
+        }
+        return read;
+      };
+
+      // Cut off: the tab is closed part way.
+      const t0 = Date.now();
+      const first = await startImport();
+      const readAtClose = await waitForLines(first, 10_000);
+      await first.close();
+      console.info(`import tab closed after ${Date.now() - t0} ms, ${readAtClose} lines read`);
+      await sleep(1_000);
+      const cut = await dumpStore(await ext.getWorker());
+      expect(storeProblems(cut)).toEqual([]);
+      const imported = cut.records.map((r) => r['url'] as string).filter((u) => u.startsWith('https://import.example/'));
+      const kept = imported.length;
+      // whole batches: exactly pages 0 … kept − 1, and kept ends a batch (499, then 500 more each)
+      expect(kept, 'cut off before the end').toBeLessThan(LINES);
+      expect(kept).toBeGreaterThanOrEqual(readAtClose - BATCH);
+      expect((kept + 1) % BATCH, `${kept} pages: a whole number of batches`).toBe(0);
+      expect(new Set(imported)).toEqual(new Set(Array.from({ length: kept }, (_, i) => url(i))));
+
+      // Again, with the worker stopped part way: the import runs in the page, not in the worker.
+      const second = await startImport();
+      await waitForLines(second, 20_000);
+      await stopWorkerOnce();
+      await second.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('import-form')?.dataset['state'] ?? ''), null, { timeout: 480_000 });
+      console.info(`import of ${LINES} lines, cut off at ${kept} pages, completed ${Date.now() - t0} ms after the first start`);
+      expect(await second.locator('#import-error').textContent()).toBe('');
+      expect(await second.locator('#import-summary').textContent()).toBe(`${LINES - kept} pages added, 0 merged, ${kept} unchanged, 0 lines rejected.`);
+      await second.close();
+
+      const done = await dumpStore(await ext.getWorker());
+      expect(done.records).toHaveLength(before + LINES);
+      expect(storeProblems(done)).toEqual([]);
+      const visits = new Map(done.records.map((r) => [r['url'] as string, r['visits']]));
+      expect([0, 1, kept - 1, kept, LINES - 1].map((i) => visits.get(url(i)))).toEqual([0, 1, kept - 1, kept, LINES - 1].map((i) => 1 + (i % 3)));
+      await waitForPopupState(popup, url(kept), 'ready');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -152,11 +152,16 @@ export function extensionIdOf(ctx: BrowserContext): string {
 const isExtensionWorker = (w: Worker, extensionId?: string): boolean =>
   w.url().startsWith(extensionId ? `chrome-extension://${extensionId}/` : 'chrome-extension://');
 
+export interface LaunchOptions {
+  /** The folder the temporary profile is made in (default: the system's temporary folder). */
+  userDataParent?: string;
+}
+
 /**
  * Starts Chromium with the unpacked extension in `extDir` in a fresh temporary profile and waits
  * for its service worker.
  */
-export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR): Promise<ExtensionSession> {
+export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR, { userDataParent = tmpdir() }: LaunchOptions = {}): Promise<ExtensionSession> {
   const dir = resolve(extDir);
   if (!existsSync(join(dir, 'manifest.json'))) {
     throw new Error(`No extension at ${dir} (no manifest.json): run \`npm run build\` first.`);
@@ -164,7 +169,7 @@ export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: run \`bash scripts/install-browsers.sh\` (or set CHROMIUM_PATH).`);
   }
-  const userDataDir = mkdtempSync(join(tmpdir(), 'doppel-e2e-'));
+  const userDataDir = mkdtempSync(join(userDataParent, 'doppel-e2e-'));
   let ctx: BrowserContext;
   try {
     ctx = await chromium.launchPersistentContext(userDataDir, {

@@ -1,0 +1,79 @@
+// Is the extension's IndexedDB store whole? Reads every record and meta's table design from an
+// extension context (the worker or an extension page: they share the extension's origin), then
+// checks in Node, with lib/'s own code, that every record is whole: exactly the fields of a
+// PageRecord, readable fingerprints, and exactly the table keys that the stored design (and the
+// migration under way, if any) requires for its simhash; and that every group id is held by at
+// least two pages (a group is never half written).
+import type { Page, Worker } from 'playwright-core';
+import { fingerprintFromHex } from '../../lib/fingerprint';
+import { parseStoredDesign, writeKeys } from '../../lib/store/migrate';
+import { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../../lib/store/schema';
+
+export interface StoreDump {
+  /** meta 'design' as stored. */
+  design: unknown;
+  records: Record<string, unknown>[];
+}
+
+/** Every record of database 'doppel' and its meta design, read in one readonly transaction. */
+export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
+  const read = () =>
+    new Promise<StoreDump>((resolve, reject) => {
+      const open = indexedDB.open('doppel');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction(['pages', 'meta'], 'readonly');
+        const records = tx.objectStore('pages').getAll();
+        const design = tx.objectStore('meta').get('design');
+        tx.oncomplete = () => {
+          db.close();
+          resolve({ design: design.result, records: records.result as Record<string, unknown>[] });
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+  return (context as Page).evaluate(read);
+}
+
+const REQUIRED = [...PAGE_RECORD_FIELDS].sort();
+const ALLOWED = new Set<string>([...PAGE_RECORD_FIELDS, ...OPTIONAL_RECORD_FIELDS]);
+
+/** What is wrong with the store, one line per problem (at most `limit`); [] if it is whole. */
+export function storeProblems(dump: StoreDump, limit = 20): string[] {
+  const problems: string[] = [];
+  const add = (problem: string): void => {
+    if (problems.length < limit) problems.push(problem);
+  };
+  let stored;
+  try {
+    stored = parseStoredDesign(dump.design);
+  } catch (error) {
+    return [`meta design: ${(error as Error).message}`];
+  }
+  const groups = new Map<string, number>();
+  for (const record of dump.records) {
+    const url = String(record['url']);
+    const fields = Object.keys(record);
+    const missing = REQUIRED.filter((f) => !fields.includes(f));
+    const extra = fields.filter((f) => !ALLOWED.has(f));
+    if (missing.length > 0 || extra.length > 0) add(`${url}: fields missing ${JSON.stringify(missing)}, unexpected ${JSON.stringify(extra)}`);
+    if (typeof record['title'] !== 'string' || typeof record['site'] !== 'string') add(`${url}: title or site is not a string`);
+    for (const f of ['firstSeen', 'lastSeen', 'visits'] as const) if (typeof record[f] !== 'number' || !Number.isFinite(record[f])) add(`${url}: ${f} is ${JSON.stringify(record[f])}`);
+    if (typeof record['check'] !== 'string' || !(record['check'] === '' || /^[0-9a-f]{16}$/.test(record['check']))) add(`${url}: check is ${JSON.stringify(record['check'])}`);
+    let expected: string[];
+    try {
+      expected = writeKeys(stored, fingerprintFromHex(String(record['simhash'])));
+    } catch {
+      add(`${url}: simhash ${JSON.stringify(record['simhash'])} is unreadable`);
+      continue;
+    }
+    const keys = Array.isArray(record['keys']) ? [...(record['keys'] as unknown[])].map(String).sort() : null;
+    if (keys === null || JSON.stringify(keys) !== JSON.stringify([...expected].sort())) {
+      add(`${url}: keys ${JSON.stringify(record['keys'])}, expected ${JSON.stringify(expected)}`);
+    }
+    if (typeof record['group'] === 'string') groups.set(record['group'], (groups.get(record['group']) ?? 0) + 1);
+  }
+  for (const [group, n] of groups) if (n < 2) add(`group ${group} is held by ${n} page`);
+  return problems;
+}
