@@ -9,8 +9,7 @@
 import { absoluteTime, plural, relativeTime } from '@/lib/format';
 import { type HistoryCursor, type HistoryEntry, type HistoryFilter, readHistory, readOverview } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
-import { isRecordableUrl } from '@/lib/url';
-import { $, errorText, onPagesChanged, pagesChanged, store } from './shared';
+import { $, errorText, onPagesChanged, pageLink, pagesChanged, store } from './shared';
 
 /** Entries per chunk (one read, one block of the virtualised list). */
 const CHUNK = 40;
@@ -54,23 +53,6 @@ const state = {
 
 // ---------------------------------------------------------------------------------------------
 // Drawing entries
-
-function pageLink(record: PageRecord, className: string): HTMLElement {
-  const text = record.title.trim() || record.url;
-  if (!isRecordableUrl(record.url)) {
-    const span = document.createElement('span'); // never a link to anything but http(s)
-    span.className = className;
-    span.textContent = text;
-    return span;
-  }
-  const link = document.createElement('a');
-  link.className = className;
-  link.href = record.url;
-  link.target = '_blank';
-  link.rel = 'noopener noreferrer';
-  link.textContent = text; // text, never markup
-  return link;
-}
 
 function when(ms: number, now: number, prefix: string): HTMLTimeElement {
   const time = document.createElement('time');

@@ -7,6 +7,8 @@ import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/me
 import { getDb } from '@/lib/store/db';
 import { ORGANISE_LOCK, type OrganiseProgress, type OrganiseResult, organise } from '@/lib/store/groups';
 import { PageStore } from '@/lib/store/pages';
+import type { PageRecord } from '@/lib/store/schema';
+import { isRecordableUrl } from '@/lib/url';
 
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -64,4 +66,18 @@ export function onPagesChanged(listener: () => void): void {
 }
 export function pagesChanged(): void {
   for (const listener of listeners) listener();
+}
+
+/** A page's title as a link to it (a new tab); plain text for anything but an http(s) URL. */
+export function pageLink(record: PageRecord, className = ''): HTMLElement {
+  const text = record.title.trim() || record.url;
+  const element = isRecordableUrl(record.url) ? document.createElement('a') : document.createElement('span');
+  if (element instanceof HTMLAnchorElement) {
+    element.href = record.url;
+    element.target = '_blank';
+    element.rel = 'noopener noreferrer';
+  }
+  if (className !== '') element.className = className;
+  element.textContent = text; // text, never markup
+  return element;
 }

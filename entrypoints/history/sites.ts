@@ -5,25 +5,9 @@ import { absoluteTime, plural } from '@/lib/format';
 import { SITE_FLAG_RULE, type SiteMark, type SiteStanding } from '@/lib/groups';
 import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
-import { isRecordableUrl } from '@/lib/url';
-import { $, errorText, onPagesChanged, send, settings, store } from './shared';
+import { $, errorText, onPagesChanged, pageLink, send, settings, store } from './shared';
 
 const view = { rule: $('site-rule'), list: $('site-list') };
-
-function link(record: PageRecord): HTMLElement {
-  const text = record.title.trim() || record.url;
-  if (!isRecordableUrl(record.url)) {
-    const span = document.createElement('span');
-    span.textContent = text;
-    return span;
-  }
-  const a = document.createElement('a');
-  a.href = record.url;
-  a.target = '_blank';
-  a.rel = 'noopener noreferrer';
-  a.textContent = text;
-  return a;
-}
 
 function seen(record: PageRecord): HTMLElement {
   const span = document.createElement('span');
@@ -49,7 +33,7 @@ async function showEvidence(site: string, cell: HTMLElement): Promise<void> {
       const item = document.createElement('li');
       item.dataset['copy'] = copy.url;
       item.dataset['original'] = original.url;
-      item.append(link(copy), seen(copy), ' copies ', link(original), seen(original));
+      item.append(pageLink(copy), seen(copy), ' copies ', pageLink(original), seen(original));
       list.append(item);
     }
     cell.replaceChildren(list);
