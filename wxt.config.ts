@@ -18,6 +18,14 @@ const CSP = [
 
 // See https://wxt.dev/api/config.html
 export default defineConfig({
+  hooks: {
+    // WXT reads an entrypoint named `history` as Chrome's history-page override. Doppel's page must be
+    // `history.html` but must never replace chrome://history, so the override is taken out again.
+    // test/manifest.test.ts checks both built manifests.
+    'build:manifestGenerated': (_wxt, manifest) => {
+      delete manifest.chrome_url_overrides;
+    },
+  },
   // WXT 0.20+ no longer bundles webextension-polyfill; this module makes `wxt/browser` the polyfill.
   modules: ['@wxt-dev/webextension-polyfill'],
   manifest: ({ browser }) => ({

@@ -141,6 +141,16 @@ describe('Doppel sends nothing anywhere', () => {
     }
   });
 
+  test("the built manifests override no browser page (the history page must not replace the browser's history)", () => {
+    const dirs = [EXTENSION_DIR, ...(existsSync(join(FIREFOX_DIR, 'manifest.json')) ? [FIREFOX_DIR] : [])];
+    for (const dir of dirs) {
+      const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+      expect(manifest).not.toHaveProperty('chrome_url_overrides');
+      expect(manifest).not.toHaveProperty('chrome_settings_overrides');
+      expect(existsSync(join(dir, 'history.html'))).toBe(true);
+    }
+  });
+
   test('no context of the extension requests anything but its own files, through visits, popup and export', async () => {
     // Playwright's own view too (it holds a starting worker until it watches it): every request
     // of the worker and of extension pages, from now on.
