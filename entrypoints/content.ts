@@ -20,7 +20,7 @@ export default defineContentScript({
       try {
         const stored = await browser.storage.local.get('settings');
         const settings = stored['settings'] ? parseSettings(stored['settings']) : DEFAULT_SETTINGS;
-        if (!shouldRead(location.href, settings) || ctx.isInvalid) return;
+        if (!shouldRead(location.href, settings, browser.extension.inIncognitoContext) || ctx.isInvalid) return;
         const message: Message<'page/extracted'> = { type: 'page/extracted', payload: readPage(document, location.href) };
         await browser.runtime.sendMessage(message);
       } catch {

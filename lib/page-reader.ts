@@ -16,9 +16,14 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';
 }
 
-/** Whether the content script should read this page at all under the user's settings. */
-export function shouldRead(url: string, settings: Settings): boolean {
+/**
+ * Whether the content script should read this page at all under the user's settings: not while
+ * paused, not on an excluded site, and not in a private window unless the user allowed recording
+ * there (the page's text then never leaves the page; the background refuses such a page anyway).
+ */
+export function shouldRead(url: string, settings: Settings, incognito = false): boolean {
   if (!isRecordableUrl(url) || settings.paused) return false;
+  if (incognito && !settings.recordIncognito) return false;
   return !settings.excludedSites.includes(siteOf(url));
 }
 

@@ -119,7 +119,7 @@ export interface RoomKeeper {
   write<T>(store: EvictableStore, write: () => Promise<T>): Promise<T>;
 }
 
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const describeError = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
 
 /**
  * One keeper per worker: writes that fail together (many tabs recording at once) share one

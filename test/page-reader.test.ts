@@ -52,4 +52,11 @@ describe('shouldRead', () => {
     ['about:blank', DEFAULT_SETTINGS, false],
     ['file:///tmp/x.html', DEFAULT_SETTINGS, false],
   ])('%s %j → %s', (url, settings, expected) => expect(shouldRead(url, settings)).toBe(expected));
+
+  it('reads a page in a private window only if recording there is allowed', () => {
+    expect(shouldRead('https://a.example/x', DEFAULT_SETTINGS, true)).toBe(false);
+    expect(shouldRead('https://a.example/x', { ...DEFAULT_SETTINGS, recordIncognito: true }, true)).toBe(true);
+    expect(shouldRead('https://a.example/x', { ...DEFAULT_SETTINGS, recordIncognito: true, paused: true }, true)).toBe(false);
+    expect(shouldRead('https://a.example/x', DEFAULT_SETTINGS, false)).toBe(true);
+  });
 });
