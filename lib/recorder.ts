@@ -26,7 +26,7 @@ import {
   parseMessage,
 } from './messages';
 import { type PageStore } from './store/pages';
-import { type StatusStore, StorageFullError, createRoomKeeper, memoryStatus } from './storage-full';
+import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
 import { readSiteStanding } from './store/history';
 import type { PageRecord } from './store/schema';
 import { canonicalUrl, siteOf } from './url';
@@ -357,6 +357,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         return { ok: true, value: await dispatch(message, sender) };
       } catch (error) {
         log(`${type} failed: ${describeError(error)}`);
+        if (isStorageUnavailable(error)) return { ok: false, error: withStop(`${STORAGE_UNAVAILABLE_TEXT} Details: ${describeError(error)}`) };
         return { ok: false, error: withStop(`Doppel could not complete ${type}: ${describeError(error)}`) };
       }
     },

@@ -26,6 +26,9 @@ export function evictionCount(total: number): number {
   return Math.min(Math.floor(total), Math.max(EVICT_MIN, Math.ceil(total * EVICT_FRACTION)));
 }
 
+/** How a browser's message names a full disk (Chromium's LevelDB: FILE_ERROR_NO_SPACE; POSIX ENOSPC). */
+const DISK_FULL = /FILE_ERROR_NO_SPACE|No space left on device|ENOSPC/;
+
 /** DOMException's legacy code for QuotaExceededError. */
 const QUOTA_EXCEEDED_CODE = 22;
 
@@ -42,6 +45,9 @@ export function isQuotaError(error: unknown): boolean {
     seen.add(value);
     const v = value as { name?: unknown; code?: unknown; cause?: unknown; error?: unknown; target?: unknown };
     if (v.name === 'QuotaExceededError') return true;
+    // Chromium with `unlimitedStorage` has no quota short of the disk: a full disk fails the
+    // write with an I/O error naming it ("IO error: …/000003.log: FILE_ERROR_NO_SPACE").
+    if (typeof (v as { message?: unknown }).message === 'string' && DISK_FULL.test((v as { message: string }).message)) return true;
     if (typeof DOMException !== 'undefined' && value instanceof DOMException && v.code === QUOTA_EXCEEDED_CODE) return true;
     return visit(v.cause, depth + 1) || visit(v.error, depth + 1) || visit((v.target as { error?: unknown } | undefined)?.error, depth + 1);
   };
@@ -51,6 +57,21 @@ export function isQuotaError(error: unknown): boolean {
     return false; // a getter that throws: not something we recognise
   }
 }
+
+/**
+ * True if `error` says the browser cannot use Doppel's storage at all for now: a full disk, or
+ * what Chromium says after one (it closes every connection of the origin, "The database connection
+ * is closing", and cannot open the store again, "Internal error opening backing store", until
+ * there is room). Nothing stored is lost; the person needs to hear that, not the raw message.
+ */
+export function isStorageUnavailable(error: unknown): boolean {
+  const message = typeof error === 'object' && error !== null ? String((error as { message?: unknown }).message ?? '') : '';
+  return DISK_FULL.test(message) || /connection is closing|opening backing store/i.test(message) || isQuotaError(error);
+}
+
+/** What the person reads when isStorageUnavailable. */
+export const STORAGE_UNAVAILABLE_TEXT =
+  'The browser cannot write to Doppel’s storage right now; the disk is probably full. Nothing already stored is lost, and Doppel records again once there is room.';
 
 /**
  * What the popup shows about storage:
@@ -65,6 +86,9 @@ export interface StorageStatus {
   /** Pages forgotten to make room (the last eviction). */
   evicted: number;
 }
+
+/** The storage.local key of the status in the extension (the popup watches it). */
+export const STORAGE_STATUS_KEY = 'storageStatus';
 
 /** Where the status is kept (storage.local in the extension). */
 export interface StatusStore {

@@ -10,6 +10,7 @@ import { type PageOutcome, type SenderInfo, classifySender, createRecorder } fro
 import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { importLines } from '../lib/store/transfer';
+import { STORAGE_UNAVAILABLE_TEXT } from '../lib/storage-full';
 import { fingerprintToHex } from '../lib/fingerprint';
 import { type Db, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../lib/store/schema';
 
@@ -361,6 +362,25 @@ describe('createRecorder', () => {
     expect(reply).toEqual({ ok: false, error: 'Doppel could not complete page/extracted: The Doppel database "doppel" is at version 2, newer than version 1.' });
     expect(logs).toEqual(['page/extracted failed: The Doppel database "doppel" is at version 2, newer than version 1']);
     expect(await recorder.handle({ type: 'settings/get', payload: {} }, popup, ext)).toEqual({ ok: true, value: DEFAULT_SETTINGS });
+  });
+
+  it('says in plain words that storage is unavailable when the disk is full, and keeps the raw cause', async () => {
+    const causes = [
+      "Failed to execute 'transaction' on 'IDBDatabase': The database connection is closing.",
+      'Internal error opening backing store for indexedDB.open.',
+      'IO error: .../000003.log: FILE_ERROR_NO_SPACE (ChromeMethodBFE: 3::WritableFileAppend::8)',
+    ];
+    for (const cause of causes) {
+      const recorder = createRecorder({
+        store: () => Promise.reject(new DOMException(cause, 'UnknownError')),
+        settings: { get: async () => ({ ...DEFAULT_SETTINGS }), set: async () => undefined },
+        outcomes: { get: async () => undefined, set: async () => undefined, delete: async () => undefined },
+        now: () => 0,
+        log: () => undefined,
+      });
+      const reply = await recorder.handle({ type: 'report/get', payload: { url: 'https://news.example/' } }, popup, ext);
+      expect(reply).toEqual({ ok: false, error: `${STORAGE_UNAVAILABLE_TEXT} Details: ${/\.$/.test(cause) ? cause : `${cause}.`}` });
+    }
   });
 
   it('opens a lazily given store once, and retries an open that failed', async () => {

@@ -45,6 +45,15 @@ describe('isQuotaError', () => {
     expect(isQuotaError({ name: 'AbortError', error: quota() })).toBe(true);
   });
 
+  it("recognises a full disk in an I/O error's message (Chromium with unlimitedStorage)", () => {
+    // The message Chromium 156 gave when the profile's disk was full (test/e2e/storage-full.e2e.ts).
+    const io = new DOMException('IO error: .../000003.log: FILE_ERROR_NO_SPACE (ChromeMethodBFE: 3::WritableFileAppend::8)', 'UnknownError');
+    expect(isQuotaError(io)).toBe(true);
+    expect(isQuotaError(new Error('page/extracted failed', { cause: io }))).toBe(true);
+    expect(isQuotaError(new DOMException('write failed: No space left on device', 'DataError'))).toBe(true);
+    expect(isQuotaError(new DOMException('IO error: .../000003.log: FILE_ERROR_ACCESS_DENIED', 'UnknownError'))).toBe(false);
+  });
+
   it('is false for anything else', () => {
     expect(isQuotaError(new DOMException('aborted', 'AbortError'))).toBe(false);
     expect(isQuotaError(new DOMException('x', 'UnknownError'))).toBe(false);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
 import { randomFingerprints, splitmix64 } from '../lib/random';
-import { getDb, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
+import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
 import { type NearDuplicate, PageStore } from '../lib/store/pages';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
 import { designTables } from '../lib/tables';
@@ -160,13 +160,25 @@ describe('opening and upgrading', () => {
   });
 
   it('getDb opens the shared connection once; resetDb closes it', async () => {
-    const a = getDb();
-    expect(getDb()).toBe(a);
-    expect((await a).name).toBe('doppel');
+    const a = await getDb();
+    expect(await getDb()).toBe(a);
+    expect(a.name).toBe('doppel');
     await resetDb();
-    const b = getDb();
+    const b = await getDb();
     expect(b).not.toBe(a);
-    expect((await b).version).toBe(DB_VERSION);
+    expect(b.version).toBe(DB_VERSION);
+    await resetDb();
+  });
+
+  it('getDb opens a new connection when the shared one is closing without a close event (Chromium after a disk-full I/O error)', async () => {
+    const a = await getDb();
+    a.close(); // closes the connection; no 'close' event, as when Chromium's is "closing"
+    expect(isOpen(a)).toBe(false);
+    const b = await getDb();
+    expect(b).not.toBe(a);
+    expect(isOpen(b)).toBe(true);
+    expect(await b.count('pages')).toBeGreaterThanOrEqual(0);
+    expect(await getDb()).toBe(b);
     await resetDb();
   });
 });

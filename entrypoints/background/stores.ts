@@ -7,10 +7,9 @@ import { type Settings, parseSettings } from '@/lib/messages';
 import type { PageOutcome, RecorderDeps } from '@/lib/recorder';
 import { getDb } from '@/lib/store/db';
 import { PageStore } from '@/lib/store/pages';
-import { type StatusStore, parseStorageStatus } from '@/lib/storage-full';
+import { STORAGE_STATUS_KEY as STORAGE_STATUS, type StatusStore, parseStorageStatus } from '@/lib/storage-full';
 
 const OUTCOME_PREFIX = 'outcome:';
-const STORAGE_STATUS = 'storageStatus';
 
 export function extensionStores(): Pick<RecorderDeps, 'settings' | 'outcomes'> & { store: () => Promise<PageStore>; storage: StatusStore } {
   const session = browser.storage.session as typeof browser.storage.local | undefined;

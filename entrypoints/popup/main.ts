@@ -4,7 +4,7 @@
 import { browser } from 'wxt/browser';
 import { absoluteTime, distanceDetail, likeness, plural, relativeTime } from '@/lib/format';
 import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/messages';
-import type { StorageStatus } from '@/lib/storage-full';
+import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/storage-full';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 
 type ViewState = 'loading' | 'ready' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'storage-full' | 'unsupported' | 'error';
@@ -242,6 +242,11 @@ async function main(): Promise<void> {
       return;
     }
     return act(() => send('site/exclude', { site, excluded: true }))();
+  });
+  // The worker updates the storage notice after a write lands (lib/storage-full.ts): an open popup
+  // follows it instead of showing what it read a moment before.
+  browser.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && STORAGE_STATUS_KEY in changes) void refresh().catch(() => {});
   });
   try {
     await refresh();

@@ -1,6 +1,6 @@
 // Opening Doppel's IndexedDB database. The background opens it once per service-worker life
 // (getDb) and every store shares that connection.
-import { wrap } from 'idb';
+import { unwrap, wrap } from 'idb';
 import { type Db, type UpgradeTransaction, DB_NAME, DB_VERSION, upgradeSchema } from './schema';
 
 export interface OpenOptions {
@@ -101,7 +101,10 @@ export async function openVersioned(name: string, version: number, upgrade: Upgr
     db.close(); // let the newer version upgrade; this context reopens (and then fails, or sees it)
     onClose();
   });
-  db.addEventListener('close', onClose);
+  db.addEventListener('close', () => {
+    db.close(); // closed by the browser (a full disk): release it on our side too
+    onClose();
+  });
   return db;
 }
 
@@ -113,22 +116,47 @@ export function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}):
 let shared: Promise<Db> | undefined;
 
 /**
- * The shared connection, opened on first use. A failed open is not kept (the next call retries),
- * and a connection that closes by itself is forgotten so that the next call reopens.
+ * True while `db` can still start transactions. Chromium closes a connection after an I/O error
+ * (a full disk: "FILE_ERROR_NO_SPACE") and says "The database connection is closing" to every
+ * later transaction, sometimes long before its `close` event comes.
  */
-export function getDb(): Promise<Db> {
-  if (shared === undefined) {
-    const opening: Promise<Db> = openDoppelDb(DB_NAME, {
-      onClose: () => {
-        if (shared === opening) shared = undefined;
-      },
-    });
-    shared = opening;
-    opening.catch(() => {
-      if (shared === opening) shared = undefined;
-    });
+export function isOpen(db: Db): boolean {
+  const raw = unwrap(db) as IDBDatabase;
+  const name = raw.objectStoreNames[0];
+  if (name === undefined) return true;
+  try {
+    raw.transaction(name); // no requests: it commits at once and costs nothing
+    return true;
+  } catch {
+    return false;
   }
-  return shared;
+}
+
+function openShared(): Promise<Db> {
+  const opening: Promise<Db> = openDoppelDb(DB_NAME, {
+    onClose: () => {
+      if (shared === opening) shared = undefined;
+    },
+  });
+  shared = opening;
+  opening.catch(() => {
+    if (shared === opening) shared = undefined;
+  });
+  return opening;
+}
+
+/**
+ * The shared connection, opened on first use. A failed open is not kept (the next call retries),
+ * and a connection that closed by itself, or is closing, is forgotten and opened again.
+ */
+export async function getDb(): Promise<Db> {
+  const opening = shared ?? openShared();
+  const db = await opening;
+  if (isOpen(db)) return db;
+  // Close it on our side too: Chromium keeps the failed store while a connection is left open.
+  db.close();
+  if (shared === opening) shared = undefined;
+  return shared ?? openShared();
 }
 
 /** Closes and forgets the shared connection (tests; or before deleting the database). */
