@@ -26,11 +26,21 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60 * 1000],
 ];
 
+// A formatter is costly to build (tenths of a millisecond): the history page formats two dates an
+// entry, so each locale's is built once.
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const absoluteFormats = new Map<string, Intl.DateTimeFormat>();
+function cached<T>(formats: Map<string, T>, locale: string, build: () => T): T {
+  let format = formats.get(locale);
+  if (format === undefined) formats.set(locale, (format = build()));
+  return format;
+}
+
 /** "3 days ago", "just now": when something happened, relative to now. */
 export function relativeTime(then: number, now: number, locale = 'en'): string {
   const elapsed = now - then;
   if (elapsed < 60 * 1000) return 'just now';
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = cached(relativeFormats, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
   for (const [unit, ms] of UNITS) {
     if (elapsed >= ms) return format.format(-Math.floor(elapsed / ms), unit);
   }
@@ -39,7 +49,7 @@ export function relativeTime(then: number, now: number, locale = 'en'): string {
 
 /** An absolute date and time, for tooltips. */
 export function absoluteTime(ms: number, locale = 'en'): string {
-  return new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return cached(absoluteFormats, locale, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })).format(ms);
 }
 
 export function plural(n: number, one: string, many: string): string {

@@ -76,6 +76,22 @@ export function newGroupId(url: string): string {
   return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
 }
 
+/**
+ * The id of a group of two or more pages, as it is (re)computed: the id most of its members carry
+ * (`hints`) that no group chosen before it took (fewer records rewritten, stable links), else a new
+ * one from `seed` (salted until free). The chosen id is added to `claimed`. Callers choose for
+ * the largest groups first, so a part split off a group gets the new id.
+ */
+export function chooseGroupId(hints: Iterable<string | undefined>, seed: string, claimed: Set<string>): string {
+  const counts = new Map<string, number>();
+  for (const hint of hints) if (hint !== undefined && !claimed.has(hint)) counts.set(hint, (counts.get(hint) ?? 0) + 1);
+  let id: string | undefined;
+  for (const [candidate, n] of counts) if (id === undefined || n > counts.get(id)!) id = candidate;
+  for (let salt = 0; id === undefined || claimed.has(id); salt++) id = newGroupId(salt === 0 ? seed : `${seed}#${salt}`);
+  claimed.add(id);
+  return id;
+}
+
 /** What a page stores about its group (lib/store/schema.ts): both absent for a page in no group. */
 export interface GroupFields {
   /** The group's id; absent when the page has no near-duplicate. */

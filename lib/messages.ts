@@ -102,6 +102,8 @@ export interface Protocol {
   'data/clear': { request: Record<string, never>; reply: { forgotten: number } };
   /** Dismisses the notice that storage was full; false while it still is (that notice stays). */
   'storage/dismiss': { request: Record<string, never>; reply: { dismissed: boolean } };
+  /** The history page changed the pages (forgot, imported, regrouped): the worker brings the open tabs' badges up to date. */
+  'pages/changed': { request: Record<string, never>; reply: { badges: number } };
 }
 
 export type MessageType = keyof Protocol;
@@ -115,7 +117,7 @@ export interface Message<T extends MessageType = MessageType> {
 
 export const MESSAGE_TYPES: readonly MessageType[] = [
   'page/extracted', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'settings/incognito', 'site/exclude',
-  'site/mark', 'settings/k', 'data/clear', 'storage/dismiss',
+  'site/mark', 'settings/k', 'data/clear', 'storage/dismiss', 'pages/changed',
 ];
 
 // ---- validation ---------------------------------------------------------------------------
@@ -215,6 +217,10 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
     return {};
   },
   'storage/dismiss': (payload) => {
+    object(payload, 'payload');
+    return {};
+  },
+  'pages/changed': (payload) => {
     object(payload, 'payload');
     return {};
   },

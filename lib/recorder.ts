@@ -84,7 +84,7 @@ export interface PageOutcome {
 }
 
 export interface RecorderDeps {
-  /** The page store, or a function that opens it (called per message until it succeeds). */
+  /** The page store, or a function that gives it (called for each message; it should keep the store it opened). */
   store: PageStore | (() => Promise<PageStore>);
   settings: { get(): Promise<Settings>; set(settings: Settings): Promise<void> };
   /** Not-article outcomes per canonical URL; session storage in the extension. */
@@ -97,6 +97,8 @@ export interface RecorderDeps {
   };
   /** Whether storage was found full (lib/storage-full.ts); storage.local in the extension, memory if absent. */
   storage?: StatusStore;
+  /** Told of 'pages/changed' (the background refreshes the badges); returns how many it refreshed. */
+  onPagesChanged?(): Promise<number>;
   now(): number;
   log(message: string): void;
 }
@@ -107,6 +109,8 @@ export interface Recorder {
    * type depends on the message type, which is only known once the message is validated.
    */
   handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): Promise<Reply<any>>;
+  /** How many near-duplicates the page at `url` has now (the badge's number); null if it is not recorded. */
+  matchCount(url: string): Promise<number | null>;
 }
 
 type SenderOf<T extends MessageType> = T extends 'page/extracted' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
@@ -125,6 +129,7 @@ const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'settings/k': 'extension-page',
   'data/clear': 'extension-page',
   'storage/dismiss': 'extension-page',
+  'pages/changed': 'extension-page',
 };
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
@@ -160,19 +165,10 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       // logging must not turn a reply into an exception
     }
   };
-  // The store, opened on first use; a failed open is retried by the next message that needs it.
+  // The store: a function is asked again for each message (it keeps its store while the
+  // connection lives, and opens a new one when the browser closed it, as after a full disk).
   const openStore = deps.store;
-  let opening: Promise<PageStore> | undefined = typeof openStore === 'function' ? undefined : Promise.resolve(openStore);
-  const store = (): Promise<PageStore> => {
-    if (opening === undefined && typeof openStore === 'function') {
-      const attempt = openStore();
-      opening = attempt;
-      attempt.catch(() => {
-        if (opening === attempt) opening = undefined;
-      });
-    }
-    return opening!;
-  };
+  const store = (): Promise<PageStore> => (typeof openStore === 'function' ? openStore() : Promise.resolve(openStore));
 
   // Storage full: forget the pages seen longest ago and try again (lib/storage-full.ts).
   const storageStatus = deps.storage ?? memoryStatus();
@@ -223,18 +219,20 @@ export function createRecorder(deps: RecorderDeps): Recorder {
 
     'report/get': async ({ url: raw }) => {
       const url = canonicalUrl(raw);
-      const settings = await deps.settings.get();
-      const pages = await store();
+      // Independent reads at once: the popup waits for the slowest, not for their sum.
+      const [settings, pages, storageRead] = await Promise.all([deps.settings.get(), store(), storageStatus.get()]);
+      const storage = storageRead ?? null;
       const site = siteOf(url);
-      const standing = await readSiteStanding(pages, site, settings.siteMarks[site] ?? null);
-      const storage = (await storageStatus.get()) ?? null;
+      const [standing, found] = await Promise.all([
+        readSiteStanding(pages, site, settings.siteMarks[site] ?? null),
+        pages.get(url).then(async (record) => (record === undefined ? undefined : { record, near: await pages.nearDuplicatesOf(record, { k: settings.k, clamp: true }) })),
+      ]);
       const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: settings.k, settings, site: standing, storage };
-      const record = await pages.get(url);
-      if (record !== undefined) {
-        const found = await pages.nearDuplicatesOf(record, { k: settings.k, clamp: true });
+      if (found !== undefined) {
+        const { record, near } = found;
         let first = record;
-        for (const { record: other } of found) if (earlier(other, first)) first = other;
-        const matches: MatchSummary[] = found.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
+        for (const { record: other } of near) if (earlier(other, first)) first = other;
+        const matches: MatchSummary[] = near.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
         return { ...report, state: 'recorded', page: summary(record), matches, earliest: matches.length > 0 && first === record };
       }
       const blocked = pageState(url, settings, false);
@@ -317,6 +315,8 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       await storageStatus.clear();
       return { dismissed: true };
     },
+
+    'pages/changed': async () => ({ badges: (await deps.onPagesChanged?.()) ?? 0 }),
   };
 
   async function dispatch(message: Message, sender: SenderKind): Promise<ReplyValue<MessageType>> {
@@ -325,6 +325,14 @@ export function createRecorder(deps: RecorderDeps): Recorder {
   }
 
   return {
+    async matchCount(raw) {
+      const url = canonicalUrl(raw);
+      const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
+      const record = await pages.get(url);
+      if (record === undefined) return null;
+      return (await pages.nearDuplicatesOf(record, { k: settings.k, clamp: true })).length;
+    },
+
     async handle(raw, senderInfo, ext) {
       let message: Message;
       try {

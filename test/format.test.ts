@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bitSimilarity, distanceDetail, likeness, plural, relativeTime } from '../lib/format';
+import { absoluteTime, bitSimilarity, distanceDetail, likeness, plural, relativeTime } from '../lib/format';
 
 describe('format', () => {
   it.each([
@@ -26,6 +26,16 @@ describe('format', () => {
     [now - 400 * 24 * 3600_000, 'last year'],
   ])('relativeTime(%i)', (then, expected) => {
     expect(relativeTime(then, now)).toBe(expected);
+  });
+
+  it('absoluteTime: medium date, short time, the same with the formatter kept', () => {
+    const at = Date.UTC(2026, 10, 22, 15, 4);
+    const want = new Date(at).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+    expect(want).toMatch(/Nov 22, 2026/);
+    expect(absoluteTime(at)).toBe(want);
+    expect(absoluteTime(at)).toBe(want);
+    expect(absoluteTime(at, 'de')).toBe(new Date(at).toLocaleString('de', { dateStyle: 'medium', timeStyle: 'short' }));
+    expect(relativeTime(at - 2 * 3600_000, at, 'de')).toBe('vor 2 Stunden');
   });
 
   it('plural', () => {

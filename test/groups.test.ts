@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
-import { type GroupMember, areNearDuplicates, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
+import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/groups';
@@ -86,6 +86,20 @@ describe('lib/groups', () => {
     expect(Object.fromEntries(groupFieldsOf([far], 'g2'))).toEqual({ [far.url]: {} });
     expect(newGroupId('https://a.example/1')).toMatch(/^[0-9a-f]{16}$/);
     expect(newGroupId('https://a.example/1')).not.toBe(newGroupId('https://a.example/2'));
+  });
+
+  it.each([
+    // hints of the members, ids already claimed → the id chosen
+    { hints: ['g1', 'g2', 'g1'], claimed: [], want: 'g1' }, // the id most members carry
+    { hints: ['g1', 'g2', 'g2'], claimed: ['g2'], want: 'g1' }, // a larger group took g2 first
+    { hints: ['g1', 'g2'], claimed: [], want: 'g1' }, // a tie: the first seen
+    { hints: [undefined, undefined], claimed: [], want: newGroupId('https://seed.example/') },
+    { hints: ['g1'], claimed: ['g1'], want: newGroupId('https://seed.example/') },
+    { hints: [undefined], claimed: [newGroupId('https://seed.example/')], want: newGroupId('https://seed.example/#1') }, // salted until free
+  ])('chooseGroupId($hints, claimed $claimed) = $want', ({ hints, claimed, want }) => {
+    const taken = new Set(claimed);
+    expect(chooseGroupId(hints, 'https://seed.example/', taken)).toBe(want);
+    expect(taken.has(want)).toBe(true);
   });
 
   it.each([

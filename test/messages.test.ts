@@ -20,6 +20,7 @@ describe('parseMessage', () => {
       'settings/k': { k: 0 },
       'data/clear': {},
       'storage/dismiss': {},
+      'pages/changed': {},
     };
     expect(Object.keys(valid).sort()).toEqual([...MESSAGE_TYPES].sort());
     for (const type of MESSAGE_TYPES) expect(parseMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });

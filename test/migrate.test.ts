@@ -29,30 +29,29 @@ const B4 = { k: 3, b: 4 };
 const B5 = { k: 3, b: 5 };
 
 describe('designFor', () => {
-  it('asks chooseDesign for twice the count: b = 4 up to 2^19 pages, b = 5 up to 2^28, then b = 6', () => {
-    expect(HEADROOM).toBe(2);
+  it('asks chooseDesign for the count itself: b = 4 up to 2^20 pages, b = 5 up to 2^29, then b = 6', () => {
+    expect(HEADROOM).toBe(1);
     const cases: [number, number][] = [
       [0, 4],
       [1, 4],
       [3_000, 4],
-      [524_287, 4],
-      [524_288, 4], // 2^19 · 2 / 2^16 = 16 per table: still b = 4
-      [524_289, 5],
-      [1_048_576, 5],
-      [268_435_455, 5],
-      [268_435_456, 5], // 2^28 · 2 / 2^25 = 16 per (narrowest) table
-      [268_435_457, 6],
-      [2 ** 34, 6],
-      [2 ** 34 + 1, 7],
+      [524_289, 4],
+      [1_000_000, 4], // the benchmark's million pages: 4 tables of 16-bit keys
+      [1_048_576, 4], // 2^20 / 2^16 = 16 per table: still b = 4
+      [1_048_577, 5],
+      [536_870_912, 5], // 2^29 / 2^25 = 16 per (narrowest) table
+      [536_870_913, 6],
+      [2 ** 35, 6],
+      [2 ** 35 + 1, 7],
     ];
     for (const [count, b] of cases) expect([count, designFor(count)]).toEqual([count, { k: 3, b }]);
   });
 
   it('the documented candidates per query: 2^(d − p) per table of p-bit keys at 2^d pages', () => {
     const perQuery = (b: number, d: number) => designTables({ k: 3, b }).tables.reduce((sum, t) => sum + 2 ** (d - t.keyBits), 0);
-    expect(perQuery(4, 19)).toBe(32);
-    expect(perQuery(5, 28)).toBe(56);
-    expect(perQuery(6, 34)).toBe(88);
+    expect(perQuery(4, 20)).toBe(64);
+    expect(perQuery(5, 29)).toBe(112);
+    expect(perQuery(6, 35)).toBe(176);
     // the same numbers chooseDesign reports (for the count itself, without the headroom)
     expect(chooseDesign({ k: 3, expectedSize: 2 ** 19 }).expectedCandidatesPerQuery).toBe(32);
   });

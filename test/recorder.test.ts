@@ -114,6 +114,7 @@ describe('createRecorder', () => {
       'settings/k': { payload: { k: 4 }, sender: popup },
       'data/clear': { payload: {}, sender: popup },
       'storage/dismiss': { payload: {}, sender: popup },
+      'pages/changed': { payload: {}, sender: popup },
     };
     const { send, logs } = await setup();
     expect(Object.keys(samples).sort()).toEqual([...MESSAGE_TYPES].sort());
@@ -123,6 +124,31 @@ describe('createRecorder', () => {
       expect(reply, type).toMatchObject({ ok: true });
     }
     expect(logs).toEqual([]);
+  });
+
+  it('matchCount gives the badge its number now; pages/changed asks the background to refresh the badges', async () => {
+    const { send, extracted, store } = await setup();
+    await extracted(article('https://news.example/mill', ORIGINAL));
+    await extracted(article('https://copycat.example/a', COPY));
+    const db = store.db;
+    let refreshes = 0;
+    const recorder = createRecorder({
+      store,
+      settings: { get: async () => ({ ...DEFAULT_SETTINGS }), set: async () => undefined },
+      outcomes: { get: async () => undefined, set: async () => undefined, delete: async () => undefined },
+      now: () => 0,
+      log: () => undefined,
+      onPagesChanged: async () => ++refreshes,
+    });
+    expect(db.name).toBe('doppel');
+    expect(await recorder.matchCount('https://news.example/mill')).toBe(1);
+    expect(await recorder.matchCount('https://copycat.example/a#part')).toBe(1); // canonical URL
+    expect(await recorder.matchCount('https://never.example/')).toBeNull();
+    expect(await recorder.handle({ type: 'pages/changed', payload: {} }, popup, ext)).toEqual({ ok: true, value: { badges: 1 } });
+    expect(await recorder.handle({ type: 'pages/changed', payload: {} }, tab('https://news.example/mill'), ext)).toMatchObject({ ok: false });
+    expect(refreshes).toBe(1);
+    await send({ type: 'page/forget', payload: { url: 'https://copycat.example/a' } }, popup);
+    expect(await recorder.matchCount('https://news.example/mill')).toBe(0);
   });
 
   describe('rejects, logs and stores nothing', () => {
@@ -383,14 +409,15 @@ describe('createRecorder', () => {
     }
   });
 
-  it('opens a lazily given store once, and retries an open that failed', async () => {
+  it('asks a lazily given store for each message, so that a failed open or a closed connection is not kept', async () => {
     const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
     opened.push(db);
     let attempts = 0;
+    let kept: Promise<PageStore> | undefined;
     const recorder = createRecorder({
-      store: async () => {
-        if (++attempts === 1) throw new Error('not yet');
-        return PageStore.open(db);
+      store: () => {
+        if (++attempts === 1) return Promise.reject(new Error('not yet'));
+        return (kept ??= PageStore.open(db));
       },
       settings: { get: async () => ({ ...DEFAULT_SETTINGS }), set: async () => undefined },
       outcomes: { get: async () => undefined, set: async () => undefined, delete: async () => undefined },
@@ -401,7 +428,7 @@ describe('createRecorder', () => {
     expect(await recorder.handle(message, popup, ext)).toEqual({ ok: false, error: 'Doppel could not complete report/get: not yet.' });
     const replies = await Promise.all([1, 2, 3].map(() => recorder.handle(message, popup, ext)));
     for (const reply of replies) expect(reply).toMatchObject({ ok: true, value: { state: 'unknown' } });
-    expect(attempts).toBe(2);
+    expect(attempts).toBe(4);
   });
 
   it('serialises settings changes so that none is lost', async () => {

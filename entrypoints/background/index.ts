@@ -6,10 +6,35 @@ import { extensionStores } from './stores';
 
 export default defineBackground(() => {
   const stores = extensionStores();
-  const recorder = createRecorder({ ...stores, now: () => Date.now(), log: (message) => console.warn(`Doppel: ${message}`) });
-  const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
   // MV3 (Chrome) has `action`; the Firefox MV2 build has `browserAction`.
   const action = browser.action ?? browser.browserAction;
+
+  // The toolbar badge: the number of near-duplicates of each tab's page. The tabs whose badge
+  // Doppel set, and for which page, are kept (in this worker's life) so that forgetting, clearing
+  // or a change of k updates them at once; a tab closed meanwhile is dropped.
+  const badgeTabs = new Map<number, string>();
+  const setBadge = async (tabId: number, matches: number): Promise<void> => {
+    await action.setBadgeText({ tabId, text: matches > 0 ? String(matches) : '' });
+    await action.setBadgeBackgroundColor({ tabId, color: '#8a4b08' });
+  };
+  const refreshBadges = async (): Promise<number> => {
+    let refreshed = 0;
+    for (const [tabId, url] of [...badgeTabs]) {
+      try {
+        await setBadge(tabId, (await recorder.matchCount(url)) ?? 0);
+        refreshed++;
+      } catch {
+        badgeTabs.delete(tabId); // the tab is gone
+      }
+    }
+    return refreshed;
+  };
+  browser.tabs?.onRemoved?.addListener((tabId) => void badgeTabs.delete(tabId));
+
+  const recorder = createRecorder({ ...stores, now: () => Date.now(), log: (message) => console.warn(`Doppel: ${message}`), onPagesChanged: refreshBadges });
+  const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
+  /** Messages after which some tab's badge may be wrong. */
+  const CHANGES_PAGES = new Set(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
 
   // A store that has grown past its table design, a change of k, or an import or upgrade that left
   // the groups incomplete (or such work cut off when the worker was stopped) is brought up to date
@@ -27,11 +52,15 @@ export default defineBackground(() => {
   browser.runtime.onMessage.addListener((message: unknown, sender) =>
     recorder.handle(message, sender, ext).then((reply) => {
       const tabId = sender.tab?.id;
-      if (reply.ok && tabId !== undefined && (message as { type?: unknown }).type === 'page/extracted') {
+      const type = (message as { type?: unknown }).type;
+      if (reply.ok && tabId !== undefined && type === 'page/extracted') {
+        const url = (message as { payload: { url: string } }).payload.url;
         const matches = (reply.value as { matches: number }).matches;
-        void action.setBadgeText({ tabId, text: matches > 0 ? String(matches) : '' }).catch(() => {});
-        void action.setBadgeBackgroundColor({ tabId, color: '#8a4b08' }).catch(() => {});
+        if ((reply.value as { state: string }).state === 'recorded') badgeTabs.set(tabId, url);
+        else badgeTabs.delete(tabId);
+        void setBadge(tabId, matches).catch(() => {});
       }
+      if (reply.ok && typeof type === 'string' && CHANGES_PAGES.has(type)) void refreshBadges();
       return reply;
     }),
   );

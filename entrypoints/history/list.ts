@@ -32,6 +32,13 @@ const view = {
   forgetSelected: $<HTMLButtonElement>('forget-selected'),
 };
 
+/**
+ * Settles once the list's first screen is drawn (or failed). What is not on it (the counts, the
+ * sites' table) is read after it, so that those longer reads do not hold up the first entries.
+ */
+let firstScreenShown: () => void = () => {};
+export const firstScreen = new Promise<void>((resolve) => (firstScreenShown = resolve));
+
 interface Chunk {
   element: HTMLElement;
   entries: HistoryEntry[];
@@ -133,10 +140,14 @@ function draw(chunk: Chunk): void {
   chunk.drawn = true;
 }
 
-/** Empties a chunk far from the viewport, keeping its height (unless it holds the focus). */
-function undraw(chunk: Chunk): void {
+/**
+ * Empties a chunk far from the viewport, keeping its height (unless it holds the focus). The
+ * height comes from the observer's entry: reading offsetHeight here would force a layout for
+ * every chunk emptied.
+ */
+function undraw(chunk: Chunk, height: number): void {
   if (!chunk.drawn || chunk.element.contains(document.activeElement)) return;
-  chunk.element.style.height = `${chunk.element.offsetHeight}px`;
+  chunk.element.style.height = `${height}px`;
   chunk.element.replaceChildren();
   chunk.drawn = false;
 }
@@ -147,7 +158,7 @@ const chunkObserver = new IntersectionObserver(
       const chunk = state.chunks.find((c) => c.element === change.target);
       if (chunk === undefined) continue;
       if (change.isIntersecting && !chunk.drawn) draw(chunk);
-      else if (!change.isIntersecting && chunk.drawn) undraw(chunk);
+      else if (!change.isIntersecting && chunk.drawn) undraw(chunk, change.boundingClientRect.height);
     }
   },
   { rootMargin: `${DRAWN_MARGIN} 0px` },
@@ -205,11 +216,13 @@ async function loadMore(): Promise<void> {
     if (!state.firstScreen) {
       state.firstScreen = true;
       performance.mark('doppel:history-first-screen'); // read by npm run bench:browser
+      firstScreenShown();
     }
   } catch (error) {
     if (generation !== state.generation) return;
     setListState('error');
     view.status.textContent = `Doppel could not read your history: ${errorText(error)}`;
+    firstScreenShown();
   } finally {
     if (generation === state.generation) state.loading = false;
   }
@@ -325,5 +338,5 @@ export function setupList(): void {
   });
   endObserver.observe(view.end);
   restart();
-  void showOverview();
+  void firstScreen.then(showOverview);
 }

@@ -75,6 +75,8 @@ export function onPagesChanged(listener: () => void): void {
 }
 export function pagesChanged(): void {
   for (const listener of listeners) listener();
+  // the toolbar badges of open tabs count near-duplicates that may have just gone or come
+  void send('pages/changed', {}).catch(() => {});
 }
 
 /** A page's title as a link to it (a new tab); plain text for anything but an http(s) URL. */

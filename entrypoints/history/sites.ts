@@ -6,6 +6,7 @@ import { SITE_FLAG_RULE, type SiteMark, type SiteStanding } from '@/lib/groups';
 import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
 import { $, errorText, onPagesChanged, pageLink, send, settings, store } from './shared';
+import { firstScreen } from './list';
 
 const view = { rule: $('site-rule'), list: $('site-list') };
 
@@ -149,5 +150,5 @@ export async function showSites(): Promise<void> {
 export function setupSites(): void {
   view.rule.textContent = SITE_FLAG_RULE;
   onPagesChanged(() => void showSites());
-  void showSites();
+  void firstScreen.then(showSites); // after the list's first screen: at a million pages it reads far more
 }

@@ -12,7 +12,7 @@
 // record whose simhash is still the one the pass read.
 import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
 import { UnionFind } from '../clusters';
-import { type GroupMember, groupFieldsOf, newGroupId, rootOf } from '../groups';
+import { type GroupMember, chooseGroupId, groupFieldsOf, rootOf } from '../groups';
 import { MemoryIndex } from '../index';
 import { chooseDesign, designTables } from '../tables';
 import { keepDesignFitted } from './migrate';
@@ -126,17 +126,8 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   const inGroup = new Set<number>();
   // the largest groups choose their ids first (see writeComponents in pages.ts)
   for (const members of [...components.values()].sort((x, y) => y.length - x.length)) {
-    const counts = new Map<string, number>();
-    for (const i of members) {
-      const g = nodes[i]!.group;
-      if (g !== undefined && !claimed.has(g)) counts.set(g, (counts.get(g) ?? 0) + 1);
-    }
-    let id: string | undefined;
-    for (const [candidate, n] of counts) if (id === undefined || n > counts.get(id)!) id = candidate;
     const component = members.map((i) => nodes[i]!);
-    const first = rootOf(component).url;
-    for (let salt = 0; id === undefined || claimed.has(id); salt++) id = newGroupId(salt === 0 ? first : `${first}#${salt}`);
-    claimed.add(id);
+    const id = chooseGroupId(component.map((node) => node.group), rootOf(component).url, claimed);
     const fields = groupFieldsOf(component, id);
     for (const i of members) {
       inGroup.add(i);

@@ -84,7 +84,9 @@ export async function readHistory(store: PageStore, filter: HistoryFilter, { aft
         : lower !== undefined
           ? IDBKeyRange.lowerBound(lower)
           : undefined;
-  const entries: HistoryEntry[] = [];
+  // Entries in order; a group's members are fetched while the cursor moves on (one round trip for
+  // all of them instead of one each), except under a text search, which needs them to decide.
+  const pending: (HistoryEntry | Promise<HistoryEntry>)[] = [];
   let scanned = 0;
   let cursor = await index.openCursor(range, 'prev');
   // resume after `after`: skip the records at its lastSeen whose URL is at or after its URL
@@ -92,6 +94,11 @@ export async function readHistory(store: PageStore, filter: HistoryFilter, { aft
     if (cursor.primaryKey > after.url) cursor = await cursor.continuePrimaryKey(after.lastSeen, after.url);
     if (cursor && cursor.key === after.lastSeen && cursor.primaryKey === after.url) cursor = await cursor.continue();
   }
+  const membersOf = async (record: PageRecord): Promise<PageRecord[]> => {
+    if (record.group === undefined) return [record];
+    const members = await groups.getAll(IDBKeyRange.only(record.group));
+    return members.length === 0 ? [record] : members;
+  };
   let last: HistoryCursor | null = null;
   while (cursor) {
     const record = cursor.value;
@@ -99,18 +106,22 @@ export async function readHistory(store: PageStore, filter: HistoryFilter, { aft
     last = { lastSeen: record.lastSeen, url: record.url };
     const id = record.group ?? record.url;
     if (!shown.has(id) && (!filter.hasCopies || record.group !== undefined)) {
-      let members = [record];
-      if (record.group !== undefined) members = await groups.getAll(IDBKeyRange.only(record.group));
-      if (members.length === 0) members = [record];
-      if (needle === '' || members.some((m) => matchesText(m, needle))) {
+      if (needle === '') {
         shown.add(id);
-        entries.push(entryOf(id, members));
+        pending.push(membersOf(record).then((members) => entryOf(id, members)));
+      } else {
+        const members = await membersOf(record);
+        if (members.some((m) => matchesText(m, needle))) {
+          shown.add(id);
+          pending.push(entryOf(id, members));
+        }
       }
     }
-    if (entries.length >= limit || scanned >= maxScan) break;
+    if (pending.length >= limit || scanned >= maxScan) break;
     cursor = await cursor.continue();
   }
   const ended = cursor === null;
+  const entries = await Promise.all(pending);
   await tx.done;
   return { entries, next: ended ? null : last, scanned };
 }

@@ -4,21 +4,22 @@
 // Choice (designFor). For 2^d stored pages and a table keyed on p bits, a query's lookup in that
 // table returns 2^(d − p) random candidates on average (the true near-duplicates aside), so a
 // design of T tables costs T lookups and about T · 2^(d − p) candidates per query. chooseDesign
-// takes the fewest blocks b whose narrowest key keeps that at most 16 per table. We ask it for
-// TWICE the current page count (HEADROOM = 2): the store is redesigned when it reaches half of
-// the size the current design is good for, so that the pass over every record (which takes a
-// while on a large store) runs, and the store can keep growing, before the candidate count per
-// lookup actually passes 16. For k = 3:
+// takes the fewest blocks b whose narrowest key keeps that at most 16 per table, for the current
+// page count (HEADROOM = 1): the store is redesigned once it has grown past what its design is
+// good for. (It once asked for twice the count, to start the pass over every record early; at a
+// million pages that moved the store to 10 tables, 2.5 times the index entries of 4, each about a
+// hundred bytes, and a 45-minute pass, for a query that returns 64 candidates instead of 32 at
+// the top of the range: not worth it. The pass is resumable and queries stay exact during it.)
+// For k = 3:
 //
 //   pages (count)              design  tables  key bits (tables)     per table     per query, at the top
-//   0 … 524,288 (2^19)         b = 4      4    16 (4)                2^(d−16)      4·8 = 32
-//   … 268,435,456 (2^28)       b = 5     10    25 (4), 26 (6)        2^(d−25/26)   4·8 + 6·4 = 56
-//   … 17,179,869,184 (2^34)    b = 6     20    31 (4), 32 (12), 33 (4)             4·8 + 12·4 + 4·2 = 88
+//   0 … 1,048,576 (2^20)       b = 4      4    16 (4)                2^(d−16)      4·16 = 64
+//   … 536,870,912 (2^29)       b = 5     10    25 (4), 26 (6)        2^(d−25/26)   4·16 + 6·8 = 112
+//   … 34,359,738,368 (2^35)    b = 6     20    31 (4), 32 (12), 33 (4)             4·16 + 12·8 + 4·4 = 176
 //
-// (4 tables of 16-bit keys serve up to a million pages at 16 candidates per table; with the
-// headroom the move to b = 5 starts at half a million, at 8 per table. Right after it a query
-// costs 10 lookups returning about 2^(19−25) ≈ 0.016 random candidates each, instead of 4 of 8.)
-//
+// (4 tables of 16-bit keys serve up to a million pages at 16 candidates per table. Right after the
+// move a query costs 10 lookups returning about 2^(20−25) ≈ 0.03 random candidates each.)
+
 // Migration scheme. The `keys` index is ONE multiEntry index of strings; the plain entries
 // `${table}:${hex}` (schema.ts recordKeys) belong to the design in meta. A migration from design
 // D to design N goes through two passes over the records, in URL order, a batch of whole records
@@ -51,7 +52,7 @@ import type { PageStore } from './pages';
 import { type Db, type DesignMeta, type PageRecord, recordKeys } from './schema';
 
 /** designFor sizes the design for this many times the current count (see above). */
-export const HEADROOM = 2;
+export const HEADROOM = 1;
 /** The k of every design Doppel chooses. */
 export const DESIGN_K = DEFAULT_K;
 

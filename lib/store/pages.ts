@@ -4,7 +4,7 @@ import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../finger
 import type { Candidate, IndexBackend } from '../index';
 import { DEFAULT_K, type TableDesign, type TableKey, designTables } from '../tables';
 import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRecord, keyEntry, toHex } from './schema';
-import { type GroupMember, componentsOf, groupFieldsOf, newGroupId } from '../groups';
+import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
@@ -142,6 +142,11 @@ export class PageStore {
    * page's keys were written with it.
    */
   static async open(db: Db, preferred: DesignMeta = DEFAULT_DESIGN): Promise<PageStore> {
+    // A readonly look first: a store opened per message must not queue behind writes, and only a
+    // new database (no design yet) needs the readwrite transaction that records one.
+    const look = db.transaction('meta', 'readonly');
+    const existing = await within(look, () => look.store.get('design'));
+    if (existing !== undefined) return new PageStore(db, PageStore.usable(existing));
     const tx = db.transaction('meta', 'readwrite');
     const meta = await within(tx, async () => {
       const stored = await tx.store.get('design');
@@ -151,11 +156,16 @@ export class PageStore {
         await tx.store.put(chosen, 'design');
         return chosen;
       }
-      const parsed = parseStoredDesign(stored); // throws "the stored table design is unreadable: …"
-      tablesOf(parsed);
-      return parsed;
+      return PageStore.usable(stored); // another context recorded one meanwhile
     });
     return new PageStore(db, meta);
+  }
+
+  /** A stored design, parsed; throws "the stored table design is unreadable: …". */
+  private static usable(stored: unknown): StoredDesign {
+    const parsed = parseStoredDesign(stored);
+    tablesOf(parsed);
+    return parsed;
   }
 
   /**
@@ -453,17 +463,7 @@ async function writeComponents(pages: PagesWriter, components: readonly Node[][]
   const puts: Promise<unknown>[] = [];
   const hintOf = (node: Node): string | undefined => (always !== null && node.url === always.url ? always.hint : node.record.group);
   for (const component of [...components].sort((x, y) => y.length - x.length)) {
-    let id: string | undefined;
-    if (component.length > 1) {
-      const counts = new Map<string, number>();
-      for (const node of component) {
-        const hint = hintOf(node);
-        if (hint !== undefined && !claimed.has(hint)) counts.set(hint, (counts.get(hint) ?? 0) + 1);
-      }
-      for (const [candidate, n] of counts) if (id === undefined || n > counts.get(id)!) id = candidate;
-      for (let salt = 0; id === undefined || claimed.has(id); salt++) id = newGroupId(salt === 0 ? component[0]!.url : `${component[0]!.url}#${salt}`);
-      claimed.add(id);
-    }
+    const id = component.length > 1 ? chooseGroupId(component.map(hintOf), component[0]!.url, claimed) : undefined;
     const fields = groupFieldsOf(component, id ?? '');
     for (const { record } of component) {
       const next = fields.get(record.url)!;

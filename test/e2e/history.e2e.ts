@@ -11,7 +11,7 @@
 import type { Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep, visit, waitForPopupState } from './harness';
+import { type ExtensionSession, type Site, badgeText, getServiceWorker, launchWithExtension, pollFor, servePages, sleep, tabIdOf, visit, waitForPopupState } from './harness';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
 const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
@@ -160,7 +160,13 @@ describe('history.html', () => {
     await history.locator(`tr[data-site="${host(copierA)}"][data-flag="copies"]`).waitFor();
   });
 
-  test('forgetting a copy, then a whole article, removes their records and regroups', async () => {
+  test('forgetting a copy, then a whole article, removes their records and regroups; open tabs\' badges follow', async () => {
+    // a tab left open on the copy on B: its badge counts the original and the copy on A
+    const open = await ext.ctx.newPage();
+    await visit(open, url.xOnB());
+    const worker = await getServiceWorker(ext.ctx, ext.extensionId);
+    const openTab = await tabIdOf(worker, open);
+    expect(await pollFor(() => badgeText(worker, openTab), '2')).toBe('2');
     await openHistory();
     const xGroup = history.locator('[data-group]').filter({ has: history.locator(`a[href="${url.x()}"]`) });
     await xGroup.getByLabel(`Select the copy on ${host(copierA)}`).check();
@@ -173,6 +179,8 @@ describe('history.html', () => {
       return now.some((g) => JSON.stringify(g) === xLeft) && !JSON.stringify(now).includes(url.xOnA());
     }, 'forgetting the copy');
     await waitForPopupState(popup, url.xOnA(), 'unknown'); // the record is gone
+    expect(await pollFor(() => badgeText(worker, openTab), '1'), 'the open tab\'s badge after forgetting').toBe('1');
+    await open.close();
 
     // the whole Y group at once
     const yGroup = history.locator('[data-group]').filter({ has: history.locator(`a[href="${url.y()}"]`) });
