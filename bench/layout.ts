@@ -93,9 +93,13 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
 }
 
 async function main(): Promise<void> {
-  const server = createServer((_, res) => res.end('<!doctype html><title>layout</title>'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  // one server per layout: a port of its own is an origin of its own, with its own LevelDB
+  const servers = LAYOUTS.map(() => createServer((_, res) => res.end('<!doctype html><title>layout</title>')));
+  const ports: number[] = [];
+  for (const server of servers) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ports.push((server.address() as { port: number }).port);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'doppel-layout-'));
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: '/usr/bin/chromium',
@@ -107,8 +111,8 @@ async function main(): Promise<void> {
   try {
     for (const [n, layout] of LAYOUTS.entries()) {
       const page = await ctx.newPage();
-      // a host of its own per layout: its own origin, its own LevelDB
-      await page.goto(`http://127.0.0.${n + 1}:${port}/`);
+      await page.addInitScript('globalThis.__name = (f) => f'); // tsx's keepNames helper, for writeLayout's inner functions
+      await page.goto(`http://127.0.0.1:${ports[n]}/`);
       const { ms, usage, base } = await page.evaluate(writeLayout, { layout, pages: PAGES, batch: BATCH });
       await page.waitForTimeout(10_000); // LevelDB compacts in the background
       const settled = (await page.evaluate(() => navigator.storage.estimate())).usage ?? 0;
@@ -124,7 +128,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await ctx.close();
-    server.close();
+    for (const server of servers) server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

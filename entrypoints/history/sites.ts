@@ -10,6 +10,9 @@ import { firstScreen } from './list';
 
 const view = { rule: $('site-rule'), list: $('site-list') };
 
+/** Rows drawn at first, and at each "Show more": a big history has thousands of sites with a copy. */
+const SITES_PER_STEP = 100;
+
 function seen(record: PageRecord): HTMLElement {
   const span = document.createElement('span');
   span.className = 'meta';
@@ -136,9 +139,23 @@ export async function showSites(): Promise<void> {
       }
       head.append(headRow);
       const body = document.createElement('tbody');
-      standings.forEach((standing, i) => body.append(...row(standing, i)));
       table.append(head, body);
-      view.list.replaceChildren(table);
+      // Flagged sites come first; the rest are drawn a step at a time, each step a short task.
+      const more = document.createElement('button');
+      more.type = 'button';
+      more.className = 'more-sites';
+      let drawn = 0;
+      const drawMore = (): void => {
+        const next = Math.min(standings.length, drawn + SITES_PER_STEP);
+        for (let i = drawn; i < next; i++) body.append(...row(standings[i]!, i));
+        drawn = next;
+        more.hidden = drawn >= standings.length;
+        const left = standings.length - drawn;
+        more.textContent = `Show ${plural(Math.min(left, SITES_PER_STEP), 'more site', 'more sites')} (${left.toLocaleString('en')} not shown)`;
+      };
+      more.addEventListener('click', drawMore);
+      drawMore();
+      view.list.replaceChildren(table, more);
     }
     view.list.dataset['state'] = 'ready';
   } catch (error) {
