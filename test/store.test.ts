@@ -7,7 +7,7 @@ import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
 import { randomFingerprints, splitmix64 } from '../lib/random';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
-import { type NearDuplicate, PageStore } from '../lib/store/pages';
+import { type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
 import { designTables } from '../lib/tables';
 import { flipBits } from './index-suite';
@@ -167,6 +167,19 @@ describe('opening and upgrading', () => {
     const b = await getDb();
     expect(b).not.toBe(a);
     expect(b.version).toBe(DB_VERSION);
+    await resetDb();
+  });
+
+  it('keptPageStore opens one store per connection, and a new one over a new connection', async () => {
+    const store = keptPageStore();
+    const a = await store();
+    expect(await store()).toBe(a);
+    a.db.close(); // the browser closed it (a full disk): getDb opens another
+    const b = await store();
+    expect(b).not.toBe(a);
+    expect(b.db).not.toBe(a.db);
+    expect(await b.count()).toBeGreaterThanOrEqual(0);
+    expect(await store()).toBe(b);
     await resetDb();
   });
 

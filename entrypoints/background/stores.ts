@@ -5,9 +5,7 @@
 import { browser } from 'wxt/browser';
 import { type Settings, parseSettings } from '@/lib/messages';
 import type { PageOutcome, RecorderDeps } from '@/lib/recorder';
-import { getDb } from '@/lib/store/db';
-import { PageStore } from '@/lib/store/pages';
-import type { Db } from '@/lib/store/schema';
+import { type PageStore, keptPageStore } from '@/lib/store/pages';
 import { STORAGE_STATUS_KEY as STORAGE_STATUS, type StatusStore, parseStorageStatus } from '@/lib/storage-full';
 
 const OUTCOME_PREFIX = 'outcome:';
@@ -15,21 +13,8 @@ const OUTCOME_PREFIX = 'outcome:';
 export function extensionStores(): Pick<RecorderDeps, 'settings' | 'outcomes'> & { store: () => Promise<PageStore>; storage: StatusStore } {
   const session = browser.storage.session as typeof browser.storage.local | undefined;
   const memory = new Map<string, PageOutcome>();
-  let opened: { db: Db; pages: Promise<PageStore> } | undefined;
   return {
-    // One PageStore per connection: every query and write re-reads the table design in its own
-    // transaction, so a kept store is never stale, and a message costs no extra transaction.
-    store: async () => {
-      const db = await getDb();
-      if (opened?.db !== db) {
-        const pages = PageStore.open(db);
-        opened = { db, pages };
-        pages.catch(() => {
-          if (opened?.pages === pages) opened = undefined;
-        });
-      }
-      return opened.pages;
-    },
+    store: keptPageStore(),
     settings: {
       async get(): Promise<Settings> {
         return parseSettings((await browser.storage.local.get('settings'))['settings']);

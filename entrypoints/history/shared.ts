@@ -4,29 +4,15 @@
 // change of k.
 import { browser } from 'wxt/browser';
 import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/messages';
-import { getDb, isOpen } from '@/lib/store/db';
 import { ORGANISE_LOCK, type OrganiseProgress, type OrganiseResult, organise } from '@/lib/store/groups';
-import { PageStore } from '@/lib/store/pages';
-import type { Db, PageRecord } from '@/lib/store/schema';
+import { keptPageStore } from '@/lib/store/pages';
+import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';
 
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
-let storePromise: Promise<{ db: Db; pages: PageStore }> | undefined;
-function openPages(): Promise<{ db: Db; pages: PageStore }> {
-  const opening = getDb().then(async (db) => ({ db, pages: await PageStore.open(db) }));
-  storePromise = opening;
-  opening.catch(() => {
-    if (storePromise === opening) storePromise = undefined; // retry on the next use
-  });
-  return opening;
-}
-
-/** The page store; opened again if the browser closed its connection (after a full disk). */
-export async function store(): Promise<PageStore> {
-  const { db, pages } = await (storePromise ?? openPages());
-  return isOpen(db) ? pages : (await openPages()).pages;
-}
+/** The page store, kept per connection (opened again if the browser closed it, after a full disk). */
+export const store = keptPageStore();
 
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -5,6 +5,7 @@ import type { Candidate, IndexBackend } from '../index';
 import { DEFAULT_K, type TableDesign, type TableKey, designTables } from '../tables';
 import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRecord, keyEntry, toHex } from './schema';
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
+import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
@@ -574,4 +575,25 @@ export class IdbIndexBackend implements IndexBackend<string> {
     const tx = this.db.transaction('pages', 'readonly');
     return within(tx, () => tx.store.count());
   }
+}
+
+/**
+ * A function giving the PageStore over the shared connection (getDb), opened once per connection:
+ * every query and write re-reads the table design in its own transaction, so a kept store is never
+ * stale, and when the browser closed the connection (a full disk) getDb opens a new one and a new
+ * store is opened over it. A failed open is not kept. The worker and the history page each keep one.
+ */
+export function keptPageStore(): () => Promise<PageStore> {
+  let kept: { db: Db; pages: Promise<PageStore> } | undefined;
+  return async () => {
+    const db = await getDb();
+    if (kept?.db !== db) {
+      const pages = PageStore.open(db);
+      kept = { db, pages };
+      pages.catch(() => {
+        if (kept?.pages === pages) kept = undefined;
+      });
+    }
+    return kept.pages;
+  };
 }
