@@ -17,7 +17,7 @@
 //
 // Options: --variants N (copies of each kind per article; default 1), --tabs N (default 3),
 // --json (one JSON object instead of the table).
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { parseHTML } from 'linkedom';
 import { CHECK_MAX_DISTANCE } from '../lib/features';
 import { fingerprintToHex } from '../lib/fingerprint';
 import { type ScanReport, fingerprintDocument } from '../lib/scan';
+import { sourcesNewerThan } from './built';
 import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
 import { type Result, pct, runScan, score, writePages } from './quality-score';
 import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
@@ -183,17 +184,6 @@ function hexDistance(a: string, b: string): number {
   return n;
 }
 
-/** The newest modification time under dir (files only), in ms. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  if (!existsSync(dir)) return newest;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 function countBy<T>(items: readonly T[], key: (t: T) => string): [string, number][] {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
@@ -213,7 +203,7 @@ async function main(): Promise<void> {
     return;
   }
   const built = statSync(join(EXTENSION_DIR, 'manifest.json')).mtimeMs;
-  const sourcesNewer = Math.max(newestMtime(join(ROOT, 'lib')), newestMtime(join(ROOT, 'entrypoints'))) > built;
+  const sourcesNewer = sourcesNewerThan(ROOT, built);
 
   const started = performance.now();
   const set = buildQualitySet(CORPUS_DIR, VARIANTS);

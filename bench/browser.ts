@@ -45,6 +45,8 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { mulberry32 } from '../lib/random';
 import { canonicalUrl } from '../lib/url';
+import { sourcesNewerThan } from './built';
+import { hugeTextPage, manyElementsPage } from '../test/e2e/generated-pages';
 import { type ExtensionSession, type Site, CHROMIUM_PATH, launchWithExtension, servePages, sleep, stopServiceWorker } from '../test/e2e/harness';
 import { type ScriptTasks, type TraceEvent, TRACE_CATEGORIES, contentScriptTasks } from './main-thread';
 import { type SyntheticHistory, writeSyntheticHistory } from './synthetic-history';
@@ -529,49 +531,7 @@ async function traceVisit(cdp: CDPSession, ext: ExtensionSession, tab: Page, nam
   return { name, url, outcome, tasks: contentScriptTasks(events, scriptUrl) };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mer', 'tan', 'si', 'vor', 'ne', 'bra', 'ul', 'dem', 'pa', 'ri', 'sto', 'gel', 'wen', 'fa'];
-function pseudoWords(random: () => number, count: number): string {
-  const words: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let word = '';
-    for (let j = 1 + Math.floor(random() * 3); j > 0; j--) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
-    words.push(word);
-  }
-  return words.join(' ');
-}
-/** An article, then `count` more elements (empty spans in divs of 100), as in test/e2e/hostile.e2e.ts. */
-function manyElementsPage(count: number): string {
-  const random = mulberry32(200);
-  const article = Array.from({ length: 5 }, () => `<p>${pseudoWords(random, 60)}.</p>`).join('\n');
-  const groups: string[] = [];
-  for (let i = 0; i < count / 101; i++) groups.push(`<div>${'<span></span>'.repeat(100)}</div>`);
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Many elements</title></head><body><article><h1>Many elements</h1>${article}</article>${groups.join('\n')}</body></html>`;
-}
-/** About `bytes` of article text in paragraphs of ~2,000 characters. */
-function hugeTextPage(bytes: number): string {
-  const random = mulberry32(20);
-  const parts = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>A very long report</title></head><body><article><h1>A very long report</h1>\n'];
-  let size = parts[0]!.length;
-  while (size < bytes) {
-    const p = `<p>${pseudoWords(random, 330)}.</p>\n`;
-    parts.push(p);
-    size += p.length;
-  }
-  parts.push('</article></body></html>');
-  return parts.join('');
-}
-
 // ---------------------------------------------------------------------------------------------
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  if (!existsSync(dir)) return newest;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 function shuffle<T>(random: () => number, items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {
@@ -588,7 +548,7 @@ async function main(): Promise<void> {
     return;
   }
   const built = statSync(join(EXTENSION_DIR, 'manifest.json')).mtimeMs;
-  const stale = Math.max(newestMtime(join(ROOT, 'lib')), newestMtime(join(ROOT, 'entrypoints'))) > built;
+  const stale = sourcesNewerThan(ROOT, built);
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'doppel-bench-browser-'));
   let ext: ExtensionSession | undefined;

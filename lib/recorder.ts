@@ -25,7 +25,7 @@ import {
   type Settings,
   parseMessage,
 } from './messages';
-import { type PageStore } from './store/pages';
+import { type NearDuplicate, type PageStore } from './store/pages';
 import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
 import { readSiteStanding } from './store/history';
 import type { PageRecord } from './store/schema';
@@ -157,6 +157,12 @@ function earlier(a: PageRecord, b: PageRecord): boolean {
   return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
 }
 
+/** The page's record and its near-duplicates within k (clamped to the store's design); undefined if not recorded. */
+async function recordAndNear(pages: PageStore, url: string, k: number): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
+  const record = await pages.get(url);
+  return record === undefined ? undefined : { record, near: await pages.nearDuplicatesOf(record, { k, clamp: true }) };
+}
+
 export function createRecorder(deps: RecorderDeps): Recorder {
   const log = (message: string): void => {
     try {
@@ -225,7 +231,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const site = siteOf(url);
       const [standing, found] = await Promise.all([
         readSiteStanding(pages, site, settings.siteMarks[site] ?? null),
-        pages.get(url).then(async (record) => (record === undefined ? undefined : { record, near: await pages.nearDuplicatesOf(record, { k: settings.k, clamp: true }) })),
+        recordAndNear(pages, url, settings.k),
       ]);
       const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: settings.k, settings, site: standing, storage };
       if (found !== undefined) {
@@ -328,9 +334,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     async matchCount(raw) {
       const url = canonicalUrl(raw);
       const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
-      const record = await pages.get(url);
-      if (record === undefined) return null;
-      return (await pages.nearDuplicatesOf(record, { k: settings.k, clamp: true })).length;
+      return (await recordAndNear(pages, url, settings.k))?.near.length ?? null;
     },
 
     async handle(raw, senderInfo, ext) {

@@ -7,7 +7,8 @@
 // ordinary article and its copy are recorded as usual: the copy's popup lists the original.
 //
 // Static pages are in test/e2e/pages/hostile/; the big ones (20 MB of text, 200,000 elements,
-// random bytes served as text/html) are generated here when the test starts.
+// random bytes served as text/html) are generated when the test starts (test/e2e/generated-pages.ts,
+// shared with `npm run bench:browser`).
 //
 // Times: "load" is navigation start → load event; "reported" is navigation start → the worker's
 // report for the URL leaving `unknown` (polled every 25 ms with report/get from an extension page),
@@ -16,6 +17,7 @@
 import type { Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { hugeTextPage, manyElementsPage } from './generated-pages';
 import { launchWithExtension, servePages, sleep, waitForPopupState, type ExtensionSession, type PopupState, type Site } from './harness';
 import { mulberry32 } from '../../lib/random';
 
@@ -35,46 +37,8 @@ let control: Page;
 // ---------------------------------------------------------------------------------------------
 // Generated pages
 
-const prng = mulberry32;
-
-const SYLLABLES = ['ka', 'lo', 'mer', 'tan', 'si', 'vor', 'ne', 'bra', 'ul', 'dem', 'pa', 'ri', 'sto', 'gel', 'wen', 'fa'];
-
-function pseudoWords(random: () => number, count: number): string {
-  const words: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let word = '';
-    const n = 1 + Math.floor(random() * 3);
-    for (let j = 0; j < n; j++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
-    words.push(word);
-  }
-  return words.join(' ');
-}
-
-/** About `bytes` of text in paragraphs of ~2,000 characters: one big article. */
-function hugeTextPage(bytes: number): string {
-  const random = prng(20);
-  const parts = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>A very long report</title></head><body><article><h1>A very long report</h1>\n'];
-  let size = parts[0]!.length;
-  while (size < bytes) {
-    const p = `<p>${pseudoWords(random, 330)}.</p>\n`;
-    parts.push(p);
-    size += p.length;
-  }
-  parts.push('</article></body></html>');
-  return parts.join('');
-}
-
-/** An article, then `count` more elements (empty spans in divs of 100). */
-function manyElementsPage(count: number): string {
-  const random = prng(200);
-  const article = Array.from({ length: 5 }, () => `<p>${pseudoWords(random, 60)}.</p>`).join('\n');
-  const groups: string[] = [];
-  for (let i = 0; i < count / 101; i++) groups.push(`<div>${'<span></span>'.repeat(100)}</div>`);
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Many elements</title></head><body><article><h1>Many elements</h1>${article}</article>${groups.join('\n')}</body></html>`;
-}
-
 function randomBytes(length: number, seed: number): Buffer {
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const bytes = Buffer.alloc(length);
   for (let i = 0; i < length; i++) bytes[i] = Math.floor(random() * 256);
   return bytes;
