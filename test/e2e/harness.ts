@@ -269,43 +269,54 @@ interface WorkerVersion {
 }
 
 /**
- * Stops the extension's service worker, as Chrome does to an idle worker, and waits until it is
- * gone. CDP: ServiceWorker.enable → workerVersionUpdated → ServiceWorker.stopWorker({versionId});
- * falls back to Target.closeTarget on the worker's target.
+ * Stops the extension's service worker, as Chrome does to an idle worker, and waits until it has
+ * stopped. CDP: ServiceWorker.enable → workerVersionUpdated → ServiceWorker.stopWorker({versionId}),
+ * and Target.closeTarget on the worker's target as well. Both are asked again every second: a
+ * request that lands while the worker is starting or handling an event can be dropped (seen once
+ * in CI: the worker ran on for 15 s). A stop that was seen counts even if an event (a tab, a
+ * message) wakes the worker again at once, as it would in the browser.
  */
 export async function stopServiceWorker(ctx: BrowserContext, extensionId: string, timeout = 15_000): Promise<void> {
   const session = await pageSession(ctx);
   const prefix = `chrome-extension://${extensionId}/`;
   const versions = new Map<string, WorkerVersion>();
+  let stopSeen = false;
   session.on('ServiceWorker.workerVersionUpdated', (event: { versions: WorkerVersion[] }) => {
-    for (const v of event.versions) if (v.scriptURL.startsWith(prefix)) versions.set(v.versionId, v);
+    for (const v of event.versions) {
+      if (!v.scriptURL.startsWith(prefix)) continue;
+      const before = versions.get(v.versionId)?.runningStatus;
+      if (before !== undefined && before !== 'stopped' && v.runningStatus === 'stopped') stopSeen = true;
+      versions.set(v.versionId, v);
+    }
   });
   const deadline = Date.now() + timeout;
+  const askToStop = async (): Promise<void> => {
+    for (const v of versions.values()) {
+      if (v.runningStatus === 'running' || v.runningStatus === 'starting') {
+        await session.send('ServiceWorker.stopWorker', { versionId: v.versionId }).catch(() => {});
+      }
+    }
+    for (const t of await workerTargets(session, extensionId)) {
+      await session.send('Target.closeTarget', { targetId: t.targetId }).catch(() => {});
+    }
+  };
   try {
-    let stoppedViaServiceWorkerDomain = false;
-    try {
-      await session.send('ServiceWorker.enable');
-      for (let i = 0; i < 40 && versions.size === 0; i++) await sleep(50);
-      for (const v of versions.values()) {
-        if (v.runningStatus !== 'stopped') {
-          await session.send('ServiceWorker.stopWorker', { versionId: v.versionId });
-          stoppedViaServiceWorkerDomain = true;
-        }
-      }
-    } catch {
-      stoppedViaServiceWorkerDomain = false;
-    }
-    if (!stoppedViaServiceWorkerDomain) {
-      for (const t of await workerTargets(session, extensionId)) {
-        await session.send('Target.closeTarget', { targetId: t.targetId });
-      }
-    }
+    await session.send('ServiceWorker.enable').catch(() => {});
+    for (let i = 0; i < 40 && versions.size === 0; i++) await sleep(50);
+    let asked = 0;
     for (;;) {
+      if (Date.now() - asked >= 1_000) {
+        await askToStop();
+        asked = Date.now();
+      }
+      await sleep(50);
       const running = (await workerTargets(session, extensionId)).length > 0;
       const settled = [...versions.values()].every((v) => v.runningStatus === 'stopped');
-      if (!running && settled) return;
-      if (Date.now() > deadline) throw new Error(`the service worker of ${extensionId} did not stop within ${timeout} ms`);
-      await sleep(50);
+      if ((!running && settled) || stopSeen) return;
+      if (Date.now() > deadline) {
+        const states = [...versions.values()].map((v) => v.runningStatus).join(', ') || 'none reported';
+        throw new Error(`the service worker of ${extensionId} did not stop within ${timeout} ms (versions: ${states})`);
+      }
     }
   } finally {
     await session.send('ServiceWorker.disable').catch(() => {});
