@@ -5,7 +5,7 @@
 // every pair of pages.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
 import { mulberry32, splitmix64 } from '../lib/random';
@@ -287,7 +287,32 @@ describe('regroupAll', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('the history reads', () => {
+// The history's newest-first reading takes batches through IDBIndex.getAllRecords where the
+// browser has it (Chromium 141+; fake-indexeddb too) and steps a cursor elsewhere: both are run.
+const withGetAllRecords = IDBIndex.prototype as IDBIndex & { getAllRecords?: unknown };
+const realGetAllRecords = withGetAllRecords.getAllRecords;
+let getAllRecordsCalls = 0;
+describe.each([
+  ['in batches (getAllRecords)', true],
+  ['with a cursor (no getAllRecords)', false],
+])('the history reads, %s', (_how, batched) => {
+  beforeAll(() => {
+    getAllRecordsCalls = 0;
+    if (batched) {
+      withGetAllRecords.getAllRecords = function (this: IDBIndex, ...args: unknown[]) {
+        getAllRecordsCalls++;
+        return (realGetAllRecords as (...a: unknown[]) => unknown).apply(this, args);
+      };
+    } else {
+      delete withGetAllRecords.getAllRecords;
+    }
+  });
+  afterAll(() => {
+    withGetAllRecords.getAllRecords = realGetAllRecords;
+    // the path under test was the one taken
+    expect(getAllRecordsCalls > 0).toBe(batched);
+  });
+
   async function sample(): Promise<PageStore> {
     const store = await freshStore();
     const check = fp('00000000ffffffff');
@@ -335,6 +360,27 @@ describe('the history reads', () => {
         after = page.next;
       }
       expect([limit, ids]).toEqual([limit, everything]);
+    }
+  });
+
+  it('pages through 60 pages seen at the same moment, more than one batch of them', async () => {
+    const store = await freshStore();
+    const next64 = splitmix64(9n);
+    for (let i = 0; i < 60; i++) {
+      await store.record({ url: `https://same.example/${String(i).padStart(2, '0')}`, title: 't', site: 'same.example', simhash: asFingerprint(next64()), check: asFingerprint(next64()), now: 7_000 });
+    }
+    const expected = Array.from({ length: 60 }, (_, i) => `https://same.example/${String(59 - i).padStart(2, '0')}`);
+    for (const limit of [1, 4, 25]) {
+      const shown = new Set<string>();
+      const ids: string[] = [];
+      let after = null;
+      for (let calls = 0; calls < 200; calls++) {
+        const page = await readHistory(store, {}, { after, limit, shown });
+        ids.push(...page.entries.map((e) => e.id));
+        if (page.next === null) break;
+        after = page.next;
+      }
+      expect([limit, ids]).toEqual([limit, expected]);
     }
   });
 

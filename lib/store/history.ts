@@ -3,8 +3,9 @@
 // is one short readonly transaction over an index, so that the first screen of a store of a
 // million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
+import { type IDBPIndex, unwrap, wrap } from 'idb';
 import type { PageStore } from './pages';
-import type { PageRecord } from './schema';
+import type { DoppelDB, PageRecord } from './schema';
 
 export interface HistoryFilter {
   /** Case-insensitive text sought in the title, URL or site of any page of an entry. */
@@ -64,6 +65,93 @@ export function entryOf(id: string, members: readonly PageRecord[]): HistoryEntr
   return { id, root, copies, newest: Math.max(...members.map((m) => m.lastSeen)) };
 }
 
+type LastSeenIndex = IDBPIndex<DoppelDB, ['pages'], 'pages', 'lastSeen', 'readonly'>;
+
+/** Records of the `lastSeen` index, newest first, after `after` (or from the top of `range`). */
+interface NewestFirst {
+  /** The next record, or null at the end of the range. */
+  next(): Promise<PageRecord | null>;
+  /** True once the range is known to hold no record past the last one returned. */
+  ended(): boolean;
+}
+
+interface IndexRecord {
+  key: number;
+  primaryKey: string;
+  value: PageRecord;
+}
+type GetAllRecords = (options: { query?: IDBKeyRange | null; count?: number; direction?: IDBCursorDirection }) => IDBRequest<IndexRecord[]>;
+
+/** Whether (record key, primary key) comes after `after` in newest-first order. */
+const isPast = (key: number, url: string, after: HistoryCursor | null): boolean =>
+  after === null || key < after.lastSeen || (key === after.lastSeen && url < after.url);
+
+/**
+ * Newest-first reading. Where the browser has IDBIndex.getAllRecords with a direction (Chromium
+ * 141+) a batch of `batch` records is one request (the first is sized for the caller's need,
+ * later ones larger); elsewhere, and to get past a batch made only of records that share one
+ * lastSeen, one cursor step per record. Each batch asks for the records at or below the last
+ * lastSeen seen and drops those already returned.
+ */
+function newestFirst(index: LastSeenIndex, range: IDBKeyRange | undefined, after: HistoryCursor | null, batch: number): NewestFirst {
+  const raw = unwrap(index) as IDBIndex & { getAllRecords?: GetAllRecords };
+  const lower = range?.lower as number | undefined;
+  let position = after;
+  let buffered: PageRecord[] = [];
+  let done = false;
+  let useCursor = typeof raw.getAllRecords !== 'function';
+  let cursor: Awaited<ReturnType<LastSeenIndex['openCursor']>> | undefined;
+
+  const below = (from: HistoryCursor | null): IDBKeyRange | undefined => {
+    if (from === null) return range;
+    return lower === undefined ? IDBKeyRange.upperBound(from.lastSeen) : IDBKeyRange.bound(lower, from.lastSeen);
+  };
+
+  let lastBatchShort = false;
+  const fill = async (): Promise<void> => {
+    const count = batch;
+    batch = Math.max(batch, 200);
+    const records = (await wrap(raw.getAllRecords!({ query: below(position) ?? null, count, direction: 'prev' }))) as unknown as IndexRecord[];
+    buffered = records.filter((r) => isPast(r.key, r.primaryKey, position)).map((r) => r.value);
+    lastBatchShort = records.length < count;
+    if (buffered.length === 0 && !lastBatchShort) useCursor = true; // a whole batch of records already returned (ties)
+  };
+
+  const stepCursor = async (): Promise<PageRecord | null> => {
+    if (cursor === undefined) {
+      cursor = await index.openCursor(below(position), 'prev');
+      // resume after `position`: skip the records at its lastSeen whose URL is at or after its URL
+      if (cursor && position !== null && cursor.key === position.lastSeen && cursor.primaryKey >= position.url) {
+        if (cursor.primaryKey > position.url) cursor = await cursor.continuePrimaryKey(position.lastSeen, position.url);
+        if (cursor && cursor.key === position.lastSeen && cursor.primaryKey === position.url) cursor = await cursor.continue();
+      }
+    } else if (cursor !== null) {
+      cursor = await cursor.continue();
+    }
+    return cursor?.value ?? null;
+  };
+
+  return {
+    async next() {
+      if (done) return null;
+      if (buffered.length === 0 && !useCursor) {
+        if (lastBatchShort) done = true;
+        else await fill();
+      }
+      let record: PageRecord | null = null;
+      if (buffered.length > 0) record = buffered.shift()!;
+      else if (useCursor && !done) record = await stepCursor();
+      if (record === null) {
+        done = true;
+        return null;
+      }
+      position = { lastSeen: record.lastSeen, url: record.url };
+      return record;
+    },
+    ended: () => done || (buffered.length === 0 && lastBatchShort && !useCursor),
+  };
+}
+
 /**
  * The next entries of the history, newest first (by the newest lastSeen of their pages), from
  * `after`. A group is one entry, placed at its most recently seen page and listed once (ids in
@@ -84,24 +172,18 @@ export async function readHistory(store: PageStore, filter: HistoryFilter, { aft
         : lower !== undefined
           ? IDBKeyRange.lowerBound(lower)
           : undefined;
-  // Entries in order; a group's members are fetched while the cursor moves on (one round trip for
+  // Entries in order; a group's members are fetched while the reader moves on (one round trip for
   // all of them instead of one each), except under a text search, which needs them to decide.
   const pending: (HistoryEntry | Promise<HistoryEntry>)[] = [];
   let scanned = 0;
-  let cursor = await index.openCursor(range, 'prev');
-  // resume after `after`: skip the records at its lastSeen whose URL is at or after its URL
-  if (cursor && after !== null && cursor.key === after.lastSeen && cursor.primaryKey >= after.url) {
-    if (cursor.primaryKey > after.url) cursor = await cursor.continuePrimaryKey(after.lastSeen, after.url);
-    if (cursor && cursor.key === after.lastSeen && cursor.primaryKey === after.url) cursor = await cursor.continue();
-  }
+  const reader = newestFirst(index, range, after, Math.min(maxScan, limit + 10));
   const membersOf = async (record: PageRecord): Promise<PageRecord[]> => {
     if (record.group === undefined) return [record];
     const members = await groups.getAll(IDBKeyRange.only(record.group));
     return members.length === 0 ? [record] : members;
   };
   let last: HistoryCursor | null = null;
-  while (cursor) {
-    const record = cursor.value;
+  for (let record = await reader.next(); record !== null; record = await reader.next()) {
     scanned++;
     last = { lastSeen: record.lastSeen, url: record.url };
     const id = record.group ?? record.url;
@@ -118,9 +200,8 @@ export async function readHistory(store: PageStore, filter: HistoryFilter, { aft
       }
     }
     if (pending.length >= limit || scanned >= maxScan) break;
-    cursor = await cursor.continue();
   }
-  const ended = cursor === null;
+  const ended = reader.ended();
   const entries = await Promise.all(pending);
   await tx.done;
   return { entries, next: ended ? null : last, scanned };
