@@ -43,6 +43,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import { readabilityWork } from '../lib/extract';
+import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_READABILITY_WORK, MAX_TEXT_CHARS } from '../lib/page-reader';
 import { mulberry32 } from '../lib/random';
 import { canonicalUrl } from '../lib/url';
 import { sourcesNewerThan } from './built';
@@ -499,6 +501,8 @@ interface TracedVisit {
   url: string;
   outcome: string;
   tasks: ScriptTasks;
+  /** Whether the page is past the content script's caps (so it got the simple reading), judged after the visit. */
+  pastCaps: boolean;
 }
 
 async function traceVisit(cdp: CDPSession, ext: ExtensionSession, tab: Page, name: string, url: string, timeout: number): Promise<TracedVisit> {
@@ -515,11 +519,22 @@ async function traceVisit(cdp: CDPSession, ext: ExtensionSession, tab: Page, nam
   raw.on('Tracing.tracingComplete', onComplete);
   await raw.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: TRACE_CATEGORIES, excludedCategories: ['*'] } });
   let outcome = '';
+  let pastCaps = false;
   try {
     await tab.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     const handled = await waitHandled(ext, canonicalUrl(url), timeout);
     outcome = handled === null ? `not handled within ${timeout / 1000} s` : handled.state === 'recorded' ? 'recorded' : `${handled.state}: ${(handled as { reason: string }).reason}`;
     await sleep(300);
+    // The caps of lib/page-reader.ts, judged the way lib/extract.ts does, on the page as it is now.
+    const size = await tab.evaluate(
+      (maxDepth) => ({
+        elements: document.querySelectorAll('*').length,
+        chars: document.body?.textContent?.length ?? 0,
+        deep: document.querySelector('* > '.repeat(maxDepth) + '*') !== null,
+      }),
+      MAX_DEPTH,
+    );
+    pastCaps = size.elements > MAX_ELEMS_TO_PARSE || readabilityWork(size.elements, size.chars) > MAX_READABILITY_WORK || size.deep;
   } catch (error) {
     outcome = `load failed: ${(error as Error).message.split('\n')[0]}`;
   }
@@ -528,7 +543,7 @@ async function traceVisit(cdp: CDPSession, ext: ExtensionSession, tab: Page, nam
   raw.off('Tracing.dataCollected', collect);
   raw.off('Tracing.tracingComplete', onComplete);
   const scriptUrl = `chrome-extension://${ext.extensionId}/content-scripts/content.js`;
-  return { name, url, outcome, tasks: contentScriptTasks(events, scriptUrl) };
+  return { name, url, outcome, pastCaps, tasks: contentScriptTasks(events, scriptUrl) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -765,6 +780,7 @@ async function main(): Promise<void> {
           tasksPerPage: median(ran.map((v) => v.tasks.tasks.length)),
           outcomes: [...outcomes].sort((a, b) => b[1] - a[1]),
           slowest: [...ran].sort((a, b) => b.tasks.totalMs - a.tasks.totalMs).slice(0, 5).map((v) => ({ name: v.name, totalMs: v.tasks.totalMs, longestMs: v.tasks.longestMs, outcome: v.outcome })),
+          simpleReading: ran.filter((v) => v.pastCaps).map((v) => v.name),
           perPage: visits.map((v) => ({ name: v.name, outcome: v.outcome, totalMs: v.tasks.totalMs, longestMs: v.tasks.longestMs, sampledMs: v.tasks.sampledMs, tasks: v.tasks.tasks.length })),
         };
         results['contentScript'] = c;
@@ -774,27 +790,31 @@ async function main(): Promise<void> {
         log(`  p95                             ${ms(c.p95)}   target ≤ ${TARGETS.contentP95Ms} ms: ${atMost(c.p95, TARGETS.contentP95Ms, ms)}`);
         log(`  max                             ${ms(c.max)}`);
         log(`  longest single task             ${ms(c.longestTask)} (${c.longestTaskPage})   target ≤ ${TARGETS.longestTaskMs} ms: ${atMost(c.longestTask, TARGETS.longestTaskMs, ms)}`);
-        log(`  tasks per page (median)         ${c.tasksPerPage}: injection (compile and run the bundle) median ${ms(c.injectionMedian)}; the page's longest task median ${ms(c.longestTaskMedian)} (the read: Readability on a clone, then the message)`);
+        log(`  tasks per page (median)         ${c.tasksPerPage}: injection (compile and run the bundle) median ${ms(c.injectionMedian)}; the page's longest task median ${ms(c.longestTaskMedian)} (the read: Readability on a clone, or the simple reading past the caps, then the message)`);
         log(`  CPU-profile time in content-script frames: median ${ms(c.sampledMedian)} per page`);
         log(`  content script ran on           ${c.ran} of ${c.pages} pages; outcomes: ${c.outcomes.map(([o, n]) => `${n} ${o}`).join('; ')}`);
+        log(`  past the caps (simple reading)  ${c.simpleReading.length} of ${c.ran}${c.simpleReading.length ? `: ${c.simpleReading.join(', ')}` : ''}`);
         log(`  slowest pages                   ${c.slowest.map((v) => `${v.name} ${ms(v.totalMs)} (longest task ${ms(v.longestMs)})`).join('; ')}`);
 
         // Pages at and past the caps.
         const capSite = await servePages({
-          '/elements-99000.html': manyElementsPage(99_000),
+          '/elements-19000.html': manyElementsPage(19_000),
           '/elements-200000.html': manyElementsPage(200_000),
           '/text-20mb.html': hugeTextPage(20_000_000),
+          '/text-450k.html': hugeTextPage(450_000),
           '/text-2mb.html': hugeTextPage(2_000_000),
           '/deep.html': readFileSync(join(HOSTILE_DIR, 'deep.html'), 'utf8'),
         });
         sites.push(capSite);
         const caps: [string, string][] = [
-          ['99,000 elements (under the 100,000-element cap: Readability runs)', '/elements-99000.html'],
-          ['200,000 elements (past the cap)', '/elements-200000.html'],
-          ['2 MB of text (about the 2,000,000-character cap)', '/text-2mb.html'],
-          ['20 MB of text (past the text cap)', '/text-20mb.html'],
-          ['500 levels deep (under the 512-level depth cap)', '/deep.html?levels=500&rendered'],
-          ['5,000 levels deep (past the depth cap)', '/deep.html?levels=5000'],
+          [`19,000 elements (under the ${MAX_ELEMS_TO_PARSE.toLocaleString('en')}-element cap: Readability)`, '/elements-19000.html'],
+          ['200,000 elements (past it: the simple reading)', '/elements-200000.html'],
+          [`450 kB of text (under the work cap of ${MAX_READABILITY_WORK.toLocaleString('en')}: Readability)`, '/text-450k.html'],
+          [`2 MB of text (past it: the simple reading, text cut at ${MAX_TEXT_CHARS.toLocaleString('en')})`, '/text-2mb.html'],
+          ['20 MB of text (past it: the simple reading, cut)', '/text-20mb.html'],
+          [`190 levels deep (under the ${MAX_DEPTH}-level cap: Readability)`, '/deep.html?levels=190&rendered'],
+          ['500 levels deep (past it, laid out: the simple reading)', '/deep.html?levels=500&rendered'],
+          ['5,000 levels deep (past it, not laid out: the simple reading)', '/deep.html?levels=5000'],
         ];
         const capVisits: TracedVisit[] = [];
         progress('Visiting the pages at and past the caps …');

@@ -1,16 +1,36 @@
 // The content script's work, without `browser.*`: read a document into the message the
 // background expects. Kept here so that it is tested like the rest of lib/.
-import { DEFAULT_MAX_DEPTH, type ExtractOptions, extractArticle } from './extract';
+import { type ExtractOptions, extractArticle } from './extract';
 import { LIMITS, type PageExtracted, type Settings } from './messages';
 import { isRecordableUrl, siteOf } from './url';
 
-/** Readability gives up on pages with more elements than this (the page is "too large"). */
-export const MAX_ELEMS_TO_PARSE = 100_000;
+// The caps keep every task of the content script well under 200 ms on the page's main thread
+// (measured in `npm run bench:browser`). A page past any of them is not given to Readability: it
+// gets the simple reading (lib/extract.ts simpleText), the rendered text of its main element,
+// which the browser produces natively in a few milliseconds even for 200,000 elements.
 
-/** Pages nested deeper than this are not read ("too large"); see lib/extract.ts. */
-export const MAX_DEPTH = DEFAULT_MAX_DEPTH;
+/** Readability is not given pages with more elements than this. */
+export const MAX_ELEMS_TO_PARSE = 20_000;
 
-export const READER_OPTIONS: ExtractOptions = { maxElemsToParse: MAX_ELEMS_TO_PARSE, maxDepth: MAX_DEPTH, maxTextChars: LIMITS.textChars };
+/** …nor pages whose readabilityWork (elements + characters / 25) is past this. */
+export const MAX_READABILITY_WORK = 20_000;
+
+/** …nor pages nested deeper than this (Readability's time grows faster than the square of the depth). */
+export const MAX_DEPTH = 200;
+
+/**
+ * The text sent is cut to this many characters (about 80,000 words: plenty for a fingerprint),
+ * which also bounds the tidying and the message on the page's thread.
+ */
+export const MAX_TEXT_CHARS = 500_000;
+
+export const READER_OPTIONS: ExtractOptions = {
+  maxElemsToParse: MAX_ELEMS_TO_PARSE,
+  maxReadabilityWork: MAX_READABILITY_WORK,
+  maxDepth: MAX_DEPTH,
+  maxTextChars: Math.min(MAX_TEXT_CHARS, LIMITS.textChars),
+  simpleReadingPastCaps: true,
+};
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';

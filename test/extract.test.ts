@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { type Article, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TEXT_CHARS, type Extraction, blockText, capText, deeperThan, extractArticle } from '../lib/extract';
+import { type Article, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TEXT_CHARS, type Extraction, blockText, capText, deeperThan, extractArticle, mainElement, readabilityWork } from '../lib/extract';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const parse = (html: string): Document => parseHTML(html).document as unknown as Document;
@@ -272,5 +272,80 @@ describe('capText', () => {
     ['else hard at the cap', 3, 'aaa', true],
   ])('%s', (_name, max, expected, truncated) => {
     expect(capText(text, max)).toEqual({ text: expected, truncated });
+  });
+});
+
+describe('blockText with a limit stops collecting past it', () => {
+  it.each([
+    [Infinity, 'One.\n\nTwo.\n\nThree.'],
+    [4, 'One.\n\nTwo.'], // collects until past the limit, then stops
+    [0, 'One.'],
+  ])('limit %s', (limit, expected) => {
+    const doc = parse('<!DOCTYPE html><html><body><div><p>One.</p><p>Two.</p><p>Three.</p></div></body></html>');
+    expect(blockText(doc.body.firstChild!, limit)).toBe(expected);
+  });
+});
+
+describe('readabilityWork', () => {
+  it.each([
+    [0, 0, 0],
+    [20_000, 0, 20_000],
+    [0, 500_000, 20_000],
+    [9_888, 496_165, 29_734.6], // wikipedia-2 of the Readability corpus
+  ])('%s elements and %s characters: %s', (elements, chars, expected) => {
+    expect(readabilityWork(elements, chars)).toBeCloseTo(expected, 6);
+  });
+});
+
+describe('mainElement: what the simple reading reads', () => {
+  it.each([
+    ['a <main>', '<nav>n</nav><main id="m">x</main><article>a</article>', 'm'],
+    ['role="main"', '<div id="m" role="main"><article>a</article></div>', 'm'],
+    ['the only <article>', '<nav>n</nav><article id="m">a</article>', 'm'],
+    ['two articles: the body', '<article>a</article><article>b</article>', 'body'],
+    ['none: the body', '<div>x</div>', 'body'],
+  ])('%s', (_name, body, expected) => {
+    const doc = parse(`<!DOCTYPE html><html><body id="body">${body}</body></html>`);
+    expect(mainElement(doc)?.id).toBe(expected);
+  });
+});
+
+describe('past the caps, with simpleReadingPastCaps (the content script)', () => {
+  const page = (extra: string): Document =>
+    parse(`<!DOCTYPE html><html lang="en"><head><title>Big page</title></head><body><nav>Home</nav><main>${fixture('news-en.html')}</main>${extra}</body></html>`);
+  const full = expectArticle(extractArticle(parse(fixture('news-en.html'))));
+
+  it.each([
+    ['too many elements', { maxElemsToParse: 50 }],
+    ['too much work for Readability', { maxReadabilityWork: 100 }],
+    ['too deep', { maxDepth: 5 }],
+  ] as const)('%s: the simple reading, the main element\'s text, the page untouched', (_name, caps) => {
+    const doc = page('<footer>Footer words</footer>');
+    const result = expectArticle(extractUnchanged(doc, { ...caps, simpleReadingPastCaps: true }));
+    expect(result.reading).toBe('simple');
+    expect(result.title).toBe('Big page');
+    expect(result.lang).toBe('en');
+    for (const paragraph of full.text.split('\n\n').slice(1, 4)) expect(result.text).toContain(paragraph.slice(0, 60));
+    expect(result.text).not.toContain('Footer words'); // outside <main>
+    // without the option, the same page is refused as too large
+    expect(extractArticle(page(''), caps)).toMatchObject({ ok: false, reason: 'too-large' });
+  });
+
+  it('cuts the simple reading at maxTextChars too', () => {
+    const result = expectArticle(extractArticle(page(''), { maxReadabilityWork: 100, maxTextChars: 500, simpleReadingPastCaps: true }));
+    expect([result.reading, result.truncated, result.text.length <= 500]).toEqual(['simple', true, true]);
+  });
+
+  it('a short page past the caps is still too short, with its word count', () => {
+    const doc = parse(`<!DOCTYPE html><html><body><main>Only four words here</main>${'<i></i>'.repeat(60)}</body></html>`);
+    expect(extractArticle(doc, { maxElemsToParse: 50, simpleReadingPastCaps: true })).toMatchObject({
+      ok: false,
+      reason: 'too-short',
+      message: 'The article is too short to compare: 4 words (at least 30 needed).',
+    });
+  });
+
+  it('a page under every cap is read by Readability', () => {
+    expect(extractArticle(page(''), { maxElemsToParse: 10_000, maxReadabilityWork: 1_000_000, maxDepth: 100, simpleReadingPastCaps: true })).toMatchObject({ ok: true, reading: 'readability' });
   });
 });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, LIMITS, parseMessage } from '../lib/messages';
-import { MAX_DEPTH, readPage, shouldRead } from '../lib/page-reader';
+import { extractArticle } from '../lib/extract';
+import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, READER_OPTIONS, readPage, shouldRead } from '../lib/page-reader';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -28,13 +29,25 @@ describe('readPage', () => {
   });
 
   // Regression test (was a bug): a page whose script nested 5,000 elements froze its tab for over
-  // a minute while Readability read it (test/e2e/hostile.e2e.ts).
-  it('a page nested deeper than MAX_DEPTH is not read: too large, and the message is valid', () => {
+  // a minute while Readability read it (test/e2e/hostile.e2e.ts). Past MAX_DEPTH Readability is
+  // not used: the page gets the simple reading, its text without Readability.
+  it('a page nested deeper than MAX_DEPTH gets the simple reading, and the message is valid', () => {
     const levels = 5000;
     const { document } = parseHTML(`<html><body>${'<div>'.repeat(levels)}${fixture('news-en.html')}${'</div>'.repeat(levels)}</body></html>`);
+    expect(MAX_DEPTH).toBeLessThan(levels);
     const payload = readPage(document, 'https://a.example/deep');
-    expect(payload.outcome).toEqual({ kind: 'not-article', reason: 'too-large', message: `The page is nested more than ${MAX_DEPTH} elements deep, too deep to read.` });
+    const readability = readPage(parseHTML(fixture('news-en.html')).document, 'https://a.example/shallow');
+    if (payload.outcome.kind !== 'article' || readability.outcome.kind !== 'article') throw new Error(`not read: ${JSON.stringify(payload.outcome)}`);
+    // the simple reading has every paragraph Readability found, and the page's other text too
+    for (const paragraph of readability.outcome.text.split('\n\n').slice(1, 4)) expect(payload.outcome.text).toContain(paragraph.slice(0, 60));
     expect(() => parseMessage({ type: 'page/extracted', payload })).not.toThrow();
+  });
+
+  it('a page past the element cap gets the simple reading; one under every cap is read by Readability', () => {
+    const spans = '<div>' + '<span></span>'.repeat(100) + '</div>';
+    const many = parseHTML(`<html><body><main>${fixture('news-en.html')}</main>${spans.repeat(Math.ceil(MAX_ELEMS_TO_PARSE / 101) + 1)}</body></html>`).document;
+    expect(extractArticle(many, READER_OPTIONS)).toMatchObject({ ok: true, reading: 'simple' });
+    expect(extractArticle(parseHTML(fixture('news-en.html')).document, READER_OPTIONS)).toMatchObject({ ok: true, reading: 'readability' });
   });
 
   it('never throws, even on a document without a root', () => {
