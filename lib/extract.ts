@@ -225,11 +225,12 @@ export function extractArticle(doc: Document, options: ExtractOptions = {}): Ext
 
   // Counted here rather than left to Readability, which counts getElementsByTagName('*'): linkedom
   // answers that with no elements (0.18.15), so the limit never applied outside a browser.
-  if (maxElemsToParse > 0 && doc.querySelectorAll('*').length > maxElemsToParse) {
+  // Counted once, only if a cap needs it.
+  const elements = maxElemsToParse > 0 || maxReadabilityWork > 0 ? doc.querySelectorAll('*').length : 0;
+  if (maxElemsToParse > 0 && elements > maxElemsToParse) {
     return pastCap(`The page has more than ${maxElemsToParse} elements, too many to read.`);
   }
   if (maxReadabilityWork > 0) {
-    const elements = doc.querySelectorAll('*').length;
     const bodyText = doc.body?.textContent ?? '';
     if (readabilityWork(elements, bodyText.length) > maxReadabilityWork) {
       return pastCap(`The page is too large to read in full: ${elements} elements and ${bodyText.length} characters of text.`, bodyText);
