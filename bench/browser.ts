@@ -43,7 +43,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
-import { readabilityWork } from '../lib/extract';
+import { deeperThanSelector, readabilityWork } from '../lib/extract';
 import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_READABILITY_WORK, MAX_TEXT_CHARS } from '../lib/page-reader';
 import { mulberry32 } from '../lib/random';
 import { canonicalUrl } from '../lib/url';
@@ -527,12 +527,12 @@ async function traceVisit(cdp: CDPSession, ext: ExtensionSession, tab: Page, nam
     await sleep(300);
     // The caps of lib/page-reader.ts, judged the way lib/extract.ts does, on the page as it is now.
     const size = await tab.evaluate(
-      (maxDepth) => ({
+      (tooDeep) => ({
         elements: document.querySelectorAll('*').length,
         chars: document.body?.textContent?.length ?? 0,
-        deep: document.querySelector('* > '.repeat(maxDepth) + '*') !== null,
+        deep: document.querySelector(tooDeep) !== null,
       }),
-      MAX_DEPTH,
+      deeperThanSelector(MAX_DEPTH),
     );
     pastCaps = size.elements > MAX_ELEMS_TO_PARSE || readabilityWork(size.elements, size.chars) > MAX_READABILITY_WORK || size.deep;
   } catch (error) {

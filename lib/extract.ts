@@ -180,6 +180,11 @@ export function simpleText(doc: Document, maxChars: number, innerTextUpTo = 4_00
   return tidyText(rendered.length > maxChars * 2 ? rendered.slice(0, maxChars * 2) : rendered);
 }
 
+/** A selector matching the elements more than `max` levels deep (those with `max` element ancestors). */
+export function deeperThanSelector(max: number): string {
+  return '* > '.repeat(max) + '*';
+}
+
 /**
  * Whether some element of doc is more than `max` levels deep (<html> is level 1): one native
  * selector query (an element with `max` element ancestors), with the script walk as the fallback
@@ -187,7 +192,7 @@ export function simpleText(doc: Document, maxChars: number, innerTextUpTo = 4_00
  */
 function pageDeeperThan(doc: Document, max: number): boolean {
   try {
-    return doc.querySelector('* > '.repeat(max) + '*') !== null;
+    return doc.querySelector(deeperThanSelector(max)) !== null;
   } catch {
     return deeperThan(doc.documentElement, max);
   }
