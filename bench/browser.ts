@@ -36,9 +36,12 @@
 //
 // Options: --pages N (default 1000000), --queries N (200), --popups N (20 with the worker
 // running; a quarter as many with it stopped), --seed N, --skip-import (only the content script),
-// --skip-content, --json (one JSON object on stdout).
+// --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
+// queries and popups), --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR
+// already holds an import of the same --pages and --seed, skip the import and measure on it: a
+// 1,000,000-page store is imported once, then each build is measured on it in minutes).
 import { execSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +95,17 @@ const POPUPS = intOption('--popups', 20);
 const SEED = intOption('--seed', 4, 0);
 const SKIP_IMPORT = argv.includes('--skip-import');
 const SKIP_CONTENT = argv.includes('--skip-content');
+const HISTORY_ONLY = argv.includes('--history-only');
+const KEEP_PROFILE = ((): string | undefined => {
+  const at = argv.indexOf('--keep-profile');
+  if (at === -1) return undefined;
+  const value = argv[at + 1];
+  if (value === undefined || value.startsWith('--')) {
+    console.error('--keep-profile takes a folder');
+    process.exit(2);
+  }
+  return resolve(value);
+})();
 const COMMAND = `npm run bench:browser${argv.length ? ' -- ' + argv.join(' ') : ''}`;
 
 // ---------------------------------------------------------------------------------------------
@@ -586,9 +600,17 @@ async function main(): Promise<void> {
       );
     }
 
-    const extensionCopy = join(dir, 'extension');
+    // With --keep-profile the copy keeps one path, so the extension keeps its id and its storage.
+    const extensionCopy = join(KEEP_PROFILE ?? dir, 'extension');
+    rmSync(extensionCopy, { recursive: true, force: true });
     cpSync(EXTENSION_DIR, extensionCopy, { recursive: true });
-    ext = await launchWithExtension(extensionCopy);
+    const marker = KEEP_PROFILE && join(KEEP_PROFILE, 'imported.json');
+    const reused = marker && history && existsSync(marker) && readFileSync(marker, 'utf8') === JSON.stringify({ pages: PAGES, seed: SEED });
+    if (KEEP_PROFILE) {
+      mkdirSync(join(KEEP_PROFILE, 'profile'), { recursive: true });
+      if (!reused && marker) rmSync(marker, { force: true });
+    }
+    ext = await launchWithExtension(extensionCopy, KEEP_PROFILE ? { userDataDir: join(KEEP_PROFILE, 'profile') } : {});
     const session = ext;
     await session.ctx.route(
       (url) => (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1',
@@ -605,8 +627,18 @@ async function main(): Promise<void> {
     results['environment'] = { chromium, cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version };
     log(`Chromium ${chromium} (${CHROMIUM_PATH}, headless) with ${EXTENSION_DIR}; ${cpus().length} × ${cpus()[0]?.model ?? '?'}; Node ${process.version}; load average ${loadavg()[0]!.toFixed(2)} at the start.`);
 
-    if (history) {
-      // 1. Import
+    if (history && reused) {
+      log(`Import: skipped, the profile in ${KEEP_PROFILE} already holds these ${int(PAGES)} pages (--keep-profile).`);
+      results['reusedProfile'] = KEEP_PROFILE;
+    } else if (history) {
+      if (KEEP_PROFILE) {
+        // an earlier, different import may be in it: start from an empty store
+        await historyPage.evaluate(() => new Promise<void>((done, fail) => {
+          const request = indexedDB.deleteDatabase('doppel');
+          request.onsuccess = () => done();
+          request.onerror = () => fail(request.error);
+        }));
+      }
       const estimate = (): Promise<{ usage: number; usageDetails?: Record<string, number> }> =>
         historyPage.evaluate(() => navigator.storage.estimate() as Promise<{ usage: number; usageDetails?: Record<string, number> }>);
       const before = await estimate();
@@ -652,56 +684,63 @@ async function main(): Promise<void> {
       log(`  (the import ran in the history page, not the worker: its JS heap ${mb(pageHeap)} after the import, performance.memory)`);
       results['historyPageHeap'] = pageHeap;
 
-      // 4. Queries
+      if (marker && imp['error'] === undefined) writeFileSync(marker, JSON.stringify({ pages: PAGES, seed: SEED }));
+    }
+
+    if (history) {
+      // 4. Queries (not with --history-only)
       const random = mulberry32(SEED + 1);
       const planted = shuffle(random, [...history.planted]);
       const others = shuffle(random, [...history.sample]);
-      const plantedCount = Math.min(Math.round(QUERIES / 4), planted.length);
-      const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...others.slice(0, QUERIES - plantedCount)]);
-      const warmups = others.slice(QUERIES - plantedCount, QUERIES - plantedCount + 5);
-      const warm = await sendTimed(historyPage, 'report/get', warmups);
-      const replies = await sendTimed(historyPage, 'report/get', queries);
-      const floor = await sendTimed(historyPage, 'settings/get', Array.from({ length: QUERIES }, () => null));
-      const times = replies.map((r) => r.ms);
-      const failed = replies.filter((r) => !r.ok || r.state !== 'recorded');
-      const originalOf = new Map(planted.map((p) => [p.copy, p.original]));
-      const plantedQueries = queries.filter((q) => originalOf.has(q));
-      const foundOriginal = plantedQueries.filter((q) => replies[queries.indexOf(q)]!.matches.includes(originalOf.get(q)!)).length;
-      const matchCounts = replies.map((r) => r.matches.length);
-      const q = { count: times.length, median: median(times), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length, max: max(times), floorMedian: median(floor.map((r) => r.ms)), floorP99: percentile(floor.map((r) => r.ms), 99), warmups: warm.map((r) => r.ms), failed: failed.length, planted: plantedQueries.length, foundOriginal, matchesMean: matchCounts.reduce((a, b) => a + b, 0) / matchCounts.length };
-      results['queries'] = q;
-      log('');
-      log(`Near-duplicate queries: ${q.count} report/get messages, one after another, each timed from chrome.runtime.sendMessage to its reply in an extension page (round trip through the worker's lib/recorder.ts)`);
-      log(`  median                          ${ms(q.median)}   target ≤ ${TARGETS.queryMedianMs} ms: ${atMost(q.median, TARGETS.queryMedianMs, ms)}`);
-      log(`  p99 (${Math.ceil(0.99 * q.count)}th of ${q.count})`.padEnd(34) + `${ms(q.p99)}   target ≤ ${TARGETS.queryP99Ms} ms: ${atMost(q.p99, TARGETS.queryP99Ms, ms)}`);
-      log(`  mean, max                       ${ms(q.mean)}, ${ms(q.max)}; the first 5 (warm-up, not counted): ${q.warmups.map((x) => x.toFixed(1)).join(', ')} ms`);
-      log(`  messaging floor                 settings/get round trip (no store work): median ${ms(q.floorMedian)}, p99 ${ms(q.floorP99)}`);
-      log(`  answers                         ${q.count - q.failed} of ${q.count} recorded; planted copies whose original was listed: ${q.foundOriginal}/${q.planted}; ${q.matchesMean.toFixed(2)} matches per query on average`);
+      if (!HISTORY_ONLY) {
+        const plantedCount = Math.min(Math.round(QUERIES / 4), planted.length);
+        const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...others.slice(0, QUERIES - plantedCount)]);
+        const warmups = others.slice(QUERIES - plantedCount, QUERIES - plantedCount + 5);
+        const warm = await sendTimed(historyPage, 'report/get', warmups);
+        const replies = await sendTimed(historyPage, 'report/get', queries);
+        const floor = await sendTimed(historyPage, 'settings/get', Array.from({ length: QUERIES }, () => null));
+        const times = replies.map((r) => r.ms);
+        const failed = replies.filter((r) => !r.ok || r.state !== 'recorded');
+        const originalOf = new Map(planted.map((p) => [p.copy, p.original]));
+        const plantedQueries = queries.filter((q) => originalOf.has(q));
+        const foundOriginal = plantedQueries.filter((q) => replies[queries.indexOf(q)]!.matches.includes(originalOf.get(q)!)).length;
+        const matchCounts = replies.map((r) => r.matches.length);
+        const q = { count: times.length, median: median(times), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length, max: max(times), floorMedian: median(floor.map((r) => r.ms)), floorP99: percentile(floor.map((r) => r.ms), 99), warmups: warm.map((r) => r.ms), failed: failed.length, planted: plantedQueries.length, foundOriginal, matchesMean: matchCounts.reduce((a, b) => a + b, 0) / matchCounts.length };
+        results['queries'] = q;
+        log('');
+        log(`Near-duplicate queries: ${q.count} report/get messages, one after another, each timed from chrome.runtime.sendMessage to its reply in an extension page (round trip through the worker's lib/recorder.ts)`);
+        log(`  median                          ${ms(q.median)}   target ≤ ${TARGETS.queryMedianMs} ms: ${atMost(q.median, TARGETS.queryMedianMs, ms)}`);
+        log(`  p99 (${Math.ceil(0.99 * q.count)}th of ${q.count})`.padEnd(34) + `${ms(q.p99)}   target ≤ ${TARGETS.queryP99Ms} ms: ${atMost(q.p99, TARGETS.queryP99Ms, ms)}`);
+        log(`  mean, max                       ${ms(q.mean)}, ${ms(q.max)}; the first 5 (warm-up, not counted): ${q.warmups.map((x) => x.toFixed(1)).join(', ')} ms`);
+        log(`  messaging floor                 settings/get round trip (no store work): median ${ms(q.floorMedian)}, p99 ${ms(q.floorP99)}`);
+        log(`  answers                         ${q.count - q.failed} of ${q.count} recorded; planted copies whose original was listed: ${q.foundOriginal}/${q.planted}; ${q.matchesMean.toFixed(2)} matches per query on average`);
 
-      // 5. Popup
-      const popupUrls = shuffle(random, [...planted.slice(plantedCount, plantedCount + POPUPS).map((p) => p.copy), ...others.slice(QUERIES, QUERIES + POPUPS)]).slice(0, POPUPS + Math.ceil(POPUPS / 4));
-      const warmPopups: { state: string; ms: number }[] = [];
-      for (const url of popupUrls.slice(0, POPUPS)) warmPopups.push(await popupLoad(session, url));
-      const coldPopups: { state: string; ms: number }[] = [];
-      for (const url of popupUrls.slice(POPUPS)) {
-        await stopServiceWorker(session.ctx, session.extensionId);
-        coldPopups.push(await popupLoad(session, url));
+        // 5. Popup
+        const popupUrls = shuffle(random, [...planted.slice(plantedCount, plantedCount + POPUPS).map((p) => p.copy), ...others.slice(QUERIES, QUERIES + POPUPS)]).slice(0, POPUPS + Math.ceil(POPUPS / 4));
+        const warmPopups: { state: string; ms: number }[] = [];
+        for (const url of popupUrls.slice(0, POPUPS)) warmPopups.push(await popupLoad(session, url));
+        const coldPopups: { state: string; ms: number }[] = [];
+        for (const url of popupUrls.slice(POPUPS)) {
+          await stopServiceWorker(session.ctx, session.extensionId);
+          coldPopups.push(await popupLoad(session, url));
+        }
+        await session.getWorker();
+        const warmMs = warmPopups.filter((p) => p.state === 'ready').map((p) => p.ms);
+        const coldMs = coldPopups.filter((p) => p.state === 'ready').map((p) => p.ms);
+        const popup = { warm: warmPopups, cold: coldPopups, warmMedian: median(warmMs), warmMax: max(warmMs), coldMedian: median(coldMs), coldMax: max(coldMs) };
+        results['popup'] = popup;
+        const notReady = [...warmPopups, ...coldPopups].filter((p) => p.state !== 'ready');
+        log('');
+        log('Popup: popup.html?url=<a stored page> in a new tab, navigation start → data-state="ready" (MutationObserver in the page)');
+        log(`  worker running (${warmMs.length} loads)       median ${ms(popup.warmMedian)}, max ${ms(popup.warmMax)}   target ≤ ${TARGETS.popupReadyMs} ms (median): ${atMost(popup.warmMedian, TARGETS.popupReadyMs, ms)}`);
+        log(`  worker stopped first (${coldMs.length} loads)  median ${ms(popup.coldMedian)}, max ${ms(popup.coldMax)}   (Chrome stops an idle worker after 30 s: the usual case for a click on the icon)`);
+        if (notReady.length) log(`  not ready: ${notReady.map((p) => p.state).join(', ')}`);
       }
-      await session.getWorker();
-      const warmMs = warmPopups.filter((p) => p.state === 'ready').map((p) => p.ms);
-      const coldMs = coldPopups.filter((p) => p.state === 'ready').map((p) => p.ms);
-      const popup = { warm: warmPopups, cold: coldPopups, warmMedian: median(warmMs), warmMax: max(warmMs), coldMedian: median(coldMs), coldMax: max(coldMs) };
-      results['popup'] = popup;
-      const notReady = [...warmPopups, ...coldPopups].filter((p) => p.state !== 'ready');
-      log('');
-      log('Popup: popup.html?url=<a stored page> in a new tab, navigation start → data-state="ready" (MutationObserver in the page)');
-      log(`  worker running (${warmMs.length} loads)       median ${ms(popup.warmMedian)}, max ${ms(popup.warmMax)}   target ≤ ${TARGETS.popupReadyMs} ms (median): ${atMost(popup.warmMedian, TARGETS.popupReadyMs, ms)}`);
-      log(`  worker stopped first (${coldMs.length} loads)  median ${ms(popup.coldMedian)}, max ${ms(popup.coldMax)}   (Chrome stops an idle worker after 30 s: the usual case for a click on the icon)`);
-      if (notReady.length) log(`  not ready: ${notReady.map((p) => p.state).join(', ')}`);
 
       // 5b. History page: first screen, then scrolling (chunks read as the end comes into view)
       const HISTORY_LOADS = 5;
       const firstScreens: number[] = [];
+      const phases: Record<string, number[]> = {}; // the page's own marks on the way to its first screen
       let scroll: { chunkMs: number[]; longestTask: number; entries: number } | undefined;
       for (let i = 0; i < HISTORY_LOADS; i++) {
         const tab = await session.ctx.newPage();
@@ -715,6 +754,8 @@ async function main(): Promise<void> {
         await tab.goto(`chrome-extension://${session.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
         await tab.locator('#list[data-state="ready"]').waitFor({ state: 'attached', timeout: 60_000 });
         firstScreens.push(await tab.evaluate(() => performance.getEntriesByName('doppel:history-first-screen')[0]?.startTime ?? NaN));
+        const marks = await tab.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('doppel:history-')).map((m) => [m.name, m.startTime] as [string, number]));
+        for (const [name, at] of marks) (phases[name] ??= []).push(at);
         if (i === HISTORY_LOADS - 1) {
           await tab.evaluate(() => ((window as unknown as { __longest: number }).__longest = 0));
           const chunkMs: number[] = [];
@@ -733,10 +774,11 @@ async function main(): Promise<void> {
         }
         await tab.close();
       }
-      results['historyPage'] = { firstScreens, scroll };
+      results['historyPage'] = { firstScreens, phases, scroll };
       log('');
       log('History page: history.html in a new tab, navigation start → first screen drawn (performance mark "doppel:history-first-screen")');
       log(`  first screen (${HISTORY_LOADS} loads)            median ${ms(median(firstScreens))}, max ${ms(max(firstScreens))}   target ≤ ${TARGETS.historyFirstScreenMs} ms: ${atMost(median(firstScreens), TARGETS.historyFirstScreenMs, ms)}`);
+      log(`  on the way (marks, median)      ${Object.entries(phases).sort((a, b) => median(a[1]) - median(b[1])).map(([name, at]) => `${name.slice('doppel:history-'.length)} ${ms(median(at))}`).join(' → ')}`);
       if (scroll) {
         log(`  scrolling: 20 chunks of 40 entries, scroll → next chunk drawn: median ${ms(median(scroll.chunkMs))}, max ${ms(max(scroll.chunkMs))}; ${int(scroll.entries)} entries drawn`);
         log(`  longest main-thread task while scrolling (longtask observer; 0 = none over 50 ms): ${ms(scroll.longestTask)}   target ≤ ${TARGETS.historyTaskMs} ms: ${atMost(scroll.longestTask, TARGETS.historyTaskMs, ms)}`);

@@ -18,6 +18,8 @@ const SEARCH_SCAN = 4000;
 /** Chunks within this distance of the viewport stay drawn. */
 const DRAWN_MARGIN = '1500px';
 
+performance.mark('doppel:history-script'); // the marks on the way to the first screen: read by npm run bench:browser
+
 const view = {
   overview: $('overview'),
   filters: $<HTMLFormElement>('filters'),
@@ -185,8 +187,10 @@ async function loadMore(): Promise<void> {
   const entries: HistoryEntry[] = [];
   try {
     const opened = await store();
+    if (!state.firstScreen) performance.mark('doppel:history-store-opened');
     while (entries.length < CHUNK && !state.ended) {
       const page = await readHistory(opened, state.filter, { after: state.cursor, limit: CHUNK - entries.length, maxScan: SEARCH_SCAN, shown: state.shown });
+      if (!state.firstScreen) performance.mark('doppel:history-read');
       if (generation !== state.generation) return; // a new search started meanwhile
       entries.push(...page.entries);
       state.cursor = page.next;

@@ -155,13 +155,15 @@ const isExtensionWorker = (w: Worker, extensionId?: string): boolean =>
 export interface LaunchOptions {
   /** The folder the temporary profile is made in (default: the system's temporary folder). */
   userDataParent?: string;
+  /** A profile folder to use and keep (bench:browser --keep-profile) instead of a temporary one. */
+  userDataDir?: string;
 }
 
 /**
  * Starts Chromium with the unpacked extension in `extDir` in a fresh temporary profile and waits
  * for its service worker.
  */
-export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR, { userDataParent = tmpdir() }: LaunchOptions = {}): Promise<ExtensionSession> {
+export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR, { userDataParent = tmpdir(), userDataDir: keptDir }: LaunchOptions = {}): Promise<ExtensionSession> {
   const dir = resolve(extDir);
   if (!existsSync(join(dir, 'manifest.json'))) {
     throw new Error(`No extension at ${dir} (no manifest.json): run \`npm run build\` first.`);
@@ -169,7 +171,10 @@ export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: run \`bash scripts/install-browsers.sh\` (or set CHROMIUM_PATH).`);
   }
-  const userDataDir = mkdtempSync(join(userDataParent, 'doppel-e2e-'));
+  const userDataDir = keptDir ?? mkdtempSync(join(userDataParent, 'doppel-e2e-'));
+  const removeProfile = (): void => {
+    if (keptDir === undefined) rmSync(userDataDir, { recursive: true, force: true });
+  };
   let ctx: BrowserContext;
   try {
     ctx = await chromium.launchPersistentContext(userDataDir, {
@@ -188,7 +193,7 @@ export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR
       ],
     });
   } catch (error) {
-    rmSync(userDataDir, { recursive: true, force: true });
+    removeProfile();
     throw error;
   }
 
@@ -206,7 +211,7 @@ export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR
 
   const close = async (): Promise<void> => {
     await ctx.close().catch(() => {});
-    rmSync(userDataDir, { recursive: true, force: true });
+    removeProfile();
   };
 
   try {
