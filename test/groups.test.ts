@@ -8,7 +8,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
-import { mulberry32, splitmix64 } from '../lib/random';
+import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/groups';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
@@ -410,20 +410,29 @@ describe.each([
   });
 });
 
-describe('upgrade from version 1', () => {
-  /** The version 1 layout, frozen as it was written by Doppel 0.1 (lib/store/schema.ts at version 1). */
-  function writeVersion1(factory: IDBFactory, records: object[], design: object): Promise<void> {
+describe('upgrade from every earlier version', () => {
+  /**
+   * The layouts of earlier versions, frozen as Doppel wrote them (lib/store/schema.ts at that
+   * version): version 1, and version 2 (lastSeen, group and copySite indexes, meta `groups`).
+   */
+  function writeVersion(version: 1 | 2, factory: IDBFactory, records: object[], meta: Record<string, unknown>): Promise<void> {
     return new Promise((resolve, reject) => {
-      const request = factory.open('doppel', 1);
+      const request = factory.open('doppel', version);
       request.onupgradeneeded = () => {
         const db = request.result;
         const pages = db.createObjectStore('pages', { keyPath: 'url' });
         pages.createIndex('keys', 'keys', { multiEntry: true });
         pages.createIndex('site', 'site');
-        pages.createIndex('firstSeen', 'firstSeen');
-        const meta = db.createObjectStore('meta');
+        if (version === 1) {
+          pages.createIndex('firstSeen', 'firstSeen');
+        } else {
+          pages.createIndex('lastSeen', 'lastSeen');
+          pages.createIndex('group', 'group');
+          pages.createIndex('copySite', 'copySite');
+        }
+        const metaStore = db.createObjectStore('meta');
         for (const record of records) pages.put(record);
-        meta.put(design, 'design');
+        for (const [key, value] of Object.entries(meta)) metaStore.put(value, key);
       };
       request.onsuccess = () => {
         request.result.close();
@@ -432,8 +441,9 @@ describe('upgrade from version 1', () => {
       request.onerror = () => reject(request.error);
     });
   }
+  const writeVersion1 = (factory: IDBFactory, records: object[], design: object): Promise<void> => writeVersion(1, factory, records, { design });
 
-  it('keeps every record and the design, adds the indexes, and asks for a regroup that groups them', async () => {
+  it('version 1: keeps every record and the design, adds the indexes, and asks for a regroup that groups them', async () => {
     const factory = new IDBFactory();
     const design = designTables({ k: 3, b: 4 });
     const v1 = (url: string, simhash: string, firstSeen: number) => ({
@@ -451,8 +461,9 @@ describe('upgrade from version 1', () => {
     await writeVersion1(factory, records, { k: 3, b: 4 });
 
     const store = await freshStore(factory);
-    expect(store.db.version).toBe(2);
+    expect(store.db.version).toBe(3);
     expect(await store.db.getAll('pages')).toEqual(records); // nothing lost, nothing changed
+    expect(await store.db.get('meta', 'pageCount')).toBe(3);
     expect([...store.db.transaction('pages').store.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
     expect(await store.db.get('meta', 'groups')).toEqual({ k: 3, complete: false });
     expect(await needsRegroup(store, 3)).toBe(true);
@@ -464,5 +475,39 @@ describe('upgrade from version 1', () => {
     expect(await store.get('https://b.example/1')).toMatchObject({ group: a.group, copySite: 'b.example' });
     expect((await store.get('https://c.example/1'))!.group).toBeUndefined();
     expect((await readHistory(store, {}, { limit: 5, shown: new Set() })).entries.map((e) => e.root.url)).toEqual(['https://c.example/1', 'https://a.example/1']);
+  });
+  it('version 2: keeps every record, its groups and meta, and counts the pages once into meta `pageCount`', async () => {
+    const factory = new IDBFactory();
+    const design = designTables({ k: 3, b: 4 });
+    const v2 = (url: string, simhash: string, lastSeen: number, group?: string, copySite?: string) => ({
+      url,
+      title: `T ${url}`,
+      site: new URL(url).host,
+      simhash,
+      check: '00000000ffffffff',
+      firstSeen: lastSeen - 5,
+      lastSeen,
+      visits: 1,
+      keys: recordKeys(design, fp(simhash)),
+      ...(group === undefined ? {} : { group }),
+      ...(copySite === undefined ? {} : { copySite }),
+    });
+    const records = [
+      v2('https://a.example/1', '1111111111111111', 10, 'aaaaaaaaaaaaaaaa'),
+      v2('https://b.example/1', '1111111111111110', 20, 'aaaaaaaaaaaaaaaa', 'b.example'),
+      ...randomFingerprints(0x2c0n, 40).map((simhash, i) => v2(`https://c.example/${i}`, fingerprintToHex(simhash), 100 + i)),
+    ];
+    const meta = { design: { k: 3, b: 4 }, groups: { k: 3, complete: true } };
+    await writeVersion(2, factory, records, meta);
+
+    const store = await freshStore(factory);
+    expect(store.db.version).toBe(3);
+    expect(await store.db.getAll('pages')).toEqual([...records].sort((x, y) => (x.url < y.url ? -1 : 1)));
+    expect(await store.db.get('meta', 'design')).toEqual(meta.design);
+    expect(await store.db.get('meta', 'groups')).toEqual(meta.groups);
+    expect(await store.db.get('meta', 'pageCount')).toBe(42);
+    expect(await store.count()).toBe(42);
+    expect(await needsRegroup(store, 3)).toBe(false);
+    expect(await readOverview(store)).toEqual({ pages: 42, articles: 41, groups: 1 });
   });
 });

@@ -5,7 +5,9 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
-import { randomFingerprints, splitmix64 } from '../lib/random';
+import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
+import { regroupAll } from '../lib/store/groups';
+import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
 import { type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
@@ -52,8 +54,8 @@ const A_CHECK = fp('fedcba9876543210');
 describe('schema', () => {
   it(`creates version ${DB_VERSION} with the pages and meta stores and their indexes`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(2);
-    expect(db.version).toBe(2);
+    expect(DB_VERSION).toBe(3);
+    expect(db.version).toBe(3);
     expect([...db.objectStoreNames]).toEqual(['meta', 'pages']);
     const tx = db.transaction(['pages', 'meta']);
     const pages = tx.objectStore('pages');
@@ -69,6 +71,7 @@ describe('schema', () => {
       expect([index.keyPath, index.multiEntry, index.unique]).toEqual([name, false, false]);
     }
     expect(tx.objectStore('meta').keyPath).toBeNull();
+    expect(await tx.objectStore('meta').get('pageCount')).toBe(0);
     await tx.done;
   });
 
@@ -98,7 +101,7 @@ describe('schema', () => {
 describe('opening and upgrading', () => {
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 3, (db) => {
+    const newer = await rawOpen(factory, 'doppel', 4, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -109,11 +112,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 3\b.*version 2\b/);
+    expect((error as Error).message).toMatch(/version 4\b.*version 3\b/);
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(3);
+    expect(after.version).toBe(4);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -125,25 +128,25 @@ describe('opening and upgrading', () => {
     await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 3 whose step deletes the pages store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 3, async (upgrading, oldVersion, tx) => {
+    // A version 4 whose step deletes the pages store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 4, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 3) {
+      if (oldVersion < 4) {
         upgrading.deleteObjectStore('pages');
-        throw new Error('step 3 failed');
+        throw new Error('step 4 failed');
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 2 to version 3: step 3 failed\. Nothing was changed; it is still at version 2/);
+    await expect(failing).rejects.toThrow(/from version 3 to version 4: step 4 failed\. Nothing was changed; it is still at version 3/);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 3, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', 4, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 2 to version 3: later.');
+    await expect(failingLater).rejects.toThrow('from version 3 to version 4: later.');
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(2);
+    expect(reopened.version).toBe(3);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
     expect((await reopened.get('pages', 'https://a.example/'))?.visits).toBe(1);
   });
@@ -152,8 +155,8 @@ describe('opening and upgrading', () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 3, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(3);
+    const upgraded = await openVersioned('doppel', 4, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(4);
     expect(closed).toBe(1);
     upgraded.close();
     expect(() => first.transaction('pages')).toThrow();
@@ -368,5 +371,80 @@ describe('PageStore.nearDuplicates', () => {
     expect(match?.distance).toBe(1);
     expect(Object.keys(match!.record)).toEqual([...PAGE_RECORD_FIELDS]);
     expect(match!.record.check).toBe(fingerprintToHex(A_CHECK));
+  });
+});
+
+describe('the page count kept in meta', () => {
+  /** meta `pageCount` against a walk over the store (IndexedDB's own count()). */
+  async function expectCountKept(store: PageStore, step: string): Promise<void> {
+    const walked = await store.db.count('pages');
+    expect([step, await store.count()]).toEqual([step, walked]);
+    expect([step, await store.db.get('meta', 'pageCount')]).toEqual([step, walked]);
+  }
+
+  it('follows every write that adds or removes pages, over a seeded mix of 300 of them', async () => {
+    const store = await freshStore();
+    const random = mulberry32(0xc0de);
+    const fps = randomFingerprints(0xc017n, 64);
+    const url = (): string => `https://s${Math.floor(random() * 4)}.example/${Math.floor(random() * 40)}`;
+    const fields = (u: string, now: number) => {
+      const simhash = fps[Math.floor(random() * fps.length)]!;
+      return { url: u, title: '', site: new URL(u).host, simhash: fingerprintToHex(simhash), check: fingerprintToHex(simhash), firstSeen: now, lastSeen: now, visits: 1 };
+    };
+    await expectCountKept(store, 'empty');
+    for (let i = 0; i < 300; i++) {
+      const op = Math.floor(random() * 7);
+      const now = 1_000 + i;
+      let step: string;
+      if (op <= 1) {
+        const u = url();
+        const simhash = fps[Math.floor(random() * fps.length)]!;
+        await store.recordVisit({ url: u, title: '', site: new URL(u).host, simhash, check: simhash, now });
+        step = `${i}: visit ${u}`;
+      } else if (op === 2) {
+        // several at once, the same URL twice among them
+        const urls = Array.from({ length: 1 + Math.floor(random() * 5) }, url);
+        await Promise.all(urls.map((u) => store.recordVisit({ url: u, title: '', site: new URL(u).host, simhash: fps[0]!, check: fps[0]!, now })));
+        step = `${i}: concurrent visits ${urls.join(' ')}`;
+      } else if (op === 3) {
+        const urls = Array.from({ length: 1 + Math.floor(random() * 6) }, url);
+        urls.push(urls[0]!); // written twice in one batch
+        await store.updateMany(urls, () => urls.map((u) => fields(u, now)));
+        step = `${i}: updateMany ${urls.join(' ')}`;
+      } else if (op === 4) {
+        const urls = Array.from({ length: 1 + Math.floor(random() * 4) }, url);
+        await store.forgetMany([...urls, urls[0]!, 'https://never.example/']);
+        step = `${i}: forgetMany ${urls.join(' ')}`;
+      } else if (op === 5) {
+        const site = `s${Math.floor(random() * 4)}.example`;
+        await store.forgetSite(site);
+        step = `${i}: forgetSite ${site}`;
+      } else if (random() < 0.15) {
+        await store.clear();
+        step = `${i}: clear`;
+      } else {
+        const u = url();
+        await store.forget(u);
+        step = `${i}: forget ${u}`;
+      }
+      await expectCountKept(store, step);
+    }
+    await regroupAll(store, 3);
+    await expectCountKept(store, 'after regroupAll');
+    await migrateDesign(store, { k: 3, b: 5 }, { batchSize: 7 });
+    await expectCountKept(store, 'after migrateDesign');
+  });
+
+  it('a write that fails leaves the count as it was; a missing count is counted afresh', async () => {
+    const store = await freshStore();
+    await store.recordVisit({ url: 'https://a.example/', title: '', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
+    const bad = { url: 'https://b.example/', title: '', site: 'b.example', simhash: 'zz', check: 'zz', firstSeen: 1, lastSeen: 1, visits: 1 };
+    await expect(store.updateMany(['https://b.example/'], () => [{ ...bad, firstSeen: (() => 1) as unknown as number }])).rejects.toThrow();
+    await expectCountKept(store, 'after a failed updateMany');
+
+    await store.db.delete('meta', 'pageCount'); // as if lost: readers count, the next write stores it
+    expect(await store.count()).toBe(1);
+    await store.recordVisit({ url: 'https://c.example/', title: '', site: 'c.example', simhash: A, check: A_CHECK, now: 2 });
+    await expectCountKept(store, 'after a write with no count stored');
   });
 });

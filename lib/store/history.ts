@@ -4,7 +4,7 @@
 // million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
 import { type IDBPIndex, unwrap, wrap } from 'idb';
-import type { PageStore } from './pages';
+import { type PageStore, readPageCount } from './pages';
 import type { DoppelDB, PageRecord } from './schema';
 
 export interface HistoryFilter {
@@ -217,9 +217,10 @@ export interface Overview {
 
 /** The counts at the top of the history page. */
 export async function readOverview(store: PageStore): Promise<Overview> {
-  const tx = store.db.transaction('pages', 'readonly');
-  const groupIndex = tx.store.index('group');
-  const [pages, grouped] = await Promise.all([tx.store.count(), groupIndex.count()]);
+  const tx = store.db.transaction(['pages', 'meta'], 'readonly');
+  const groupIndex = tx.objectStore('pages').index('group');
+  // the page count is kept in meta: IndexedDB's count() would walk every page (lib/store/schema.ts)
+  const [pages, grouped] = await Promise.all([readPageCount(tx.objectStore('pages'), tx.objectStore('meta')), groupIndex.count()]);
   let groups = 0;
   let cursor = await groupIndex.openKeyCursor(null, 'nextunique');
   while (cursor) {

@@ -288,7 +288,7 @@ export async function migrateDesign(store: PageStore, target: DesignMeta, { batc
     const current = await readStored(db);
     const cursor = current.migration?.after;
     let done = await countThrough(db, cursor);
-    const total = await db.count('pages');
+    const total = await store.count();
     const phaseFrom = phase === 'adding' ? { k: current.k, b: current.b } : (current.migration as { from: DesignMeta }).from;
     const phaseTo = phase === 'adding' ? (current.migration as { to: DesignMeta }).to : { k: current.k, b: current.b };
     for (;;) {

@@ -122,7 +122,7 @@ export class PageStore {
    */
   async needsMigration(k: number = DEFAULT_K): Promise<boolean> {
     const tx = this.db.transaction(['pages', 'meta'], 'readonly');
-    const [count, stored] = await within(tx, () => Promise.all([tx.objectStore('pages').count(), this.readMeta(tx.objectStore('meta'))]));
+    const [count, stored] = await within(tx, () => Promise.all([readPageCount(tx.objectStore('pages'), tx.objectStore('meta')), this.readMeta(tx.objectStore('meta'))]));
     if (stored.migration !== undefined) return true;
     const wanted = designFor(count, k);
     if (wanted.k !== stored.k) return true;
@@ -221,6 +221,7 @@ export class PageStore {
       } else {
         await regroupAround(pages, record, old, near.filter((m) => m.distance <= groupK), groupK);
       }
+      if (old === undefined) await keepPageCount(pages, meta, 1);
       return { record, matches: near.filter((m) => m.distance <= k) };
     });
   }
@@ -251,6 +252,7 @@ export class PageStore {
       const gone = found.filter((record): record is PageRecord => record !== undefined);
       await Promise.all(gone.map((record) => pages.delete(record.url)));
       await regroupAfterRemoval(pages, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
+      await keepPageCount(pages, tx.objectStore('meta'), -gone.length);
       return gone.length;
     });
   }
@@ -269,13 +271,15 @@ export class PageStore {
         cursor = await cursor.continue();
       }
       await regroupAfterRemoval(pages, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
+      await keepPageCount(pages, tx.objectStore('meta'), -gone.length);
       return gone.length;
     });
   }
 
+  /** How many pages are recorded: meta's `pageCount`, kept by every write (no walk over the store). */
   async count(): Promise<number> {
-    const tx = this.db.transaction('pages', 'readonly');
-    return within(tx, () => tx.store.count());
+    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
+    return within(tx, () => readPageCount(tx.objectStore('pages'), tx.objectStore('meta')));
   }
 
   /** The URLs of the `limit` pages seen longest ago, oldest first (then by URL): the `lastSeen` index. */
@@ -311,10 +315,12 @@ export class PageStore {
     const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
     return within(tx, async () => {
       const pages = tx.objectStore('pages');
-      const count = await pages.count();
+      const meta = tx.objectStore('meta');
+      const count = await readPageCount(pages, meta);
       await pages.clear();
-      const groups = await readGroupsMeta(tx.objectStore('meta'));
-      await tx.objectStore('meta').put({ k: groups.k, complete: true }, 'groups');
+      const groups = await readGroupsMeta(meta);
+      await meta.put({ k: groups.k, complete: true }, 'groups');
+      await meta.put(0, 'pageCount');
       return count;
     });
   }
@@ -348,10 +354,12 @@ export class PageStore {
       const current = new Map<string, PageRecord>();
       for (const record of found) if (record !== undefined) current.set(record.url, record);
       const puts: Promise<string>[] = [];
+      const added = new Set<string>();
       let ungrouped = false;
       for (const written of update(current)) {
         const record = withPhaseKeys(stored, written);
         const before = current.get(record.url);
+        if (before === undefined) added.add(record.url);
         if (before !== undefined && before.simhash === record.simhash) {
           // same fingerprint: same groups
           if (before.group !== undefined) record.group = before.group;
@@ -369,6 +377,7 @@ export class PageStore {
         if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
       }
       await Promise.all(puts);
+      await keepPageCount(pages, tx.objectStore('meta'), added.size);
     });
   }
 
@@ -392,6 +401,36 @@ interface PagesReader {
 }
 interface PagesWriter extends PagesReader {
   put(record: PageRecord): Promise<unknown>;
+}
+
+/** What the page count needs of the `pages` and `meta` stores, in any transaction over both. */
+interface Countable {
+  count(): Promise<number>;
+}
+interface CountMeta {
+  get(key: 'pageCount'): Promise<unknown>;
+}
+interface CountMetaWriter extends CountMeta {
+  put(value: number, key: 'pageCount'): Promise<unknown>;
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** meta `pageCount`; counted (a walk over every page) only if it is missing or unreadable. */
+export async function readPageCount(pages: Countable, meta: CountMeta): Promise<number> {
+  const stored = await meta.get('pageCount');
+  return isCount(stored) ? stored : pages.count();
+}
+
+/**
+ * Keeps meta `pageCount` after `delta` pages were added (> 0) or removed (< 0) by the writes
+ * before it in the same readwrite transaction (so the count lands with them, or not at all).
+ * Counted afresh if it was missing or unreadable.
+ */
+async function keepPageCount(pages: Countable, meta: CountMetaWriter, delta: number): Promise<void> {
+  if (delta === 0) return;
+  const stored = await meta.get('pageCount');
+  await meta.put(isCount(stored) ? Math.max(0, stored + delta) : await pages.count(), 'pageCount');
 }
 
 /** meta's `groups` value: a store without one (new, or empty when upgraded) has complete k = 3 groups. */
@@ -552,15 +591,20 @@ export class IdbIndexBackend implements IndexBackend<string> {
       visits: 0,
       keys: keys.map((key, t) => keyEntry(this.design, t, key)),
     };
-    const tx = this.db.transaction('pages', 'readwrite');
-    await within(tx, () => tx.store.add(record)); // rejects (ConstraintError) if the id is stored
+    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    await within(tx, async () => {
+      await tx.objectStore('pages').add(record); // rejects (ConstraintError) if the id is stored
+      await keepPageCount(tx.objectStore('pages'), tx.objectStore('meta'), 1);
+    });
   }
 
   async remove(id: string): Promise<boolean> {
-    const tx = this.db.transaction('pages', 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const pages = tx.objectStore('pages');
     return within(tx, async () => {
-      if ((await tx.store.getKey(id)) === undefined) return false;
-      await tx.store.delete(id);
+      if ((await pages.getKey(id)) === undefined) return false;
+      await pages.delete(id);
+      await keepPageCount(pages, tx.objectStore('meta'), -1);
       return true;
     });
   }
@@ -572,8 +616,8 @@ export class IdbIndexBackend implements IndexBackend<string> {
   }
 
   async size(): Promise<number> {
-    const tx = this.db.transaction('pages', 'readonly');
-    return within(tx, () => tx.store.count());
+    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
+    return within(tx, () => readPageCount(tx.objectStore('pages'), tx.objectStore('meta')));
   }
 }
 

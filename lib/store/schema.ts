@@ -2,7 +2,7 @@
 // database is laid out. Nothing here stores page text: a page is its URL, title, site, two
 // 64-bit fingerprints, visit times and its permuted-block table keys.
 //
-// Layout, version 2:
+// Layout, version 3:
 // - `pages`, keyed by canonical URL (lib/url.ts), one PageRecord per page. Indexes:
 //   - `keys` (multiEntry over `keys`): one entry per table, `${table}:${fixed-width hex key}`, so
 //     a near-duplicate lookup is one IDBKeyRange.only per table (lib/tables.ts);
@@ -12,19 +12,23 @@
 //     copies (lib/groups.ts) carry `copySite`, so the many pages in no group cost no entry.
 // - `meta`, out-of-line keys: `design` → the table design {k, b} the `keys` were written with, so
 //   that a later version can tell whether the keys must be rewritten; `groups` → the k the groups
-//   were computed with and whether they are complete (lib/store/groups.ts).
+//   were computed with and whether they are complete (lib/store/groups.ts); `pageCount` → how many
+//   records `pages` holds, kept by every write that adds or removes one, in its transaction.
+//   IndexedDB's count() walks every key: at a million pages it holds the database for a second,
+//   and the worker needs the count each time it starts (is the table design still the right size?).
 //
 // Version 1 had no `group`/`copySite` fields and an index on `firstSeen` instead of `lastSeen`.
+// Version 2 had no `pageCount`.
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
-// from version n − 1 to n. Version 2 bumps DB_VERSION and adds `if (oldVersion < 2) { … }` below
+// from version n − 1 to n. A version 4 bumps DB_VERSION and adds `if (oldVersion < 4) { … }` below
 // the last step; a step never deletes data it does not understand.
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { type Fingerprint, fingerprintToHex } from '../fingerprint';
 import { type TableDesign, tableKeyHex, tableKeys } from '../tables';
 
 export const DB_NAME = 'doppel';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface PageRecord {
   /** Canonical URL (the key). */
@@ -68,6 +72,7 @@ export interface GroupsMeta {
 export interface MetaValues {
   design: DesignMeta;
   groups: GroupsMeta;
+  pageCount: number;
 }
 
 export interface DoppelDB extends DBSchema {
@@ -129,5 +134,11 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     const design = await meta.get('design');
     if (design !== undefined) await meta.put({ k: 3, complete: false } satisfies GroupsMeta, 'groups');
   }
-  // if (oldVersion < 3) { … }: the next step goes here.
+  if (oldVersion < 3) {
+    // The page count, counted once here (the only count() over every page) and kept from now on.
+    const pages = transaction.objectStore('pages');
+    const meta = transaction.objectStore('meta');
+    await meta.put(await pages.count(), 'pageCount');
+  }
+  // if (oldVersion < 4) { … }: the next step goes here.
 }
