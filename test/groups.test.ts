@@ -277,6 +277,24 @@ describe('regroupAll', () => {
     expect(again.rewritten).toBe(0); // nothing changed: nothing written
     expect((await storedGroups(store)).records).toEqual(before.records);
 
+    // the sites table, read a few sites per transaction, against counts over every stored record
+    const records = (await storedGroups(store)).records;
+    const marks = new Map([[pages[0]!.site, 'trusted' as const], ['never-seen.example', 'farm' as const]]);
+    const want = new Map<string, { pages: number; copies: number }>([...marks.keys()].map((site) => [site, { pages: 0, copies: 0 }]));
+    for (const r of records) if (r.copySite !== undefined) want.set(r.copySite, { pages: 0, copies: 0 });
+    for (const r of records) {
+      const w = want.get(r.site);
+      if (w) w.pages++;
+      if (r.copySite !== undefined) want.get(r.copySite)!.copies++;
+    }
+    expect(want.size).toBeGreaterThan(5);
+    for (const sitesPerRead of [1, 2, 7, 1000]) {
+      const standings = await readSiteStandings(store, marks, { sitesPerRead });
+      expect(new Map(standings.map((st) => [st.site, { pages: st.pages, copies: st.copies }]))).toEqual(want);
+      expect(standings).toEqual(await readSiteStandings(store, marks)); // the same order whatever the batches
+      expect(standings.map((st) => st.site)).toEqual([...new Set(standings.map((st) => st.site))]);
+    }
+
     await regroupAll(store, 5);
     await expectGroupsMatchBruteForce(store, 5);
     await regroupAll(store, 0);

@@ -158,6 +158,7 @@ export async function showSites(): Promise<void> {
       view.list.replaceChildren(table, more);
     }
     view.list.dataset['state'] = 'ready';
+    if (performance.getEntriesByName('doppel:history-sites').length === 0) performance.mark('doppel:history-sites'); // read by npm run bench:browser
   } catch (error) {
     view.list.dataset['state'] = 'error';
     view.list.textContent = `Could not list the sites: ${errorText(error)}`;

@@ -239,26 +239,42 @@ export async function readSiteStanding(store: PageStore, site: string, mark: Sit
   return siteStanding(site, pages, copies, mark);
 }
 
+/** Sites counted per transaction by readSiteStandings. */
+export const SITES_PER_READ = 25;
+
 /**
  * Every site with at least one copy, and every marked site: flagged ones first, then by share of
  * copies, then by name.
  */
-export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>): Promise<SiteStanding[]> {
-  const tx = store.db.transaction('pages', 'readonly');
-  const copySites = tx.store.index('copySite');
+export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>, { sitesPerRead = SITES_PER_READ }: { sitesPerRead?: number } = {}): Promise<SiteStanding[]> {
   const sites = new Set<string>(marks.keys());
-  let cursor = await copySites.openKeyCursor(null, 'nextunique');
-  while (cursor) {
-    sites.add(cursor.key);
-    cursor = await cursor.continue();
+  {
+    const tx = store.db.transaction('pages', 'readonly');
+    let cursor = await tx.store.index('copySite').openKeyCursor(null, 'nextunique');
+    while (cursor) {
+      sites.add(cursor.key);
+      cursor = await cursor.continue();
+    }
+    await tx.done;
   }
-  const out = await Promise.all(
-    [...sites].map(async (site) => {
-      const [pages, copies] = await Promise.all([tx.store.index('site').count(IDBKeyRange.only(site)), copySites.count(IDBKeyRange.only(site))]);
-      return siteStanding(site, pages, copies, marks.get(site) ?? null);
-    }),
-  );
-  await tx.done;
+  // A short transaction per few sites, one after another: Chromium runs a transaction's queued
+  // requests together, and thousands of counts at once (a site's pages: a walk over its entries)
+  // would hold the database for seconds, while the list scrolls and the worker answers the popup.
+  const out: SiteStanding[] = [];
+  const all = [...sites];
+  for (let from = 0; from < all.length; from += sitesPerRead) {
+    const tx = store.db.transaction('pages', 'readonly');
+    const bySite = tx.store.index('site');
+    const copySites = tx.store.index('copySite');
+    const batch = await Promise.all(
+      all.slice(from, from + sitesPerRead).map(async (site) => {
+        const [pages, copies] = await Promise.all([bySite.count(IDBKeyRange.only(site)), copySites.count(IDBKeyRange.only(site))]);
+        return siteStanding(site, pages, copies, marks.get(site) ?? null);
+      }),
+    );
+    await tx.done;
+    out.push(...batch);
+  }
   const share = (s: SiteStanding): number => (s.pages === 0 ? 0 : s.copies / s.pages);
   return out.sort((a, b) => Number(b.flagged) - Number(a.flagged) || share(b) - share(a) || b.copies - a.copies || (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
 }
