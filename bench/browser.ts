@@ -743,13 +743,18 @@ async function main(): Promise<void> {
       const phases: Record<string, number[]> = {}; // the page's own marks on the way to its first screen
       let scroll: { chunkMs: number[]; longestTask: number; entries: number } | undefined;
       let afterFirst: Record<string, number> = {};
+      let longTasks: [number, number][] = []; // [start, duration] of every task over 50 ms in the last load
       for (let i = 0; i < HISTORY_LOADS; i++) {
         const tab = await session.ctx.newPage();
         await tab.addInitScript(() => {
-          const w = window as unknown as { __longest: number };
+          const w = window as unknown as { __longest: number; __longTasks: [number, number][] };
           w.__longest = 0;
+          w.__longTasks = [];
           new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) w.__longest = Math.max(w.__longest, entry.duration);
+            for (const entry of list.getEntries()) {
+              w.__longest = Math.max(w.__longest, entry.duration);
+              w.__longTasks.push([entry.startTime, entry.duration]);
+            }
           }).observe({ type: 'longtask', buffered: true });
         });
         await tab.goto(`chrome-extension://${session.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
@@ -774,11 +779,12 @@ async function main(): Promise<void> {
           };
           // what the page reads after its first screen: the counts and the sites table
           await tab.waitForFunction(() => ['doppel:history-overview', 'doppel:history-sites'].every((n) => performance.getEntriesByName(n).length > 0), null, { timeout: 120_000 }).catch(() => {});
+          longTasks = await tab.evaluate(() => (window as unknown as { __longTasks: [number, number][] }).__longTasks);
           afterFirst = await tab.evaluate(() => Object.fromEntries(['doppel:history-overview', 'doppel:history-sites'].map((n) => [n.slice('doppel:history-'.length), performance.getEntriesByName(n)[0]?.startTime ?? NaN])));
         }
         await tab.close();
       }
-      results['historyPage'] = { firstScreens, phases, scroll, afterFirst };
+      results['historyPage'] = { firstScreens, phases, scroll, afterFirst, longTasks };
       log('');
       log('History page: history.html in a new tab, navigation start → first screen drawn (performance mark "doppel:history-first-screen")');
       log(`  first screen (${HISTORY_LOADS} loads)            median ${ms(median(firstScreens))}, max ${ms(max(firstScreens))}   target ≤ ${TARGETS.historyFirstScreenMs} ms: ${atMost(median(firstScreens), TARGETS.historyFirstScreenMs, ms)}`);
@@ -787,6 +793,7 @@ async function main(): Promise<void> {
         log(`  scrolling: 20 chunks of 40 entries, scroll → next chunk drawn: median ${ms(median(scroll.chunkMs))}, max ${ms(max(scroll.chunkMs))}; ${int(scroll.entries)} entries drawn`);
         log(`  longest main-thread task while scrolling (longtask observer; 0 = none over 50 ms): ${ms(scroll.longestTask)}   target ≤ ${TARGETS.historyTaskMs} ms: ${atMost(scroll.longestTask, TARGETS.historyTaskMs, ms)}`);
         log(`  after the first screen (last load, from navigation start): counts shown at ${ms(afterFirst['overview'] ?? NaN)}, sites table at ${ms(afterFirst['sites'] ?? NaN)}`);
+        log(`  tasks over 50 ms in the last load (start: duration) ${longTasks.length ? longTasks.map(([at, d]) => `${ms(at)}: ${ms(d)}`).join(', ') : 'none'}`);
       }
 
       const heapLater = await workerHeap(session);
