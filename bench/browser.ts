@@ -39,7 +39,8 @@
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR
 // already holds an import of the same --pages and --seed, skip the import and measure on it: a
-// 1,000,000-page store is imported once, then each build is measured on it in minutes).
+// 1,000,000-page store is imported once, then each build's pages are measured on it in minutes;
+// the service worker keeps the script of the build that first ran in the profile).
 import { execSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -629,6 +630,8 @@ async function main(): Promise<void> {
 
     if (history && reused) {
       log(`Import: skipped, the profile in ${KEEP_PROFILE} already holds these ${int(PAGES)} pages (--keep-profile).`);
+      log('  Caution: Chromium keeps the service worker script of the build that first ran in a profile, even after the files change:');
+      log("  the pages run this build, the worker may run an older one (its replies then say so). Rebuild the profile to measure a new worker.");
       results['reusedProfile'] = KEEP_PROFILE;
     } else if (history) {
       if (KEEP_PROFILE) {
@@ -714,6 +717,7 @@ async function main(): Promise<void> {
         log(`  mean, max                       ${ms(q.mean)}, ${ms(q.max)}; the first 5 (warm-up, not counted): ${q.warmups.map((x) => x.toFixed(1)).join(', ')} ms`);
         log(`  messaging floor                 settings/get round trip (no store work): median ${ms(q.floorMedian)}, p99 ${ms(q.floorP99)}`);
         log(`  answers                         ${q.count - q.failed} of ${q.count} recorded; planted copies whose original was listed: ${q.foundOriginal}/${q.planted}; ${q.matchesMean.toFixed(2)} matches per query on average`);
+        if (failed.length) log(`  not recorded                    ${failed.length}; the first: ${JSON.stringify({ state: failed[0]!.state, error: failed[0]!.error })}`);
 
         // 5. Popup
         const popupUrls = shuffle(random, [...planted.slice(plantedCount, plantedCount + POPUPS).map((p) => p.copy), ...others.slice(QUERIES, QUERIES + POPUPS)]).slice(0, POPUPS + Math.ceil(POPUPS / 4));
