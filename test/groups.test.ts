@@ -294,6 +294,7 @@ describe('regroupAll', () => {
       expect(standings).toEqual(await readSiteStandings(store, marks)); // the same order whatever the batches
       expect(standings.map((st) => st.site)).toEqual([...new Set(standings.map((st) => st.site))]);
     }
+    await expect(readSiteStandings(store, marks, { sitesPerRead: 0 })).rejects.toThrow('sitesPerRead must be a positive integer: got 0');
 
     await regroupAll(store, 5);
     await expectGroupsMatchBruteForce(store, 5);

@@ -247,6 +247,7 @@ export const SITES_PER_READ = 25;
  * copies, then by name.
  */
 export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>, { sitesPerRead = SITES_PER_READ }: { sitesPerRead?: number } = {}): Promise<SiteStanding[]> {
+  if (!Number.isInteger(sitesPerRead) || sitesPerRead < 1) throw new RangeError(`sitesPerRead must be a positive integer: got ${sitesPerRead}`);
   const sites = new Set<string>(marks.keys());
   {
     const tx = store.db.transaction('pages', 'readonly');
