@@ -20,10 +20,11 @@ export interface ExtractOptions {
   /** Text past this many characters is cut (at a paragraph or word boundary where possible). */
   maxTextChars?: number;
   /**
-   * What a page past maxElemsToParse, maxDepth or maxPageTextChars gets. False (the default, for
+   * What a page past maxElemsToParse, maxDepth or maxReadabilityWork gets. False (the default, for
    * `scan`): it is not read ("too-large"). True (the content script, which must never hold the
    * page's main thread for long): the simple reading, the rendered text of the page's main element
-   * (<main>, or its only <article>, or else <body>), taken natively without Readability.
+   * (mainElement: <main> or [role=main], or its only <article>, or else <body>), taken natively
+   * without Readability.
    */
   simpleReadingPastCaps?: boolean;
   /** Fewer words than this is "too short to compare". */
@@ -156,7 +157,7 @@ export function readabilityWork(elements: number, textChars: number): number {
   return elements + textChars / 25;
 }
 
-/** The element whose rendered text the simple reading takes: <main>, the only <article>, or <body>. */
+/** The element whose rendered text the simple reading takes: <main> or [role=main], the only <article>, or <body>. */
 export function mainElement(doc: Document): Element | null {
   const main = doc.querySelector('main, [role="main"]');
   if (main) return main;
