@@ -14,6 +14,7 @@ import { needsRegroup, regroupAll } from '../lib/store/groups';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, type PageFields, type PageRecord, recordKeys } from '../lib/store/schema';
+import { expectCountsKept } from './kept-counts';
 import { designTables } from '../lib/tables';
 
 /** fp with n distinct random bits flipped. */
@@ -277,7 +278,7 @@ describe('regroupAll', () => {
     expect(again.rewritten).toBe(0); // nothing changed: nothing written
     expect((await storedGroups(store)).records).toEqual(before.records);
 
-    // the sites table, read a few sites per transaction, against counts over every stored record
+    // the sites table, from the kept site counts, against counts over every stored record
     const records = (await storedGroups(store)).records;
     const marks = new Map([[pages[0]!.site, 'trusted' as const], ['never-seen.example', 'farm' as const]]);
     const want = new Map<string, { pages: number; copies: number }>([...marks.keys()].map((site) => [site, { pages: 0, copies: 0 }]));
@@ -288,13 +289,9 @@ describe('regroupAll', () => {
       if (r.copySite !== undefined) want.get(r.copySite)!.copies++;
     }
     expect(want.size).toBeGreaterThan(5);
-    for (const sitesPerRead of [1, 2, 7, 1000]) {
-      const standings = await readSiteStandings(store, marks, { sitesPerRead });
-      expect(new Map(standings.map((st) => [st.site, { pages: st.pages, copies: st.copies }]))).toEqual(want);
-      expect(standings).toEqual(await readSiteStandings(store, marks)); // the same order whatever the batches
-      expect(standings.map((st) => st.site)).toEqual([...new Set(standings.map((st) => st.site))]);
-    }
-    await expect(readSiteStandings(store, marks, { sitesPerRead: 0 })).rejects.toThrow('sitesPerRead must be a positive integer: got 0');
+    const standings = await readSiteStandings(store, marks);
+    expect(new Map(standings.map((st) => [st.site, { pages: st.pages, copies: st.copies }]))).toEqual(want);
+    expect(standings.map((st) => st.site)).toEqual([...new Set(standings.map((st) => st.site))]);
 
     await regroupAll(store, 5);
     await expectGroupsMatchBruteForce(store, 5);
@@ -432,9 +429,10 @@ describe.each([
 describe('upgrade from every earlier version', () => {
   /**
    * The layouts of earlier versions, frozen as Doppel wrote them (lib/store/schema.ts at that
-   * version): version 1, and version 2 (lastSeen, group and copySite indexes, meta `groups`).
+   * version): version 1, version 2 (lastSeen, group and copySite indexes, meta `groups`), and
+   * version 3 (the same stores and indexes; meta `pageCount` too, which the caller passes).
    */
-  function writeVersion(version: 1 | 2, factory: IDBFactory, records: object[], meta: Record<string, unknown>): Promise<void> {
+  function writeVersion(version: 1 | 2 | 3, factory: IDBFactory, records: object[], meta: Record<string, unknown>): Promise<void> {
     return new Promise((resolve, reject) => {
       const request = factory.open('doppel', version);
       request.onupgradeneeded = () => {
@@ -461,6 +459,20 @@ describe('upgrade from every earlier version', () => {
     });
   }
   const writeVersion1 = (factory: IDBFactory, records: object[], design: object): Promise<void> => writeVersion(1, factory, records, { design });
+  /** A record as versions 2 and 3 wrote it (table keys of the {k: 3, b: 4} design; group fields when given). */
+  const recordOfVersion2Or3 = (url: string, simhash: string, lastSeen: number, group?: string, copySite?: string) => ({
+    url,
+    title: `T ${url}`,
+    site: new URL(url).host,
+    simhash,
+    check: '00000000ffffffff',
+    firstSeen: lastSeen - 5,
+    lastSeen,
+    visits: 1,
+    keys: recordKeys(designTables({ k: 3, b: 4 }), fp(simhash)),
+    ...(group === undefined ? {} : { group }),
+    ...(copySite === undefined ? {} : { copySite }),
+  });
 
   it('version 1: keeps every record and the design, adds the indexes, and asks for a regroup that groups them', async () => {
     const factory = new IDBFactory();
@@ -480,9 +492,10 @@ describe('upgrade from every earlier version', () => {
     await writeVersion1(factory, records, { k: 3, b: 4 });
 
     const store = await freshStore(factory);
-    expect(store.db.version).toBe(3);
+    expect(store.db.version).toBe(4);
     expect(await store.db.getAll('pages')).toEqual(records); // nothing lost, nothing changed
     expect(await store.db.get('meta', 'pageCount')).toBe(3);
+    await expectCountsKept(store.db, 'after the upgrade from version 1');
     expect([...store.db.transaction('pages').store.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
     expect(await store.db.get('meta', 'groups')).toEqual({ k: 3, complete: false });
     expect(await needsRegroup(store, 3)).toBe(true);
@@ -494,23 +507,12 @@ describe('upgrade from every earlier version', () => {
     expect(await store.get('https://b.example/1')).toMatchObject({ group: a.group, copySite: 'b.example' });
     expect((await store.get('https://c.example/1'))!.group).toBeUndefined();
     expect((await readHistory(store, {}, { limit: 5, shown: new Set() })).entries.map((e) => e.root.url)).toEqual(['https://c.example/1', 'https://a.example/1']);
+    await expectCountsKept(store.db, 'after the regroup');
+    expect(await store.db.get('meta', 'groupCounts')).toEqual({ grouped: 2, groups: 1 });
   });
   it('version 2: keeps every record, its groups and meta, and counts the pages once into meta `pageCount`', async () => {
     const factory = new IDBFactory();
-    const design = designTables({ k: 3, b: 4 });
-    const v2 = (url: string, simhash: string, lastSeen: number, group?: string, copySite?: string) => ({
-      url,
-      title: `T ${url}`,
-      site: new URL(url).host,
-      simhash,
-      check: '00000000ffffffff',
-      firstSeen: lastSeen - 5,
-      lastSeen,
-      visits: 1,
-      keys: recordKeys(design, fp(simhash)),
-      ...(group === undefined ? {} : { group }),
-      ...(copySite === undefined ? {} : { copySite }),
-    });
+    const v2 = recordOfVersion2Or3;
     const records = [
       v2('https://a.example/1', '1111111111111111', 10, 'aaaaaaaaaaaaaaaa'),
       v2('https://b.example/1', '1111111111111110', 20, 'aaaaaaaaaaaaaaaa', 'b.example'),
@@ -520,7 +522,7 @@ describe('upgrade from every earlier version', () => {
     await writeVersion(2, factory, records, meta);
 
     const store = await freshStore(factory);
-    expect(store.db.version).toBe(3);
+    expect(store.db.version).toBe(4);
     expect(await store.db.getAll('pages')).toEqual([...records].sort((x, y) => (x.url < y.url ? -1 : 1)));
     expect(await store.db.get('meta', 'design')).toEqual(meta.design);
     expect(await store.db.get('meta', 'groups')).toEqual(meta.groups);
@@ -528,5 +530,40 @@ describe('upgrade from every earlier version', () => {
     expect(await store.count()).toBe(42);
     expect(await needsRegroup(store, 3)).toBe(false);
     expect(await readOverview(store)).toEqual({ pages: 42, articles: 41, groups: 1 });
+    await expectCountsKept(store.db, 'after the upgrade from version 2');
+  });
+
+  it('version 3: keeps every record and meta, and counts the groups and each site\'s pages and copies once', async () => {
+    const factory = new IDBFactory();
+    const v3 = recordOfVersion2Or3;
+    // two groups: one copied by two other sites, one within a site (no copy)
+    const records = [
+      v3('https://orig.example/1', '1111111111111111', 10, 'aaaaaaaaaaaaaaaa'),
+      v3('https://farm.example/1', '1111111111111110', 20, 'aaaaaaaaaaaaaaaa', 'farm.example'),
+      v3('https://mirror.example/1', '1111111111111100', 30, 'aaaaaaaaaaaaaaaa', 'mirror.example'),
+      v3('https://orig.example/2', '2222222222222222', 40, 'bbbbbbbbbbbbbbbb'),
+      v3('https://orig.example/2?print', '2222222222222220', 50, 'bbbbbbbbbbbbbbbb'),
+      ...randomFingerprints(0x3c0n, 30).map((simhash, i) => v3(`https://${['farm', 'mirror', 'other'][i % 3]}.example/p${i}`, fingerprintToHex(simhash), 100 + i)),
+    ];
+    const meta = { design: { k: 3, b: 4 }, groups: { k: 3, complete: true }, pageCount: records.length };
+    await writeVersion(3, factory, records, meta);
+
+    const store = await freshStore(factory);
+    expect(store.db.version).toBe(4);
+    expect(await store.db.getAll('pages')).toEqual([...records].sort((x, y) => (x.url < y.url ? -1 : 1)));
+    for (const [key, value] of Object.entries(meta)) expect(await store.db.get('meta', key as keyof typeof meta)).toEqual(value);
+    expect(await store.db.get('meta', 'groupCounts')).toEqual({ grouped: 5, groups: 2 });
+    expect(await store.db.getAll('siteCounts')).toEqual([
+      { site: 'farm.example', pages: 11, copies: 1 },
+      { site: 'mirror.example', pages: 11, copies: 1 },
+      { site: 'orig.example', pages: 3, copies: 0 },
+      { site: 'other.example', pages: 10, copies: 0 },
+    ]);
+    await expectCountsKept(store.db, 'after the upgrade from version 3');
+    expect(await readOverview(store)).toEqual({ pages: 35, articles: 32, groups: 2 });
+    expect((await readSiteStandings(store, new Map())).map((st) => [st.site, st.pages, st.copies])).toEqual([
+      ['farm.example', 11, 1],
+      ['mirror.example', 11, 1],
+    ]);
   });
 });

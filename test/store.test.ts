@@ -7,12 +7,14 @@ import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
 import { regroupAll } from '../lib/store/groups';
+import { readOverview, readSiteStanding } from '../lib/store/history';
 import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
 import { type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
 import { designTables } from '../lib/tables';
 import { flipBits } from './index-suite';
+import { expectCountsKept } from './kept-counts';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -52,12 +54,12 @@ const A = fp('0123456789abcdef');
 const A_CHECK = fp('fedcba9876543210');
 
 describe('schema', () => {
-  it(`creates version ${DB_VERSION} with the pages and meta stores and their indexes`, async () => {
+  it(`creates version ${DB_VERSION} with the pages, meta and siteCounts stores and their indexes`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(3);
-    expect(db.version).toBe(3);
-    expect([...db.objectStoreNames]).toEqual(['meta', 'pages']);
-    const tx = db.transaction(['pages', 'meta']);
+    expect(DB_VERSION).toBe(4);
+    expect(db.version).toBe(4);
+    expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'siteCounts']);
+    const tx = db.transaction(['pages', 'meta', 'siteCounts']);
     const pages = tx.objectStore('pages');
     expect(pages.keyPath).toBe('url');
     expect(pages.autoIncrement).toBe(false);
@@ -72,6 +74,11 @@ describe('schema', () => {
     }
     expect(tx.objectStore('meta').keyPath).toBeNull();
     expect(await tx.objectStore('meta').get('pageCount')).toBe(0);
+    expect(await tx.objectStore('meta').get('groupCounts')).toEqual({ grouped: 0, groups: 0 });
+    const siteCounts = tx.objectStore('siteCounts');
+    expect([siteCounts.keyPath, siteCounts.autoIncrement, [...siteCounts.indexNames]]).toEqual(['site', false, ['copies']]);
+    const copies = siteCounts.index('copies');
+    expect([copies.keyPath, copies.multiEntry, copies.unique]).toEqual(['copies', false, false]);
     await tx.done;
   });
 
@@ -101,7 +108,7 @@ describe('schema', () => {
 describe('opening and upgrading', () => {
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 4, (db) => {
+    const newer = await rawOpen(factory, 'doppel', 5, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -112,11 +119,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 4\b.*version 3\b/);
+    expect((error as Error).message).toMatch(/version 5\b.*version 4\b/);
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(4);
+    expect(after.version).toBe(5);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -128,25 +135,25 @@ describe('opening and upgrading', () => {
     await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 4 whose step deletes the pages store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 4, async (upgrading, oldVersion, tx) => {
+    // A version 5 whose step deletes the pages store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 5, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 4) {
+      if (oldVersion < 5) {
         upgrading.deleteObjectStore('pages');
-        throw new Error('step 4 failed');
+        throw new Error('step 5 failed');
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 3 to version 4: step 4 failed\. Nothing was changed; it is still at version 3/);
+    await expect(failing).rejects.toThrow(/from version 4 to version 5: step 5 failed\. Nothing was changed; it is still at version 4/);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 4, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', 5, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 3 to version 4: later.');
+    await expect(failingLater).rejects.toThrow('from version 4 to version 5: later.');
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(3);
+    expect(reopened.version).toBe(4);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
     expect((await reopened.get('pages', 'https://a.example/'))?.visits).toBe(1);
   });
@@ -155,8 +162,8 @@ describe('opening and upgrading', () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 4, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(4);
+    const upgraded = await openVersioned('doppel', 5, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(5);
     expect(closed).toBe(1);
     upgraded.close();
     expect(() => first.transaction('pages')).toThrow();
@@ -374,18 +381,20 @@ describe('PageStore.nearDuplicates', () => {
   });
 });
 
-describe('the page count kept in meta', () => {
-  /** meta `pageCount` against a walk over the store (IndexedDB's own count()). */
+describe('the counts kept as pages are written: pages, groups, and each site\'s pages and copies', () => {
+  /** meta `pageCount` against a walk over the store (IndexedDB's own count()); the group and site counts against every record. */
   async function expectCountKept(store: PageStore, step: string): Promise<void> {
     const walked = await store.db.count('pages');
     expect([step, await store.count()]).toEqual([step, walked]);
     expect([step, await store.db.get('meta', 'pageCount')]).toEqual([step, walked]);
+    await expectCountsKept(store.db, step);
   }
 
   it('follows every write that adds or removes pages, over a seeded mix of 300 of them', async () => {
     const store = await freshStore();
     const random = mulberry32(0xc0de);
-    const fps = randomFingerprints(0xc017n, 64);
+    // pairs of fingerprints two bits apart, so that pages fall into groups (and sites copy each other)
+    const fps = randomFingerprints(0xc017n, 32).flatMap((f, i) => [f, flipBits(f, [i % 64, (i * 7 + 3) % 64])]);
     const url = (): string => `https://s${Math.floor(random() * 4)}.example/${Math.floor(random() * 40)}`;
     const fields = (u: string, now: number) => {
       const simhash = fps[Math.floor(random() * fps.length)]!;
@@ -393,7 +402,7 @@ describe('the page count kept in meta', () => {
     };
     await expectCountKept(store, 'empty');
     for (let i = 0; i < 300; i++) {
-      const op = Math.floor(random() * 7);
+      const op = Math.floor(random() * 8);
       const now = 1_000 + i;
       let step: string;
       if (op <= 1) {
@@ -419,6 +428,10 @@ describe('the page count kept in meta', () => {
         const site = `s${Math.floor(random() * 4)}.example`;
         await store.forgetSite(site);
         step = `${i}: forgetSite ${site}`;
+      } else if (op === 7) {
+        const k = 2 + Math.floor(random() * 2);
+        await regroupAll(store, k, { batchSize: 5 });
+        step = `${i}: regroupAll k=${k}`;
       } else if (random() < 0.15) {
         await store.clear();
         step = `${i}: clear`;
@@ -446,5 +459,14 @@ describe('the page count kept in meta', () => {
     expect(await store.count()).toBe(1);
     await store.recordVisit({ url: 'https://c.example/', title: '', site: 'c.example', simhash: A, check: A_CHECK, now: 2 });
     await expectCountKept(store, 'after a write with no count stored');
+
+    // the group counts and a site's row lost or garbled: readers count them, the next write stores them
+    await store.db.put('meta', { grouped: -1, groups: 'x' } as never, 'groupCounts');
+    await store.db.delete('siteCounts', 'a.example');
+    expect(await readOverview(store)).toEqual({ pages: 2, articles: 1, groups: 1 }); // a.example and c.example are one article
+    expect(await readSiteStanding(store, 'a.example', null)).toMatchObject({ pages: 1, copies: 0 });
+    expect(await readSiteStanding(store, 'c.example', null)).toMatchObject({ pages: 1, copies: 1 });
+    await store.recordVisit({ url: 'https://a.example/2', title: '', site: 'a.example', simhash: A_CHECK, check: A, now: 3 });
+    await expectCountKept(store, 'after a write with the group counts and a site row lost');
   });
 });

@@ -19,6 +19,7 @@ import { keepDesignFitted } from './migrate';
 import { NO_CHECK, type PageStore, readGroupsMeta } from './pages';
 import { areNearDuplicates } from '../groups';
 import type { GroupsMeta, PageRecord } from './schema';
+import { Tally } from './tally';
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;
@@ -145,8 +146,10 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   let rewritten = 0;
   for (let start = 0; start < urls.length; start += batchSize) {
     const batch = urls.slice(start, start + batchSize);
-    const tx = store.db.transaction('pages', 'readwrite');
-    const found = await Promise.all(batch.map((url) => tx.store.get(url)));
+    const tx = store.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const pages = tx.objectStore('pages');
+    const tally = new Tally(pages);
+    const found = await Promise.all(batch.map((url) => pages.get(url)));
     const puts: Promise<unknown>[] = [];
     for (const record of found) {
       if (record === undefined) continue;
@@ -157,9 +160,11 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
       delete written.copySite;
       if (change.group !== undefined) written.group = change.group;
       if (change.copySite !== undefined) written.copySite = change.copySite;
-      puts.push(tx.store.put(written));
+      tally.change(record, written);
+      puts.push(pages.put(written));
     }
     await Promise.all(puts);
+    await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     await tx.done;
     rewritten += puts.length;
     await onProgress?.({ phase: 'writing', done: Math.min(start + batchSize, urls.length), total: urls.length });

@@ -1,11 +1,12 @@
 // Reading the history page's data out of the store: entries newest first (a group of
 // near-duplicates folded into one entry), the overall counts, and the sites that copy. Every read
-// is one short readonly transaction over an index, so that the first screen of a store of a
-// million pages costs about as much as that of a hundred.
+// is one short readonly transaction over an index or the kept counts (lib/store/tally.ts), so that
+// the first screen of a store of a million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
 import { type IDBPIndex, unwrap, wrap } from 'idb';
 import { type PageStore, readPageCount } from './pages';
-import type { DoppelDB, PageRecord } from './schema';
+import type { DoppelDB, PageRecord, SiteCounts } from './schema';
+import { countGroups, countSite, parseGroupCounts, parseSiteCounts } from './tally';
 
 export interface HistoryFilter {
   /** Case-insensitive text sought in the title, URL or site of any page of an entry. */
@@ -215,67 +216,46 @@ export interface Overview {
   groups: number;
 }
 
-/** The counts at the top of the history page. */
+/** The counts at the top of the history page: meta's kept counts (lib/store/tally.ts), no walk over the pages. */
 export async function readOverview(store: PageStore): Promise<Overview> {
   const tx = store.db.transaction(['pages', 'meta'], 'readonly');
-  const groupIndex = tx.objectStore('pages').index('group');
-  // the page count is kept in meta: IndexedDB's count() would walk every page (lib/store/schema.ts)
-  const [pages, grouped] = await Promise.all([readPageCount(tx.objectStore('pages'), tx.objectStore('meta')), groupIndex.count()]);
-  let groups = 0;
-  let cursor = await groupIndex.openKeyCursor(null, 'nextunique');
-  while (cursor) {
-    groups++;
-    cursor = await cursor.continue();
-  }
+  const pagesStore = tx.objectStore('pages');
+  const meta = tx.objectStore('meta');
+  const [pages, kept] = await Promise.all([readPageCount(pagesStore, meta), meta.get('groupCounts')]);
+  // counted (a walk over the groups) only if the kept counts are missing or unreadable
+  const { grouped, groups } = parseGroupCounts(kept) ?? (await countGroups(pagesStore.index('group')));
   await tx.done;
   return { pages, articles: pages - grouped + groups, groups };
 }
 
+type SiteCountsReader = { get(site: string): Promise<unknown> };
+type PagesCounter = Parameters<typeof countSite>[0];
+
+/** A site's kept counts; counted from the indexes if it has no readable row (a site with no pages has none). */
+async function siteCountsOf(counts: SiteCountsReader, pages: PagesCounter, site: string): Promise<SiteCounts> {
+  return parseSiteCounts(await counts.get(site)) ?? countSite(pages, site);
+}
+
 /** The standing of one site (the popup's flag). */
 export async function readSiteStanding(store: PageStore, site: string, mark: SiteMark | null): Promise<SiteStanding> {
-  const tx = store.db.transaction('pages', 'readonly');
-  const [pages, copies] = await Promise.all([tx.store.index('site').count(IDBKeyRange.only(site)), tx.store.index('copySite').count(IDBKeyRange.only(site))]);
+  const tx = store.db.transaction(['pages', 'siteCounts'], 'readonly');
+  const { pages, copies } = await siteCountsOf(tx.objectStore('siteCounts'), tx.objectStore('pages'), site);
   await tx.done;
   return siteStanding(site, pages, copies, mark);
 }
 
-/** Sites counted per transaction by readSiteStandings. */
-export const SITES_PER_READ = 25;
-
 /**
  * Every site with at least one copy, and every marked site: flagged ones first, then by share of
- * copies, then by name.
+ * copies, then by name. One read of the kept site counts (lib/store/tally.ts).
  */
-export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>, { sitesPerRead = SITES_PER_READ }: { sitesPerRead?: number } = {}): Promise<SiteStanding[]> {
-  if (!Number.isInteger(sitesPerRead) || sitesPerRead < 1) throw new RangeError(`sitesPerRead must be a positive integer: got ${sitesPerRead}`);
-  const sites = new Set<string>(marks.keys());
-  {
-    const tx = store.db.transaction('pages', 'readonly');
-    let cursor = await tx.store.index('copySite').openKeyCursor(null, 'nextunique');
-    while (cursor) {
-      sites.add(cursor.key);
-      cursor = await cursor.continue();
-    }
-    await tx.done;
-  }
-  // A short transaction per few sites, one after another: Chromium runs a transaction's queued
-  // requests together, and thousands of counts at once (a site's pages: a walk over its entries)
-  // would hold the database for seconds, while the list scrolls and the worker answers the popup.
-  const out: SiteStanding[] = [];
-  const all = [...sites];
-  for (let from = 0; from < all.length; from += sitesPerRead) {
-    const tx = store.db.transaction('pages', 'readonly');
-    const bySite = tx.store.index('site');
-    const copySites = tx.store.index('copySite');
-    const batch = await Promise.all(
-      all.slice(from, from + sitesPerRead).map(async (site) => {
-        const [pages, copies] = await Promise.all([bySite.count(IDBKeyRange.only(site)), copySites.count(IDBKeyRange.only(site))]);
-        return siteStanding(site, pages, copies, marks.get(site) ?? null);
-      }),
-    );
-    await tx.done;
-    out.push(...batch);
-  }
+export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>): Promise<SiteStanding[]> {
+  const tx = store.db.transaction(['pages', 'siteCounts'], 'readonly');
+  const counts = tx.objectStore('siteCounts');
+  const withCopies = (await counts.index('copies').getAll(IDBKeyRange.lowerBound(1))).map(parseSiteCounts).filter((row): row is SiteCounts => row !== null);
+  const listed = new Set(withCopies.map((row) => row.site));
+  const marked = await Promise.all([...marks.keys()].filter((site) => !listed.has(site)).map((site) => siteCountsOf(counts, tx.objectStore('pages'), site)));
+  await tx.done;
+  const out = [...withCopies, ...marked].map(({ site, pages, copies }) => siteStanding(site, pages, copies, marks.get(site) ?? null));
   const share = (s: SiteStanding): number => (s.pages === 0 ? 0 : s.copies / s.pages);
   return out.sort((a, b) => Number(b.flagged) - Number(a.flagged) || share(b) - share(a) || b.copies - a.copies || (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
 }

@@ -7,6 +7,7 @@ import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRe
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
+import { Tally } from './tally';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
@@ -191,9 +192,10 @@ export class PageStore {
   async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[] }> {
     const simhash = toHex(visit.simhash);
     const check = toHex(visit.check);
-    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const pages = tx.objectStore('pages');
     const meta = tx.objectStore('meta');
+    const tally = new Tally(pages);
     return within(tx, async () => {
       const [old, stored, groupsMeta] = await Promise.all([pages.get(visit.url), this.readMeta(meta), readGroupsMeta(meta)]);
       const design = tablesOf(stored);
@@ -217,11 +219,12 @@ export class PageStore {
         // same text: the groups stay as they are
         if (old.group !== undefined) record.group = old.group;
         if (old.copySite !== undefined) record.copySite = old.copySite;
+        tally.change(old, record);
         await pages.put(record);
       } else {
-        await regroupAround(pages, record, old, near.filter((m) => m.distance <= groupK), groupK);
+        await regroupAround(pages, tally, record, old, near.filter((m) => m.distance <= groupK), groupK);
       }
-      if (old === undefined) await keepPageCount(pages, meta, 1);
+      await tally.flush(meta, tx.objectStore('siteCounts'));
       return { record, matches: near.filter((m) => m.distance <= k) };
     });
   }
@@ -241,8 +244,9 @@ export class PageStore {
    * is left of their groups (a group may split, or lose its root). Returns how many were forgotten.
    */
   async forgetMany(urls: readonly string[]): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const pages = tx.objectStore('pages');
+    const tally = new Tally(pages);
     return within(tx, async () => {
       const [found, groupsMeta, stored] = await Promise.all([
         Promise.all([...new Set(urls)].map((url) => pages.get(url))),
@@ -250,28 +254,35 @@ export class PageStore {
         this.readMeta(tx.objectStore('meta')),
       ]);
       const gone = found.filter((record): record is PageRecord => record !== undefined);
-      await Promise.all(gone.map((record) => pages.delete(record.url)));
-      await regroupAfterRemoval(pages, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
-      await keepPageCount(pages, tx.objectStore('meta'), -gone.length);
+      await Promise.all(
+        gone.map((record) => {
+          tally.change(record, undefined);
+          return pages.delete(record.url);
+        }),
+      );
+      await regroupAfterRemoval(pages, tally, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
+      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
       return gone.length;
     });
   }
 
   /** Forgets every page of a site (URL.host); returns how many. */
   async forgetSite(site: string): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const pages = tx.objectStore('pages');
+    const tally = new Tally(pages);
     return within(tx, async () => {
       const [groupsMeta, stored] = await Promise.all([readGroupsMeta(tx.objectStore('meta')), this.readMeta(tx.objectStore('meta'))]);
       const gone: PageRecord[] = [];
       let cursor = await pages.index('site').openCursor(IDBKeyRange.only(site));
       while (cursor) {
         gone.push(cursor.value);
+        tally.change(cursor.value, undefined);
         await cursor.delete();
         cursor = await cursor.continue();
       }
-      await regroupAfterRemoval(pages, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
-      await keepPageCount(pages, tx.objectStore('meta'), -gone.length);
+      await regroupAfterRemoval(pages, tally, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
+      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
       return gone.length;
     });
   }
@@ -312,15 +323,16 @@ export class PageStore {
 
   /** Forgets every page; returns how many there were. The table design and settings stay. */
   async clear(): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     return within(tx, async () => {
       const pages = tx.objectStore('pages');
       const meta = tx.objectStore('meta');
       const count = await readPageCount(pages, meta);
-      await pages.clear();
+      await Promise.all([pages.clear(), tx.objectStore('siteCounts').clear()]);
       const groups = await readGroupsMeta(meta);
       await meta.put({ k: groups.k, complete: true }, 'groups');
       await meta.put(0, 'pageCount');
+      await meta.put({ grouped: 0, groups: 0 }, 'groupCounts');
       return count;
     });
   }
@@ -347,19 +359,18 @@ export class PageStore {
    * then finds its near-duplicates.
    */
   async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[]): Promise<void> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const pages = tx.objectStore('pages');
+    const tally = new Tally(pages);
     await within(tx, async () => {
       const [found, stored] = await Promise.all([Promise.all(urls.map((url) => pages.get(url))), this.readMeta(tx.objectStore('meta'))]);
       const current = new Map<string, PageRecord>();
       for (const record of found) if (record !== undefined) current.set(record.url, record);
       const puts: Promise<string>[] = [];
-      const added = new Set<string>();
       let ungrouped = false;
       for (const written of update(current)) {
         const record = withPhaseKeys(stored, written);
         const before = current.get(record.url);
-        if (before === undefined) added.add(record.url);
         if (before !== undefined && before.simhash === record.simhash) {
           // same fingerprint: same groups
           if (before.group !== undefined) record.group = before.group;
@@ -367,6 +378,7 @@ export class PageStore {
         } else {
           ungrouped = true; // a new or changed page is in no group until the next regroup
         }
+        tally.change(before, record);
         const put = pages.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
         put.catch(() => undefined); // the puts before it then reject with AbortError: reported through Promise.all
         puts.push(put);
@@ -377,7 +389,7 @@ export class PageStore {
         if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
       }
       await Promise.all(puts);
-      await keepPageCount(pages, tx.objectStore('meta'), added.size);
+      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     });
   }
 
@@ -410,9 +422,6 @@ interface Countable {
 interface CountMeta {
   get(key: 'pageCount'): Promise<unknown>;
 }
-interface CountMetaWriter extends CountMeta {
-  put(value: number, key: 'pageCount'): Promise<unknown>;
-}
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
@@ -420,17 +429,6 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
 export async function readPageCount(pages: Countable, meta: CountMeta): Promise<number> {
   const stored = await meta.get('pageCount');
   return isCount(stored) ? stored : pages.count();
-}
-
-/**
- * Keeps meta `pageCount` after `delta` pages were added (> 0) or removed (< 0) by the writes
- * before it in the same readwrite transaction (so the count lands with them, or not at all).
- * Counted afresh if it was missing or unreadable.
- */
-async function keepPageCount(pages: Countable, meta: CountMetaWriter, delta: number): Promise<void> {
-  if (delta === 0) return;
-  const stored = await meta.get('pageCount');
-  await meta.put(isCount(stored) ? Math.max(0, stored + delta) : await pages.count(), 'pageCount');
 }
 
 /** meta's `groups` value: a store without one (new, or empty when upgraded) has complete k = 3 groups. */
@@ -498,7 +496,12 @@ type Node = GroupMember & { record: PageRecord };
  * the id most of its members have (fewer records rewritten, stable links), a part split off a
  * group gets a new one.
  */
-async function writeComponents(pages: PagesWriter, components: readonly Node[][], always: { url: string; hint: string | undefined } | null): Promise<void> {
+async function writeComponents(
+  pages: PagesWriter,
+  tally: Tally,
+  components: readonly Node[][],
+  always: { url: string; hint: string | undefined; before: PageRecord | undefined } | null,
+): Promise<void> {
   const claimed = new Set<string>();
   const puts: Promise<unknown>[] = [];
   const hintOf = (node: Node): string | undefined => (always !== null && node.url === always.url ? always.hint : node.record.group);
@@ -514,6 +517,7 @@ async function writeComponents(pages: PagesWriter, components: readonly Node[][]
       delete written.copySite;
       if (next.group !== undefined) written.group = next.group;
       if (next.copySite !== undefined) written.copySite = next.copySite;
+      tally.change(always !== null && record.url === always.url ? always.before : record, written);
       puts.push(pages.put(written));
     }
   }
@@ -521,11 +525,12 @@ async function writeComponents(pages: PagesWriter, components: readonly Node[][]
 }
 
 /** Puts `record` (a new or changed page) and regroups it with its near-duplicates `near` and its old group. */
-async function regroupAround(pages: PagesWriter, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], k: number): Promise<void> {
+async function regroupAround(pages: PagesWriter, tally: Tally, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], k: number): Promise<void> {
   const self = memberOf(record);
   if (self === null) {
+    tally.change(old, record);
     await pages.put(record); // unreadable: in no group
-    if (old !== undefined) await regroupAfterRemoval(pages, [old], k);
+    if (old !== undefined) await regroupAfterRemoval(pages, tally, [old], k);
     return;
   }
   const groupIds = near.map((m) => m.record.group).filter((g): g is string => g !== undefined);
@@ -538,18 +543,18 @@ async function regroupAround(pages: PagesWriter, record: PageRecord, old: PageRe
   }
   const nodes: Node[] = [self, ...byUrl.values()];
   const components = nodes.length <= MAX_PAIRWISE ? componentsOf(nodes, k) : [nodes]; // too many to compare: merged
-  await writeComponents(pages, components, { url: record.url, hint: old?.group });
+  await writeComponents(pages, tally, components, { url: record.url, hint: old?.group, before: old });
 }
 
 /** After `gone` were deleted: regroups the rest of their groups (split, re-rooted or dissolved). */
-async function regroupAfterRemoval(pages: PagesWriter, gone: readonly PageRecord[], k: number): Promise<void> {
+async function regroupAfterRemoval(pages: PagesWriter, tally: Tally, gone: readonly PageRecord[], k: number): Promise<void> {
   const goneUrls = new Set(gone.map((record) => record.url));
   const ids = new Set(gone.map((record) => record.group).filter((g): g is string => g !== undefined));
   for (const id of ids) {
     const rest = (await membersOf(pages, [id])).filter((record) => !goneUrls.has(record.url));
     const members = rest.map(memberOf).filter((m): m is Node => m !== null);
     if (members.length === 0) continue;
-    await writeComponents(pages, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
+    await writeComponents(pages, tally, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
   }
 }
 
@@ -591,20 +596,25 @@ export class IdbIndexBackend implements IndexBackend<string> {
       visits: 0,
       keys: keys.map((key, t) => keyEntry(this.design, t, key)),
     };
-    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tally = new Tally(tx.objectStore('pages'));
     await within(tx, async () => {
+      tally.change(undefined, record);
       await tx.objectStore('pages').add(record); // rejects (ConstraintError) if the id is stored
-      await keepPageCount(tx.objectStore('pages'), tx.objectStore('meta'), 1);
+      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     });
   }
 
   async remove(id: string): Promise<boolean> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const pages = tx.objectStore('pages');
+    const tally = new Tally(pages);
     return within(tx, async () => {
-      if ((await pages.getKey(id)) === undefined) return false;
+      const record = await pages.get(id);
+      if (record === undefined) return false;
+      tally.change(record, undefined);
       await pages.delete(id);
-      await keepPageCount(pages, tx.objectStore('meta'), -1);
+      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
       return true;
     });
   }

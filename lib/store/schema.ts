@@ -2,7 +2,7 @@
 // database is laid out. Nothing here stores page text: a page is its URL, title, site, two
 // 64-bit fingerprints, visit times and its permuted-block table keys.
 //
-// Layout, version 3:
+// Layout, version 4:
 // - `pages`, keyed by canonical URL (lib/url.ts), one PageRecord per page. Indexes:
 //   - `keys` (multiEntry over `keys`): one entry per table, `${table}:${fixed-width hex key}`, so
 //     a near-duplicate lookup is one IDBKeyRange.only per table (lib/tables.ts);
@@ -15,20 +15,26 @@
 //   were computed with and whether they are complete (lib/store/groups.ts); `pageCount` → how many
 //   records `pages` holds, kept by every write that adds or removes one, in its transaction.
 //   IndexedDB's count() walks every key: at a million pages it holds the database for a second,
-//   and the worker needs the count each time it starts (is the table design still the right size?).
+//   and the worker needs the count each time it starts (is the table design still the right size?);
+//   `groupCounts` → how many pages are in a group and how many groups there are, kept the same way.
+// - `siteCounts`, keyed by site: {site, pages, copies} for every site with a page, kept by every
+//   write in its transaction (lib/store/tally.ts), with an index on `copies` (the sites table lists
+//   the sites with a copy). The history page's counts and sites table read these few rows instead of
+//   counting a million index entries.
 //
 // Version 1 had no `group`/`copySite` fields and an index on `firstSeen` instead of `lastSeen`.
-// Version 2 had no `pageCount`.
+// Version 2 had no `pageCount`. Version 3 had no `groupCounts` and no `siteCounts`.
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
-// from version n − 1 to n. A version 4 bumps DB_VERSION and adds `if (oldVersion < 4) { … }` below
+// from version n − 1 to n. A version 5 bumps DB_VERSION and adds `if (oldVersion < 5) { … }` below
 // the last step; a step never deletes data it does not understand.
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { type Fingerprint, fingerprintToHex } from '../fingerprint';
 import { type TableDesign, tableKeyHex, tableKeys } from '../tables';
+import { countGroups, countSite } from './tally';
 
 export const DB_NAME = 'doppel';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export interface PageRecord {
   /** Canonical URL (the key). */
@@ -69,10 +75,24 @@ export interface GroupsMeta {
   complete: boolean;
 }
 
+/** Pages in a group of near-duplicates, and how many groups (of two or more pages) there are. */
+export interface GroupCounts {
+  grouped: number;
+  groups: number;
+}
+
+/** A site's pages, and how many of them are copies of a page first seen on another site. */
+export interface SiteCounts {
+  site: string;
+  pages: number;
+  copies: number;
+}
+
 export interface MetaValues {
   design: DesignMeta;
   groups: GroupsMeta;
   pageCount: number;
+  groupCounts: GroupCounts;
 }
 
 export interface DoppelDB extends DBSchema {
@@ -84,6 +104,11 @@ export interface DoppelDB extends DBSchema {
   meta: {
     key: keyof MetaValues;
     value: MetaValues[keyof MetaValues];
+  };
+  siteCounts: {
+    key: string;
+    value: SiteCounts;
+    indexes: { copies: number };
   };
 }
 
@@ -140,5 +165,20 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     const meta = transaction.objectStore('meta');
     await meta.put(await pages.count(), 'pageCount');
   }
-  // if (oldVersion < 4) { … }: the next step goes here.
+  if (oldVersion < 4) {
+    // The group and site counts, counted once here from the indexes and kept from now on. At a
+    // million pages on ten thousand sites this is a few seconds, once.
+    const counts = db.createObjectStore('siteCounts', { keyPath: 'site' });
+    counts.createIndex('copies', 'copies');
+    const pages = transaction.objectStore('pages');
+    const sites: string[] = [];
+    let cursor = await pages.index('site').openKeyCursor(null, 'nextunique');
+    while (cursor) {
+      sites.push(cursor.key);
+      cursor = await cursor.continue();
+    }
+    await Promise.all(sites.map(async (site) => counts.put(await countSite(pages, site))));
+    await transaction.objectStore('meta').put(await countGroups(pages.index('group')), 'groupCounts');
+  }
+  // if (oldVersion < 5) { … }: the next step goes here.
 }

@@ -1,0 +1,147 @@
+// The counts the history page and the popup show, kept as pages are written instead of counted
+// when they are read: at a million pages, counting the groups (a cursor over the `group` index)
+// took seconds and counting the pages of thousands of sites held the database for longer, while
+// later pages waited to open it (docs/bench/2026-11-22-1m-history-marks-after-*.txt).
+//
+// A Tally goes with one readwrite transaction. Each write of a page record is announced to it
+// (`change(before, after)`) just before the write request is made, and `flush` after the last
+// write adds up what changed: meta `pageCount` and `groupCounts`, and one `siteCounts` row per site
+// touched. So the counts land with the writes, or not at all. A count that is missing (lost, or
+// never written) is counted afresh from the indexes, after the writes, instead of adjusted.
+import type { GroupCounts, PageRecord, SiteCounts } from './schema';
+
+/** The `group` index, as much of it as a tally needs (in any transaction over `pages`). */
+export interface GroupIndex {
+  getKey(query: IDBKeyRange): Promise<unknown>;
+  count(query?: IDBKeyRange | null): Promise<number>;
+  openKeyCursor(query: null, direction: 'nextunique'): Promise<{ continue(): Promise<unknown> } | null>;
+}
+
+/** What counting needs of the `pages` store. */
+export interface CountedPages {
+  count(): Promise<number>;
+  index(name: 'group'): GroupIndex;
+  index(name: 'site' | 'copySite'): { count(query: IDBKeyRange): Promise<number> };
+}
+
+export interface TallyMeta {
+  get(key: 'pageCount' | 'groupCounts'): Promise<unknown>;
+  put(value: number | GroupCounts, key: 'pageCount' | 'groupCounts'): Promise<unknown>;
+}
+
+export interface SiteCountsStore {
+  get(site: string): Promise<SiteCounts | undefined>;
+  put(value: SiteCounts): Promise<unknown>;
+  delete(site: string): Promise<unknown>;
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** meta `groupCounts`, if it is readable. */
+export function parseGroupCounts(value: unknown): GroupCounts | null {
+  const v = value as Partial<GroupCounts> | null | undefined;
+  return v != null && isCount(v.grouped) && isCount(v.groups) && v.groups <= v.grouped ? { grouped: v.grouped, groups: v.groups } : null;
+}
+
+/** A `siteCounts` row, if it is readable. */
+export function parseSiteCounts(value: unknown): SiteCounts | null {
+  const v = value as Partial<SiteCounts> | null | undefined;
+  return v != null && typeof v.site === 'string' && isCount(v.pages) && isCount(v.copies) && v.copies <= v.pages ? { site: v.site, pages: v.pages, copies: v.copies } : null;
+}
+
+/** The groups counted from the `group` index: pages in one, and distinct group ids (a walk over the groups). */
+export async function countGroups(groupIndex: GroupIndex): Promise<GroupCounts> {
+  const grouped = await groupIndex.count();
+  let groups = 0;
+  let cursor = await groupIndex.openKeyCursor(null, 'nextunique');
+  while (cursor) {
+    groups++;
+    cursor = (await cursor.continue()) as typeof cursor;
+  }
+  return { grouped, groups };
+}
+
+/** A site's row counted from the `site` and `copySite` indexes. */
+export async function countSite(pages: CountedPages, site: string): Promise<SiteCounts> {
+  const only = IDBKeyRange.only(site);
+  const [pageCount, copies] = await Promise.all([pages.index('site').count(only), pages.index('copySite').count(only)]);
+  return { site, pages: pageCount, copies };
+}
+
+interface SiteDelta {
+  pages: number;
+  copies: number;
+}
+
+export class Tally {
+  private pageDelta = 0;
+  private groupedDelta = 0;
+  private readonly sites = new Map<string, SiteDelta>();
+  /** Whether each group touched had a member before this transaction's first change to it. */
+  private readonly groupsBefore = new Map<string, Promise<boolean>>();
+  /** Each record changed so far, as last written (null: deleted): the `before` of a later change. */
+  private readonly written = new Map<string, PageRecord | null>();
+
+  constructor(private readonly pages: CountedPages) {}
+
+  /**
+   * Announces that the record at `before`'s or `after`'s URL is about to go from `before`
+   * (undefined: not stored) to `after` (undefined: deleted). Call it before making the write
+   * request: it makes requests of its own that must see the store as it was.
+   */
+  change(before: PageRecord | undefined, after: PageRecord | undefined): void {
+    const url = (after ?? before)?.url;
+    if (url === undefined) return;
+    if (this.written.has(url)) before = this.written.get(url) ?? undefined;
+    this.written.set(url, after ?? null);
+    for (const group of [before?.group, after?.group]) {
+      // requests in a transaction run in the order they were made: this one sees the store before the write
+      if (group !== undefined && !this.groupsBefore.has(group)) this.groupsBefore.set(group, this.hasMembers(group));
+    }
+    const sign = (record: PageRecord | undefined): number => (record === undefined ? 0 : 1);
+    this.pageDelta += sign(after) - sign(before);
+    this.groupedDelta += Number(after?.group !== undefined) - Number(before?.group !== undefined);
+    if (before !== undefined) this.site(before.site).pages--;
+    if (after !== undefined) this.site(after.site).pages++;
+    if (before?.copySite !== undefined) this.site(before.copySite).copies--;
+    if (after?.copySite !== undefined) this.site(after.copySite).copies++;
+  }
+
+  private site(site: string): SiteDelta {
+    let delta = this.sites.get(site);
+    if (delta === undefined) this.sites.set(site, (delta = { pages: 0, copies: 0 }));
+    return delta;
+  }
+
+  private async hasMembers(group: string): Promise<boolean> {
+    return (await this.pages.index('group').getKey(IDBKeyRange.only(group))) !== undefined;
+  }
+
+  /** Writes the counts after every write of the transaction has been made. */
+  async flush(meta: TallyMeta, siteCounts: SiteCountsStore): Promise<void> {
+    const [pageCount, groupCounts] = await Promise.all([meta.get('pageCount'), meta.get('groupCounts')]);
+    const writes: Promise<unknown>[] = [];
+    if (this.pageDelta !== 0 || !isCount(pageCount)) {
+      writes.push(meta.put(isCount(pageCount) ? Math.max(0, pageCount + this.pageDelta) : await this.pages.count(), 'pageCount'));
+    }
+    const groups = parseGroupCounts(groupCounts);
+    if (groups === null) {
+      writes.push(meta.put(await countGroups(this.pages.index('group')), 'groupCounts'));
+    } else if (this.groupedDelta !== 0 || this.groupsBefore.size > 0) {
+      let groupDelta = 0;
+      for (const [group, before] of this.groupsBefore) groupDelta += Number(await this.hasMembers(group)) - Number(await before);
+      if (this.groupedDelta !== 0 || groupDelta !== 0) {
+        writes.push(meta.put({ grouped: Math.max(0, groups.grouped + this.groupedDelta), groups: Math.max(0, groups.groups + groupDelta) }, 'groupCounts'));
+      }
+    }
+    await Promise.all(
+      [...this.sites].map(async ([site, delta]) => {
+        if (delta.pages === 0 && delta.copies === 0) return;
+        const row = parseSiteCounts(await siteCounts.get(site));
+        const next = row === null ? await countSite(this.pages, site) : { site, pages: Math.max(0, row.pages + delta.pages), copies: Math.max(0, row.copies + delta.copies) };
+        await (next.pages === 0 ? siteCounts.delete(site) : siteCounts.put(next));
+      }),
+    );
+    await Promise.all(writes);
+  }
+}

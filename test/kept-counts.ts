@@ -1,0 +1,50 @@
+// The counts a store keeps (lib/store/tally.ts) against the same counts taken from every stored
+// record: the brute-force reference for meta `pageCount`, `groupCounts` and the `siteCounts` rows.
+import { expect } from 'vitest';
+import type { Db, GroupCounts, SiteCounts } from '../lib/store/schema';
+
+export interface CountsFromRecords {
+  pageCount: number;
+  groupCounts: GroupCounts;
+  /** One row per site with a page, by site. */
+  siteCounts: SiteCounts[];
+}
+
+export async function countsFromRecords(db: Db): Promise<CountsFromRecords> {
+  const records = await db.getAll('pages');
+  const sites = new Map<string, SiteCounts>();
+  const row = (site: string): SiteCounts => {
+    let r = sites.get(site);
+    if (r === undefined) sites.set(site, (r = { site, pages: 0, copies: 0 }));
+    return r;
+  };
+  const groups = new Set<string>();
+  let grouped = 0;
+  for (const record of records) {
+    row(record.site).pages++;
+    if (record.copySite !== undefined) row(record.copySite).copies++;
+    if (record.group !== undefined) {
+      grouped++;
+      groups.add(record.group);
+    }
+  }
+  return {
+    pageCount: records.length,
+    groupCounts: { grouped, groups: groups.size },
+    siteCounts: [...sites.values()].sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0)),
+  };
+}
+
+/** What the store keeps, in the same shape. */
+export async function keptCounts(db: Db): Promise<CountsFromRecords> {
+  return {
+    pageCount: (await db.get('meta', 'pageCount')) as number,
+    groupCounts: (await db.get('meta', 'groupCounts')) as GroupCounts,
+    siteCounts: await db.getAll('siteCounts'),
+  };
+}
+
+/** Asserts the kept counts are those of the records; `step` names the moment in a failure. */
+export async function expectCountsKept(db: Db, step: string): Promise<void> {
+  expect([step, await keptCounts(db)]).toEqual([step, await countsFromRecords(db)]);
+}

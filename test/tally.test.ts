@@ -1,0 +1,91 @@
+// lib/store/tally.ts on its own: what it accepts as kept counts, and the deltas of single changes.
+// (test/store.test.ts checks the counts against every record over a seeded mix of writes; test/
+// groups.test.ts, the counts the upgrade from each earlier version writes.)
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { openDoppelDb } from '../lib/store/db';
+import type { PageRecord } from '../lib/store/schema';
+import { Tally, parseGroupCounts, parseSiteCounts } from '../lib/store/tally';
+
+describe('parseGroupCounts', () => {
+  it.each([
+    [{ grouped: 5, groups: 2 }, { grouped: 5, groups: 2 }],
+    [{ grouped: 0, groups: 0, extra: 1 }, { grouped: 0, groups: 0 }],
+    [{ grouped: 2, groups: 3 }, null], // more groups than pages in groups
+    [{ grouped: -1, groups: 0 }, null],
+    [{ grouped: 1.5, groups: 0 }, null],
+    [{ grouped: '3', groups: 1 }, null],
+    [{ groups: 1 }, null],
+    [undefined, null],
+    [null, null],
+    [7, null],
+  ])('%j → %j', (value, want) => expect(parseGroupCounts(value)).toEqual(want));
+});
+
+describe('parseSiteCounts', () => {
+  it.each([
+    [{ site: 'a.example', pages: 3, copies: 1 }, { site: 'a.example', pages: 3, copies: 1 }],
+    [{ site: 'a.example', pages: 1, copies: 2 }, null], // more copies than pages
+    [{ site: 'a.example', pages: -1, copies: 0 }, null],
+    [{ site: 4, pages: 1, copies: 0 }, null],
+    [{ site: 'a.example', pages: 1 }, null],
+    [undefined, null],
+  ])('%j → %j', (value, want) => expect(parseSiteCounts(value)).toEqual(want));
+});
+
+const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({
+  url,
+  title: '',
+  site: new URL(url).host,
+  simhash: '0000000000000000',
+  check: '0000000000000000',
+  firstSeen: 1,
+  lastSeen: 1,
+  visits: 1,
+  keys: [],
+  ...fields,
+});
+
+describe('Tally', () => {
+  /** Applies `changes` ([before, after] pairs, written in order) in one transaction through a Tally; returns the kept counts. */
+  async function apply(db: Awaited<ReturnType<typeof openDoppelDb>>, changes: [PageRecord | undefined, PageRecord | undefined][]) {
+    const tx = db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const pages = tx.objectStore('pages');
+    const tally = new Tally(pages);
+    for (const [before, after] of changes) {
+      tally.change(before, after);
+      if (after !== undefined) void pages.put(after);
+      else void pages.delete(before!.url);
+    }
+    await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
+    await tx.done;
+    return { pageCount: await db.get('meta', 'pageCount'), groupCounts: await db.get('meta', 'groupCounts'), sites: await db.getAll('siteCounts') };
+  }
+
+  it('counts pages, groups and copies as records come, move and go, a record written twice in one transaction included', async () => {
+    const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
+    const a = page('https://a.example/1', { group: 'g' });
+    const b = page('https://b.example/1', { group: 'g', copySite: 'b.example' });
+    expect(await apply(db, [[undefined, a], [undefined, b]])).toEqual({
+      pageCount: 2,
+      groupCounts: { grouped: 2, groups: 1 },
+      sites: [{ site: 'a.example', pages: 1, copies: 0 }, { site: 'b.example', pages: 1, copies: 1 }],
+    });
+    // b leaves g for h (a new group), then is written again with `before` as first read: the tally uses what it wrote
+    const bInH = { ...b, group: 'h', copySite: undefined };
+    delete bInH.copySite;
+    const c = page('https://c.example/1', { group: 'h', copySite: 'c.example' });
+    expect(await apply(db, [[b, bInH], [b, bInH], [undefined, c]])).toEqual({
+      pageCount: 3,
+      groupCounts: { grouped: 3, groups: 2 },
+      sites: [{ site: 'a.example', pages: 1, copies: 0 }, { site: 'b.example', pages: 1, copies: 0 }, { site: 'c.example', pages: 1, copies: 1 }],
+    });
+    // a alone in g is deleted: g is gone; a site with no page left has no row
+    expect(await apply(db, [[a, undefined]])).toEqual({
+      pageCount: 2,
+      groupCounts: { grouped: 2, groups: 1 },
+      sites: [{ site: 'b.example', pages: 1, copies: 0 }, { site: 'c.example', pages: 1, copies: 1 }],
+    });
+  });
+});
