@@ -2,8 +2,10 @@
 // extension context (the worker or an extension page: they share the extension's origin), then
 // checks in Node, with lib/'s own code, that every record is whole: exactly the fields of a
 // PageRecord, readable fingerprints, and exactly the table keys that the stored design (and the
-// migration under way, if any) requires for its simhash; and that every group id is held by at
-// least two pages (a group is never half written).
+// migration under way, if any) requires for its simhash; that every group id is held by at
+// least two pages (a group is never half written); and that the counts kept beside the pages
+// (meta `pageCount` and `groupCounts`, the `siteCounts` rows: lib/store/tally.ts) are those of
+// the records.
 import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint';
 import { parseStoredDesign, writeKeys } from '../../lib/store/migrate';
@@ -13,6 +15,9 @@ export interface StoreDump {
   /** meta 'design' as stored. */
   design: unknown;
   records: Record<string, unknown>[];
+  pageCount: unknown;
+  groupCounts: unknown;
+  siteCounts: unknown[];
 }
 
 /** Every record of database 'doppel' and its meta design, read in one readonly transaction. */
@@ -23,12 +28,21 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
       open.onerror = () => reject(open.error);
       open.onsuccess = () => {
         const db = open.result;
-        const tx = db.transaction(['pages', 'meta'], 'readonly');
+        const tx = db.transaction(['pages', 'meta', 'siteCounts'], 'readonly');
         const records = tx.objectStore('pages').getAll();
         const design = tx.objectStore('meta').get('design');
+        const pageCount = tx.objectStore('meta').get('pageCount');
+        const groupCounts = tx.objectStore('meta').get('groupCounts');
+        const siteCounts = tx.objectStore('siteCounts').getAll();
         tx.oncomplete = () => {
           db.close();
-          resolve({ design: design.result, records: records.result as Record<string, unknown>[] });
+          resolve({
+            design: design.result,
+            records: records.result as Record<string, unknown>[],
+            pageCount: pageCount.result,
+            groupCounts: groupCounts.result,
+            siteCounts: siteCounts.result as unknown[],
+          });
         };
         tx.onerror = () => reject(tx.error);
       };
@@ -52,7 +66,11 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
     return [`meta design: ${(error as Error).message}`];
   }
   const groups = new Map<string, number>();
+  const sites = new Map<string, { site: string; pages: number; copies: number }>();
+  const site = (name: string) => sites.get(name) ?? sites.set(name, { site: name, pages: 0, copies: 0 }).get(name)!;
   for (const record of dump.records) {
+    site(String(record['site'])).pages++;
+    if (typeof record['copySite'] === 'string') site(record['copySite']).copies++;
     const url = String(record['url']);
     const fields = Object.keys(record);
     const missing = REQUIRED.filter((f) => !fields.includes(f));
@@ -75,5 +93,13 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
     if (typeof record['group'] === 'string') groups.set(record['group'], (groups.get(record['group']) ?? 0) + 1);
   }
   for (const [group, n] of groups) if (n < 2) add(`group ${group} is held by ${n} page`);
+  if (dump.pageCount !== dump.records.length) add(`meta pageCount is ${JSON.stringify(dump.pageCount)}, the store holds ${dump.records.length} pages`);
+  const grouped = [...groups.values()].reduce((a, b) => a + b, 0);
+  if (JSON.stringify(dump.groupCounts) !== JSON.stringify({ grouped, groups: groups.size })) {
+    add(`meta groupCounts is ${JSON.stringify(dump.groupCounts)}, the records give ${JSON.stringify({ grouped, groups: groups.size })}`);
+  }
+  const kept = JSON.stringify([...dump.siteCounts].sort((a, b) => String((a as { site: unknown }).site).localeCompare(String((b as { site: unknown }).site))));
+  const counted = JSON.stringify([...sites.values()].sort((a, b) => a.site.localeCompare(b.site)));
+  if (kept !== counted) add(`siteCounts rows are ${kept}, the records give ${counted}`);
   return problems;
 }
