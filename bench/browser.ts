@@ -39,8 +39,10 @@
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR
 // already holds an import of the same --pages and --seed, skip the import and measure on it: a
-// 1,000,000-page store is imported once, then each build's pages are measured on it in minutes;
-// the service worker keeps the script of the build that first ran in the profile).
+// 1,000,000-page store is imported once, then each build is measured on it in minutes. Chromium
+// keeps the service worker script of the build that first ran in a profile, so a reused profile
+// has its "Service Worker" folder removed first: the worker then runs this build, and its first
+// reply, timed, includes any schema upgrade of the kept store).
 import { execSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -610,7 +612,10 @@ async function main(): Promise<void> {
     if (KEEP_PROFILE) {
       mkdirSync(join(KEEP_PROFILE, 'profile'), { recursive: true });
       if (!reused && marker) rmSync(marker, { force: true });
+      // the worker script Chromium cached from an earlier build (the extension keeps its id and storage)
+      rmSync(join(KEEP_PROFILE, 'profile', 'Default', 'Service Worker'), { recursive: true, force: true });
     }
+    const launchedAt = performance.now();
     ext = await launchWithExtension(extensionCopy, KEEP_PROFILE ? { userDataDir: join(KEEP_PROFILE, 'profile') } : {});
     const session = ext;
     await session.ctx.route(
@@ -630,9 +635,21 @@ async function main(): Promise<void> {
 
     if (history && reused) {
       log(`Import: skipped, the profile in ${KEEP_PROFILE} already holds these ${int(PAGES)} pages (--keep-profile).`);
-      log('  Caution: Chromium keeps the service worker script of the build that first ran in a profile, even after the files change:');
-      log("  the pages run this build, the worker may run an older one (its replies then say so). Rebuild the profile to measure a new worker.");
       results['reusedProfile'] = KEEP_PROFILE;
+      // The worker's first reply that needs the store: it opens the database (upgrading it if an
+      // older build wrote it). The version is read without opening it (indexedDB.databases()).
+      const version = (): Promise<number | null> =>
+        historyPage.evaluate(async () => (await indexedDB.databases()).find((d) => d.name === 'doppel')?.version ?? null);
+      const versionBefore = await version();
+      const [first] = await sendTimed(historyPage, 'report/get', [history.sample[0] ?? null]);
+      const versionAfter = await version();
+      const sinceLaunch = performance.now() - launchedAt;
+      results['firstReplyOnReuse'] = { ...first, versionBefore, versionAfter, sinceLaunch };
+      log(
+        `  the worker's first report/get: ${first ? `${int(first.ms)} ms, ${first.ok ? `state "${first.state}"` : `error ${JSON.stringify(first.error)}`}` : 'none'}, ` +
+          `answered ${s(sinceLaunch / 1000)} after the launch began; ` +
+          `database version ${versionBefore} before it, ${versionAfter} after${versionBefore !== versionAfter ? ' (the upgrade ran in it)' : ''}`,
+      );
     } else if (history) {
       if (KEEP_PROFILE) {
         // an earlier, different import may be in it: start from an empty store
