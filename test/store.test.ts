@@ -8,6 +8,7 @@ import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } fr
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
 import { regroupAll } from '../lib/store/groups';
 import { readOverview, readSiteStanding } from '../lib/store/history';
+import { siteBucket } from '../lib/store/tally';
 import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
 import { type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
@@ -76,9 +77,7 @@ describe('schema', () => {
     expect(await tx.objectStore('meta').get('pageCount')).toBe(0);
     expect(await tx.objectStore('meta').get('groupCounts')).toEqual({ grouped: 0, groups: 0 });
     const siteCounts = tx.objectStore('siteCounts');
-    expect([siteCounts.keyPath, siteCounts.autoIncrement, [...siteCounts.indexNames]]).toEqual(['site', false, ['copies']]);
-    const copies = siteCounts.index('copies');
-    expect([copies.keyPath, copies.multiEntry, copies.unique]).toEqual(['copies', false, false]);
+    expect([siteCounts.keyPath, siteCounts.autoIncrement, [...siteCounts.indexNames]]).toEqual(['bucket', false, []]);
     await tx.done;
   });
 
@@ -442,8 +441,14 @@ describe('the counts kept as pages are written: pages, groups, and each site\'s 
       }
       await expectCountKept(store, step);
     }
+    // a batch over more sites than flush reads one by one (an import's), then its removal
+    const wide = Array.from({ length: 50 }, (_, i) => `https://w${i}.example/${i % 3}`);
+    await store.updateMany(wide, () => wide.map((u) => fields(u, 5_000)));
+    await expectCountKept(store, 'after an updateMany over 50 sites');
     await regroupAll(store, 3);
     await expectCountKept(store, 'after regroupAll');
+    await store.forgetMany(wide.slice(0, 40));
+    await expectCountKept(store, 'after forgetting 40 of the 50 sites');
     await migrateDesign(store, { k: 3, b: 5 }, { batchSize: 7 });
     await expectCountKept(store, 'after migrateDesign');
   });
@@ -460,13 +465,16 @@ describe('the counts kept as pages are written: pages, groups, and each site\'s 
     await store.recordVisit({ url: 'https://c.example/', title: '', site: 'c.example', simhash: A, check: A_CHECK, now: 2 });
     await expectCountKept(store, 'after a write with no count stored');
 
-    // the group counts and a site's row lost or garbled: readers count them, the next write stores them
+    // the group counts garbled, a site's bucket lost, another's garbled: readers count them, the next writes store them
     await store.db.put('meta', { grouped: -1, groups: 'x' } as never, 'groupCounts');
-    await store.db.delete('siteCounts', 'a.example');
+    expect(siteBucket('a.example')).not.toBe(siteBucket('c.example'));
+    await store.db.delete('siteCounts', siteBucket('a.example'));
+    await store.db.put('siteCounts', { bucket: siteBucket('c.example'), rows: 'x' } as never);
     expect(await readOverview(store)).toEqual({ pages: 2, articles: 1, groups: 1 }); // a.example and c.example are one article
     expect(await readSiteStanding(store, 'a.example', null)).toMatchObject({ pages: 1, copies: 0 });
     expect(await readSiteStanding(store, 'c.example', null)).toMatchObject({ pages: 1, copies: 1 });
     await store.recordVisit({ url: 'https://a.example/2', title: '', site: 'a.example', simhash: A_CHECK, check: A, now: 3 });
-    await expectCountKept(store, 'after a write with the group counts and a site row lost');
+    await store.recordVisit({ url: 'https://c.example/2', title: '', site: 'c.example', simhash: A_CHECK, check: A, now: 4 });
+    await expectCountKept(store, 'after writes with the group counts and two sites\' buckets lost or garbled');
   });
 });

@@ -6,7 +6,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openDoppelDb } from '../lib/store/db';
 import type { PageRecord } from '../lib/store/schema';
-import { Tally, parseGroupCounts, parseSiteCounts } from '../lib/store/tally';
+import { SITE_BUCKETS, Tally, parseGroupCounts, parseSiteBucket, parseSiteCounts, siteBucket, toBuckets } from '../lib/store/tally';
 
 describe('parseGroupCounts', () => {
   it.each([
@@ -32,6 +32,40 @@ describe('parseSiteCounts', () => {
     [{ site: 'a.example', pages: 1 }, null],
     [undefined, null],
   ])('%j → %j', (value, want) => expect(parseSiteCounts(value)).toEqual(want));
+});
+
+describe('site buckets', () => {
+  it('a site always lands in the same one of the 64 buckets, and 3,000 sites spread over all of them', () => {
+    const sites = Array.from({ length: 3000 }, (_, i) => `s${i}.example`);
+    const buckets = sites.map(siteBucket);
+    expect(buckets.every((b) => Number.isInteger(b) && b >= 0 && b < SITE_BUCKETS)).toBe(true);
+    expect(sites.map(siteBucket)).toEqual(buckets);
+    const sizes = Array.from({ length: SITE_BUCKETS }, (_, b) => buckets.filter((x) => x === b).length);
+    expect(Math.min(...sizes)).toBeGreaterThan(20); // 46.9 on average
+    expect(Math.max(...sizes)).toBeLessThan(80);
+  });
+
+  it('toBuckets puts each row in its site\'s bucket, by site, and leaves out sites with no page', () => {
+    const rows = [
+      { site: 'b.example', pages: 2, copies: 1 },
+      { site: 'a.example', pages: 1, copies: 0 },
+      { site: 'gone.example', pages: 0, copies: 0 },
+    ];
+    const buckets = toBuckets(rows);
+    expect(buckets.flatMap((b) => b.rows.map((row) => [b.bucket, row.site]))).toEqual(
+      [...rows.slice(0, 2)].sort((x, y) => siteBucket(x.site) - siteBucket(y.site) || x.site.localeCompare(y.site)).map((row) => [siteBucket(row.site), row.site]),
+    );
+  });
+
+  it('parseSiteBucket keeps the readable rows that belong in the bucket', () => {
+    const bucket = siteBucket('a.example');
+    const other = Array.from({ length: 100 }, (_, i) => `o${i}.example`).find((site) => siteBucket(site) !== bucket)!;
+    const value = { bucket, rows: [{ site: 'a.example', pages: 2, copies: 1 }, { site: other, pages: 1, copies: 0 }, { site: 'a.example', pages: 'x' }] };
+    expect(parseSiteBucket(value)).toEqual(new Map([['a.example', { site: 'a.example', pages: 2, copies: 1 }]]));
+    expect(parseSiteBucket({ bucket, rows: 'x' })).toBeNull();
+    expect(parseSiteBucket({ rows: [] })).toBeNull();
+    expect(parseSiteBucket(undefined)).toBeNull();
+  });
 });
 
 const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({
@@ -60,7 +94,10 @@ describe('Tally', () => {
     }
     await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     await tx.done;
-    return { pageCount: await db.get('meta', 'pageCount'), groupCounts: await db.get('meta', 'groupCounts'), sites: await db.getAll('siteCounts') };
+    const buckets = await db.getAll('siteCounts');
+    for (const { bucket, rows } of buckets) for (const row of rows) expect(siteBucket(row.site)).toBe(bucket);
+    const sites = buckets.flatMap((bucket) => bucket.rows).sort((a, b) => a.site.localeCompare(b.site));
+    return { pageCount: await db.get('meta', 'pageCount'), groupCounts: await db.get('meta', 'groupCounts'), sites };
   }
 
   it('counts pages, groups and copies as records come, move and go, a record written twice in one transaction included', async () => {

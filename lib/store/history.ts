@@ -6,7 +6,7 @@ import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } fr
 import { type IDBPIndex, unwrap, wrap } from 'idb';
 import { type PageStore, readPageCount } from './pages';
 import type { DoppelDB, PageRecord, SiteCounts } from './schema';
-import { countGroups, countSite, parseGroupCounts, parseSiteCounts } from './tally';
+import { countGroups, countSite, parseGroupCounts, parseSiteBucket, siteBucket } from './tally';
 
 export interface HistoryFilter {
   /** Case-insensitive text sought in the title, URL or site of any page of an entry. */
@@ -228,12 +228,12 @@ export async function readOverview(store: PageStore): Promise<Overview> {
   return { pages, articles: pages - grouped + groups, groups };
 }
 
-type SiteCountsReader = { get(site: string): Promise<unknown> };
+type SiteCountsReader = { get(bucket: number): Promise<unknown> };
 type PagesCounter = Parameters<typeof countSite>[0];
 
 /** A site's kept counts; counted from the indexes if it has no readable row (a site with no pages has none). */
 async function siteCountsOf(counts: SiteCountsReader, pages: PagesCounter, site: string): Promise<SiteCounts> {
-  return parseSiteCounts(await counts.get(site)) ?? countSite(pages, site);
+  return parseSiteBucket(await counts.get(siteBucket(site)))?.get(site) ?? countSite(pages, site);
 }
 
 /** The standing of one site (the popup's flag). */
@@ -251,7 +251,7 @@ export async function readSiteStanding(store: PageStore, site: string, mark: Sit
 export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>): Promise<SiteStanding[]> {
   const tx = store.db.transaction(['pages', 'siteCounts'], 'readonly');
   const counts = tx.objectStore('siteCounts');
-  const withCopies = (await counts.index('copies').getAll(IDBKeyRange.lowerBound(1))).map(parseSiteCounts).filter((row): row is SiteCounts => row !== null);
+  const withCopies = (await counts.getAll()).flatMap((bucket) => [...(parseSiteBucket(bucket)?.values() ?? [])]).filter((row) => row.copies > 0);
   const listed = new Set(withCopies.map((row) => row.site));
   const marked = await Promise.all([...marks.keys()].filter((site) => !listed.has(site)).map((site) => siteCountsOf(counts, tx.objectStore('pages'), site)));
   await tx.done;

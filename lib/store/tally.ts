@@ -5,10 +5,12 @@
 //
 // A Tally goes with one readwrite transaction. Each write of a page record is announced to it
 // (`change(before, after)`) just before the write request is made, and `flush` after the last
-// write adds up what changed: meta `pageCount` and `groupCounts`, and one `siteCounts` row per site
-// touched. So the counts land with the writes, or not at all. A count that is missing (lost, or
-// never written) is counted afresh from the indexes, after the writes, instead of adjusted.
-import type { GroupCounts, PageRecord, SiteCounts } from './schema';
+// write adds up what changed: meta `pageCount` and `groupCounts`, and the `siteCounts` rows of the
+// sites touched (in SITE_BUCKETS values: schema.ts). So the counts land with the writes, or not at
+// all. A count that is missing (lost, or never written) is counted afresh from the indexes, after
+// the writes, instead of adjusted.
+import { hash64 } from '../hash';
+import type { GroupCounts, PageRecord, SiteBucket, SiteCounts } from './schema';
 
 /** The `group` index, as much of it as a tally needs (in any transaction over `pages`). */
 export interface GroupIndex {
@@ -30,9 +32,45 @@ export interface TallyMeta {
 }
 
 export interface SiteCountsStore {
-  get(site: string): Promise<SiteCounts | undefined>;
-  put(value: SiteCounts): Promise<unknown>;
-  delete(site: string): Promise<unknown>;
+  get(bucket: number): Promise<unknown>;
+  getAll(): Promise<unknown[]>;
+  put(value: SiteBucket): Promise<unknown>;
+  delete(bucket: number): Promise<unknown>;
+}
+
+/** How many values the site rows are spread over. */
+export const SITE_BUCKETS = 64;
+
+/** The bucket of a site's row: a hash of its name, 0 to SITE_BUCKETS − 1. */
+export function siteBucket(site: string): number {
+  return hash64(site).lo % SITE_BUCKETS;
+}
+
+const bySite = (a: SiteCounts, b: SiteCounts): number => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0);
+
+/** Rows in their buckets (rows by site), leaving out empty buckets and rows of sites with no page. */
+export function toBuckets(rows: Iterable<SiteCounts>): SiteBucket[] {
+  const buckets = new Map<number, SiteCounts[]>();
+  for (const row of rows) {
+    if (row.pages === 0) continue;
+    const bucket = siteBucket(row.site);
+    const list = buckets.get(bucket);
+    if (list === undefined) buckets.set(bucket, [row]);
+    else list.push(row);
+  }
+  return [...buckets].sort(([a], [b]) => a - b).map(([bucket, list]) => ({ bucket, rows: list.sort(bySite) }));
+}
+
+/** A stored bucket's readable rows in it, by site; null if the value is not a bucket. */
+export function parseSiteBucket(value: unknown): Map<string, SiteCounts> | null {
+  const v = value as Partial<SiteBucket> | null | undefined;
+  if (v == null || !Number.isInteger(v.bucket) || !Array.isArray(v.rows)) return null;
+  const rows = new Map<string, SiteCounts>();
+  for (const raw of v.rows) {
+    const row = parseSiteCounts(raw);
+    if (row !== null && siteBucket(row.site) === v.bucket) rows.set(row.site, row);
+  }
+  return rows;
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -72,6 +110,8 @@ interface SiteDelta {
   pages: number;
   copies: number;
 }
+
+const addTo = (row: SiteCounts, delta: SiteDelta): SiteCounts => ({ site: row.site, pages: Math.max(0, row.pages + delta.pages), copies: Math.max(0, row.copies + delta.copies) });
 
 export class Tally {
   private pageDelta = 0;
@@ -134,12 +174,25 @@ export class Tally {
         writes.push(meta.put({ grouped: Math.max(0, groups.grouped + this.groupedDelta), groups: Math.max(0, groups.groups + groupDelta) }, 'groupCounts'));
       }
     }
+    const touched = new Map<number, [string, SiteDelta][]>();
+    for (const [site, delta] of this.sites) {
+      if (delta.pages === 0 && delta.copies === 0) continue;
+      const bucket = siteBucket(site);
+      const list = touched.get(bucket);
+      if (list === undefined) touched.set(bucket, [[site, delta]]);
+      else list.push([site, delta]);
+    }
     await Promise.all(
-      [...this.sites].map(async ([site, delta]) => {
-        if (delta.pages === 0 && delta.copies === 0) return;
-        const row = parseSiteCounts(await siteCounts.get(site));
-        const next = row === null ? await countSite(this.pages, site) : { site, pages: Math.max(0, row.pages + delta.pages), copies: Math.max(0, row.copies + delta.copies) };
-        await (next.pages === 0 ? siteCounts.delete(site) : siteCounts.put(next));
+      [...touched].map(async ([bucket, deltas]) => {
+        // an unreadable or missing bucket: its touched sites are counted (its other rows, if any were lost, come back as their sites are written)
+        const rows = parseSiteBucket(await siteCounts.get(bucket));
+        const next = rows ?? new Map<string, SiteCounts>();
+        for (const [site, delta] of deltas) {
+          const row = rows === null ? await countSite(this.pages, site) : addTo(rows.get(site) ?? { site, pages: 0, copies: 0 }, delta);
+          if (row.pages === 0) next.delete(site);
+          else next.set(site, row);
+        }
+        await (next.size === 0 ? siteCounts.delete(bucket) : siteCounts.put({ bucket, rows: [...next.values()].sort(bySite) }));
       }),
     );
     await Promise.all(writes);

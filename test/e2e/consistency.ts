@@ -10,6 +10,7 @@ import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint';
 import { parseStoredDesign, writeKeys } from '../../lib/store/migrate';
 import { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../../lib/store/schema';
+import { siteBucket } from '../../lib/store/tally';
 
 export interface StoreDump {
   /** meta 'design' as stored. */
@@ -98,7 +99,12 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
   if (JSON.stringify(dump.groupCounts) !== JSON.stringify({ grouped, groups: groups.size })) {
     add(`meta groupCounts is ${JSON.stringify(dump.groupCounts)}, the records give ${JSON.stringify({ grouped, groups: groups.size })}`);
   }
-  const kept = JSON.stringify([...dump.siteCounts].sort((a, b) => String((a as { site: unknown }).site).localeCompare(String((b as { site: unknown }).site))));
+  // every row of every bucket, in the bucket of its site
+  const rows = dump.siteCounts.flatMap((value) => {
+    const { bucket, rows: list } = value as { bucket: number; rows: { site: string }[] };
+    return list.map((row) => (siteBucket(row.site) === bucket ? row : { ...row, misplacedIn: bucket }));
+  });
+  const kept = JSON.stringify(rows.sort((a, b) => a.site.localeCompare(b.site)));
   const counted = JSON.stringify([...sites.values()].sort((a, b) => a.site.localeCompare(b.site)));
   if (kept !== counted) add(`siteCounts rows are ${kept}, the records give ${counted}`);
   return problems;
