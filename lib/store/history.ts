@@ -4,9 +4,9 @@
 // the first screen of a store of a million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
 import { type IDBPIndex, unwrap, wrap } from 'idb';
-import { type PageStore, readPageCount } from './pages';
+import type { PageStore } from './pages';
 import type { DoppelDB, PageRecord, SiteCounts } from './schema';
-import { countGroups, countSite, parseGroupCounts, parseSiteBucket, siteBucket } from './tally';
+import { countGroups, countSite, parseGroupCounts, parseSiteBucket, readPageCount, siteBucket } from './tally';
 
 export interface HistoryFilter {
   /** Case-insensitive text sought in the title, URL or site of any page of an entry. */

@@ -7,7 +7,7 @@ import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRe
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
-import { Tally } from './tally';
+import { Tally, readPageCount } from './tally';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
@@ -289,8 +289,7 @@ export class PageStore {
 
   /** How many pages are recorded: meta's `pageCount`, kept by every write (no walk over the store). */
   async count(): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
-    return within(tx, () => readPageCount(tx.objectStore('pages'), tx.objectStore('meta')));
+    return storedPageCount(this.db);
   }
 
   /** The URLs of the `limit` pages seen longest ago, oldest first (then by URL): the `lastSeen` index. */
@@ -415,20 +414,10 @@ interface PagesWriter extends PagesReader {
   put(record: PageRecord): Promise<unknown>;
 }
 
-/** What the page count needs of the `pages` and `meta` stores, in any transaction over both. */
-interface Countable {
-  count(): Promise<number>;
-}
-interface CountMeta {
-  get(key: 'pageCount'): Promise<unknown>;
-}
-
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
-/** meta `pageCount`; counted (a walk over every page) only if it is missing or unreadable. */
-export async function readPageCount(pages: Countable, meta: CountMeta): Promise<number> {
-  const stored = await meta.get('pageCount');
-  return isCount(stored) ? stored : pages.count();
+/** How many pages `db` holds: meta `pageCount` (readPageCount), in a readonly transaction of its own. */
+async function storedPageCount(db: Db): Promise<number> {
+  const tx = db.transaction(['pages', 'meta'], 'readonly');
+  return within(tx, () => readPageCount(tx.objectStore('pages'), tx.objectStore('meta')));
 }
 
 /** meta's `groups` value: a store without one (new, or empty when upgraded) has complete k = 3 groups. */
@@ -626,8 +615,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
   }
 
   async size(): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
-    return within(tx, () => readPageCount(tx.objectStore('pages'), tx.objectStore('meta')));
+    return storedPageCount(this.db);
   }
 }
 

@@ -75,6 +75,12 @@ export function parseSiteBucket(value: unknown): Map<string, SiteCounts> | null 
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
+/** meta `pageCount`; counted (a walk over every page) only if it is missing or unreadable. */
+export async function readPageCount(pages: { count(): Promise<number> }, meta: { get(key: 'pageCount'): Promise<unknown> }): Promise<number> {
+  const stored = await meta.get('pageCount');
+  return isCount(stored) ? stored : pages.count();
+}
+
 /** meta `groupCounts`, if it is readable. */
 export function parseGroupCounts(value: unknown): GroupCounts | null {
   const v = value as Partial<GroupCounts> | null | undefined;
@@ -134,9 +140,12 @@ export class Tally {
     if (url === undefined) return;
     if (this.written.has(url)) before = this.written.get(url) ?? undefined;
     this.written.set(url, after ?? null);
-    for (const group of [before?.group, after?.group]) {
-      // requests in a transaction run in the order they were made: this one sees the store before the write
-      if (group !== undefined && !this.groupsBefore.has(group)) this.groupsBefore.set(group, this.hasMembers(group));
+    // A group can appear or vanish only when a record joins or leaves it. Requests in a transaction
+    // run in the order they were made: this look sees the store before the write.
+    if (before?.group !== after?.group) {
+      for (const group of [before?.group, after?.group]) {
+        if (group !== undefined && !this.groupsBefore.has(group)) this.groupsBefore.set(group, this.hasMembers(group));
+      }
     }
     const sign = (record: PageRecord | undefined): number => (record === undefined ? 0 : 1);
     this.pageDelta += sign(after) - sign(before);
