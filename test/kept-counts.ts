@@ -1,5 +1,6 @@
 // The counts a store keeps (lib/store/tally.ts) against the same counts taken from every stored
 // record: the brute-force reference for meta `pageCount`, `groupCounts` and the `siteCounts` rows.
+// Used by the unit tests over fake-indexeddb and by the e2e store check (test/e2e/consistency.ts).
 import { expect } from 'vitest';
 import type { Db, GroupCounts, SiteCounts } from '../lib/store/schema';
 import { siteBucket } from '../lib/store/tally';
@@ -11,8 +12,10 @@ export interface CountsFromRecords {
   siteCounts: SiteCounts[];
 }
 
-export async function countsFromRecords(db: Db): Promise<CountsFromRecords> {
-  const records = await db.getAll('pages');
+const bySite = (a: { site: string }, b: { site: string }): number => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0);
+
+/** The counts of `records`, taken one record at a time. */
+export function countsOfRecords(records: readonly { site: string; group?: string; copySite?: string }[]): CountsFromRecords {
   const sites = new Map<string, SiteCounts>();
   const row = (site: string): SiteCounts => {
     let r = sites.get(site);
@@ -29,11 +32,16 @@ export async function countsFromRecords(db: Db): Promise<CountsFromRecords> {
       groups.add(record.group);
     }
   }
-  return {
-    pageCount: records.length,
-    groupCounts: { grouped, groups: groups.size },
-    siteCounts: [...sites.values()].sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0)),
-  };
+  return { pageCount: records.length, groupCounts: { grouped, groups: groups.size }, siteCounts: [...sites.values()].sort(bySite) };
+}
+
+/** Every row of the stored buckets, by site; a row kept in a bucket not its site's says so (`misplacedIn`). */
+export function rowsOfBuckets(buckets: readonly { bucket: number; rows: readonly SiteCounts[] }[]): (SiteCounts & { misplacedIn?: number })[] {
+  return buckets.flatMap(({ bucket, rows }) => rows.map((row) => (siteBucket(row.site) === bucket ? row : { ...row, misplacedIn: bucket }))).sort(bySite);
+}
+
+export async function countsFromRecords(db: Db): Promise<CountsFromRecords> {
+  return countsOfRecords(await db.getAll('pages'));
 }
 
 /** What the store keeps, in the same shape. */
@@ -41,10 +49,7 @@ export async function keptCounts(db: Db): Promise<CountsFromRecords> {
   return {
     pageCount: (await db.get('meta', 'pageCount')) as number,
     groupCounts: (await db.get('meta', 'groupCounts')) as GroupCounts,
-    // every row, in the bucket of its site (a row in another bucket is reported as a bucket of its own)
-    siteCounts: (await db.getAll('siteCounts'))
-      .flatMap(({ bucket, rows }) => rows.map((row) => (siteBucket(row.site) === bucket ? row : { ...row, misplacedIn: bucket })))
-      .sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0)),
+    siteCounts: rowsOfBuckets(await db.getAll('siteCounts')),
   };
 }
 

@@ -10,7 +10,7 @@ import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint';
 import { parseStoredDesign, writeKeys } from '../../lib/store/migrate';
 import { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../../lib/store/schema';
-import { siteBucket } from '../../lib/store/tally';
+import { countsOfRecords, rowsOfBuckets } from '../kept-counts';
 
 export interface StoreDump {
   /** meta 'design' as stored. */
@@ -67,11 +67,7 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
     return [`meta design: ${(error as Error).message}`];
   }
   const groups = new Map<string, number>();
-  const sites = new Map<string, { site: string; pages: number; copies: number }>();
-  const site = (name: string) => sites.get(name) ?? sites.set(name, { site: name, pages: 0, copies: 0 }).get(name)!;
   for (const record of dump.records) {
-    site(String(record['site'])).pages++;
-    if (typeof record['copySite'] === 'string') site(record['copySite']).copies++;
     const url = String(record['url']);
     const fields = Object.keys(record);
     const missing = REQUIRED.filter((f) => !fields.includes(f));
@@ -94,18 +90,12 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
     if (typeof record['group'] === 'string') groups.set(record['group'], (groups.get(record['group']) ?? 0) + 1);
   }
   for (const [group, n] of groups) if (n < 2) add(`group ${group} is held by ${n} page`);
-  if (dump.pageCount !== dump.records.length) add(`meta pageCount is ${JSON.stringify(dump.pageCount)}, the store holds ${dump.records.length} pages`);
-  const grouped = [...groups.values()].reduce((a, b) => a + b, 0);
-  if (JSON.stringify(dump.groupCounts) !== JSON.stringify({ grouped, groups: groups.size })) {
-    add(`meta groupCounts is ${JSON.stringify(dump.groupCounts)}, the records give ${JSON.stringify({ grouped, groups: groups.size })}`);
+  const counted = countsOfRecords(dump.records as unknown as Parameters<typeof countsOfRecords>[0]);
+  if (dump.pageCount !== counted.pageCount) add(`meta pageCount is ${JSON.stringify(dump.pageCount)}, the store holds ${counted.pageCount} pages`);
+  if (JSON.stringify(dump.groupCounts) !== JSON.stringify(counted.groupCounts)) {
+    add(`meta groupCounts is ${JSON.stringify(dump.groupCounts)}, the records give ${JSON.stringify(counted.groupCounts)}`);
   }
-  // every row of every bucket, in the bucket of its site
-  const rows = dump.siteCounts.flatMap((value) => {
-    const { bucket, rows: list } = value as { bucket: number; rows: { site: string }[] };
-    return list.map((row) => (siteBucket(row.site) === bucket ? row : { ...row, misplacedIn: bucket }));
-  });
-  const kept = JSON.stringify(rows.sort((a, b) => a.site.localeCompare(b.site)));
-  const counted = JSON.stringify([...sites.values()].sort((a, b) => a.site.localeCompare(b.site)));
-  if (kept !== counted) add(`siteCounts rows are ${kept}, the records give ${counted}`);
+  const kept = JSON.stringify(rowsOfBuckets(dump.siteCounts as Parameters<typeof rowsOfBuckets>[0]));
+  if (kept !== JSON.stringify(counted.siteCounts)) add(`siteCounts rows are ${kept}, the records give ${JSON.stringify(counted.siteCounts)}`);
   return problems;
 }
