@@ -251,9 +251,10 @@ export async function readSiteStanding(store: PageStore, site: string, mark: Sit
 export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>): Promise<SiteStanding[]> {
   const tx = store.db.transaction(['pages', 'siteCounts'], 'readonly');
   const counts = tx.objectStore('siteCounts');
-  const withCopies = (await counts.getAll()).flatMap((bucket) => [...(parseSiteBucket(bucket)?.values() ?? [])]).filter((row) => row.copies > 0);
-  const listed = new Set(withCopies.map((row) => row.site));
-  const marked = await Promise.all([...marks.keys()].filter((site) => !listed.has(site)).map((site) => siteCountsOf(counts, tx.objectStore('pages'), site)));
+  const rows = new Map((await counts.getAll()).flatMap((bucket) => [...(parseSiteBucket(bucket) ?? [])]));
+  const withCopies = [...rows.values()].filter((row) => row.copies > 0);
+  // a marked site with no row: counted (it has no page, or its bucket was lost)
+  const marked = await Promise.all([...marks.keys()].filter((site) => (rows.get(site)?.copies ?? 0) === 0).map(async (site) => rows.get(site) ?? countSite(tx.objectStore('pages'), site)));
   await tx.done;
   const out = [...withCopies, ...marked].map(({ site, pages, copies }) => siteStanding(site, pages, copies, marks.get(site) ?? null));
   const share = (s: SiteStanding): number => (s.pages === 0 ? 0 : s.copies / s.pages);
