@@ -48,16 +48,21 @@ export function siteBucket(site: string): number {
 
 const bySite = (a: SiteCounts, b: SiteCounts): number => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0);
 
+/** `items` by the bucket of their site, each list in the order of `items`. */
+function byBucket<T>(items: Iterable<T>, siteOf: (item: T) => string): Map<number, T[]> {
+  const buckets = new Map<number, T[]>();
+  for (const item of items) {
+    const bucket = siteBucket(siteOf(item));
+    const list = buckets.get(bucket);
+    if (list === undefined) buckets.set(bucket, [item]);
+    else list.push(item);
+  }
+  return buckets;
+}
+
 /** Rows in their buckets (rows by site), leaving out empty buckets and rows of sites with no page. */
 export function toBuckets(rows: Iterable<SiteCounts>): SiteBucket[] {
-  const buckets = new Map<number, SiteCounts[]>();
-  for (const row of rows) {
-    if (row.pages === 0) continue;
-    const bucket = siteBucket(row.site);
-    const list = buckets.get(bucket);
-    if (list === undefined) buckets.set(bucket, [row]);
-    else list.push(row);
-  }
+  const buckets = byBucket([...rows].filter((row) => row.pages > 0), (row) => row.site);
   return [...buckets].sort(([a], [b]) => a - b).map(([bucket, list]) => ({ bucket, rows: list.sort(bySite) }));
 }
 
@@ -183,14 +188,10 @@ export class Tally {
         writes.push(meta.put({ grouped: Math.max(0, groups.grouped + this.groupedDelta), groups: Math.max(0, groups.groups + groupDelta) }, 'groupCounts'));
       }
     }
-    const touched = new Map<number, [string, SiteDelta][]>();
-    for (const [site, delta] of this.sites) {
-      if (delta.pages === 0 && delta.copies === 0) continue;
-      const bucket = siteBucket(site);
-      const list = touched.get(bucket);
-      if (list === undefined) touched.set(bucket, [[site, delta]]);
-      else list.push([site, delta]);
-    }
+    const touched = byBucket(
+      [...this.sites].filter(([, delta]) => delta.pages !== 0 || delta.copies !== 0),
+      ([site]) => site,
+    );
     await Promise.all(
       [...touched].map(async ([bucket, deltas]) => {
         // an unreadable or missing bucket: its touched sites are counted (its other rows, if any were lost, come back as their sites are written)
