@@ -56,6 +56,7 @@ import { canonicalUrl } from '../lib/url';
 import { sourcesNewerThan } from './built';
 import { hugeTextPage, manyElementsPage } from '../test/e2e/generated-pages';
 import { type ExtensionSession, type Site, CHROMIUM_PATH, launchWithExtension, servePages, sleep, stopServiceWorker } from '../test/e2e/harness';
+import { max, median, percentile } from './stats';
 import { type ScriptTasks, type TraceEvent, TRACE_CATEGORIES, contentScriptTasks } from './main-thread';
 import { type SyntheticHistory, writeSyntheticHistory } from './synthetic-history';
 
@@ -134,21 +135,6 @@ function atMost(value: number, target: number, unit: (n: number) => string): str
 function atLeast(value: number, target: number, unit: (n: number) => string): string {
   return value >= target ? 'met' : `MISSED by ${unit(target - value)} (${((value / target) * 100).toFixed(0)}% of the target)`;
 }
-
-const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
-function median(xs: readonly number[]): number {
-  const v = sorted(xs);
-  if (v.length === 0) return NaN;
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
-}
-/** Nearest-rank percentile: p99 of 200 values is the 198th smallest. */
-function percentile(xs: readonly number[], p: number): number {
-  const v = sorted(xs);
-  if (v.length === 0) return NaN;
-  return v[Math.min(v.length, Math.max(1, Math.ceil((p / 100) * v.length))) - 1]!;
-}
-const max = (xs: readonly number[]): number => xs.reduce((m, x) => Math.max(m, x), -Infinity);
 
 // ---------------------------------------------------------------------------------------------
 // Processes (/proc): Chromium's processes are descendants of this one (Playwright spawns it).

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH, servePages } from '../test/e2e/harness';
+import { max, median, percentile } from './stats';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS_DIR = resolve(ROOT, '../shared/corpus/readability-test-pages');
@@ -59,11 +60,6 @@ globalThis.__doppelSplit = () => {
 };
 `;
 
-const quantile = (values: number[], q: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-};
-
 async function main(): Promise<void> {
   if (!existsSync(CORPUS_DIR)) {
     const message = `bench:content-split skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`;
@@ -99,10 +95,10 @@ async function main(): Promise<void> {
   const figures = Object.fromEntries(
     (Object.keys(STEPS) as Step[]).map((step) => {
       const values = rows.map((r) => r[step]);
-      return [step, { median: quantile(values, 0.5), p95: quantile(values, 0.95), max: Math.max(...values), total: values.reduce((a, b) => a + b, 0) }];
+      return [step, { median: median(values), p95: percentile(values, 95), max: max(values), total: values.reduce((a, b) => a + b, 0) }];
     }),
   );
-  const htmlKb = quantile(rows.map((r) => r.htmlBytes / 1024), 0.5);
+  const htmlKb = median(rows.map((r) => r.htmlBytes / 1024));
   if (json) {
     console.log(JSON.stringify({ pages: rows.length, failed, medianHtmlKiB: htmlKb, figures, rows }));
     return;
