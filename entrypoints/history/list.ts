@@ -9,7 +9,7 @@
 import { absoluteTime, plural, relativeTime } from '@/lib/format';
 import { type HistoryCursor, type HistoryEntry, type HistoryFilter, readHistory, readOverview } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
-import { $, errorText, onPagesChanged, pageLink, pagesChanged, store } from './shared';
+import { $, errorText, markOnce, onPagesChanged, pageLink, pagesChanged, store } from './shared';
 
 /** Entries per chunk (one read, one block of the virtualised list). */
 const CHUNK = 40;
@@ -269,7 +269,7 @@ async function showOverview(): Promise<void> {
         ? 'No pages recorded yet.'
         : `${plural(pages, 'page', 'pages')} · ${plural(articles, 'distinct article', 'distinct articles')} · ` +
           `${plural(groups, 'article', 'articles')} met more than once.`;
-    if (performance.getEntriesByName('doppel:history-overview').length === 0) performance.mark('doppel:history-overview'); // read by npm run bench:browser
+    markOnce('doppel:history-overview');
   } catch (error) {
     view.overview.textContent = `Could not count your pages: ${errorText(error)}`;
   }

@@ -14,6 +14,11 @@ export const $ = <T extends HTMLElement>(id: string): T => document.getElementBy
 /** The page store, kept per connection (opened again if the browser closed it, after a full disk). */
 export const store = keptPageStore();
 
+/** Marks `name` the first time only (a mark on the way to the page's first screen, read by npm run bench:browser). */
+export function markOnce(name: string): void {
+  if (performance.getEntriesByName(name, 'mark').length === 0) performance.mark(name);
+}
+
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {

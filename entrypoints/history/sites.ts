@@ -5,7 +5,7 @@ import { absoluteTime, plural } from '@/lib/format';
 import { SITE_FLAG_RULE, type SiteMark, type SiteStanding } from '@/lib/groups';
 import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
-import { $, errorText, onPagesChanged, pageLink, send, settings, store } from './shared';
+import { $, errorText, markOnce, onPagesChanged, pageLink, send, settings, store } from './shared';
 import { firstScreen } from './list';
 
 const view = { rule: $('site-rule'), list: $('site-list') };
@@ -158,7 +158,7 @@ export async function showSites(): Promise<void> {
       view.list.replaceChildren(table, more);
     }
     view.list.dataset['state'] = 'ready';
-    if (performance.getEntriesByName('doppel:history-sites').length === 0) performance.mark('doppel:history-sites'); // read by npm run bench:browser
+    markOnce('doppel:history-sites');
   } catch (error) {
     view.list.dataset['state'] = 'error';
     view.list.textContent = `Could not list the sites: ${errorText(error)}`;
