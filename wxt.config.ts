@@ -33,7 +33,9 @@ export default defineConfig({
     description: 'Notices when the page you are reading is a near-duplicate of one you read before.',
     // storage: settings (storage.local) and why a page was not recorded (storage.session).
     // activeTab: the popup reads the address of the tab it was opened on, and only that one.
-    permissions: ['storage', 'activeTab', 'unlimitedStorage'],
+    // offscreen (Chromium): the reader document, where Readability reads the pages' HTML
+    // (entrypoints/reader/); Firefox reads them in its background page.
+    permissions: ['storage', 'activeTab', 'unlimitedStorage', ...(browser === 'firefox' ? [] : ['offscreen'])],
     // MV3 (Chrome) takes an object, MV2 (Firefox) the bare string.
     content_security_policy: browser === 'firefox' ? CSP : { extension_pages: CSP },
     // Firefox needs a fixed add-on id; Chrome warns about the key, so only Firefox gets it.

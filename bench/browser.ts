@@ -49,7 +49,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
-import { deeperThanSelector, readabilityWork } from '../lib/extract';
+import { deeperThanSelector, readabilityWork } from '../lib/reading';
 import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_READABILITY_WORK, MAX_TEXT_CHARS } from '../lib/page-reader';
 import { mulberry32 } from '../lib/random';
 import { canonicalUrl } from '../lib/url';

@@ -41,7 +41,7 @@ type Step = keyof typeof STEPS;
 // The code run in each page: lib/extract.ts and Readability, bundled.
 const PAGE_ENTRY = `
 import { Readability } from '@mozilla/readability';
-import { blockText, deeperThanSelector } from './lib/extract';
+import { blockText, deeperThanSelector } from './lib/reading';
 import { MAX_DEPTH, MAX_ELEMS_TO_PARSE } from './lib/page-reader';
 globalThis.__doppelSplit = () => {
   const out = {};

@@ -1,8 +1,9 @@
-// Reads the page's article once the page is idle, and again when a single-page site changes its
-// URL, and hands it to the background. Never changes the page: Readability works on a clone.
+// Captures the page once it is idle, and again when a single-page site changes its URL, and hands
+// it to the background: its HTML, which Readability reads in an extension document, or the simple
+// reading of a page past the caps (lib/page-reader.ts). Never changes the page.
 import { browser } from 'wxt/browser';
-import { DEFAULT_SETTINGS, type Message, parseSettings } from '@/lib/messages';
-import { readPage, shouldRead } from '@/lib/page-reader';
+import { DEFAULT_SETTINGS, parseSettings } from '@/lib/messages';
+import { capturePage, shouldRead } from '@/lib/page-reader';
 
 /** How often to look for a URL change made with history.pushState (not observable from here). */
 const URL_POLL_MS = 1000;
@@ -21,8 +22,7 @@ export default defineContentScript({
         const stored = await browser.storage.local.get('settings');
         const settings = stored['settings'] ? parseSettings(stored['settings']) : DEFAULT_SETTINGS;
         if (!shouldRead(location.href, settings, browser.extension.inIncognitoContext) || ctx.isInvalid) return;
-        const message: Message<'page/extracted'> = { type: 'page/extracted', payload: readPage(document, location.href) };
-        await browser.runtime.sendMessage(message);
+        await browser.runtime.sendMessage(capturePage(document, location.href));
       } catch {
         // The extension was reloaded or the worker refused the message: nothing to do on the
         // page, and nothing may be thrown into it.

@@ -1,7 +1,9 @@
 // The one message protocol between the extension's contexts: content script → background
-// (a page was read), popup → background (reports and controls). Both sides use these types;
-// the background validates everything that arrives with `parseRequest` before acting on it.
-import type { NotArticleReason } from './extract';
+// (a page's HTML, or its simple reading), popup → background (reports and controls), and
+// background → the reader document (read a page's HTML). Both sides use these types; the receiver
+// validates everything that arrives (`parseMessage`, `parseReaderRequest`, `parseReaderReply`)
+// before acting on it.
+import type { NotArticleReason } from './reading';
 import type { SiteMark, SiteStanding } from './groups';
 import type { StorageStatus } from './storage-full';
 
@@ -13,6 +15,8 @@ export const LIMITS = {
   messageChars: 2000,
   /** The content script cuts text to this before sending (lib/extract.ts DEFAULT_MAX_TEXT_CHARS). */
   textChars: 2_000_000,
+  /** A page's HTML, sent for reading (lib/page-reader.ts MAX_HTML_CHARS). */
+  htmlChars: 8_000_000,
   sites: 10_000,
   siteChars: 300,
 } as const;
@@ -24,6 +28,12 @@ export interface PageExtracted {
   lang: string | null;
   siteName: string | null;
   outcome: { kind: 'article'; text: string; truncated: boolean } | { kind: 'not-article'; reason: NotArticleReason; message: string };
+}
+
+/** Content script → background: a page's HTML, to be read with Readability in the reader document. */
+export interface PageHtml {
+  url: string;
+  html: string;
 }
 
 export interface Settings {
@@ -87,6 +97,7 @@ export interface Report {
 
 export interface Protocol {
   'page/extracted': { request: PageExtracted; reply: { state: PageState; matches: number } };
+  'page/html': { request: PageHtml; reply: { state: PageState; matches: number } };
   'report/get': { request: { url: string }; reply: Report };
   'page/forget': { request: { url: string }; reply: { forgotten: boolean } };
   'settings/get': { request: Record<string, never>; reply: Settings };
@@ -116,7 +127,7 @@ export interface Message<T extends MessageType = MessageType> {
 }
 
 export const MESSAGE_TYPES: readonly MessageType[] = [
-  'page/extracted', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'settings/incognito', 'site/exclude',
+  'page/extracted', 'page/html', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'settings/incognito', 'site/exclude',
   'site/mark', 'settings/k', 'data/clear', 'storage/dismiss', 'pages/changed',
 ];
 
@@ -170,6 +181,10 @@ function site(o: Json, key: string): string {
 const NOT_ARTICLE_REASONS: readonly NotArticleReason[] = ['no-article', 'too-short', 'too-large'];
 
 const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
+  'page/html': (payload) => {
+    const o = object(payload, 'payload');
+    return { url: httpUrl(o, 'url'), html: string(o, 'html', LIMITS.htmlChars) };
+  },
   'page/extracted': (payload) => {
     const o = object(payload, 'payload');
     const outcome = object(o['outcome'], 'outcome');
@@ -235,6 +250,36 @@ export function parseMessage(message: unknown): Message {
   }
   const t = type as MessageType;
   return { type: t, payload: validators[t](o['payload']) } as Message;
+}
+
+// ---- background → the reader document ----------------------------------------------------
+// runtime.sendMessage reaches every extension page, so the request names its receiver: the reader
+// document answers only messages addressed to it, and every other page ignores them.
+
+export const READER_TARGET = 'doppel-reader';
+
+export interface ReaderRequest {
+  target: typeof READER_TARGET;
+  url: string;
+  html: string;
+}
+
+/** The reader document's answer. The value is validated by the background (lib/recorder.ts), as a `page/extracted` payload. */
+export type ReaderReply = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Null for a message not addressed to the reader document; throws InvalidMessage for a malformed one that is. */
+export function parseReaderRequest(message: unknown): ReaderRequest | null {
+  if (typeof message !== 'object' || message === null || (message as Json)['target'] !== READER_TARGET) return null;
+  const { url, html } = validators['page/html'](message);
+  return { target: READER_TARGET, url, html };
+}
+
+/** Validates the envelope of the reader document's reply: the page it read, or why it could not. Throws InvalidMessage. */
+export function parseReaderReply(reply: unknown): ReaderReply {
+  const o = object(reply, 'the reader document\'s reply');
+  if (o['ok'] === true) return { ok: true, value: o['value'] };
+  if (o['ok'] === false) return { ok: false, error: string(o, 'error', LIMITS.messageChars) };
+  throw new InvalidMessage('the reader document\'s reply must say ok true or false');
 }
 
 /** Validates stored or received settings, filling gaps with the defaults. */

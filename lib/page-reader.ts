@@ -1,13 +1,19 @@
-// The content script's work, without `browser.*`: read a document into the message the
-// background expects. Kept here so that it is tested like the rest of lib/.
-import { type ExtractOptions, extractArticle } from './extract';
-import { LIMITS, type PageExtracted, type Settings } from './messages';
+// The content script's work, without `browser.*` and without Readability: capture a page into the
+// message the background expects. Kept here so that it is tested like the rest of lib/.
+//
+// Readability does not run on the page. Its cold start cost every page 10–20 ms of its main thread
+// (`npm run bench:content-split`), so the content script sends the page's HTML (`page/html`), and
+// an extension document (lib/html-reader.ts: Chromium's offscreen document, Firefox's background
+// page) parses it and reads it with Readability, warm, off the page's thread.
+import { type Extraction, type ExtractOptions, pastCap, pastCapsReading, withDefaults } from './reading';
+import { LIMITS, type Message, type PageExtracted, type Settings } from './messages';
 import { isRecordableUrl, siteOf } from './url';
 
-// The caps keep every task of the content script well under 200 ms on the page's main thread
-// (measured in `npm run bench:browser`). A page past any of them is not given to Readability: it
-// gets the simple reading (lib/extract.ts simpleText), the rendered text of its main element,
-// which the browser produces natively in a few milliseconds even for 200,000 elements.
+// The caps keep Readability's work bounded in the extension document, and the page's own work
+// (serialising its HTML, the message) small. A page past any of them is not given to Readability:
+// it gets the simple reading (lib/reading.ts simpleText), the rendered text of its main element,
+// which the browser produces natively, on the page, in a few milliseconds even for 200,000
+// elements.
 
 /** Readability is not given pages with more elements than this. */
 export const MAX_ELEMS_TO_PARSE = 20_000;
@@ -23,6 +29,12 @@ export const MAX_DEPTH = 200;
  * which also bounds the tidying and the message on the page's thread.
  */
 export const MAX_TEXT_CHARS = 500_000;
+
+/**
+ * …nor pages whose HTML is longer than this many characters (inline scripts, styles and images
+ * make it so within the other caps): serialising and sending it would hold the page's thread.
+ */
+export const MAX_HTML_CHARS = LIMITS.htmlChars;
 
 export const READER_OPTIONS: ExtractOptions = {
   maxElemsToParse: MAX_ELEMS_TO_PARSE,
@@ -47,19 +59,8 @@ export function shouldRead(url: string, settings: Settings, incognito = false): 
   return !settings.excludedSites.includes(siteOf(url));
 }
 
-/** Reads a document into the `page/extracted` payload. Never throws. */
-export function readPage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS): PageExtracted {
-  let extraction;
-  try {
-    extraction = extractArticle(doc, options);
-  } catch (error) {
-    extraction = {
-      ok: false as const,
-      reason: 'no-article' as const,
-      title: '',
-      message: `The page could not be read: ${clip(error instanceof Error ? error.message : String(error), 300)}`,
-    };
-  }
+/** The `page/extracted` payload of an extraction (the strings clipped to the protocol's limits). */
+export function toPayload(url: string, extraction: Extraction): PageExtracted {
   const base = { url: clip(url, LIMITS.urlChars), title: clip(extraction.title, LIMITS.titleChars) };
   if (!extraction.ok) {
     return { ...base, lang: null, siteName: null, outcome: { kind: 'not-article', reason: extraction.reason, message: clip(extraction.message, LIMITS.messageChars) } };
@@ -70,4 +71,30 @@ export function readPage(doc: Document, url: string, options: ExtractOptions = R
     siteName: extraction.siteName ? clip(extraction.siteName, LIMITS.siteNameChars) : null,
     outcome: { kind: 'article', text: extraction.text, truncated: extraction.truncated },
   };
+}
+
+/** The extraction of a document that could not be read at all (an exception), with the reason. */
+export function unreadable(error: unknown): Extraction {
+  return { ok: false, reason: 'no-article', title: '', message: `The page could not be read: ${clip(error instanceof Error ? error.message : String(error), 300)}` };
+}
+
+/**
+ * What the content script sends for a page: its HTML (`page/html`), for Readability in the
+ * extension document; or, for a page past a cap, its simple reading (`page/extracted`), taken here
+ * because it needs the page's layout. Never throws.
+ */
+export function capturePage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS): Message<'page/html'> | Message<'page/extracted'> {
+  const extracted = (extraction: Extraction): Message<'page/extracted'> => ({ type: 'page/extracted', payload: toPayload(url, extraction) });
+  try {
+    if (!doc.documentElement) return extracted({ ok: false, reason: 'no-article', title: '', message: 'The page is empty.' });
+    const past = pastCapsReading(doc, options);
+    if (past !== null) return extracted(past);
+    const html = doc.documentElement.outerHTML;
+    if (html.length > MAX_HTML_CHARS) {
+      return extracted(pastCap(doc, withDefaults(options), `The page's HTML is longer than ${MAX_HTML_CHARS} characters, too long to read in full.`));
+    }
+    return { type: 'page/html', payload: { url: clip(url, LIMITS.urlChars), html } };
+  } catch (error) {
+    return extracted(unreadable(error));
+  }
 }

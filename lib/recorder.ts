@@ -97,6 +97,12 @@ export interface RecorderDeps {
   };
   /** Whether storage was found full (lib/storage-full.ts); storage.local in the extension, memory if absent. */
   storage?: StatusStore;
+  /**
+   * Reads a page's HTML (`page/html`) into what the content script would have read: Readability in
+   * the reader document (entrypoints/background/reader.ts). Absent where no document can parse
+   * HTML; such a page is then not recorded, with the reason.
+   */
+  readHtml?(html: string, url: string): Promise<unknown>;
   /** Told of 'pages/changed' (the background refreshes the badges); returns how many it refreshed. */
   onPagesChanged?(): Promise<number>;
   now(): number;
@@ -113,12 +119,13 @@ export interface Recorder {
   matchCount(url: string): Promise<number | null>;
 }
 
-type SenderOf<T extends MessageType> = T extends 'page/extracted' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
+type SenderOf<T extends MessageType> = T extends 'page/extracted' | 'page/html' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
 type Handlers = { [T in MessageType]: (payload: Request<T>, sender: SenderOf<T>) => Promise<ReplyValue<T>> };
 
 /** Which sender kind may send each message type. */
 const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'page/extracted': 'content',
+  'page/html': 'content',
   'report/get': 'extension-page',
   'page/forget': 'extension-page',
   'settings/get': 'extension-page',
@@ -195,32 +202,67 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     return null;
   }
 
+  /** Records a page the content script or the reader document read, unless the settings say not to. */
+  async function recordRead(page: PageExtracted, incognito: boolean, known?: Settings): Promise<ReplyValue<'page/extracted'>> {
+    const url = canonicalUrl(page.url);
+    const settings = known ?? (await deps.settings.get());
+    const blocked = pageState(url, settings, incognito);
+    if (blocked !== null) return { state: blocked, matches: 0 };
+    if (page.outcome.kind === 'not-article') {
+      await deps.outcomes.set(url, { state: 'not-article', reason: page.outcome.message });
+      return { state: 'not-article', matches: 0 };
+    }
+    const { simhash, check, tokens } = fingerprintText(page.outcome.text);
+    if (tokens === 0) {
+      await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS });
+      return { state: 'not-article', matches: 0 };
+    }
+    const pages = await store();
+    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() };
+    let recorded;
+    try {
+      recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
+    } catch (error) {
+      if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0 };
+      throw error;
+    }
+    await deps.outcomes.delete(url);
+    return { state: 'recorded', matches: recorded.matches.length };
+  }
+
+  /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
+  async function readHtml({ url, html }: Request<'page/html'>): Promise<PageExtracted> {
+    const notRead = (why: string): PageExtracted => ({
+      url, title: '', lang: null, siteName: null,
+      outcome: { kind: 'not-article', reason: 'no-article', message: withStop(`Doppel could not read this page: ${why}`).slice(0, LIMITS.messageChars) },
+    });
+    if (!deps.readHtml) return notRead('this browser gives Doppel nowhere to read a page\'s HTML');
+    let reply: unknown;
+    try {
+      reply = await deps.readHtml(html, url);
+    } catch (error) {
+      log(`reading ${url.slice(0, 200)} failed: ${describeError(error)}`);
+      return notRead(describeError(error));
+    }
+    try {
+      // The reader document is Doppel's own, but what it read came from the page: validated as if
+      // the content script had sent it, and kept to the URL the content script sent.
+      return { ...(parseMessage({ type: 'page/extracted', payload: reply }).payload as PageExtracted), url };
+    } catch (error) {
+      log(`the reader document's reading of ${url.slice(0, 200)} was malformed: ${describeError(error)}`);
+      return notRead('its reading was malformed');
+    }
+  }
+
   const handlers: Handlers = {
-    'page/extracted': async (page: PageExtracted, sender) => {
-      const url = canonicalUrl(page.url);
+    'page/extracted': (page, sender) => recordRead(page, sender.incognito),
+
+    'page/html': async (page, sender) => {
+      // Settings first: a page that is not to be recorded is not read either.
       const settings = await deps.settings.get();
-      const blocked = pageState(url, settings, sender.incognito);
+      const blocked = pageState(canonicalUrl(page.url), settings, sender.incognito);
       if (blocked !== null) return { state: blocked, matches: 0 };
-      if (page.outcome.kind === 'not-article') {
-        await deps.outcomes.set(url, { state: 'not-article', reason: page.outcome.message });
-        return { state: 'not-article', matches: 0 };
-      }
-      const { simhash, check, tokens } = fingerprintText(page.outcome.text);
-      if (tokens === 0) {
-        await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS });
-        return { state: 'not-article', matches: 0 };
-      }
-      const pages = await store();
-      const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() };
-      let recorded;
-      try {
-        recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
-      } catch (error) {
-        if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0 };
-        throw error;
-      }
-      await deps.outcomes.delete(url);
-      return { state: 'recorded', matches: recorded.matches.length };
+      return recordRead(await readHtml(page), sender.incognito, settings);
     },
 
     'report/get': async ({ url: raw }) => {
@@ -357,7 +399,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       let refusal: string | null = null;
       if (sender.kind === 'foreign') refusal = sender.why;
       else if (sender.kind !== ALLOWED[type]) {
-        refusal = type === 'page/extracted' ? 'only the content script of a page may report it' : "only Doppel's own pages may send it";
+        refusal = type === 'page/extracted' || type === 'page/html' ? 'only the content script of a page may report it' : "only Doppel's own pages may send it";
       } else if (sender.kind === 'content' && new URL((message.payload as PageExtracted).url).origin !== new URL(sender.url).origin) {
         refusal = 'a page may only report a page of its own origin';
       }

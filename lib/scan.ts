@@ -1,7 +1,8 @@
 // The `scan` command's work, without the file system: documents in, a report of near-duplicate
 // pairs and clusters out. The CLI (bin/scan.ts) reads the files; tests call this directly.
 import { clustersOf } from './clusters';
-import { type ExtractOptions, extractArticle } from './extract';
+import { extractArticle } from './extract';
+import type { ExtractOptions } from './reading';
 import { type TextFingerprints, confirmsNearDuplicate, fingerprintText } from './features';
 import { type Fingerprint, fingerprintToHex, hammingDistance } from './fingerprint';
 import { MemoryIndex } from './index';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, InvalidMessage, LIMITS, MESSAGE_TYPES, parseMessage, parseSettings } from '../lib/messages';
+import { DEFAULT_SETTINGS, InvalidMessage, LIMITS, MESSAGE_TYPES, READER_TARGET, parseMessage, parseReaderReply, parseReaderRequest, parseSettings } from '../lib/messages';
 
 const article = (over: Record<string, unknown> = {}, outcome: Record<string, unknown> = {}) => ({
   type: 'page/extracted',
@@ -10,6 +10,7 @@ describe('parseMessage', () => {
   it('accepts each message type in its valid shape', () => {
     const valid: Record<string, unknown> = {
       'page/extracted': article().payload,
+      'page/html': { url: 'https://a.example/story', html: '<html><body><p>Some text</p></body></html>' },
       'report/get': { url: 'https://a.example/' },
       'page/forget': { url: 'http://127.0.0.1:9000/x' },
       'settings/get': {},
@@ -76,4 +77,28 @@ describe('parseSettings', () => {
     });
     for (const k of [-1, 9, 3.5, '4', null]) expect(parseSettings({ k }).k).toBe(3);
   });
+});
+
+describe('the reader document\'s request and reply', () => {
+  it('a message not addressed to the reader is not for it (null); one addressed to it is validated', () => {
+    expect(parseReaderRequest(article())).toBeNull();
+    expect(parseReaderRequest({ type: 'page/html', payload: { url: 'https://a.example/', html: '' } })).toBeNull();
+    expect(parseReaderRequest(null)).toBeNull();
+    expect(parseReaderRequest('doppel-reader')).toBeNull();
+    expect(parseReaderRequest({ target: READER_TARGET, url: 'https://a.example/x', html: '<p>x</p>', extra: 1 })).toEqual({ target: READER_TARGET, url: 'https://a.example/x', html: '<p>x</p>' });
+    expect(() => parseReaderRequest({ target: READER_TARGET, url: 'javascript:alert(1)', html: '' })).toThrow(new InvalidMessage('url must be an http or https URL: got javascript:'));
+    expect(() => parseReaderRequest({ target: READER_TARGET, url: 'https://a.example/', html: 'x'.repeat(LIMITS.htmlChars + 1) })).toThrow(/html is too long/);
+  });
+
+  it.each([
+    [{ ok: true, value: { anything: 1 } }, { ok: true, value: { anything: 1 } }],
+    [{ ok: false, error: 'No DOMParser.' }, { ok: false, error: 'No DOMParser.' }],
+  ])('passes the reply %j on', (reply, expected) => expect(parseReaderReply(reply)).toEqual(expected));
+
+  it.each([
+    [undefined, "the reader document's reply must be an object"],
+    [{ ok: 'yes' }, "the reader document's reply must say ok true or false"],
+    [{ ok: false }, 'error must be a string'],
+    [{ ok: false, error: 'e'.repeat(LIMITS.messageChars + 1) }, 'error is too long'],
+  ])('rejects the reply %j', (reply, reason) => expect(() => parseReaderReply(reply)).toThrow(reason));
 });

@@ -3,7 +3,8 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, LIMITS, parseMessage } from '../lib/messages';
 import { extractArticle } from '../lib/extract';
-import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, READER_OPTIONS, readPage, shouldRead } from '../lib/page-reader';
+import { KEPT_STYLE_ATTRIBUTE, readHtml, readPage, restoreInlineStyles, withoutInlineStyles } from '../lib/html-reader';
+import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_HTML_CHARS, READER_OPTIONS, capturePage, shouldRead } from '../lib/page-reader';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -56,6 +57,57 @@ describe('readPage', () => {
   });
 });
 
+const linkedom = (html: string) => parseHTML(html).document as unknown as Document;
+
+describe('capturePage (the content script) and readHtml (the reader document)', () => {
+  it('sends an ordinary page as its HTML, which the reader reads as the page itself would be read', () => {
+    const doc = parseHTML(fixture('news-en.html')).document;
+    const message = capturePage(doc, 'https://gazette.example/ferry');
+    if (message.type !== 'page/html') throw new Error(`sent ${message.type}`);
+    expect(message.payload).toEqual({ url: 'https://gazette.example/ferry', html: doc.documentElement.outerHTML });
+    expect(parseMessage(message).payload).toEqual(message.payload);
+    const read = readHtml(message.payload.html, message.payload.url, linkedom);
+    expect(read.outcome.kind).toBe('article');
+    expect(read).toEqual(readPage(parseHTML(fixture('news-en.html')).document, 'https://gazette.example/ferry'));
+    expect(parseMessage({ type: 'page/extracted', payload: read }).payload).toEqual(read);
+  });
+
+  it('never changes the page: reading it took nothing from the page\'s document', () => {
+    const doc = parseHTML(fixture('news-en.html')).document;
+    const before = doc.documentElement.outerHTML;
+    capturePage(doc, 'https://gazette.example/ferry');
+    expect(doc.documentElement.outerHTML).toBe(before);
+  });
+
+  it('reads a page past a cap on the page itself (the simple reading), and sends no HTML', () => {
+    const levels = 5000;
+    const deep = parseHTML(`<html><body>${'<div>'.repeat(levels)}${fixture('news-en.html')}${'</div>'.repeat(levels)}</body></html>`).document;
+    const message = capturePage(deep, 'https://a.example/deep');
+    expect(message).toMatchObject({ type: 'page/extracted', payload: { outcome: { kind: 'article' } } });
+    expect(JSON.stringify(message)).not.toContain('<div>');
+  });
+
+  it('a page whose HTML is past MAX_HTML_CHARS (within the other caps) gets the simple reading', () => {
+    const inline = `<script>/*${'x'.repeat(MAX_HTML_CHARS)}*/</script>`;
+    const doc = parseHTML(`<html><head>${inline}</head><body>${fixture('news-en.html')}</body></html>`).document;
+    const message = capturePage(doc, 'https://a.example/heavy');
+    expect(message).toMatchObject({ type: 'page/extracted', payload: { outcome: { kind: 'article' } } });
+    const small = parseHTML(`<html><head><script>/*${'x'.repeat(1000)}*/</script></head><body>${fixture('news-en.html')}</body></html>`).document;
+    expect(capturePage(small, 'https://a.example/light').type).toBe('page/html');
+  });
+
+  it('a document without a root is "empty", and HTML that cannot be parsed is not read, with the reason', () => {
+    expect(capturePage(parseHTML('').document, 'https://a.example/empty')).toEqual({
+      type: 'page/extracted',
+      payload: { url: 'https://a.example/empty', title: '', lang: null, siteName: null, outcome: { kind: 'not-article', reason: 'no-article', message: 'The page is empty.' } },
+    });
+    const failing = readHtml('<p>x</p>', 'https://a.example/x', () => {
+      throw new Error('parser gone');
+    });
+    expect(failing.outcome).toEqual({ kind: 'not-article', reason: 'no-article', message: 'The page could not be read: parser gone' });
+  });
+});
+
 describe('shouldRead', () => {
   it.each([
     ['https://a.example/x', DEFAULT_SETTINGS, true],
@@ -71,5 +123,32 @@ describe('shouldRead', () => {
     expect(shouldRead('https://a.example/x', { ...DEFAULT_SETTINGS, recordIncognito: true }, true)).toBe(true);
     expect(shouldRead('https://a.example/x', { ...DEFAULT_SETTINGS, recordIncognito: true, paused: true }, true)).toBe(false);
     expect(shouldRead('https://a.example/x', DEFAULT_SETTINGS, false)).toBe(true);
+  });
+});
+
+describe('withoutInlineStyles / restoreInlineStyles (the reader document parses under the extension\'s CSP)', () => {
+  it.each([
+    ['<div style="display: none">x</div>', '<div data-doppel-style="display: none">x</div>'],
+    ['<P class="a" STYLE="color: red" id="b">x</P>', '<P class="a" data-doppel-style="color: red" id="b">x</P>'],
+    ['<head><style>p { color: red }</style><style media="print">a{}</style ></head><p>x</p>', '<head></head><p>x</p>'],
+    ['<svg><style>.a{}</style><rect style="fill: red"></rect></svg>', '<svg><rect data-doppel-style="fill: red"></rect></svg>'],
+    // a ">" inside a quoted value does not end the tag; a "style=" inside a value is left alone
+    ['<a title="1 > 0" style="display: none">x</a>', '<a title="1 > 0" data-doppel-style="display: none">x</a>'],
+    ['<img alt="mystyle=wide">', '<img alt="mystyle=wide">'],
+    // text that mentions style (escaped, as outerHTML writes it) is not touched
+    ['<p>Use &lt;div style="x"&gt; and style = "y".</p>', '<p>Use &lt;div style="x"&gt; and style = "y".</p>'],
+  ])('%s', (html, expected) => expect(withoutInlineStyles(html)).toBe(expected));
+
+  it('hidden text stays hidden: the reading of the HTML equals the reading of the page', () => {
+    const hidden = '<p style="display: none">Subscribe now to read every story in the archive without limits, for one low monthly price today only.</p>';
+    const page = `<html><head><title>Ferry</title><style>p { margin: 0 }</style></head><body><article>${hidden}${fixture('news-en.html')}</article></body></html>`;
+    const direct = readPage(parseHTML(page).document, 'https://a.example/ferry');
+    const viaHtml = readHtml(page, 'https://a.example/ferry', linkedom);
+    if (direct.outcome.kind !== 'article') throw new Error('not read');
+    expect(direct.outcome.text).not.toContain('Subscribe now');
+    expect(viaHtml).toEqual(direct);
+    const doc = linkedom(withoutInlineStyles(page));
+    restoreInlineStyles(doc);
+    expect((doc.querySelector(`[${KEPT_STYLE_ATTRIBUTE}]`) as HTMLElement).style.display).toBe('none');
   });
 });

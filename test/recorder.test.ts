@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprintText } from '../lib/features';
 import { hammingDistance } from '../lib/fingerprint';
 import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/messages';
-import { type PageOutcome, type SenderInfo, classifySender, createRecorder } from '../lib/recorder';
+import { type PageOutcome, type RecorderDeps, type SenderInfo, classifySender, createRecorder } from '../lib/recorder';
+import { readHtml } from '../lib/html-reader';
+import { parseHTML } from 'linkedom';
 import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { importLines } from '../lib/store/transfer';
@@ -38,12 +40,21 @@ function article(url: string, text: string, title = 'A title'): PageExtracted {
   return { url, title, lang: 'en', siteName: null, outcome: { kind: 'article', text, truncated: false } };
 }
 
+/** A page whose article is `text`, one paragraph per line. */
+function articleHtml(text: string, title = 'A title'): string {
+  const paragraphs = text.split('\n').map((p) => `<p>${p}</p>`).join('');
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${paragraphs}</article></body></html>`;
+}
+
 const opened: Db[] = [];
 afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
 
-async function setup(initial: Partial<Settings> = {}) {
+/** The reader document's work, with linkedom for its DOMParser. */
+const readWithLinkedom = async (html: string, url: string): Promise<unknown> => readHtml(html, url, (text) => parseHTML(text).document as unknown as Document);
+
+async function setup(initial: Partial<Settings> = {}, reader: RecorderDeps['readHtml'] | null = readWithLinkedom) {
   const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
   opened.push(db);
   const store = await PageStore.open(db);
@@ -64,6 +75,7 @@ async function setup(initial: Partial<Settings> = {}) {
       set: async (url, outcome) => void outcomes.set(url, outcome),
       delete: async (url) => void outcomes.delete(url),
     },
+    ...(reader && { readHtml: reader }),
     now: () => (clock += 1_000),
     log: (message) => void logs.push(message),
   });
@@ -104,6 +116,7 @@ describe('createRecorder', () => {
   it('has a handler for every message type', async () => {
     const samples: { [T in MessageType]: { payload: Request<T>; sender: SenderInfo } } = {
       'page/extracted': { payload: article('https://news.example/mill', ORIGINAL), sender: tab('https://news.example/mill') },
+      'page/html': { payload: { url: 'https://news.example/mill', html: articleHtml(ORIGINAL) }, sender: tab('https://news.example/mill') },
       'report/get': { payload: { url: 'https://news.example/mill' }, sender: popup },
       'page/forget': { payload: { url: 'https://news.example/mill' }, sender: popup },
       'settings/get': { payload: {}, sender: popup },
@@ -173,6 +186,11 @@ describe('createRecorder', () => {
       ['an unknown not-article reason', { type: 'page/extracted', payload: { ...page, outcome: { kind: 'not-article', reason: 'bored', message: '' } } }, tab(page.url), /outcome.reason/],
       ['oversized text', { type: 'page/extracted', payload: article(page.url, 'word '.repeat(LIMITS.textChars / 5) + 'x') }, tab(page.url), /text is too long: 2000001 characters \(at most 2000000\)/],
       ['an oversized title', { type: 'page/extracted', payload: article(page.url, ORIGINAL, 't'.repeat(LIMITS.titleChars + 1)) }, tab(page.url), /title is too long/],
+      ['a Doppel page sending HTML', { type: 'page/html', payload: { url: page.url, html: '<p>x</p>' } }, popup, /only the content script/],
+      ['HTML of another origin', { type: 'page/html', payload: { url: page.url, html: '<p>x</p>' } }, tab('https://evil.example/'), /own origin/],
+      ['HTML without html', { type: 'page/html', payload: { url: page.url } }, tab(page.url), /html must be a string/],
+      ['oversized HTML', { type: 'page/html', payload: { url: page.url, html: 'x'.repeat(LIMITS.htmlChars + 1) } }, tab(page.url), /html is too long: 8000001 characters \(at most 8000000\)/],
+      ['HTML of a file: URL', { type: 'page/html', payload: { url: 'file:///etc/passwd', html: '<p>x</p>' } }, tab(page.url), /http or https/],
       ['a malformed site', { type: 'site/exclude', payload: { site: 'News.Example/path', excluded: true } }, popup, /site must be a host/],
       ['a non-boolean pause', { type: 'settings/pause', payload: { paused: 'yes' } }, popup, /paused must be true or false/],
     ];
@@ -438,5 +456,77 @@ describe('createRecorder', () => {
       ...['a.example', 'b.example', 'c.example'].map((site) => send({ type: 'site/exclude', payload: { site, excluded: true } }, popup)),
     ]);
     expect(settings()).toEqual({ ...DEFAULT_SETTINGS, paused: true, excludedSites: ['a.example', 'b.example', 'c.example'] });
+  });
+});
+
+describe('page/html: the page read in the reader document', () => {
+  const url = 'https://news.example/mill';
+  const html = (text: string, title?: string) => ({ type: 'page/html', payload: { url, html: articleHtml(text, title) } });
+
+  it('records the page as the content script reading it itself would have', async () => {
+    const viaHtml = await setup();
+    expect(await viaHtml.send(html(ORIGINAL, 'The tide mill'), tab(url))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    const viaText = await setup();
+    const read = readHtml(articleHtml(ORIGINAL, 'The tide mill'), url, (text) => parseHTML(text).document as unknown as Document);
+    expect(read.outcome.kind).toBe('article');
+    await viaText.extracted(read);
+    const [a, b] = [(await viaHtml.report(url)).page, (await viaText.report(url)).page];
+    expect(a).toMatchObject({ url, title: 'The tide mill', simhash: b!.simhash });
+    // and the reading is the article's text: the same fingerprint as the text itself
+    expect(a!.simhash).toBe(fingerprintToHex(fingerprintText(ORIGINAL).simhash));
+    // a copy sent as HTML finds the original
+    expect(await viaHtml.send({ type: 'page/html', payload: { url: 'https://copycat.example/a', html: articleHtml(COPY) } }, tab('https://copycat.example/a'))).toEqual({
+      ok: true,
+      value: { state: 'recorded', matches: 1 },
+    });
+    expect(viaHtml.logs).toEqual([]);
+  });
+
+  it('does not read a page that is not to be recorded (paused, excluded, private window)', async () => {
+    let reads = 0;
+    const counting: RecorderDeps['readHtml'] = async (h, u) => {
+      reads++;
+      return readWithLinkedom(h, u);
+    };
+    const paused = await setup({ paused: true }, counting);
+    expect(await paused.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    const excluded = await setup({ excludedSites: ['news.example'] }, counting);
+    expect(await excluded.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'excluded', matches: 0 } });
+    const normal = await setup({}, counting);
+    expect(await normal.send(html(ORIGINAL), tab(url, { incognito: true }))).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(reads).toBe(0);
+    expect(await normal.send(html(ORIGINAL), tab(url))).toMatchObject({ ok: true, value: { state: 'recorded' } });
+    expect(reads).toBe(1);
+  });
+
+  it('a page the reader finds no article in, or too short, is not recorded, with the reason', async () => {
+    const { send, report, store } = await setup();
+    expect(await send(html('Too few words here.'), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await report(url)).toMatchObject({ state: 'not-article', reason: expect.stringMatching(/too short to compare/) });
+    expect(await store.count()).toBe(0);
+  });
+
+  const failures: [string, RecorderDeps['readHtml'] | null, RegExp, RegExp | null][] = [
+    ['the reader document fails', async () => {
+      throw new Error('Could not establish connection.');
+    }, /^Doppel could not read this page: Could not establish connection\.$/, /reading https:\/\/news\.example\/mill failed: Could not establish connection/],
+    ['the reading is malformed', async () => ({ url, title: 42 }), /^Doppel could not read this page: its reading was malformed\.$/, /malformed: outcome must be an object/],
+    ['the reading is too long', async () => ({ url, title: 't', lang: null, siteName: null, outcome: { kind: 'article', text: 'x'.repeat(LIMITS.textChars + 1), truncated: false } }), /its reading was malformed/, /text is too long/],
+    ['the browser has no reader', null, /^Doppel could not read this page: this browser gives Doppel nowhere to read a page's HTML\.$/, null],
+  ];
+  it.each(failures)('%s: the page is not recorded, and the popup says why', async (_, reader, reason, logged) => {
+    const { send, report, store, logs } = await setup({}, reader);
+    expect(await send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await report(url)).toMatchObject({ state: 'not-article', reason: expect.stringMatching(reason), page: null });
+    expect(await store.count()).toBe(0);
+    if (logged) expect(logs).toEqual([expect.stringMatching(logged)]);
+    else expect(logs).toEqual([]);
+  });
+
+  it('records the page under the URL the content script sent, whatever the reader echoes', async () => {
+    const { send, report } = await setup({}, async (h, u) => ({ ...(await readWithLinkedom(h, u) as PageExtracted), url: 'https://elsewhere.example/' }));
+    expect(await send(html(ORIGINAL), tab(url))).toMatchObject({ ok: true, value: { state: 'recorded' } });
+    expect((await report(url)).state).toBe('recorded');
+    expect((await report('https://elsewhere.example/')).state).toBe('unknown');
   });
 });

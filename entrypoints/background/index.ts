@@ -2,6 +2,7 @@
 import { browser } from 'wxt/browser';
 import { createRecorder } from '@/lib/recorder';
 import { ORGANISE_LOCK, organise } from '@/lib/store/groups';
+import { htmlReader } from './reader';
 import { extensionStores } from './stores';
 
 export default defineBackground(() => {
@@ -31,7 +32,7 @@ export default defineBackground(() => {
   };
   browser.tabs?.onRemoved?.addListener((tabId) => void badgeTabs.delete(tabId));
 
-  const recorder = createRecorder({ ...stores, now: () => Date.now(), log: (message) => console.warn(`Doppel: ${message}`), onPagesChanged: refreshBadges });
+  const recorder = createRecorder({ ...stores, readHtml: htmlReader(), now: () => Date.now(), log: (message) => console.warn(`Doppel: ${message}`), onPagesChanged: refreshBadges });
   const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
   /** Messages after which some tab's badge may be wrong. */
   const CHANGES_PAGES = new Set(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
@@ -53,7 +54,7 @@ export default defineBackground(() => {
     recorder.handle(message, sender, ext).then((reply) => {
       const tabId = sender.tab?.id;
       const type = (message as { type?: unknown }).type;
-      if (reply.ok && tabId !== undefined && type === 'page/extracted') {
+      if (reply.ok && tabId !== undefined && (type === 'page/extracted' || type === 'page/html')) {
         const url = (message as { payload: { url: string } }).payload.url;
         const matches = (reply.value as { matches: number }).matches;
         if ((reply.value as { state: string }).state === 'recorded') badgeTabs.set(tabId, url);

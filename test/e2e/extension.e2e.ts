@@ -210,4 +210,30 @@ describe('Doppel in Chromium', () => {
     expect(ext.dialogs).toEqual([]);
     await print.tab.page.close();
   });
+
+  test('pages are read in the reader document; when it closes itself (as after a while idle), the next page opens it again', async () => {
+    const readers = (): Promise<number> =>
+      ext.getWorker().then((worker) =>
+        worker.evaluate(async () => {
+          const { chrome } = globalThis as unknown as { chrome: { runtime: { getURL(p: string): string; getContexts(f: object): Promise<unknown[]> } } };
+          return (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [chrome.runtime.getURL('reader.html')] })).length;
+        }),
+      );
+    expect(await readers(), 'the reader document, opened by the earlier visits').toBe(1);
+    // What its idle timer does: window.close() in the document itself, sent over CDP.
+    const session = await ext.ctx.newCDPSession(popup);
+    const { targetInfos } = await session.send('Target.getTargets');
+    const reader = targetInfos.find((t) => t.url === `chrome-extension://${ext.extensionId}/reader.html`);
+    expect(reader, 'the reader document target').toBeDefined();
+    const { sessionId } = await session.send('Target.attachToTarget', { targetId: reader!.targetId, flatten: false });
+    await session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression: 'window.close()' } }) });
+    expect(await pollFor(readers, 0, 10_000), 'the reader document closed itself').toBe(0);
+    await session.detach().catch(() => {});
+
+    const again = `${url.unrelatedOriginal()}?edition=reopened`;
+    const { tab, matches } = await record(again);
+    expect(matches).toEqual([url.unrelatedOriginal()]);
+    expect(await readers(), 'opened again for that page').toBe(1);
+    await tab.page.close();
+  });
 });

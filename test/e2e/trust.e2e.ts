@@ -1,5 +1,5 @@
 // Doppel sends nothing anywhere: in Chromium, every context of the extension (its service worker,
-// the popup, the history page) is watched over CDP while pages are visited, the popup opened and
+// the reader document that parses the pages' HTML, the popup, the history page) is watched over CDP while pages are visited, the popup opened and
 // the history exported, and none of them may ask for anything but the extension's own files
 // (chrome-extension://ID/…) and the export's blob:/data: URLs. Requests the CSP blocks never reach
 // the network domain, so attempts are caught too: as CSP issues (Audits.issueAdded, blockedURL),
@@ -77,33 +77,48 @@ async function watchPage(page: Page, context: string): Promise<void> {
 }
 
 /**
- * Watches the extension's service worker from `control` (a page kept open): attaches to its
- * target now and to any later one (a restarted worker is a new target).
+ * Watches the extension's service worker and its reader document (Chromium's offscreen document,
+ * where Readability reads the pages' HTML) from `control` (a page kept open): attaches to their
+ * targets now and to any later one (a restarted worker, a reopened reader is a new target).
  */
 async function watchWorker(control: Page): Promise<void> {
   const session = await ext.ctx.newCDPSession(control);
   sessions.push(session);
   const prefix = `chrome-extension://${ext.extensionId}/`;
+  const contexts = new Map<string, string>(); // sessionId → context
   const attached = new Set<string>();
   let id = 0;
+  const contextOf = (t: TargetInfo): string | null => {
+    if (!t.url.startsWith(prefix)) return null;
+    if (t.type === 'service_worker') return 'worker';
+    return t.url === `${prefix}reader.html` ? 'reader' : null;
+  };
   const attach = async (t: TargetInfo): Promise<void> => {
-    if (t.type !== 'service_worker' || !t.url.startsWith(prefix) || attached.has(t.targetId)) return;
+    const context = contextOf(t);
+    if (context === null || attached.has(t.targetId)) return;
     attached.add(t.targetId);
+    readerWatched ||= context === 'reader';
     const { sessionId } = await session.send('Target.attachToTarget', { targetId: t.targetId, flatten: false });
+    contexts.set(sessionId, context);
     for (const method of ['Network.enable', 'Audits.enable']) {
       await session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method }) });
     }
   };
-  session.on('Target.receivedMessageFromTarget', ({ message }) => {
+  session.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => {
     const { method, params } = JSON.parse(message) as { method?: string; params?: unknown };
-    if (method) record('worker', method, params);
+    if (method) record(contexts.get(sessionId) ?? 'worker', method, params);
   });
   session.on('Target.targetCreated', ({ targetInfo }) => void attach(targetInfo).catch(() => {}));
+  // A document's target may be created before its URL is known.
+  session.on('Target.targetInfoChanged', ({ targetInfo }) => void attach(targetInfo).catch(() => {}));
   await session.send('Target.setDiscoverTargets', { discover: true });
   const { targetInfos } = await session.send('Target.getTargets');
   for (const t of targetInfos) await attach(t);
   expect(attached.size, "the extension's service worker target").toBeGreaterThan(0);
 }
+
+/** Whether the reader document was seen and watched. */
+let readerWatched = false;
 
 const url = {
   original: () => original.url('/news/2024/ferry-returns.html'),
@@ -196,7 +211,8 @@ describe('Doppel sends nothing anywhere', () => {
     await expect.poll(() => history.locator('#export-status').textContent()).toBe('Exported 3 pages.');
     await sleep(500); // late events
 
-    const extensionContexts = ['worker', 'popup', 'history', 'extension page'];
+    const extensionContexts = ['worker', 'reader', 'popup', 'history', 'extension page'];
+    expect(readerWatched, 'the reader document, where the pages were read, was watched').toBe(true);
     // Sanity: the watching works (the probe, the pages' own files, the sites' pages were seen).
     expect(seen).toContainEqual(expect.objectContaining({ context: 'worker', url: `${own}manifest.json`, kind: 'request' }));
     expect(seen.some((s) => s.context === 'popup' && s.url.startsWith(`${own}chunks/`))).toBe(true);
