@@ -851,7 +851,7 @@ async function main(): Promise<void> {
         log(`  p95                             ${ms(c.p95)}   target ≤ ${TARGETS.contentP95Ms} ms: ${atMost(c.p95, TARGETS.contentP95Ms, ms)}`);
         log(`  max                             ${ms(c.max)}`);
         log(`  longest single task             ${ms(c.longestTask)} (${c.longestTaskPage})   target ≤ ${TARGETS.longestTaskMs} ms: ${atMost(c.longestTask, TARGETS.longestTaskMs, ms)}`);
-        log(`  tasks per page (median)         ${c.tasksPerPage}: injection (compile and run the bundle) median ${ms(c.injectionMedian)}; the page's longest task median ${ms(c.longestTaskMedian)} (the read: Readability on a clone, or the simple reading past the caps, then the message)`);
+        log(`  tasks per page (median)         ${c.tasksPerPage}: injection (compile and run the bundle) median ${ms(c.injectionMedian)}; the page's longest task median ${ms(c.longestTaskMedian)} (the capture: the caps' checks and the page's HTML, or the simple reading past the caps, then the message; builds before d3410d6 ran Readability on a clone here)`);
         log(`  CPU-profile time in content-script frames: median ${ms(c.sampledMedian)} per page`);
         log(`  content script ran on           ${c.ran} of ${c.pages} pages; outcomes: ${c.outcomes.map(([o, n]) => `${n} ${o}`).join('; ')}`);
         log(`  past the caps (simple reading)  ${c.simpleReading.length} of ${c.ran}${c.simpleReading.length ? `: ${c.simpleReading.join(', ')}` : ''}`);
