@@ -15,8 +15,8 @@ export function htmlReader(): (html: string, url: string) => Promise<unknown> {
   let opening: Promise<void> | null = null;
   const open = async (): Promise<void> => {
     const documentUrl = browser.runtime.getURL(READER_PATH);
-    const open = await browser.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT' as never], documentUrls: [documentUrl] });
-    if (open.length > 0) return;
+    const existing = await browser.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT' as never], documentUrls: [documentUrl] });
+    if (existing.length > 0) return;
     // One creation at a time: Chromium allows a single offscreen document per extension.
     opening ??= browser.offscreen
       .createDocument({
