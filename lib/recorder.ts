@@ -202,12 +202,15 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     return null;
   }
 
-  /** Records a page the content script or the reader document read, unless the settings say not to. */
-  async function recordRead(page: PageExtracted, incognito: boolean, known?: Settings): Promise<ReplyValue<'page/extracted'>> {
+  /** The reply for a page the settings say not to record (or read), or null. */
+  function blockedReply(url: string, settings: Settings, incognito: boolean): ReplyValue<'page/extracted'> | null {
+    const blocked = pageState(canonicalUrl(url), settings, incognito);
+    return blocked === null ? null : { state: blocked, matches: 0 };
+  }
+
+  /** Records a page the content script or the reader document read (the settings allow it: blockedReply). */
+  async function recordRead(page: PageExtracted, settings: Settings): Promise<ReplyValue<'page/extracted'>> {
     const url = canonicalUrl(page.url);
-    const settings = known ?? (await deps.settings.get());
-    const blocked = pageState(url, settings, incognito);
-    if (blocked !== null) return { state: blocked, matches: 0 };
     if (page.outcome.kind === 'not-article') {
       await deps.outcomes.set(url, { state: 'not-article', reason: page.outcome.message });
       return { state: 'not-article', matches: 0 };
@@ -255,14 +258,15 @@ export function createRecorder(deps: RecorderDeps): Recorder {
   }
 
   const handlers: Handlers = {
-    'page/extracted': (page, sender) => recordRead(page, sender.incognito),
+    'page/extracted': async (page, sender) => {
+      const settings = await deps.settings.get();
+      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(page, settings);
+    },
 
     'page/html': async (page, sender) => {
       // Settings first: a page that is not to be recorded is not read either.
       const settings = await deps.settings.get();
-      const blocked = pageState(canonicalUrl(page.url), settings, sender.incognito);
-      if (blocked !== null) return { state: blocked, matches: 0 };
-      return recordRead(await readHtml(page), sender.incognito, settings);
+      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(await readHtml(page), settings);
     },
 
     'report/get': async ({ url: raw }) => {
