@@ -451,9 +451,15 @@ export async function waitForPopupState(page: Page, url: string, expectedState: 
       await sleep(50);
     }
     if (Date.now() > deadline) {
+      // The popup's own words for the state it settled on, so a failure says why (as in CI, where it cannot be rerun).
+      const words = await page
+        .locator('#status-text, #status-detail, #error')
+        .evaluateAll((els) => els.map((el) => el.textContent?.trim() ?? '').filter(Boolean).join(' / '))
+        .catch(() => '');
       throw new Error(
         `popup for ${url}: expected data-state="${expectedState}" within ${timeout} ms, ` +
-          `last saw ${seen.length ? seen.map((s) => `"${s}"`).join(', ') : 'no [data-state] element'}`,
+          `last saw ${seen.length ? seen.map((s) => `"${s}"`).join(', ') : 'no [data-state] element'}` +
+          (words ? ` (it said: ${words})` : ''),
       );
     }
     await sleep(250);
