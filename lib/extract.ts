@@ -2,14 +2,14 @@
 // document that reads the pages' HTML (lib/html-reader.ts), and Node (linkedom) for `scan` and the
 // tests. The caps and the simple reading, which need no Readability, are in lib/reading.ts.
 import { Readability } from '@mozilla/readability';
-import { type Extraction, type ExtractOptions, blockText, finishReading, pageTitleOf, pastCap, pastCapsReading, withDefaults } from './reading';
+import { emptyPage, type Extraction, type ExtractOptions, blockText, finishReading, pageTitleOf, pastCap, pastCapsReading, withDefaults } from './reading';
 
 /**
  * Extracts the article of a document. The document is cloned first unless options.cloneFirst is
  * false: Readability mutates what it parses, and the live page must never change.
  */
 export function extractArticle(doc: Document, options: ExtractOptions = {}): Extraction {
-  if (!doc.documentElement) return { ok: false, reason: 'no-article', title: '', message: 'The page is empty.' };
+  if (!doc.documentElement) return emptyPage();
   const settled = withDefaults(options);
   const past = pastCapsReading(doc, settled);
   if (past !== null) return past;

@@ -5,7 +5,7 @@
 // (`npm run bench:content-split`), so the content script sends the page's HTML (`page/html`), and
 // an extension document (lib/html-reader.ts: Chromium's offscreen document, Firefox's background
 // page) parses it and reads it with Readability, warm, off the page's thread.
-import { type Extraction, type ExtractOptions, pastCap, pastCapsReading, withDefaults } from './reading';
+import { type Extraction, type ExtractOptions, emptyPage, pastCap, pastCapsReading, withDefaults } from './reading';
 import { LIMITS, type Message, type PageExtracted, type Settings } from './messages';
 import { isRecordableUrl, siteOf } from './url';
 
@@ -92,7 +92,7 @@ export function unreadable(error: unknown): Extraction {
 export function capturePage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS): Message<'page/html'> | Message<'page/extracted'> {
   const extracted = (extraction: Extraction): Message<'page/extracted'> => ({ type: 'page/extracted', payload: toPayload(url, extraction) });
   try {
-    if (!doc.documentElement) return extracted({ ok: false, reason: 'no-article', title: '', message: 'The page is empty.' });
+    if (!doc.documentElement) return extracted(emptyPage());
     const past = pastCapsReading(doc, options);
     if (past !== null) return extracted(past);
     const html = doc.documentElement.outerHTML;

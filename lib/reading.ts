@@ -235,6 +235,11 @@ export function finishReading(
   return { ok: true, reading, title, text, lang, siteName, truncated };
 }
 
+/** What a document without even a root element gets (an empty response, an image, a text/plain error). */
+export function emptyPage(): Extraction {
+  return { ok: false, reason: 'no-article', title: '', message: 'The page is empty.' };
+}
+
 /** The title of a document as the browser shows it, trimmed. */
 export function pageTitleOf(doc: Document): string {
   return (doc.title ?? '').trim();
