@@ -10,8 +10,23 @@
 // - int-key: an autoIncrement number as the key; a unique `url` index; table keys as numbers
 //   (table × 2^32 + key); short field names. Every index entry then carries a small number.
 // - int-key-lean: int-key without the `site` index (sites counted from a per-site meta count).
+// - bare: one record a page keyed by a number, the fields in an array, no index at all: the floor
+//   of any layout that stores a record a page (not a layout Doppel could ship as it is).
+// - bare-hashed: bare keyed by a 53-bit hash of the URL instead of a counter: the same records
+//   written in random key order, as any key derived from the page is.
+// - table-index: bare plus one multiEntry index of the 4 table keys (numbers): what the tables
+//   alone cost, as index entries, which land at random places in the key order.
+// - lean-hashed: what a schema could ship with the same queries as v2: a counter as the key, short
+//   field names, and indexes on a 53-bit hash of the URL (a URL's page is found by its hash, then
+//   its URL compared), the 4 table keys as numbers, the site and lastSeen.
+// - buckets: bare's records keyed by a 53-bit hash of the URL (so a URL needs no index), a
+//   `lastSeen` index, and the tables as buckets: one record per (table, key), a Uint32Array of
+//   (page key, fingerprint) entries, read and rewritten once per batch for all its new entries.
 //
-// Usage: npm run bench:layout [-- --pages N (100000) --batch N (1000)]
+// --layouts a,b,… picks the layouts, in order (default v2,int-key,int-key-lean); each is compared
+// with the first.
+//
+// Usage: npm run bench:layout [-- --pages N (100000) --batch N (1000) --layouts a,b,…]
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,8 +40,13 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const LAYOUTS = ['v2', 'int-key', 'int-key-lean'] as const;
-type Layout = (typeof LAYOUTS)[number];
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets'] as const;
+type Layout = (typeof ALL_LAYOUTS)[number];
+const picked = argv.indexOf('--layouts');
+const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => {
+  if (!(ALL_LAYOUTS as readonly string[]).includes(l)) throw new Error(`--layouts: no layout "${l}" (there are ${ALL_LAYOUTS.join(', ')})`);
+  return l as Layout;
+}) : ['v2', 'int-key', 'int-key-lean'];
 
 /** Runs in the page: creates the layout's database and writes PAGES seeded synthetic pages. */
 async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: number; batch: number }): Promise<{ ms: number; usage: number; base: number }> {
@@ -45,7 +65,21 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
     const open = indexedDB.open(layout, 1);
     open.onupgradeneeded = () => {
       const d = open.result;
-      if (layout === 'v2') {
+      if (layout === 'bare' || layout === 'bare-hashed') {
+        d.createObjectStore('pages');
+      } else if (layout === 'lean-hashed') {
+        const s = d.createObjectStore('pages', { keyPath: 'i' });
+        s.createIndex('url', 'x');
+        s.createIndex('keys', 'k', { multiEntry: true });
+        s.createIndex('site', 's');
+        s.createIndex('lastSeen', 'l');
+      } else if (layout === 'table-index') {
+        d.createObjectStore('pages', { keyPath: 'i' }).createIndex('keys', 'k', { multiEntry: true });
+      } else if (layout === 'buckets') {
+        const s = d.createObjectStore('pages');
+        s.createIndex('lastSeen', 'l');
+        d.createObjectStore('buckets');
+      } else if (layout === 'v2') {
         const s = d.createObjectStore('pages', { keyPath: 'url' });
         s.createIndex('keys', 'keys', { multiEntry: true });
         s.createIndex('site', 'site');
@@ -61,10 +95,21 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
   });
+  // FNV-1a over the URL, twice with different offsets: a 53-bit number (21 + 32 bits)
+  const urlKey = (url: string): number => {
+    let a = 0x811c9dc5;
+    let b = 0x01000193 ^ 0x5bd1e995;
+    for (let c = 0; c < url.length; c++) {
+      a = Math.imul(a ^ url.charCodeAt(c), 0x01000193);
+      b = Math.imul(b ^ url.charCodeAt(c), 0x01000193);
+    }
+    return (a >>> 11) * 2 ** 32 + (b >>> 0);
+  };
   const started = performance.now();
   for (let from = 0; from < pages; from += batch) {
-    const tx = db.transaction('pages', 'readwrite');
+    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : 'pages', 'readwrite');
     const store = tx.objectStore('pages');
+    const additions = new Map<number, number[]>();
     for (let i = from; i < Math.min(pages, from + batch); i++) {
       const host = `www.${word()}-${word()}${Math.floor(random() * 3000)}.com`;
       let slug = '';
@@ -76,16 +121,50 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
       const check = hex();
       const lastSeen = 1.7e12 + Math.floor(random() * 6e10);
       const tableKeys = [0, 1, 2, 3].map((t) => parseInt(simhash.slice(t * 4, t * 4 + 4), 16));
-      if (layout === 'v2') {
+      if (layout === 'bare') {
+        store.put([url, title, host, simhash, check, lastSeen, lastSeen, 1], i);
+      } else if (layout === 'bare-hashed') {
+        store.put([url, title, host, simhash, check, lastSeen, lastSeen, 1], urlKey(url));
+      } else if (layout === 'lean-hashed') {
+        store.put({ i, x: urlKey(url), u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 65536 + k) });
+      } else if (layout === 'table-index') {
+        store.put({ i, u: url, t: title, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 65536 + k) });
+      } else if (layout === 'buckets') {
+        const key = urlKey(url);
+        store.put({ u: url, t: title, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1 }, key);
+        const hi = parseInt(simhash.slice(0, 8), 16);
+        const lo = parseInt(simhash.slice(8), 16);
+        tableKeys.forEach((k, t) => {
+          const bucket = t * 65536 + k;
+          const list = additions.get(bucket) ?? [];
+          list.push(Math.floor(key / 2 ** 32), key >>> 0, hi, lo);
+          additions.set(bucket, list);
+        });
+      } else if (layout === 'v2') {
         store.put({ url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1, keys: tableKeys.map((k, t) => `${t}:${k.toString(16).padStart(4, '0')}`) });
       } else {
         store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 2 ** 32 + k) });
+      }
+    }
+    if (layout === 'buckets') {
+      const buckets = tx.objectStore('buckets');
+      for (const [bucket, list] of additions) {
+        const get = buckets.get(bucket);
+        get.onsuccess = () => {
+          const old = (get.result as Uint32Array | undefined) ?? new Uint32Array(0);
+          const next = new Uint32Array(old.length + list.length);
+          next.set(old);
+          next.set(list, old.length);
+          buckets.put(next, bucket);
+        };
       }
     }
     await new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error);
     });
+    const done = Math.min(pages, from + batch);
+    if (done % (pages / 10) < batch) console.log(`${layout}: ${done} pages, ${Math.round(done / ((performance.now() - started) / 1000))} pages/s so far`);
   }
   const ms = performance.now() - started;
   db.close();
@@ -112,6 +191,7 @@ async function main(): Promise<void> {
     for (const [n, layout] of LAYOUTS.entries()) {
       const page = await ctx.newPage();
       await page.addInitScript('globalThis.__name = (f) => f'); // tsx's keepNames helper, for writeLayout's inner functions
+      page.on('console', (message) => console.log(`    ${message.text()}`));
       await page.goto(`http://127.0.0.1:${ports[n]}/`);
       const { ms, usage, base } = await page.evaluate(writeLayout, { layout, pages: PAGES, batch: BATCH });
       await page.waitForTimeout(10_000); // LevelDB compacts in the background
@@ -122,9 +202,9 @@ async function main(): Promise<void> {
       );
       await page.close();
     }
-    const v2 = results.find((r) => r.layout === 'v2')!;
-    for (const r of results.filter((x) => x.layout !== 'v2')) {
-      console.log(`  ${r.layout} against v2: ${(r.rate / v2.rate).toFixed(2)}× the write rate, ${(r.settled / v2.settled).toFixed(2)}× the bytes a page`);
+    const [first, ...rest] = results;
+    for (const r of rest) {
+      console.log(`  ${r.layout} against ${first!.layout}: ${(r.rate / first!.rate).toFixed(2)}× the write rate, ${(r.settled / first!.settled).toFixed(2)}× the bytes a page`);
     }
   } finally {
     await ctx.close();
