@@ -19,6 +19,13 @@
 // - lean-hashed: what a schema could ship with the same queries as v2: a counter as the key, short
 //   field names, and indexes on a 53-bit hash of the URL (a URL's page is found by its hash, then
 //   its URL compared), the 4 table keys as numbers, the site and lastSeen.
+// - runs: bare's records (keyed by a counter), and the tables written append-only, as sorted runs:
+//   each batch adds, per table, one run of (table key, fingerprint, page) entries sorted by the
+//   key; when a level holds 8 runs they are merged into one run of the next level (an LSM tree
+//   over IndexedDB; runs are stored in chunks of about --chunk entries (256), keyed [table, level, run,
+//   first key, chunk]). A fifth table maps a 32-bit hash of the URL to the page. A query finds,
+//   per table and run, its chunk among the chunks' first keys (held in memory here; a schema would
+//   keep them in a record a run) and reads it with one get.
 // - buckets: bare's records keyed by a 53-bit hash of the URL (so a URL needs no index), a
 //   `lastSeen` index, and the tables as buckets: one record per (table, key), a Uint32Array of
 //   (page key, fingerprint) entries, read and rewritten once per batch for all its new entries.
@@ -26,7 +33,7 @@
 // --layouts a,b,… picks the layouts, in order (default v2,int-key,int-key-lean); each is compared
 // with the first.
 //
-// Usage: npm run bench:layout [-- --pages N (100000) --batch N (1000) --layouts a,b,…]
+// Usage: npm run bench:layout [-- --pages N (100000) --batch N (1000) --layouts a,b,… --queries N (200) --chunk N (256)]
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +47,12 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets'] as const;
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs'] as const;
+/** Layouts whose near-duplicate query is measured after the writes (--queries N, default 200). */
+const QUERIED: readonly Layout[] = ['table-index', 'runs'];
+const QUERIES = option('queries', 200);
+/** runs: entries a chunk (16 bytes each). */
+const CHUNK = option('chunk', 256);
 type Layout = (typeof ALL_LAYOUTS)[number];
 const picked = argv.indexOf('--layouts');
 const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => {
@@ -49,7 +61,7 @@ const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => 
 }) : ['v2', 'int-key', 'int-key-lean'];
 
 /** Runs in the page: creates the layout's database and writes PAGES seeded synthetic pages. */
-async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: number; batch: number }): Promise<{ ms: number; usage: number; base: number }> {
+async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pages: number; batch: number; chunk: number }): Promise<{ ms: number; usage: number; base: number }> {
   let seed = 4;
   const random = (): number => {
     seed = (seed + 0x6d2b79f5) | 0;
@@ -67,6 +79,9 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
       const d = open.result;
       if (layout === 'bare' || layout === 'bare-hashed') {
         d.createObjectStore('pages');
+      } else if (layout === 'runs') {
+        d.createObjectStore('pages');
+        d.createObjectStore('runs');
       } else if (layout === 'lean-hashed') {
         const s = d.createObjectStore('pages', { keyPath: 'i' });
         s.createIndex('url', 'x');
@@ -105,9 +120,48 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
     }
     return (a >>> 11) * 2 ** 32 + (b >>> 0);
   };
+  // runs: the run ids of each table's levels (a real schema would keep them in a meta record)
+  const MERGE_AT = 8;
+  const CHUNK_ENTRIES = chunk;
+  const runIndex = new Map<string, number[]>();
+  const levelRuns = (t: number, level: number): number[] => {
+    const key = `${t}:${level}`;
+    if (!runIndex.has(key)) runIndex.set(key, []);
+    return runIndex.get(key)!;
+  };
+  let nextRun = 0;
+  /** The first key of each chunk of each run, by `${table}:${run}`: a query finds its chunk here and reads it with one get. */
+  const chunkKeys = new Map<string, number[]>();
+  /** Entries (4 words: key, fingerprint high, low, page) sorted by key. */
+  const sortEntries = (entries: Uint32Array): Uint32Array => {
+    const n = entries.length / 4;
+    const order = new Float64Array(n);
+    for (let e = 0; e < n; e++) order[e] = entries[e * 4]! * 2 ** 21 + e;
+    order.sort();
+    const sorted = new Uint32Array(entries.length);
+    for (let e = 0; e < n; e++) sorted.set(entries.subarray((order[e]! % 2 ** 21) * 4, (order[e]! % 2 ** 21) * 4 + 4), e * 4);
+    return sorted;
+  };
+  /** Writes a sorted run in chunks of about CHUNK_ENTRIES, never splitting equal keys. */
+  const writeRun = (runs: IDBObjectStore, t: number, level: number, id: number, sorted: Uint32Array): void => {
+    const n = sorted.length / 4;
+    const firsts: number[] = [];
+    let start = 0;
+    for (let chunk = 0; start < n; chunk++) {
+      let end = Math.min(n, start + CHUNK_ENTRIES);
+      while (end < n && sorted[end * 4] === sorted[(end - 1) * 4]) end++;
+      runs.put(sorted.slice(start * 4, end * 4), [t, level, id, sorted[start * 4]!, chunk]);
+      firsts.push(sorted[start * 4]!);
+      start = end;
+    }
+    chunkKeys.set(`${t}:${id}`, firsts);
+  };
+  const sample: [number, number][] = [];
+  (globalThis as unknown as { layoutState: unknown }).layoutState = { runIndex, chunkKeys, sample };
   const started = performance.now();
   for (let from = 0; from < pages; from += batch) {
-    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : 'pages', 'readwrite');
+    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : layout === 'runs' ? ['pages', 'runs'] : 'pages', 'readwrite');
+    const runEntries: number[][] = [[], [], [], [], []];
     const store = tx.objectStore('pages');
     const additions = new Map<number, number[]>();
     for (let i = from; i < Math.min(pages, from + batch); i++) {
@@ -121,8 +175,15 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
       const check = hex();
       const lastSeen = 1.7e12 + Math.floor(random() * 6e10);
       const tableKeys = [0, 1, 2, 3].map((t) => parseInt(simhash.slice(t * 4, t * 4 + 4), 16));
+      const hi = parseInt(simhash.slice(0, 8), 16);
+      const lo = parseInt(simhash.slice(8), 16);
+      if (i % Math.max(1, Math.floor(pages / 200)) === 0) sample.push([hi, lo]);
       if (layout === 'bare') {
         store.put([url, title, host, simhash, check, lastSeen, lastSeen, 1], i);
+      } else if (layout === 'runs') {
+        store.put([url, title, host, simhash, check, lastSeen, lastSeen, 1], i);
+        tableKeys.forEach((k, t) => runEntries[t]!.push(k, hi, lo, i));
+        runEntries[4]!.push(urlKey(url) >>> 0, 0, 0, i);
       } else if (layout === 'bare-hashed') {
         store.put([url, title, host, simhash, check, lastSeen, lastSeen, 1], urlKey(url));
       } else if (layout === 'lean-hashed') {
@@ -146,6 +207,14 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
         store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 2 ** 32 + k) });
       }
     }
+    if (layout === 'runs') {
+      const runs = tx.objectStore('runs');
+      runEntries.forEach((list, t) => {
+        const id = nextRun++;
+        writeRun(runs, t, 0, id, sortEntries(new Uint32Array(list)));
+        levelRuns(t, 0).push(id);
+      });
+    }
     if (layout === 'buckets') {
       const buckets = tx.objectStore('buckets');
       for (const [bucket, list] of additions) {
@@ -163,12 +232,136 @@ async function writeLayout({ layout, pages, batch }: { layout: Layout; pages: nu
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error);
     });
+    if (layout === 'runs') {
+      // merge every level that holds MERGE_AT runs into one run of the next, in a transaction of its own
+      for (let t = 0; t < 5; t++) {
+        for (let level = 0; levelRuns(t, level).length >= MERGE_AT; level++) {
+          const mtx = db.transaction('runs', 'readwrite');
+          const runs = mtx.objectStore('runs');
+          const range = IDBKeyRange.bound([t, level], [t, level, Infinity]);
+          const chunks = await new Promise<Uint32Array[]>((resolve, reject) => {
+            const all = runs.getAll(range);
+            all.onsuccess = () => resolve(all.result as Uint32Array[]);
+            all.onerror = () => reject(all.error);
+          });
+          const merged = new Uint32Array(chunks.reduce((n, c) => n + c.length, 0));
+          let at = 0;
+          for (const c of chunks) {
+            merged.set(c, at);
+            at += c.length;
+          }
+          runs.delete(range);
+          const id = nextRun++;
+          writeRun(runs, t, level + 1, id, sortEntries(merged));
+          runIndex.set(`${t}:${level}`, []);
+          levelRuns(t, level + 1).push(id);
+          await new Promise<void>((resolve, reject) => {
+            mtx.oncomplete = () => resolve();
+            mtx.onabort = () => reject(mtx.error);
+          });
+        }
+      }
+    }
     const done = Math.min(pages, from + batch);
     if (done % (pages / 10) < batch) console.log(`${layout}: ${done} pages, ${Math.round(done / ((performance.now() - started) / 1000))} pages/s so far`);
   }
   const ms = performance.now() - started;
   db.close();
   return { ms, usage: (await navigator.storage.estimate()).usage ?? 0, base };
+}
+
+/**
+ * Runs in the page, after writeLayout: `queries` near-duplicate queries (within 3 bits over the 4
+ * tables) for stored fingerprints with 0–3 bits flipped, each in a readonly transaction of its
+ * own, fetching the matching pages. Returns the time of each, and the matches found (the same
+ * for every layout, since the pages are: a check of the prototype).
+ */
+async function queryLayout({ layout, queries }: { layout: Layout; queries: number }): Promise<{ times: number[]; matches: number; candidates: number }> {
+  const { runIndex, chunkKeys, sample } = (globalThis as unknown as { layoutState: { runIndex: Map<string, number[]>; chunkKeys: Map<string, number[]>; sample: [number, number][] } }).layoutState;
+  const popcount = (x: number): number => {
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  };
+  const db: IDBDatabase = await new Promise((resolve, reject) => {
+    const open = indexedDB.open(layout, 1);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const request = <T>(r: IDBRequest): Promise<T> => new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result as T);
+    r.onerror = () => reject(r.error);
+  });
+  const times: number[] = [];
+  let matches = 0;
+  let candidates = 0;
+  for (let q = 0; q < queries; q++) {
+    const [baseHi, baseLo] = sample[q % sample.length]!;
+    // flip q % 4 bits, spread over the blocks
+    const flips = [5, 27, 44].slice(0, q % 4);
+    let hi = baseHi;
+    let lo = baseLo;
+    for (const bit of flips) {
+      if (bit < 32) hi = (hi ^ (1 << (31 - bit))) >>> 0;
+      else lo = (lo ^ (1 << (63 - bit))) >>> 0;
+    }
+    const blocks = [hi >>> 16, hi & 0xffff, lo >>> 16, lo & 0xffff];
+    const started = performance.now();
+    const found = new Set<number>();
+    if (layout === 'runs') {
+      const tx = db.transaction(['runs', 'pages'], 'readonly');
+      const runs = tx.objectStore('runs');
+      const reads: Promise<void>[] = [];
+      blocks.forEach((key, t) => {
+        for (const [where, ids] of runIndex) {
+          const [table, level] = where.split(':').map(Number) as [number, number];
+          if (table !== t) continue;
+          for (const id of ids) {
+            // the last chunk whose first key is at most the key: equal keys are never split
+            const firsts = chunkKeys.get(`${t}:${id}`)!;
+            let low = 0;
+            let high = firsts.length - 1;
+            if (firsts[0]! > key) continue;
+            while (low < high) {
+              const mid = (low + high + 1) >> 1;
+              if (firsts[mid]! <= key) low = mid;
+              else high = mid - 1;
+            }
+            reads.push(
+              request<Uint32Array | undefined>(runs.get([t, level, id, firsts[low]!, low])).then((chunk) => {
+                if (!chunk) return;
+                for (let e = 0; e < chunk.length; e += 4) {
+                  if (chunk[e] !== key) continue;
+                  candidates++;
+                  if (popcount(chunk[e + 1]! ^ hi) + popcount(chunk[e + 2]! ^ lo) <= 3) found.add(chunk[e + 3]!);
+                }
+              }),
+            );
+          }
+        }
+      });
+      await Promise.all(reads);
+      const pages = tx.objectStore('pages');
+      await Promise.all([...found].map((id) => request(pages.get(id))));
+    } else {
+      const tx = db.transaction('pages', 'readonly');
+      const keys = tx.objectStore('pages').index('keys');
+      await Promise.all(
+        blocks.map((key, t) =>
+          request<{ i: number; h: string }[]>(keys.getAll(IDBKeyRange.only(t * 65536 + key))).then((records) => {
+            for (const r of records) {
+              candidates++;
+              if (popcount(parseInt(r.h.slice(0, 8), 16) ^ hi) + popcount(parseInt(r.h.slice(8), 16) ^ lo) <= 3) found.add(r.i);
+            }
+          }),
+        ),
+      );
+    }
+    times.push(performance.now() - started);
+    matches += found.size;
+  }
+  db.close();
+  return { times, matches, candidates };
 }
 
 async function main(): Promise<void> {
@@ -193,13 +386,19 @@ async function main(): Promise<void> {
       await page.addInitScript('globalThis.__name = (f) => f'); // tsx's keepNames helper, for writeLayout's inner functions
       page.on('console', (message) => console.log(`    ${message.text()}`));
       await page.goto(`http://127.0.0.1:${ports[n]}/`);
-      const { ms, usage, base } = await page.evaluate(writeLayout, { layout, pages: PAGES, batch: BATCH });
+      const { ms, usage, base } = await page.evaluate(writeLayout, { layout, pages: PAGES, batch: BATCH, chunk: CHUNK });
       await page.waitForTimeout(10_000); // LevelDB compacts in the background
       const settled = (await page.evaluate(() => navigator.storage.estimate())).usage ?? 0;
       results.push({ layout, rate: PAGES / (ms / 1000), perPage: (usage - base) / PAGES, settled: (settled - base) / PAGES });
       console.log(
         `  ${layout.padEnd(13)} ${Math.round(PAGES / (ms / 1000)).toLocaleString('en').padStart(7)} pages/s   ${((usage - base) / PAGES).toFixed(0).padStart(5)} B/page at the end   ${((settled - base) / PAGES).toFixed(0).padStart(5)} B/page 10 s later`,
       );
+      if (QUERIED.includes(layout)) {
+        const { times, matches, candidates } = await page.evaluate(queryLayout, { layout, queries: QUERIES });
+        const sorted = [...times].sort((a, b) => a - b);
+        const at = (p: number): string => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2);
+        console.log(`  ${layout.padEnd(13)} ${QUERIES} queries: median ${at(0.5)} ms, p99 ${at(0.99)} ms; ${matches} matches, ${candidates} candidates examined`);
+      }
       await page.close();
     }
     const [first, ...rest] = results;
