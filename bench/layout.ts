@@ -193,8 +193,6 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
       } else if (layout === 'buckets') {
         const key = urlKey(url);
         store.put({ u: url, t: title, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1 }, key);
-        const hi = parseInt(simhash.slice(0, 8), 16);
-        const lo = parseInt(simhash.slice(8), 16);
         tableKeys.forEach((k, t) => {
           const bucket = t * 65536 + k;
           const list = additions.get(bucket) ?? [];
