@@ -39,6 +39,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { median, percentile } from './stats';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -393,9 +394,7 @@ async function main(): Promise<void> {
       );
       if (QUERIED.includes(layout)) {
         const { times, matches, candidates } = await page.evaluate(queryLayout, { layout, queries: QUERIES });
-        const sorted = [...times].sort((a, b) => a - b);
-        const at = (p: number): string => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2);
-        console.log(`  ${layout.padEnd(13)} ${QUERIES} queries: median ${at(0.5)} ms, p99 ${at(0.99)} ms; ${matches} matches, ${candidates} candidates examined`);
+        console.log(`  ${layout.padEnd(13)} ${QUERIES} queries: median ${median(times).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms; ${matches} matches, ${candidates} candidates examined`);
       }
       await page.close();
     }
