@@ -252,6 +252,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
           runs.delete(range);
           const id = nextRun++;
           writeRun(runs, t, level + 1, id, sortEntries(merged));
+          for (const old of levelRuns(t, level)) chunkKeys.delete(`${t}:${old}`);
           runIndex.set(`${t}:${level}`, []);
           levelRuns(t, level + 1).push(id);
           await new Promise<void>((resolve, reject) => {
