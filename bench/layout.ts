@@ -26,6 +26,10 @@
 //   first key, chunk]). A fifth table maps a 32-bit hash of the URL to the page. A query finds,
 //   per table and run, its chunk among the chunks' first keys (held in memory here; a schema would
 //   keep them in a record a run) and reads it with one get.
+// - v5-slot: v2's records and string indexes (`keys`, `site`, `lastSeen`), keyed by a number, `id`:
+//   a 47-bit hash of the URL times 64 (plus a probe number on a collision), so a URL's page is
+//   found without an index of URLs, and every index entry carries 8 bytes of key, not the URL.
+// - v5-counter: the same, keyed by a counter, with an index on a 53-bit hash of the URL instead.
 // - buckets: bare's records keyed by a 53-bit hash of the URL (so a URL needs no index), a
 //   `lastSeen` index, and the tables as buckets: one record per (table, key), a Uint32Array of
 //   (page key, fingerprint) entries, read and rewritten once per batch for all its new entries.
@@ -48,7 +52,7 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs'] as const;
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter'] as const;
 /** Layouts whose near-duplicate query is measured after the writes (--queries N, default 200). */
 const QUERIED: readonly Layout[] = ['table-index', 'runs'];
 const QUERIES = option('queries', 200);
@@ -95,6 +99,12 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
         const s = d.createObjectStore('pages');
         s.createIndex('lastSeen', 'l');
         d.createObjectStore('buckets');
+      } else if (layout === 'v5-slot' || layout === 'v5-counter') {
+        const s = d.createObjectStore('pages', { keyPath: 'id' });
+        if (layout === 'v5-counter') s.createIndex('url', 'urlHash');
+        s.createIndex('keys', 'keys', { multiEntry: true });
+        s.createIndex('site', 'site');
+        s.createIndex('lastSeen', 'lastSeen');
       } else if (layout === 'v2') {
         const s = d.createObjectStore('pages', { keyPath: 'url' });
         s.createIndex('keys', 'keys', { multiEntry: true });
@@ -200,6 +210,11 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
           list.push(Math.floor(key / 2 ** 32), key >>> 0, hi, lo);
           additions.set(bucket, list);
         });
+      } else if (layout === 'v5-slot' || layout === 'v5-counter') {
+        const keys = tableKeys.map((k, t) => `${t}:${k.toString(16).padStart(4, '0')}`);
+        const fields = { url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1, keys };
+        if (layout === 'v5-slot') store.put({ id: Math.floor(urlKey(url) / 64) * 64, ...fields });
+        else store.put({ id: i, urlHash: urlKey(url), ...fields });
       } else if (layout === 'v2') {
         store.put({ url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1, keys: tableKeys.map((k, t) => `${t}:${k.toString(16).padStart(4, '0')}`) });
       } else {
