@@ -324,9 +324,10 @@ async function handledInWorker(worker: Worker, url: string): Promise<Handled> {
       });
       try {
         if (db.objectStoreNames.contains('pages')) {
+          // records are keyed by a hash of the URL (lib/store/slots.ts, not importable here): look among the site's
           const found = await new Promise<boolean>((ok, fail) => {
-            const get = db.transaction('pages', 'readonly').objectStore('pages').getKey(address);
-            get.onsuccess = () => ok(get.result !== undefined);
+            const get = db.transaction('pages', 'readonly').objectStore('pages').index('site').getAll(new URL(address).host);
+            get.onsuccess = () => ok((get.result as { url: string }[]).some((record) => record.url === address));
             get.onerror = () => fail(get.error);
           });
           if (found) return { state: 'recorded' };

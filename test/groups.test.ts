@@ -1,7 +1,7 @@
 // Groups of near-duplicates: the pure rules (lib/groups.ts), their upkeep in the store one visit
 // or forgetting at a time (PageStore.record, forgetMany), the whole-store regroup
-// (lib/store/groups.ts), the history page's reads (lib/store/history.ts), and the upgrade of a
-// version 1 database. Every grouping is checked against a brute-force reference: union-find over
+// (lib/store/groups.ts), the history page's reads (lib/store/history.ts), and the upgrade from
+// every earlier version. Every grouping is checked against a brute-force reference: union-find over
 // every pair of pages.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -13,7 +13,8 @@ import { openDoppelDb } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/groups';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
-import { type Db, type PageFields, type PageRecord, recordKeys } from '../lib/store/schema';
+import { type Db, DB_VERSION, type PageFields, type PageRecord, recordKeys } from '../lib/store/schema';
+import { readByUrl, slotBase } from '../lib/store/slots';
 import { expectCountsKept } from './kept-counts';
 import { designTables } from '../lib/tables';
 
@@ -385,7 +386,8 @@ describe.each([
     for (let i = 0; i < 60; i++) {
       await store.record({ url: `https://same.example/${String(i).padStart(2, '0')}`, title: 't', site: 'same.example', simhash: asFingerprint(next64()), check: asFingerprint(next64()), now: 7_000 });
     }
-    const expected = Array.from({ length: 60 }, (_, i) => `https://same.example/${String(59 - i).padStart(2, '0')}`);
+    // ties in lastSeen go by key, highest first (the index's 'prev' order)
+    const expected = Array.from({ length: 60 }, (_, i) => `https://same.example/${String(i).padStart(2, '0')}`).sort((x, y) => slotBase(y) - slotBase(x));
     for (const limit of [1, 4, 25]) {
       const shown = new Set<string>();
       const ids: string[] = [];
@@ -429,10 +431,11 @@ describe.each([
 describe('upgrade from every earlier version', () => {
   /**
    * The layouts of earlier versions, frozen as Doppel wrote them (lib/store/schema.ts at that
-   * version): version 1, version 2 (lastSeen, group and copySite indexes, meta `groups`), and
-   * version 3 (the same stores and indexes; meta `pageCount` too, which the caller passes).
+   * version): version 1, version 2 (lastSeen, group and copySite indexes, meta `groups`),
+   * version 3 (the same stores and indexes; meta `pageCount` too, which the caller passes), and
+   * version 4 (a `siteCounts` store too, keyed by `bucket`, whose values the caller passes).
    */
-  function writeVersion(version: 1 | 2 | 3, factory: IDBFactory, records: object[], meta: Record<string, unknown>): Promise<void> {
+  function writeVersion(version: 1 | 2 | 3 | 4, factory: IDBFactory, records: object[], meta: Record<string, unknown>, siteCounts: object[] = []): Promise<void> {
     return new Promise((resolve, reject) => {
       const request = factory.open('doppel', version);
       request.onupgradeneeded = () => {
@@ -448,6 +451,10 @@ describe('upgrade from every earlier version', () => {
           pages.createIndex('copySite', 'copySite');
         }
         const metaStore = db.createObjectStore('meta');
+        if (version === 4) {
+          const counts = db.createObjectStore('siteCounts', { keyPath: 'bucket' });
+          for (const bucket of siteCounts) counts.put(bucket);
+        }
         for (const record of records) pages.put(record);
         for (const [key, value] of Object.entries(meta)) metaStore.put(value, key);
       };
@@ -474,6 +481,14 @@ describe('upgrade from every earlier version', () => {
     ...(copySite === undefined ? {} : { copySite }),
   });
 
+  /** The stored records by URL, without their keys; and checks that each is under its URL's slot key (no two of these URLs share one). */
+  async function storedByUrl(db: Db): Promise<object[]> {
+    const records = await db.getAll('pages');
+    for (const record of records) expect(record.id).toBe(slotBase(record.url));
+    return records.map(({ id: _, ...rest }) => rest).sort((x, y) => (x.url < y.url ? -1 : 1));
+  }
+  const byUrl = (records: { url: string }[]): object[] => [...records].sort((x, y) => (x.url < y.url ? -1 : 1));
+
   it('version 1: keeps every record and the design, adds the indexes, and asks for a regroup that groups them', async () => {
     const factory = new IDBFactory();
     const design = designTables({ k: 3, b: 4 });
@@ -492,8 +507,8 @@ describe('upgrade from every earlier version', () => {
     await writeVersion1(factory, records, { k: 3, b: 4 });
 
     const store = await freshStore(factory);
-    expect(store.db.version).toBe(4);
-    expect(await store.db.getAll('pages')).toEqual(records); // nothing lost, nothing changed
+    expect(store.db.version).toBe(DB_VERSION);
+    expect(await storedByUrl(store.db)).toEqual(records); // nothing lost, nothing changed
     expect(await store.db.get('meta', 'pageCount')).toBe(3);
     await expectCountsKept(store.db, 'after the upgrade from version 1');
     expect([...store.db.transaction('pages').store.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
@@ -522,8 +537,8 @@ describe('upgrade from every earlier version', () => {
     await writeVersion(2, factory, records, meta);
 
     const store = await freshStore(factory);
-    expect(store.db.version).toBe(4);
-    expect(await store.db.getAll('pages')).toEqual([...records].sort((x, y) => (x.url < y.url ? -1 : 1)));
+    expect(store.db.version).toBe(DB_VERSION);
+    expect(await storedByUrl(store.db)).toEqual(byUrl(records));
     expect(await store.db.get('meta', 'design')).toEqual(meta.design);
     expect(await store.db.get('meta', 'groups')).toEqual(meta.groups);
     expect(await store.db.get('meta', 'pageCount')).toBe(42);
@@ -549,8 +564,8 @@ describe('upgrade from every earlier version', () => {
     await writeVersion(3, factory, records, meta);
 
     const store = await freshStore(factory);
-    expect(store.db.version).toBe(4);
-    expect(await store.db.getAll('pages')).toEqual([...records].sort((x, y) => (x.url < y.url ? -1 : 1)));
+    expect(store.db.version).toBe(DB_VERSION);
+    expect(await storedByUrl(store.db)).toEqual(byUrl(records));
     for (const [key, value] of Object.entries(meta)) expect(await store.db.get('meta', key as keyof typeof meta)).toEqual(value);
     expect(await store.db.get('meta', 'groupCounts')).toEqual({ grouped: 5, groups: 2 });
     expect((await store.db.getAll('siteCounts')).flatMap((bucket) => bucket.rows).sort((a, b) => a.site.localeCompare(b.site))).toEqual([
@@ -565,5 +580,40 @@ describe('upgrade from every earlier version', () => {
       ['farm.example', 11, 1],
       ['mirror.example', 11, 1],
     ]);
+  });
+
+  it('version 4: every record moves to the key of its URL\'s slot, with the same fields; meta, counts and groups stay; a migration\'s URL cursor starts over', async () => {
+    const factory = new IDBFactory();
+    const v4 = recordOfVersion2Or3;
+    const records = [
+      v4('https://orig.example/1', '1111111111111111', 10, 'aaaaaaaaaaaaaaaa'),
+      v4('https://farm.example/1', '1111111111111110', 20, 'aaaaaaaaaaaaaaaa', 'farm.example'),
+      ...randomFingerprints(0x4c0n, 2500).map((simhash, i) => v4(`https://${['farm', 'other'][i % 2]}.example/p${i}`, fingerprintToHex(simhash), 100 + i)),
+    ];
+    // written by version 4 mid-migration: the cursor is a URL
+    const meta = {
+      design: { k: 3, b: 4, migration: { phase: 'adding', to: { k: 3, b: 5 }, after: 'https://farm.example/p99' } },
+      groups: { k: 3, complete: true },
+      pageCount: records.length,
+      groupCounts: { grouped: 2, groups: 1 },
+    };
+    const siteCounts = [{ bucket: 7, rows: [{ site: 'kept.example', pages: 1, copies: 0 }] }]; // not recounted: kept as it was
+    await writeVersion(4, factory, records, meta, siteCounts);
+
+    const store = await freshStore(factory);
+    expect(store.db.version).toBe(DB_VERSION);
+    expect(await storedByUrl(store.db)).toEqual(byUrl(records)); // 2,502 records: two batches of the copy and a part
+    expect([...store.db.objectStoreNames]).toEqual(['meta', 'pages', 'siteCounts']);
+    const pages = store.db.transaction('pages').store;
+    expect([pages.keyPath, pages.autoIncrement, [...pages.indexNames]]).toEqual(['id', false, ['copySite', 'group', 'keys', 'lastSeen', 'site']]);
+    expect(await store.db.get('meta', 'design')).toEqual({ k: 3, b: 4, migration: { phase: 'adding', to: { k: 3, b: 5 } } });
+    for (const key of ['groups', 'pageCount', 'groupCounts'] as const) expect(await store.db.get('meta', key)).toEqual(meta[key]);
+    expect(await store.db.getAll('siteCounts')).toEqual(siteCounts);
+    // a URL's page is found through its slot, and the indexes answer for the new keys
+    expect((await store.get('https://farm.example/1'))?.copySite).toBe('farm.example');
+    expect(await readByUrl({ getAll: (q) => store.db.getAll('pages', q) }, 'https://nowhere.example/')).toBeUndefined();
+    expect((await store.nearDuplicatesOf((await store.get('https://orig.example/1'))!)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
+    expect(await store.forgetSite('other.example')).toBe(1250);
+    expect(await store.count()).toBe(1252);
   });
 });

@@ -108,11 +108,11 @@ async function seed(store: PageStore): Promise<void> {
 
 async function allRecords(store: PageStore): Promise<PageRecord[]> {
   const out: PageRecord[] = [];
-  for (let after: string | undefined; ; ) {
+  for (let after: number | undefined; ; ) {
     const chunk = await store.pagesAfter(after, 1000);
     out.push(...chunk);
     if (chunk.length < 1000) return out;
-    after = chunk[chunk.length - 1]!.url;
+    after = chunk[chunk.length - 1]!.id;
   }
 }
 

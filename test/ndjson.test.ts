@@ -9,6 +9,7 @@ const T1 = Date.UTC(2024, 4, 1, 12, 0, 0, 250);
 const T2 = Date.UTC(2024, 5, 2, 8, 15);
 
 const record: PageRecord = {
+  id: 64, // the store's key: never in a line
   url: 'https://news.example/story?id=7',
   title: 'A "quoted" story — naïve',
   site: 'news.example',
@@ -56,7 +57,7 @@ describe('writing', () => {
   });
 
   it('a written line reads back as the same page', () => {
-    const { keys: _keys, ...rest } = record;
+    const { id: _id, keys: _keys, ...rest } = record;
     expect(parsePageLine(pageToLine(record), 2, NOW)).toEqual({ ok: true, page: { ...rest, datesGiven: both } });
   });
 });

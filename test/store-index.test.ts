@@ -42,7 +42,7 @@ describe('IdbIndexBackend', () => {
     const backend = new IdbIndexBackend(db, design);
     const fp = asFingerprint(0x0123456789abcdefn);
     await backend.add('a', fp, tableKeys(design, fp));
-    expect((await db.get('pages', 'a'))?.keys).toEqual(['0:0123', '1:4567', '2:89ab', '3:cdef']);
+    expect((await db.getAll('pages')).map((record) => [record.url, record.keys])).toEqual([['a', ['0:0123', '1:4567', '2:89ab', '3:cdef']]]);
     await expect(backend.add('a', fp, tableKeys(design, fp))).rejects.toThrow();
     await expect(backend.add('b', fp, [])).rejects.toThrow('expected 4 table keys: got 0');
     expect(await backend.size()).toBe(1);

@@ -8,6 +8,7 @@ import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } fr
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
 import { regroupAll } from '../lib/store/groups';
 import { readOverview, readSiteStanding } from '../lib/store/history';
+import { slotBase } from '../lib/store/slots';
 import { siteBucket } from '../lib/store/tally';
 import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
@@ -57,12 +58,12 @@ const A_CHECK = fp('fedcba9876543210');
 describe('schema', () => {
   it(`creates version ${DB_VERSION} with the pages, meta and siteCounts stores and their indexes`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(4);
-    expect(db.version).toBe(4);
+    expect(DB_VERSION).toBe(5);
+    expect(db.version).toBe(5);
     expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'siteCounts']);
     const tx = db.transaction(['pages', 'meta', 'siteCounts']);
     const pages = tx.objectStore('pages');
-    expect(pages.keyPath).toBe('url');
+    expect(pages.keyPath).toBe('id');
     expect(pages.autoIncrement).toBe(false);
     expect([...pages.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
     const keys = pages.index('keys');
@@ -107,7 +108,7 @@ describe('schema', () => {
 describe('opening and upgrading', () => {
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 5, (db) => {
+    const newer = await rawOpen(factory, 'doppel', 6, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -118,11 +119,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 5\b.*version 4\b/);
+    expect((error as Error).message).toMatch(/version 6\b.*version 5\b/);
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(5);
+    expect(after.version).toBe(6);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -134,35 +135,35 @@ describe('opening and upgrading', () => {
     await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 5 whose step deletes the pages store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 5, async (upgrading, oldVersion, tx) => {
+    // A version 6 whose step deletes the pages store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 6, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 5) {
+      if (oldVersion < 6) {
         upgrading.deleteObjectStore('pages');
-        throw new Error('step 5 failed');
+        throw new Error('step 6 failed');
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 4 to version 5: step 5 failed\. Nothing was changed; it is still at version 4/);
+    await expect(failing).rejects.toThrow(/from version 5 to version 6: step 6 failed\. Nothing was changed; it is still at version 5/);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 5, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', 6, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 4 to version 5: later.');
+    await expect(failingLater).rejects.toThrow('from version 5 to version 6: later.');
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(4);
+    expect(reopened.version).toBe(5);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
-    expect((await reopened.get('pages', 'https://a.example/'))?.visits).toBe(1);
+    expect((await reopened.getAll('pages')).map((record) => [record.url, record.visits])).toEqual([['https://a.example/', 1]]);
   });
 
   it('a connection closes itself when a newer version wants to upgrade, and says so', async () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 5, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(5);
+    const upgraded = await openVersioned('doppel', 6, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(6);
     expect(closed).toBe(1);
     upgraded.close();
     expect(() => first.transaction('pages')).toThrow();
@@ -212,6 +213,7 @@ describe('PageStore.recordVisit', () => {
     const store = await freshStore();
     const record = await store.recordVisit({ ...visit, now: 1_000 });
     const want: PageRecord = {
+      id: slotBase(visit.url),
       url: visit.url,
       title: 'Story',
       site: 'news.example',
@@ -226,7 +228,7 @@ describe('PageStore.recordVisit', () => {
     const stored = await store.get(visit.url);
     expect(stored).toEqual(want);
     expect(Object.keys(stored!)).toEqual([...PAGE_RECORD_FIELDS]);
-    expect(Object.keys(stored!).sort()).toEqual(['check', 'firstSeen', 'keys', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']);
+    expect(Object.keys(stored!).sort()).toEqual(['check', 'firstSeen', 'id', 'keys', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']);
     expect(await store.count()).toBe(1);
   });
 
@@ -286,7 +288,7 @@ describe('PageStore.forget and forgetSite', () => {
     expect(await store.forgetSite('a.example')).toBe(3);
     expect(await store.forgetSite('a.example')).toBe(0);
     expect(await store.forgetSite('nowhere.example')).toBe(0);
-    expect((await store.db.getAllKeys('pages')).sort()).toEqual(['https://a.example:8080/', 'https://b.example/']);
+    expect((await store.db.getAll('pages')).map((record) => record.url).sort()).toEqual(['https://a.example:8080/', 'https://b.example/']);
   });
 });
 

@@ -5,6 +5,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openDoppelDb } from '../lib/store/db';
+import { slotBase } from '../lib/store/slots';
 import type { PageRecord } from '../lib/store/schema';
 import { SITE_BUCKETS, Tally, parseGroupCounts, parseSiteBucket, parseSiteCounts, siteBucket, toBuckets } from '../lib/store/tally';
 
@@ -69,6 +70,7 @@ describe('site buckets', () => {
 });
 
 const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({
+  id: slotBase(url),
   url,
   title: '',
   site: new URL(url).host,
@@ -90,7 +92,7 @@ describe('Tally', () => {
     for (const [before, after] of changes) {
       tally.change(before, after);
       if (after !== undefined) void pages.put(after);
-      else void pages.delete(before!.url);
+      else void pages.delete(before!.id);
     }
     await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     await tx.done;

@@ -19,6 +19,7 @@ import { keepDesignFitted } from './migrate';
 import { NO_CHECK, type PageStore, readGroupsMeta } from './pages';
 import { areNearDuplicates } from '../groups';
 import type { GroupsMeta, PageRecord } from './schema';
+import { readByUrl } from './slots';
 import { Tally } from './tally';
 
 /** Longest stretch of work between two yields to the event loop. */
@@ -76,7 +77,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
 
   // 1. read
   const nodes: (GroupMember & { group: string | undefined; copySite: string | undefined; simhashHex: string })[] = [];
-  let after: string | undefined;
+  let after: number | undefined;
   let sliceStart = Date.now();
   for (;;) {
     const chunk: PageRecord[] = await store.pagesAfter(after, batchSize);
@@ -93,7 +94,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
     }
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
     if (chunk.length < batchSize) break;
-    after = chunk[chunk.length - 1]!.url;
+    after = chunk[chunk.length - 1]!.id;
   }
 
   // 2. compare: every pair within k, through tables for max(k, 1) bits (k = 0 needs blocks too)
@@ -149,7 +150,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
     const tx = store.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const pages = tx.objectStore('pages');
     const tally = new Tally(pages);
-    const found = await Promise.all(batch.map((url) => pages.get(url)));
+    const found = await Promise.all(batch.map((url) => readByUrl(pages, url)));
     const puts: Promise<unknown>[] = [];
     for (const record of found) {
       if (record === undefined) continue;

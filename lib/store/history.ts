@@ -31,10 +31,10 @@ export interface HistoryEntry {
   newest: number;
 }
 
-/** Where a read stopped: the last record the lastSeen cursor passed. */
+/** Where a read stopped: the last record the lastSeen cursor passed (its lastSeen and key). */
 export interface HistoryCursor {
   lastSeen: number;
-  url: string;
+  id: number;
 }
 
 export interface HistoryPage {
@@ -78,14 +78,14 @@ interface NewestFirst {
 
 interface IndexRecord {
   key: number;
-  primaryKey: string;
+  primaryKey: number;
   value: PageRecord;
 }
 type GetAllRecords = (options: { query?: IDBKeyRange | null; count?: number; direction?: IDBCursorDirection }) => IDBRequest<IndexRecord[]>;
 
 /** Whether (record key, primary key) comes after `after` in newest-first order. */
-const isPast = (key: number, url: string, after: HistoryCursor | null): boolean =>
-  after === null || key < after.lastSeen || (key === after.lastSeen && url < after.url);
+const isPast = (key: number, id: number, after: HistoryCursor | null): boolean =>
+  after === null || key < after.lastSeen || (key === after.lastSeen && id < after.id);
 
 /**
  * Newest-first reading. Where the browser has IDBIndex.getAllRecords with a direction (Chromium
@@ -121,10 +121,10 @@ function newestFirst(index: LastSeenIndex, range: IDBKeyRange | undefined, after
   const stepCursor = async (): Promise<PageRecord | null> => {
     if (cursor === undefined) {
       cursor = await index.openCursor(below(position), 'prev');
-      // resume after `position`: skip the records at its lastSeen whose URL is at or after its URL
-      if (cursor && position !== null && cursor.key === position.lastSeen && cursor.primaryKey >= position.url) {
-        if (cursor.primaryKey > position.url) cursor = await cursor.continuePrimaryKey(position.lastSeen, position.url);
-        if (cursor && cursor.key === position.lastSeen && cursor.primaryKey === position.url) cursor = await cursor.continue();
+      // resume after `position`: skip the records at its lastSeen whose key is at or after its key
+      if (cursor && position !== null && cursor.key === position.lastSeen && cursor.primaryKey >= position.id) {
+        if (cursor.primaryKey > position.id) cursor = await cursor.continuePrimaryKey(position.lastSeen, position.id);
+        if (cursor && cursor.key === position.lastSeen && cursor.primaryKey === position.id) cursor = await cursor.continue();
       }
     } else if (cursor !== null) {
       cursor = await cursor.continue();
@@ -146,7 +146,7 @@ function newestFirst(index: LastSeenIndex, range: IDBKeyRange | undefined, after
         done = true;
         return null;
       }
-      position = { lastSeen: record.lastSeen, url: record.url };
+      position = { lastSeen: record.lastSeen, id: record.id };
       return record;
     },
     ended: () => done || (buffered.length === 0 && lastBatchShort && !useCursor),
@@ -186,7 +186,7 @@ export async function readHistory(store: PageStore, filter: HistoryFilter, { aft
   let last: HistoryCursor | null = null;
   for (let record = await reader.next(); record !== null; record = await reader.next()) {
     scanned++;
-    last = { lastSeen: record.lastSeen, url: record.url };
+    last = { lastSeen: record.lastSeen, id: record.id };
     const id = record.group ?? record.url;
     if (!shown.has(id) && (!filter.hasCopies || record.group !== undefined)) {
       if (needle === '') {

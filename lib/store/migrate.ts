@@ -22,16 +22,16 @@
 
 // Migration scheme. The `keys` index is ONE multiEntry index of strings; the plain entries
 // `${table}:${hex}` (schema.ts recordKeys) belong to the design in meta. A migration from design
-// D to design N goes through two passes over the records, in URL order, a batch of whole records
+// D to design N goes through two passes over the records, in key order, a batch of whole records
 // per readwrite transaction; its state (phase and cursor) lives in meta's `design` value, written
 // in the same transaction as each batch, so it always describes the records exactly:
 //
 //   meta.design                       a record's keys          a query looks up       writes use
 //   ───────────────────────────────   ──────────────────────   ────────────────────   ──────────────────
 //   {D}                stable         0:abcd 1:… (D)           D plain                D plain
-//   {D, adding → N, after: url}       D plain                  D plain                D plain + N tagged
+//   {D, adding → N, after: key}       D plain                  D plain                D plain + N tagged
 //     pass 1: every record gets        + N tagged "k3b5/0:…"   (every record has them)
-//   {N, removing ← D, after: url}     N tagged (not yet done)   N plain + N tagged     N plain
+//   {N, removing ← D, after: key}     N tagged (not yet done)   N plain + N tagged     N plain
 //     pass 2: every record gets        or N plain (done)      (every record has one)
 //   {N}                stable         N plain                  N plain                N plain
 //
@@ -80,8 +80,8 @@ export function designFor(count: number, k: number = DESIGN_K): DesignMeta {
 
 /** A migration in progress, as stored in meta's `design` value (alongside the readable {k, b}). */
 export type MigrationState =
-  | { phase: 'adding'; to: DesignMeta; after?: string }
-  | { phase: 'removing'; from: DesignMeta; after?: string };
+  | { phase: 'adding'; to: DesignMeta; after?: number }
+  | { phase: 'removing'; from: DesignMeta; after?: number };
 
 /** meta's `design` value: the design whose plain keys queries read, and a migration under way. */
 export interface StoredDesign extends DesignMeta {
@@ -99,7 +99,8 @@ export function parseStoredDesign(value: unknown): StoredDesign {
   const out: StoredDesign = { k: value.k, b: value.b };
   const m = (value as StoredDesign).migration;
   if (m === undefined) return out;
-  const after = typeof m.after === 'string' ? { after: m.after } : {};
+  // (a cursor that is not a number, a URL written before schema version 5, starts the pass over)
+  const after = typeof m.after === 'number' ? { after: m.after } : {};
   if (m.phase === 'adding' && isDesign(m.to)) out.migration = { phase: 'adding', to: { k: m.to.k, b: m.to.b }, ...after };
   else if (m.phase === 'removing' && isDesign(m.from)) out.migration = { phase: 'removing', from: { k: m.from.k, b: m.from.b }, ...after };
   else throw new Error(`the stored table design's migration is unreadable: ${JSON.stringify(value)}`);
@@ -226,7 +227,7 @@ async function step(db: Db, phase: 'adding' | 'removing', batchSize: number): Pr
     let next: StoredDesign;
     const ended = records.length < batchSize;
     if (!ended) {
-      next = { k: stored.k, b: stored.b, migration: { ...m, after: records[records.length - 1]!.url } };
+      next = { k: stored.k, b: stored.b, migration: { ...m, after: records[records.length - 1]!.id } };
     } else if (m.phase === 'adding') {
       next = { k: m.to.k, b: m.to.b, migration: { phase: 'removing', from: { k: stored.k, b: stored.b } } };
     } else {
@@ -238,7 +239,7 @@ async function step(db: Db, phase: 'adding' | 'removing', batchSize: number): Pr
 }
 
 /** Records at or before the cursor: those the phase's pass has already been through. */
-async function countThrough(db: Db, after: string | undefined): Promise<number> {
+async function countThrough(db: Db, after: number | undefined): Promise<number> {
   return after === undefined ? 0 : db.count('pages', IDBKeyRange.upperBound(after));
 }
 

@@ -7,6 +7,7 @@ import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRe
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
+import { readByUrl, readSlots } from './slots';
 import { Tally, readPageCount } from './tally';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
@@ -197,11 +198,13 @@ export class PageStore {
     const meta = tx.objectStore('meta');
     const tally = new Tally(pages);
     return within(tx, async () => {
-      const [old, stored, groupsMeta] = await Promise.all([pages.get(visit.url), this.readMeta(meta), readGroupsMeta(meta)]);
+      const [slot, stored, groupsMeta] = await Promise.all([readSlots(pages, [visit.url]), this.readMeta(meta), readGroupsMeta(meta)]);
+      const old = slot.records.get(visit.url);
       const design = tablesOf(stored);
       checkK(design, Math.min(k, design.k));
       const keys = writeKeys(stored, visit.simhash);
       const record: PageRecord = {
+        id: slot.keys.get(visit.url)!,
         url: visit.url,
         title: visit.title,
         site: visit.site,
@@ -231,7 +234,7 @@ export class PageStore {
 
   async get(url: string): Promise<PageRecord | undefined> {
     const tx = this.db.transaction('pages', 'readonly');
-    return within(tx, () => tx.store.get(url));
+    return within(tx, () => readByUrl(tx.store, url));
   }
 
   /** Forgets one page; false if it was not recorded. */
@@ -249,7 +252,7 @@ export class PageStore {
     const tally = new Tally(pages);
     return within(tx, async () => {
       const [found, groupsMeta, stored] = await Promise.all([
-        Promise.all([...new Set(urls)].map((url) => pages.get(url))),
+        Promise.all([...new Set(urls)].map((url) => readByUrl(pages, url))),
         readGroupsMeta(tx.objectStore('meta')),
         this.readMeta(tx.objectStore('meta')),
       ]);
@@ -257,7 +260,7 @@ export class PageStore {
       await Promise.all(
         gone.map((record) => {
           tally.change(record, undefined);
-          return pages.delete(record.url);
+          return pages.delete(record.id);
         }),
       );
       await regroupAfterRemoval(pages, tally, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
@@ -292,12 +295,12 @@ export class PageStore {
     return storedPageCount(this.db);
   }
 
-  /** The URLs of the `limit` pages seen longest ago, oldest first (then by URL): the `lastSeen` index. */
+  /** The URLs of the `limit` pages seen longest ago, oldest first (then by key): the `lastSeen` index. */
   async leastRecentlySeen(limit: number): Promise<string[]> {
     if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number: got ${limit}`);
     if (limit === 0) return [];
     const tx = this.db.transaction('pages', 'readonly');
-    return within(tx, () => tx.store.index('lastSeen').getAllKeys(null, limit));
+    return within(tx, async () => (await tx.store.index('lastSeen').getAll(null, limit)).map((record) => record.url));
   }
 
   /**
@@ -337,10 +340,11 @@ export class PageStore {
   }
 
   /**
-   * Up to `limit` records in key (canonical URL) order, after `after` (from the start if
-   * undefined), in one readonly transaction: for reading every page a chunk at a time.
+   * Up to `limit` records in key order (lib/store/slots.ts: the order of a hash of the URL), after
+   * the key `after` (from the start if undefined), in one readonly transaction: for reading every
+   * page a chunk at a time.
    */
-  async pagesAfter(after: string | undefined, limit: number): Promise<PageRecord[]> {
+  async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]> {
     const tx = this.db.transaction('pages', 'readonly');
     return within(tx, () => tx.store.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), limit));
   }
@@ -362,13 +366,14 @@ export class PageStore {
     const pages = tx.objectStore('pages');
     const tally = new Tally(pages);
     await within(tx, async () => {
-      const [found, stored] = await Promise.all([Promise.all(urls.map((url) => pages.get(url))), this.readMeta(tx.objectStore('meta'))]);
-      const current = new Map<string, PageRecord>();
-      for (const record of found) if (record !== undefined) current.set(record.url, record);
-      const puts: Promise<string>[] = [];
+      const [slots, stored] = await Promise.all([readSlots(pages, urls), this.readMeta(tx.objectStore('meta'))]);
+      const current = slots.records;
+      const puts: Promise<number>[] = [];
       let ungrouped = false;
       for (const written of update(current)) {
-        const record = withPhaseKeys(stored, written);
+        const id = slots.keys.get(written.url);
+        if (id === undefined) throw new Error(`updateMany: ${written.url} was not among the URLs read`);
+        const record = withPhaseKeys(stored, id, written);
         const before = current.get(record.url);
         if (before !== undefined && before.simhash === record.simhash) {
           // same fingerprint: same groups
@@ -407,7 +412,6 @@ export class PageStore {
 
 /** What lookup and the group upkeep need of the `pages` store, in any readable transaction. */
 interface PagesReader {
-  get(url: string): Promise<PageRecord | undefined>;
   index(name: 'keys' | 'group'): { getAll(query: IDBKeyRange): Promise<PageRecord[]> };
 }
 interface PagesWriter extends PagesReader {
@@ -547,15 +551,16 @@ async function regroupAfterRemoval(pages: PagesWriter, tally: Tally, gone: reado
   }
 }
 
-/** `fields` with the keys migration state `stored` requires; none if its simhash is unreadable. */
-function withPhaseKeys(stored: StoredDesign, fields: PageFields): PageRecord {
+/** `fields` under key `id`, with the table keys migration state `stored` requires; none if its simhash is unreadable. */
+function withPhaseKeys(stored: StoredDesign, id: number, fields: PageFields): PageRecord {
   let fp: Fingerprint;
   try {
     fp = fingerprintFromHex(fields.simhash);
   } catch {
-    return { ...fields, keys: [] }; // an unreadable record matches nothing
+    return Object.assign({ id }, fields, { id, keys: [] }); // an unreadable record matches nothing
   }
-  return { ...fields, keys: writeKeys(stored, fp) };
+  // id first (the stored field order), and `fields` cannot move the record to another key
+  return Object.assign({ id }, fields, { id, keys: writeKeys(stored, fp) });
 }
 
 /**
@@ -575,6 +580,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
     }
     const hex = toHex(fp);
     const record: PageRecord = {
+      id: 0, // its slot's key, below
       url: id,
       title: '',
       site: '',
@@ -588,8 +594,12 @@ export class IdbIndexBackend implements IndexBackend<string> {
     const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const tally = new Tally(tx.objectStore('pages'));
     await within(tx, async () => {
+      const pages = tx.objectStore('pages');
+      const slot = await readSlots(pages, [id]);
+      if (slot.records.has(id)) throw new DOMException(`${id} is already stored`, 'ConstraintError');
+      record.id = slot.keys.get(id)!;
       tally.change(undefined, record);
-      await tx.objectStore('pages').add(record); // rejects (ConstraintError) if the id is stored
+      await pages.add(record);
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     });
   }
@@ -599,10 +609,10 @@ export class IdbIndexBackend implements IndexBackend<string> {
     const pages = tx.objectStore('pages');
     const tally = new Tally(pages);
     return within(tx, async () => {
-      const record = await pages.get(id);
+      const record = await readByUrl(pages, id);
       if (record === undefined) return false;
       tally.change(record, undefined);
-      await pages.delete(id);
+      await pages.delete(record.id);
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
       return true;
     });

@@ -2,8 +2,10 @@
 // database is laid out. Nothing here stores page text: a page is its URL, title, site, two
 // 64-bit fingerprints, visit times and its permuted-block table keys.
 //
-// Layout, version 4:
-// - `pages`, keyed by canonical URL (lib/url.ts), one PageRecord per page. Indexes:
+// Layout, version 5:
+// - `pages`, keyed by `id`, a number derived from the canonical URL (lib/url.ts) by
+//   lib/store/slots.ts: a hash of the URL, and a probe on the rare clash. One PageRecord per
+//   page; a URL's record is read with one getAll over its slot. Indexes:
 //   - `keys` (multiEntry over `keys`): one entry per table, `${table}:${fixed-width hex key}`, so
 //     a near-duplicate lookup is one IDBKeyRange.only per table (lib/tables.ts);
 //   - `site` (for forgetting a site and counting its pages);
@@ -25,21 +27,29 @@
 //   pages); a visit touches one bucket of a few dozen rows.
 //
 // Version 1 had no `group`/`copySite` fields and an index on `firstSeen` instead of `lastSeen`.
-// Version 2 had no `pageCount`. Version 3 had no `groupCounts` and no `siteCounts`.
+// Version 2 had no `pageCount`. Version 3 had no `groupCounts` and no `siteCounts`. Versions 1–4
+// keyed `pages` by the URL itself: every index entry carried the URL (twice, in Chromium), so a
+// page took 1,147 bytes at a million pages and an import wrote 488 pages a second (README).
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
 // from version n − 1 to n. A version 5 bumps DB_VERSION and adds `if (oldVersion < 5) { … }` below
 // the last step; a step never deletes data it does not understand.
-import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, unwrap, wrap } from 'idb';
 import { type Fingerprint, fingerprintToHex } from '../fingerprint';
 import { type TableDesign, tableKeyHex, tableKeys } from '../tables';
+import { readSlots } from './slots';
 import { countGroups, countSite, toBuckets } from './tally';
 
+/** Records copied per step of the upgrade to version 5. */
+const COPY_BATCH = 2000;
+
 export const DB_NAME = 'doppel';
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 export interface PageRecord {
-  /** Canonical URL (the key). */
+  /** The key: slotBase(url) plus a probe (lib/store/slots.ts). */
+  id: number;
+  /** Canonical URL. */
   url: string;
   title: string;
   /** URL.host of the page. */
@@ -61,7 +71,7 @@ export interface PageRecord {
 }
 
 /** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
-export const PAGE_RECORD_FIELDS = ['url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'keys'] as const;
+export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'keys'] as const;
 /** Fields present only on some records (see PageRecord). */
 export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite'] as const;
 
@@ -105,7 +115,7 @@ export interface MetaValues {
 
 export interface DoppelDB extends DBSchema {
   pages: {
-    key: string;
+    key: number;
     value: PageRecord;
     indexes: { keys: string; site: string; lastSeen: number; group: string; copySite: string };
   };
@@ -127,8 +137,8 @@ export function keyEntry(design: TableDesign, table: number, key: number): strin
   return `${table}:${tableKeyHex(design, table, key)}`;
 }
 
-/** A record without its table keys and group fields: what writers give updateMany, which derives them. */
-export type PageFields = Omit<PageRecord, 'keys' | 'group' | 'copySite'>;
+/** A record without its key, table keys and group fields: what writers give updateMany, which derives them. */
+export type PageFields = Omit<PageRecord, 'id' | 'keys' | 'group' | 'copySite'>;
 
 /** The `keys` of a page with fingerprint fp: one entry per table of the design. */
 export function recordKeys(design: TableDesign, fp: Fingerprint): string[] {
@@ -187,5 +197,37 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     await Promise.all(toBuckets(rows).map((bucket) => counts.put(bucket)));
     await transaction.objectStore('meta').put(await countGroups(pages.index('group')), 'groupCounts');
   }
-  // if (oldVersion < 5) { … }: the next step goes here.
+  if (oldVersion < 5) {
+    // `pages` keyed by a number instead of the URL: every record is copied into a new store (an
+    // object store's key cannot change), a batch of COPY_BATCH at a time, in URL order, with the
+    // same fields and the key slots.ts gives it. The counts, meta and siteCounts stay as they are.
+    const old = unwrap(transaction.objectStore('pages')) as IDBObjectStore;
+    old.name = 'pagesByUrl';
+    const pages = db.createObjectStore('pages', { keyPath: 'id' });
+    pages.createIndex('keys', 'keys', { multiEntry: true });
+    pages.createIndex('site', 'site');
+    pages.createIndex('lastSeen', 'lastSeen');
+    pages.createIndex('group', 'group');
+    pages.createIndex('copySite', 'copySite');
+    const byUrl = wrap(old) as unknown as { getAll(query?: IDBKeyRange, count?: number): Promise<Omit<PageRecord, 'id'>[]> };
+    const taken = new Set<number>();
+    for (let after: string | undefined; ; ) {
+      const batch = await byUrl.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), COPY_BATCH);
+      if (batch.length === 0) break;
+      const { keys } = await readSlots(pages, batch.map((record) => record.url), taken);
+      await Promise.all(batch.map((record) => pages.add({ id: keys.get(record.url)!, ...record })));
+      after = batch[batch.length - 1]!.url;
+      taken.clear(); // every key given is now in the store, where readSlots sees it
+    }
+    db.deleteObjectStore('pagesByUrl' as 'pages');
+    // a migration's cursor was a URL; in key order it means nothing: the pass starts over (each
+    // step skips the records that already have the keys it would write)
+    const meta = transaction.objectStore('meta');
+    const design = (await meta.get('design')) as { migration?: { after?: unknown } } | undefined;
+    if (design?.migration?.after !== undefined) {
+      delete design.migration.after;
+      await meta.put(design as DesignMeta, 'design');
+    }
+  }
+  // if (oldVersion < 6) { … }: the next step goes here.
 }

@@ -92,13 +92,13 @@ export class ImportInterruptedError extends Error {
 export async function* exportPages(store: PageStore, { now = Date.now(), chunkSize = 500 }: ExportOptions = {}): AsyncGenerator<string, void, undefined> {
   if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`chunkSize must be a positive integer: got ${chunkSize}`);
   yield exportHeader({ exported: now, pages: await store.count(), k: DEFAULT_K });
-  let after: string | undefined;
+  let after: number | undefined;
   for (;;) {
     const chunk = await store.pagesAfter(after, chunkSize);
     for (const record of chunk) yield pageToLine(record);
     const last = chunk.at(-1);
     if (chunk.length < chunkSize || last === undefined) return;
-    after = last.url;
+    after = last.id;
   }
 }
 

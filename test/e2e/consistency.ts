@@ -10,6 +10,7 @@ import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint';
 import { parseStoredDesign, writeKeys } from '../../lib/store/migrate';
 import { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../../lib/store/schema';
+import { SLOT_PROBES, slotBase } from '../../lib/store/slots';
 import { countsOfRecords, rowsOfBuckets } from '../kept-counts';
 
 export interface StoreDump {
@@ -73,6 +74,8 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
     const missing = REQUIRED.filter((f) => !fields.includes(f));
     const extra = fields.filter((f) => !ALLOWED.has(f));
     if (missing.length > 0 || extra.length > 0) add(`${url}: fields missing ${JSON.stringify(missing)}, unexpected ${JSON.stringify(extra)}`);
+    const probe = Number(record['id']) - slotBase(url);
+    if (!Number.isInteger(probe) || probe < 0 || probe >= SLOT_PROBES) add(`${url}: key ${JSON.stringify(record['id'])} is not in its URL's slot`);
     if (typeof record['title'] !== 'string' || typeof record['site'] !== 'string') add(`${url}: title or site is not a string`);
     for (const f of ['firstSeen', 'lastSeen', 'visits'] as const) if (typeof record[f] !== 'number' || !Number.isFinite(record[f])) add(`${url}: ${f} is ${JSON.stringify(record[f])}`);
     if (typeof record['check'] !== 'string' || !(record['check'] === '' || /^[0-9a-f]{16}$/.test(record['check']))) add(`${url}: check is ${JSON.stringify(record['check'])}`);
