@@ -304,7 +304,7 @@ describe('Doppel under faults', () => {
       for (const r of await storedRecords(await ext.getWorker())) {
         expect(Array.isArray(r.keys) && (r.keys as unknown[]).length, `keys of ${r.url}`).toBe(4);
         expect(r.fields.sort(), `fields of ${r.url}`).toEqual(
-          ['url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'keys'].sort(),
+          ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'keys'].sort(),
         );
       }
     };
