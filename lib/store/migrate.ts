@@ -57,8 +57,9 @@ export const HEADROOM = 1;
 export const DESIGN_K = DEFAULT_K;
 
 /**
- * Past this many tables a design costs too much storage (every table is one index entry per page,
- * about 80 bytes with its URL): for k > 3, designFor takes no more,, longer-bucketed tables.
+ * Past this many tables a design costs too much storage (every table is one index entry per page;
+ * about 80 bytes while the URL was the key, before schema version 5): for k > 3, designFor takes no
+ * more, longer-bucketed tables.
  */
 export const MAX_TABLES = 20;
 
