@@ -32,7 +32,7 @@
 // page took 1,147 bytes at a million pages and an import wrote 488 pages a second (README).
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
-// from version n − 1 to n. A version 5 bumps DB_VERSION and adds `if (oldVersion < 5) { … }` below
+// from version n − 1 to n. A version 6 bumps DB_VERSION and adds `if (oldVersion < 6) { … }` below
 // the last step; a step never deletes data it does not understand.
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, unwrap, wrap } from 'idb';
 import { type Fingerprint, fingerprintToHex } from '../fingerprint';
