@@ -9,11 +9,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
-import { openDoppelDb } from '../lib/store/db';
+import { openDoppelDb, openVersioned } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/groups';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
-import { type Db, DB_VERSION, type PageFields, type PageRecord, recordKeys } from '../lib/store/schema';
+import { type Db, DB_VERSION, LEGACY_PAGES, type PageFields, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
+import { MOVE_BATCH, type MoveProgress, moveLegacyPages } from '../lib/store/move';
 import { readByUrl, slotBase } from '../lib/store/slots';
 import { expectCountsKept } from './kept-counts';
 import { designTables } from '../lib/tables';
@@ -602,8 +603,10 @@ describe('upgrade from every earlier version', () => {
 
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
-    expect(await storedByUrl(store.db)).toEqual(byUrl(records)); // 2,502 records: two batches of the copy and a part
-    expect([...store.db.objectStoreNames]).toEqual(['meta', 'pages', 'siteCounts']);
+    expect(await storedByUrl(store.db)).toEqual(byUrl(records)); // 2,502 records: two batches of the move and a part
+    expect([...store.db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'siteCounts']);
+    expect(await store.db.count(LEGACY_PAGES)).toBe(0); // every page moved
+    expect(await store.db.get('meta', 'moved')).toBeUndefined();
     const pages = store.db.transaction('pages').store;
     expect([pages.keyPath, pages.autoIncrement, [...pages.indexNames]]).toEqual(['id', false, ['copySite', 'group', 'keys', 'lastSeen', 'site']]);
     expect(await store.db.get('meta', 'design')).toEqual({ k: 3, b: 4, migration: { phase: 'adding', to: { k: 3, b: 5 } } });
@@ -615,5 +618,90 @@ describe('upgrade from every earlier version', () => {
     expect((await store.nearDuplicatesOf((await store.get('https://orig.example/1'))!)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
     expect(await store.forgetSite('other.example')).toBe(1250);
     expect(await store.count()).toBe(1252);
+  });
+
+  describe('the move of a version 4 store to numeric keys (lib/store/move.ts)', () => {
+    const v4 = recordOfVersion2Or3;
+    const records = randomFingerprints(0x30e7n, 5000).map((simhash, i) => v4(`https://s${i % 7}.example/p${i}`, fingerprintToHex(simhash), 100 + i));
+    const meta = { design: { k: 3, b: 4 }, groups: { k: 3, complete: true }, pageCount: records.length, groupCounts: { grouped: 0, groups: 0 } };
+
+    /** A version 4 store of `records`, upgraded to version 5 without the move that openDoppelDb makes. */
+    async function upgradedUnmoved(factory: IDBFactory): Promise<Db> {
+      await writeVersion(4, factory, records, meta);
+      const db = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
+      opened.push(db);
+      return db;
+    }
+    /** Every page exactly once, in one store or the other, with its fields; the moved ones under their slot keys. */
+    async function expectEveryPageOnce(db: Db): Promise<{ moved: number; left: number }> {
+      const moved = await storedByUrl(db);
+      const left = await db.getAll(LEGACY_PAGES);
+      expect(byUrl([...moved, ...left] as { url: string }[])).toEqual(byUrl(records));
+      return { moved: moved.length, left: left.length };
+    }
+
+    it('the upgrade itself only renames the old store and creates the new one: no page is copied in it', async () => {
+      const db = await upgradedUnmoved(new IDBFactory());
+      expect(db.version).toBe(DB_VERSION);
+      expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'siteCounts']);
+      expect(await expectEveryPageOnce(db)).toEqual({ moved: 0, left: 5000 });
+    });
+
+    it('moves a batch per transaction, counts the moved pages in meta, and a move cut off resumes where it stopped', async () => {
+      const db = await upgradedUnmoved(new IDBFactory());
+      const seen: MoveProgress[] = [];
+      expect(await moveLegacyPages(db, { batchSize: 1500, maxBatches: 2, onProgress: (p) => seen.push(p) })).toBe(3000);
+      expect(seen).toEqual([{ moved: 1500, total: 5000 }, { moved: 3000, total: 5000 }]);
+      expect(await expectEveryPageOnce(db)).toEqual({ moved: 3000, left: 2000 });
+      expect(await db.get('meta', 'moved')).toBe(3000);
+      // the rest, as the next open does it
+      expect(await moveLegacyPages(db, { batchSize: 1500, onProgress: (p) => seen.push(p) })).toBe(2000);
+      expect(seen.slice(2)).toEqual([{ moved: 4500, total: 5000 }, { moved: 5000, total: 5000 }]);
+      expect(await expectEveryPageOnce(db)).toEqual({ moved: 5000, left: 0 });
+      expect(await db.get('meta', 'moved')).toBeUndefined();
+      expect(await moveLegacyPages(db)).toBe(0); // nothing left: a no-op
+    });
+
+    it('a batch that fails is rolled back whole: openDoppelDb says so, keeps every page, and the next open finishes the move', async () => {
+      const factory = new IDBFactory();
+      const db = await upgradedUnmoved(factory);
+      await moveLegacyPages(db, { batchSize: MOVE_BATCH, maxBatches: 1 });
+      // Fill the slot of a URL of the next batch with other pages (as 64 clashing URLs would): its
+      // batch cannot give it a key.
+      const [next] = await db.getAll(LEGACY_PAGES, null, 1);
+      const base = slotBase(next!.url);
+      const blockers = Array.from({ length: 64 }, (_, probe) => ({ ...(records[0] as object), id: base + probe, url: `https://blocker.example/${probe}` }) as PageRecord);
+      for (const blocker of blockers) await db.put('pages', blocker);
+      db.close();
+      await expect(openDoppelDb('doppel', { factory })).rejects.toThrow(
+        new RegExp(`^Could not finish moving Doppel's pages to the layout of version ${DB_VERSION} \\(${MOVE_BATCH} moved so far\\): .*${next!.url.replaceAll('.', '\\.')}.*Every page is kept, moved or not`),
+      );
+      const check = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
+      opened.push(check);
+      for (const blocker of blockers) await check.delete('pages', blocker.id);
+      expect(await expectEveryPageOnce(check)).toEqual({ moved: MOVE_BATCH, left: 5000 - MOVE_BATCH }); // the failed batch left no trace
+      expect(await check.get('meta', 'moved')).toBe(MOVE_BATCH);
+      check.close();
+      const progress: MoveProgress[] = [];
+      const reopened = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
+      opened.push(reopened);
+      expect(progress.map((p) => p.moved)).toEqual([4000, 5000]);
+      expect(await expectEveryPageOnce(reopened)).toEqual({ moved: 5000, left: 0 });
+      const store = await PageStore.open(reopened);
+      expect(await store.count()).toBe(5000);
+      expect((await store.get(records[4321]!.url))?.title).toBe(records[4321]!.title);
+    });
+
+    it('two connections moving at once take turns: every page moved exactly once', async () => {
+      const factory = new IDBFactory();
+      const first = await upgradedUnmoved(factory);
+      const second = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
+      opened.push(second);
+      const [a, b] = await Promise.all([moveLegacyPages(first, { batchSize: 700 }), moveLegacyPages(second, { batchSize: 900 })]);
+      expect(a + b).toBe(5000);
+      expect(a).toBeGreaterThan(0);
+      expect(b).toBeGreaterThan(0);
+      expect(await expectEveryPageOnce(first)).toEqual({ moved: 5000, left: 0 });
+    });
   });
 });

@@ -10,6 +10,7 @@ import { regroupAll } from '../lib/store/groups';
 import { readOverview, readSiteStanding } from '../lib/store/history';
 import { slotBase } from '../lib/store/slots';
 import { siteBucket } from '../lib/store/tally';
+import { within } from '../lib/store/within';
 import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
 import { type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
@@ -54,6 +55,30 @@ function rawGetAll(db: IDBDatabase, store: string): Promise<unknown[]> {
 const fp = (hex: string): Fingerprint => asFingerprint(BigInt('0x' + hex));
 const A = fp('0123456789abcdef');
 const A_CHECK = fp('fedcba9876543210');
+
+describe('within (one transaction: every write lands, or none does)', () => {
+  it('returns what the body returns once the transaction has committed', async () => {
+    const db = await freshDb();
+    const tx = db.transaction('meta', 'readwrite');
+    expect(await within(tx, async () => (await tx.store.put(7, 'pageCount'), 'done'))).toBe('done');
+    expect(await db.get('meta', 'pageCount')).toBe(7);
+  });
+
+  it('aborts the transaction when the body throws: its earlier writes are rolled back, and the error is the body\'s', async () => {
+    const db = await freshDb();
+    const tx = db.transaction('meta', 'readwrite');
+    const failure = new Error('the third write cannot be made');
+    await expect(
+      within(tx, async () => {
+        await tx.store.put(41, 'pageCount');
+        await tx.store.put({ grouped: 9, groups: 3 }, 'groupCounts');
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await db.get('meta', 'pageCount')).toBe(0);
+    expect(await db.get('meta', 'groupCounts')).toEqual({ grouped: 0, groups: 0 });
+  });
+});
 
 describe('schema', () => {
   it(`creates version ${DB_VERSION} with the pages, meta and siteCounts stores and their indexes`, async () => {

@@ -5,6 +5,16 @@ import { ORGANISE_LOCK, organise } from '@/lib/store/groups';
 import { htmlReader } from './reader';
 import { extensionStores } from './stores';
 
+/** Runs `work`, calling an extension API every 20 s until it ends, so that Chrome does not stop the worker as idle. */
+async function whileWorking<T>(work: () => Promise<T>): Promise<T> {
+  const keepAlive = setInterval(() => void browser.runtime.getPlatformInfo().catch(() => {}), 20_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(keepAlive);
+  }
+}
+
 export default defineBackground(() => {
   const stores = extensionStores();
   // MV3 (Chrome) has `action`; the Firefox MV2 build has `browserAction`.
@@ -40,14 +50,17 @@ export default defineBackground(() => {
   // A store that has grown past its table design, a change of k, or an import or upgrade that left
   // the groups incomplete (or such work cut off when the worker was stopped) is brought up to date
   // at start-up, in batches, while queries keep working; a history page doing it too waits its turn.
-  void (async () => {
+  // Opening the store first finishes moving the pages of a store upgraded from schema version 1–4
+  // (lib/store/move.ts): minutes at a million pages. Chrome stops a worker that has had no event
+  // and made no extension call for 30 s, so a cheap call every 20 s keeps it running meanwhile.
+  void whileWorking(async () => {
     const store = await stores.store();
     const { k } = await stores.settings.get();
     const run = () => organise(store, k);
     const { moved, regrouped } = navigator.locks ? await navigator.locks.request(ORGANISE_LOCK, run) : await run();
     if (moved) console.info(`Doppel: table design moved to k=${moved.to.k} b=${moved.to.b} (${moved.rewritten} pages)`);
     if (regrouped) console.info(`Doppel: regrouped ${regrouped.pages} pages for k=${regrouped.k}: ${regrouped.groups} groups`);
-  })().catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
+  }).catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
 
   // Registered synchronously, so that a message which wakes the worker is not missed.
   browser.runtime.onMessage.addListener((message: unknown, sender) =>

@@ -1,6 +1,7 @@
 // Opening Doppel's IndexedDB database. The background opens it once per service-worker life
 // (getDb) and every store shares that connection.
 import { unwrap, wrap } from 'idb';
+import { type MoveProgress, moveLegacyPages } from './move';
 import { type Db, type UpgradeTransaction, DB_NAME, DB_VERSION, upgradeSchema } from './schema';
 
 export interface OpenOptions {
@@ -13,6 +14,8 @@ export interface OpenOptions {
   onClose?: () => void;
   /** The upgrade waits for older connections that do not close; called while it waits. */
   onBlocked?: (currentVersion: number, requestedVersion: number | null) => void;
+  /** Called after each batch while the pages of a database upgraded from version 1–4 are moved (lib/store/move.ts). */
+  onMoveProgress?: (progress: MoveProgress) => void;
 }
 
 export type Upgrade = (db: Db, oldVersion: number, transaction: UpgradeTransaction) => void | Promise<void>;
@@ -108,9 +111,33 @@ export async function openVersioned(name: string, version: number, upgrade: Upgr
   return db;
 }
 
-/** Opens (creating or upgrading to DB_VERSION) Doppel's database. */
-export function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}): Promise<Db> {
-  return openVersioned(name, DB_VERSION, upgradeSchema, options);
+/**
+ * Opens (creating or upgrading to DB_VERSION) Doppel's database, and resolves once the pages of a
+ * database upgraded from version 1–4 are all moved to their new keys (lib/store/move.ts): until
+ * then the store would look empty. A move cut off (the worker stopped) resumes at the next open.
+ */
+export async function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}): Promise<Db> {
+  const db = await openVersioned(name, DB_VERSION, upgradeSchema, options);
+  try {
+    await moveLegacyPages(db, { onProgress: options.onMoveProgress });
+  } catch (error) {
+    const moved = await db.get('meta', 'moved').catch(() => '?');
+    db.close();
+    throw new Error(
+      `Could not finish moving Doppel's pages to the layout of version ${DB_VERSION} (${moved ?? 0} moved so far): ${describe(error)}. ` +
+        'Every page is kept, moved or not; the move goes on the next time Doppel opens its database.',
+      { cause: error },
+    );
+  }
+  return db;
+}
+
+const moveListeners = new Set<(progress: MoveProgress) => void>();
+
+/** Calls `listener` on each batch of a move (see openDoppelDb) that the shared connection makes; returns the unsubscribe. */
+export function onMoveProgress(listener: (progress: MoveProgress) => void): () => void {
+  moveListeners.add(listener);
+  return () => moveListeners.delete(listener);
 }
 
 let shared: Promise<Db> | undefined;
@@ -137,6 +164,7 @@ function openShared(): Promise<Db> {
     onClose: () => {
       if (shared === opening) shared = undefined;
     },
+    onMoveProgress: (progress) => moveListeners.forEach((listener) => listener(progress)),
   });
   shared = opening;
   opening.catch(() => {

@@ -9,6 +9,7 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
 import { readByUrl, readSlots } from './slots';
 import { Tally, readPageCount } from './tally';
+import { within } from './within';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
@@ -46,41 +47,6 @@ export interface NearDuplicateOptions {
   clamp?: boolean;
   /** Leave this page out (the page the query is for). */
   excludeUrl?: string;
-}
-
-/** What `within` needs of an idb transaction, whatever its stores and mode. */
-interface Tx {
-  readonly done: Promise<void>;
-  /** Why the transaction was aborted (QuotaExceededError, say), once it was. */
-  readonly error?: DOMException | null;
-  abort(): void;
-}
-
-/**
- * Runs body in tx and waits for the commit. If body throws, the transaction is aborted: either
- * every write in it lands, or none does. Every method returns only once its transaction has
- * finished (fake-indexeddb otherwise lets thousands of idle transactions pile up in a tight loop
- * of lookups, and each new one scans them all).
- */
-async function within<T>(tx: Tx, body: () => Promise<T>): Promise<T> {
-  const done = tx.done;
-  done.catch(() => undefined); // awaited below; a rejection is reported by body or by that await
-  let result: T;
-  try {
-    result = await body();
-  } catch (error) {
-    try {
-      tx.abort();
-    } catch {
-      // already finished
-    }
-    // A request that failed because its transaction was aborted (AbortError) says nothing of why:
-    // the transaction's own error does (QuotaExceededError when storage is full).
-    const cause = (error as { name?: unknown } | null)?.name === 'AbortError' ? tx.error : null;
-    throw cause ?? error;
-  }
-  await done;
-  return result;
 }
 
 function checkK(design: TableDesign, k: number): void {

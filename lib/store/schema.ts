@@ -29,22 +29,25 @@
 // Version 1 had no `group`/`copySite` fields and an index on `firstSeen` instead of `lastSeen`.
 // Version 2 had no `pageCount`. Version 3 had no `groupCounts` and no `siteCounts`. Versions 1–4
 // keyed `pages` by the URL itself: every index entry carried the URL (twice, in Chromium), so a
-// page took 1,147 bytes at a million pages and an import wrote 488 pages a second (README).
+// page took 1,147 bytes at a million pages and an import wrote 488 pages a second (README). A
+// database upgraded from them keeps their store, renamed LEGACY_PAGES, until its pages are moved
+// (lib/store/move.ts, as soon as the database is opened), and empty after.
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
 // from version n − 1 to n. A version 6 bumps DB_VERSION and adds `if (oldVersion < 6) { … }` below
 // the last step; a step never deletes data it does not understand.
-import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, unwrap, wrap } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, unwrap } from 'idb';
 import { type Fingerprint, fingerprintToHex } from '../fingerprint';
 import { type TableDesign, tableKeyHex, tableKeys } from '../tables';
-import { readSlots } from './slots';
 import { countGroups, countSite, toBuckets } from './tally';
-
-/** Records copied per step of the upgrade to version 5. */
-const COPY_BATCH = 2000;
 
 export const DB_NAME = 'doppel';
 export const DB_VERSION = 5;
+/**
+ * The store of a database upgraded from version 1–4: its pages keyed by URL, until
+ * lib/store/move.ts has moved them all to `pages`; empty from then on. New databases have none.
+ */
+export const LEGACY_PAGES = 'pagesByUrl';
 
 export interface PageRecord {
   /** The key: slotBase(url) plus a probe (lib/store/slots.ts). */
@@ -111,6 +114,8 @@ export interface MetaValues {
   groups: GroupsMeta;
   pageCount: number;
   groupCounts: GroupCounts;
+  /** Pages moved from LEGACY_PAGES so far, while a move is under way (lib/store/move.ts). */
+  moved: number;
 }
 
 export interface DoppelDB extends DBSchema {
@@ -126,6 +131,11 @@ export interface DoppelDB extends DBSchema {
   siteCounts: {
     key: number;
     value: SiteBucket;
+  };
+  /** LEGACY_PAGES: only in a database upgraded from version 1–4 (see above). */
+  pagesByUrl: {
+    key: string;
+    value: Omit<PageRecord, 'id'>;
   };
 }
 
@@ -198,28 +208,19 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     await transaction.objectStore('meta').put(await countGroups(pages.index('group')), 'groupCounts');
   }
   if (oldVersion < 5) {
-    // `pages` keyed by a number instead of the URL: every record is copied into a new store (an
-    // object store's key cannot change), a batch of COPY_BATCH at a time, in URL order, with the
-    // same fields and the key slots.ts gives it. The counts, meta and siteCounts stay as they are.
+    // `pages` keyed by a number instead of the URL. An object store's key cannot change, so the
+    // old store is renamed LEGACY_PAGES and an empty `pages` is created; lib/store/move.ts moves
+    // the records, in batches of their own transactions, once the database is open: a copy here
+    // would hold one transaction as long as the store is big, and a stopped worker would abort it.
     const old = unwrap(transaction.objectStore('pages')) as IDBObjectStore;
-    old.name = 'pagesByUrl';
+    old.name = LEGACY_PAGES;
     const pages = db.createObjectStore('pages', { keyPath: 'id' });
     pages.createIndex('keys', 'keys', { multiEntry: true });
     pages.createIndex('site', 'site');
     pages.createIndex('lastSeen', 'lastSeen');
     pages.createIndex('group', 'group');
     pages.createIndex('copySite', 'copySite');
-    const byUrl = wrap(old) as unknown as { getAll(query?: IDBKeyRange, count?: number): Promise<Omit<PageRecord, 'id'>[]> };
-    const taken = new Set<number>();
-    for (let after: string | undefined; ; ) {
-      const batch = await byUrl.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), COPY_BATCH);
-      if (batch.length === 0) break;
-      const { keys } = await readSlots(pages, batch.map((record) => record.url), taken);
-      await Promise.all(batch.map((record) => pages.add({ id: keys.get(record.url)!, ...record })));
-      after = batch[batch.length - 1]!.url;
-      taken.clear(); // every key given is now in the store, where readSlots sees it
-    }
-    db.deleteObjectStore('pagesByUrl' as 'pages');
+    if (oldVersion === 0) db.deleteObjectStore(LEGACY_PAGES); // a new database: created empty above, nothing to move
     // a migration's cursor was a URL; in key order it means nothing: the pass starts over (each
     // step skips the records that already have the keys it would write)
     const meta = transaction.objectStore('meta');

@@ -1,0 +1,81 @@
+// Finishing the upgrade to schema version 5: moving every page of a store that versions 1–4 keyed
+// by URL to the key of its URL's slot (lib/store/slots.ts), in batches, each batch one transaction.
+//
+// Why not in the upgrade transaction: it is as long as the store is big (29 s at 100,000 pages in
+// Chromium, bench:browser on a kept version 4 profile), and Chrome stops an extension's service
+// worker after 30 s without an event or an extension API call, which aborts a versionchange
+// transaction whole: a big store would start its upgrade again at every wake and never finish.
+// So the upgrade step (schema.ts) only renames the old store to LEGACY_PAGES and creates the new
+// one, and the move happens here, after the open and before anything uses the store
+// (openDoppelDb awaits it). Each batch takes the first BATCH records left in LEGACY_PAGES, adds them
+// to `pages` and deletes them from LEGACY_PAGES in one readwrite transaction, and counts them in
+// meta `moved`: a worker stopped mid-move loses nothing (the batch in flight is rolled back
+// whole), and the next open continues with what is left. Two contexts moving at once (the worker
+// and the history page) take turns: their batches' transactions overlap, so they run one after the
+// other, and each reads what the other left. The emptied LEGACY_PAGES store stays: only an upgrade
+// can delete a store, and an empty one costs nothing; a version 6 step may delete it.
+import { unwrap } from 'idb';
+import { type Db, type PageRecord, LEGACY_PAGES } from './schema';
+import { readSlots } from './slots';
+import { within } from './within';
+
+/** Records moved per transaction. */
+export const MOVE_BATCH = 2000;
+
+export interface MoveProgress {
+  /** Pages moved so far, by every context (meta `moved`). */
+  moved: number;
+  /** Pages in the store (meta `pageCount`), moved or not. */
+  total: number;
+}
+
+export interface MoveOptions {
+  batchSize?: number;
+  /** Called after each batch. */
+  onProgress?: (progress: MoveProgress) => void;
+  /** Stop after this many batches, even if pages are left (tests: a move cut off half way). */
+  maxBatches?: number;
+}
+
+/** Whether `db` has the store of pages keyed by URL (a database upgraded from version 1–4; maybe empty). */
+export function hasLegacyPages(db: Db): boolean {
+  return (unwrap(db) as IDBDatabase).objectStoreNames.contains(LEGACY_PAGES);
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/**
+ * Moves what is left in LEGACY_PAGES to `pages` (see above). Returns how many pages this call moved.
+ * A URL already in `pages` (nothing writes there before the move ends; handled all the same) keeps
+ * the record there, and its legacy record is dropped.
+ */
+export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgress, maxBatches = Infinity }: MoveOptions = {}): Promise<number> {
+  if (!hasLegacyPages(db)) return 0;
+  let movedHere = 0;
+  for (let batches = 0; batches < maxBatches; batches++) {
+    const tx = db.transaction([LEGACY_PAGES, 'pages', 'meta'], 'readwrite');
+    const legacy = tx.objectStore(LEGACY_PAGES);
+    const pages = tx.objectStore('pages');
+    const meta = tx.objectStore('meta');
+    const step = await within(tx, async (): Promise<{ count: number; progress: MoveProgress } | null> => {
+      const batch = await legacy.getAll(null, batchSize);
+      if (batch.length === 0) {
+        await meta.delete('moved');
+        return null;
+      }
+      const slots = await readSlots(pages, batch.map((record) => record.url));
+      const [moved, total] = await Promise.all([meta.get('moved'), meta.get('pageCount')]);
+      const next = { moved: (isCount(moved) ? moved : 0) + batch.length, total: isCount(total) ? total : 0 };
+      await Promise.all([
+        ...batch.filter((record) => !slots.records.has(record.url)).map((record) => pages.add({ id: slots.keys.get(record.url)!, ...record })),
+        legacy.delete(IDBKeyRange.bound(batch[0]!.url, batch[batch.length - 1]!.url)),
+        meta.put(next.moved, 'moved'),
+      ]);
+      return { count: batch.length, progress: next };
+    });
+    if (step === null) break;
+    movedHere += step.count;
+    onProgress?.(step.progress);
+  }
+  return movedHere;
+}
