@@ -121,10 +121,10 @@ export async function openDoppelDb(name: string = DB_NAME, options: OpenOptions 
   try {
     await moveLegacyPages(db, { onProgress: options.onMoveProgress });
   } catch (error) {
-    const moved = await db.get('meta', 'moved').catch(() => '?');
+    const moved = await db.get('meta', 'move').then((move) => (move as { moved?: unknown } | undefined)?.moved ?? 0, () => '?');
     db.close();
     throw new Error(
-      `Could not finish moving Doppel's pages to the layout of version ${DB_VERSION} (${moved ?? 0} moved so far): ${describe(error)}. ` +
+      `Could not finish moving Doppel's pages to the layout of version ${DB_VERSION} (${String(moved)} moved so far): ${describe(error)}. ` +
         'Every page is kept, moved or not; the move goes on the next time Doppel opens its database.',
       { cause: error },
     );

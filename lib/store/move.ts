@@ -10,12 +10,15 @@
 // (openDoppelDb awaits it). Each batch takes the first BATCH records left in LEGACY_PAGES, adds them
 // to `pages` and deletes them from LEGACY_PAGES in one readwrite transaction, and counts them in
 // meta `moved`: a worker stopped mid-move loses nothing (the batch in flight is rolled back
-// whole), and the next open continues with what is left. Two contexts moving at once (the worker
+// whole), and the next open continues with what is left. Once it is empty, meta `move` says so
+// ({done: true}): later opens read that instead of the emptied store, which LevelDB keeps full of
+// deleted entries to skip until it compacts them (a read of it slowed the history page's first
+// screen). Two contexts moving at once (the worker
 // and the history page) take turns: their batches' transactions overlap, so they run one after the
 // other, and each reads what the other left. The emptied LEGACY_PAGES store stays: only an upgrade
 // can delete a store, and an empty one costs nothing; a version 6 step may delete it.
 import { unwrap } from 'idb';
-import { type Db, type PageRecord, LEGACY_PAGES } from './schema';
+import { type Db, LEGACY_PAGES, type MoveMeta } from './schema';
 import { readSlots } from './slots';
 import { within } from './within';
 
@@ -23,7 +26,7 @@ import { within } from './within';
 export const MOVE_BATCH = 2000;
 
 export interface MoveProgress {
-  /** Pages moved so far, by every context (meta `moved`). */
+  /** Pages moved so far, by every context (meta `move`). */
   moved: number;
   /** Pages in the store (meta `pageCount`), moved or not. */
   total: number;
@@ -44,13 +47,19 @@ export function hasLegacyPages(db: Db): boolean {
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
+/** meta `move`, read leniently: a missing or garbled value is a move not started. */
+function readMove(value: unknown): MoveMeta {
+  const move = value as Partial<MoveMeta> | undefined;
+  return { moved: isCount(move?.moved) ? move.moved : 0, done: move?.done === true };
+}
+
 /**
  * Moves what is left in LEGACY_PAGES to `pages` (see above). Returns how many pages this call moved.
  * A URL already in `pages` (nothing writes there before the move ends; handled all the same) keeps
  * the record there, and its legacy record is dropped.
  */
 export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgress, maxBatches = Infinity }: MoveOptions = {}): Promise<number> {
-  if (!hasLegacyPages(db)) return 0;
+  if (!hasLegacyPages(db) || readMove(await db.get('meta', 'move')).done) return 0;
   let movedHere = 0;
   for (let batches = 0; batches < maxBatches; batches++) {
     const tx = db.transaction([LEGACY_PAGES, 'pages', 'meta'], 'readwrite');
@@ -58,18 +67,19 @@ export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgre
     const pages = tx.objectStore('pages');
     const meta = tx.objectStore('meta');
     const step = await within(tx, async (): Promise<{ count: number; progress: MoveProgress } | null> => {
-      const batch = await legacy.getAll(null, batchSize);
+      const move = readMove(await meta.get('move'));
+      const batch = move.done ? [] : await legacy.getAll(null, batchSize);
       if (batch.length === 0) {
-        await meta.delete('moved');
+        if (!move.done) await meta.put({ moved: move.moved, done: true }, 'move');
         return null;
       }
       const slots = await readSlots(pages, batch.map((record) => record.url));
-      const [moved, total] = await Promise.all([meta.get('moved'), meta.get('pageCount')]);
-      const next = { moved: (isCount(moved) ? moved : 0) + batch.length, total: isCount(total) ? total : 0 };
+      const total = await meta.get('pageCount');
+      const next = { moved: move.moved + batch.length, total: isCount(total) ? total : 0 };
       await Promise.all([
         ...batch.filter((record) => !slots.records.has(record.url)).map((record) => pages.add({ id: slots.keys.get(record.url)!, ...record })),
         legacy.delete(IDBKeyRange.bound(batch[0]!.url, batch[batch.length - 1]!.url)),
-        meta.put(next.moved, 'moved'),
+        meta.put({ moved: next.moved, done: false }, 'move'),
       ]);
       return { count: batch.length, progress: next };
     });

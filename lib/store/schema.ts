@@ -114,8 +114,13 @@ export interface MetaValues {
   groups: GroupsMeta;
   pageCount: number;
   groupCounts: GroupCounts;
-  /** Pages moved from LEGACY_PAGES so far, while a move is under way (lib/store/move.ts). */
+  /** In a database upgraded from version 1–4: pages moved from LEGACY_PAGES so far, and whether all are (lib/store/move.ts). */
+  move: MoveMeta;
+}
+
+export interface MoveMeta {
   moved: number;
+  done: boolean;
 }
 
 export interface DoppelDB extends DBSchema {
