@@ -14,7 +14,7 @@ import { needsRegroup, regroupAll } from '../lib/store/groups';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, DB_VERSION, LEGACY_PAGES, type PageFields, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
-import { MOVE_BATCH, type MoveProgress, moveLegacyPages } from '../lib/store/move';
+import { MOVE_BATCH, type MoveProgress, moveLegacyPages, readMoveProgress } from '../lib/store/move';
 import { readByUrl, slotBase } from '../lib/store/slots';
 import { expectCountsKept } from './kept-counts';
 import { designTables } from '../lib/tables';
@@ -653,7 +653,7 @@ describe('upgrade from every earlier version', () => {
       expect(await moveLegacyPages(db, { batchSize: 1500, maxBatches: 2, onProgress: (p) => seen.push(p) })).toBe(3000);
       expect(seen).toEqual([{ moved: 1500, total: 5000 }, { moved: 3000, total: 5000 }]);
       expect(await expectEveryPageOnce(db)).toEqual({ moved: 3000, left: 2000 });
-      expect(await db.get('meta', 'move')).toEqual({ moved: 3000, done: false });
+      expect(await db.get('meta', 'move')).toEqual({ moved: 3000, done: false, after: byUrl(records).map((r) => (r as { url: string }).url)[2999] });
       // the rest, as the next open does it
       expect(await moveLegacyPages(db, { batchSize: 1500, onProgress: (p) => seen.push(p) })).toBe(2000);
       expect(seen.slice(2)).toEqual([{ moved: 4500, total: 5000 }, { moved: 5000, total: 5000 }]);
@@ -683,7 +683,7 @@ describe('upgrade from every earlier version', () => {
       opened.push(check);
       for (const blocker of blockers) await check.delete('pages', blocker.id);
       expect(await expectEveryPageOnce(check)).toEqual({ moved: MOVE_BATCH, left: 5000 - MOVE_BATCH }); // the failed batch left no trace
-      expect(await check.get('meta', 'move')).toEqual({ moved: MOVE_BATCH, done: false });
+      expect(await check.get('meta', 'move')).toMatchObject({ moved: MOVE_BATCH, done: false });
       check.close();
       const progress: MoveProgress[] = [];
       const reopened = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
@@ -693,6 +693,21 @@ describe('upgrade from every earlier version', () => {
       const store = await PageStore.open(reopened);
       expect(await store.count()).toBe(5000);
       expect((await store.get(records[4321]!.url))?.title).toBe(records[4321]!.title);
+    });
+
+    it('readMoveProgress (what the popup shows while it waits): how far a move has got, null when none is under way, and it creates nothing', async () => {
+      const factory = new IDBFactory();
+      expect(await readMoveProgress('doppel', factory)).toBeNull(); // no database
+      expect(await factory.databases()).toEqual([]); // and none was created by asking
+      const db = await upgradedUnmoved(factory);
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 0, total: 5000 });
+      await moveLegacyPages(db, { batchSize: 1500, maxBatches: 1 });
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 1500, total: 5000 });
+      await moveLegacyPages(db);
+      expect(await readMoveProgress('doppel', factory)).toBeNull(); // done
+      opened.push(await openDoppelDb('fresh', { factory }));
+      expect(await readMoveProgress('fresh', factory)).toBeNull(); // a new database has nothing to move
+      expect(db.version).toBe(DB_VERSION);
     });
 
     it('two connections moving at once take turns: every page moved exactly once', async () => {

@@ -7,16 +7,18 @@
 // transaction whole: a big store would start its upgrade again at every wake and never finish.
 // So the upgrade step (schema.ts) only renames the old store to LEGACY_PAGES and creates the new
 // one, and the move happens here, after the open and before anything uses the store
-// (openDoppelDb awaits it). Each batch takes the first BATCH records left in LEGACY_PAGES, adds them
-// to `pages` and deletes them from LEGACY_PAGES in one readwrite transaction, and counts them in
-// meta `moved`: a worker stopped mid-move loses nothing (the batch in flight is rolled back
-// whole), and the next open continues with what is left. Once it is empty, meta `move` says so
-// ({done: true}): later opens read that instead of the emptied store, which LevelDB keeps full of
-// deleted entries to skip until it compacts them (a read of it slowed the history page's first
-// screen). Two contexts moving at once (the worker
-// and the history page) take turns: their batches' transactions overlap, so they run one after the
-// other, and each reads what the other left. The emptied LEGACY_PAGES store stays: only an upgrade
-// can delete a store, and an empty one costs nothing; a version 6 step may delete it.
+// (openDoppelDb awaits it). Each batch takes the next MOVE_BATCH records of LEGACY_PAGES in URL
+// order, adds them to `pages` and deletes them from LEGACY_PAGES in one readwrite transaction, and
+// writes meta `move`: how many are moved, and the last URL moved. A worker stopped mid-move loses
+// nothing (the batch in flight is rolled back whole), and the next open goes on after that URL.
+// A batch starts after it, not at the store's start: the records before it are deleted, and
+// LevelDB skips each of their deleted entries again on every read until it compacts them. Once
+// the store is empty, meta `move` says so ({done: true}), and later opens read that instead of
+// the emptied store (a read of it slowed the history page's first screen). Two contexts moving at
+// once (the worker and the history page) take turns: their batches' transactions overlap, so they
+// run one after the other, and each starts after the last URL the other moved. The emptied
+// LEGACY_PAGES store stays: only an upgrade can delete a store, and an empty one costs nothing; a
+// version 6 step may delete it.
 import { unwrap } from 'idb';
 import { type Db, LEGACY_PAGES, type MoveMeta } from './schema';
 import { readSlots } from './slots';
@@ -50,7 +52,7 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 /** meta `move`, read leniently: a missing or garbled value is a move not started. */
 function readMove(value: unknown): MoveMeta {
   const move = value as Partial<MoveMeta> | undefined;
-  return { moved: isCount(move?.moved) ? move.moved : 0, done: move?.done === true };
+  return { moved: isCount(move?.moved) ? move.moved : 0, done: move?.done === true, ...(typeof move?.after === 'string' ? { after: move.after } : {}) };
 }
 
 /**
@@ -68,7 +70,8 @@ export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgre
     const meta = tx.objectStore('meta');
     const step = await within(tx, async (): Promise<{ count: number; progress: MoveProgress } | null> => {
       const move = readMove(await meta.get('move'));
-      const batch = move.done ? [] : await legacy.getAll(null, batchSize);
+      // after the last URL moved (see above)
+      const batch = move.done ? [] : await legacy.getAll(move.after === undefined ? null : IDBKeyRange.lowerBound(move.after, true), batchSize);
       if (batch.length === 0) {
         if (!move.done) await meta.put({ moved: move.moved, done: true }, 'move');
         return null;
@@ -79,7 +82,7 @@ export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgre
       await Promise.all([
         ...batch.filter((record) => !slots.records.has(record.url)).map((record) => pages.add({ id: slots.keys.get(record.url)!, ...record })),
         legacy.delete(IDBKeyRange.bound(batch[0]!.url, batch[batch.length - 1]!.url)),
-        meta.put({ moved: next.moved, done: false }, 'move'),
+        meta.put({ moved: next.moved, done: false, after: batch[batch.length - 1]!.url }, 'move'),
       ]);
       return { count: batch.length, progress: next };
     });
@@ -88,4 +91,36 @@ export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgre
     onProgress?.(step.progress);
   }
   return movedHere;
+}
+
+/**
+ * How far the move of database `name` has got, read from meta `move` without waiting for it,
+ * without upgrading anything and without creating a database that does not exist: for a page that
+ * waits on the worker (the popup) to say why. null when no move is under way (none needed, done,
+ * not started, or the database cannot be read).
+ */
+export function readMoveProgress(name: string, factory: IDBFactory = globalThis.indexedDB): Promise<MoveProgress | null> {
+  return new Promise((resolve) => {
+    const request = factory.open(name); // no version: the current one, never an upgrade of an existing database
+    request.onupgradeneeded = () => request.transaction?.abort(); // it does not exist: create nothing
+    request.onerror = () => resolve(null);
+    request.onblocked = () => resolve(null);
+    request.onsuccess = () => {
+      const db = request.result;
+      const done = (value: MoveProgress | null): void => {
+        db.close();
+        resolve(value);
+      };
+      if (!db.objectStoreNames.contains(LEGACY_PAGES) || !db.objectStoreNames.contains('meta')) return done(null);
+      const tx = db.transaction('meta', 'readonly');
+      const move = tx.objectStore('meta').get('move');
+      const total = tx.objectStore('meta').get('pageCount');
+      tx.oncomplete = () => {
+        const state = readMove(move.result);
+        done(state.done ? null : { moved: state.moved, total: isCount(total.result) ? total.result : 0 });
+      };
+      tx.onerror = () => done(null);
+      tx.onabort = () => done(null);
+    };
+  });
 }

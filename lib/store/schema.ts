@@ -121,6 +121,8 @@ export interface MetaValues {
 export interface MoveMeta {
   moved: number;
   done: boolean;
+  /** The last URL moved: every URL up to it is moved, and the next batch starts after it. */
+  after?: string;
 }
 
 export interface DoppelDB extends DBSchema {

@@ -4,7 +4,8 @@
 // is written from an extension page while the worker is stopped; then the worker is woken, and
 // stopped again once it has moved some of the pages to their new keys (lib/store/move.ts), as
 // Chrome stops an idle worker. At that moment every page must be in exactly one of the two
-// stores; after the next wake the move must finish by itself, and the store must be whole
+// stores; at the next wake (a popup opened) the popup must say that the store is being updated,
+// then show its report; the move must finish by itself, and the store must be whole
 // (test/e2e/consistency.ts) with every page once, fields unchanged, and queries answering.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +16,7 @@ import { toBuckets } from '../../lib/store/tally';
 import { designTables } from '../../lib/tables';
 import { countsOfRecords } from '../kept-counts';
 import { dumpStore, storeProblems } from './consistency';
-import { type ExtensionSession, launchWithExtension, pollFor, sleep, stopServiceWorker } from './harness';
+import { type ExtensionSession, launchWithExtension, pollFor, popupUrl, sleep, stopServiceWorker } from './harness';
 
 const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 const PAGES = 30_000;
@@ -156,7 +157,16 @@ describe('upgrade from version 4, the worker stopped mid-move', () => {
     expect([...atStop.moved, ...atStop.left].sort()).toEqual(records.map((r) => r.url).sort()); // each page once
     const notMoved = atStop.left[atStop.left.length - 1]!;
 
-    // the next wake: a query for a page still in the old store waits for the move, then answers
+    // The next wake: the popup for a page still in the old store. Its report waits for the move;
+    // meanwhile the popup says what is happening, then shows the report.
+    const popup = await ext.ctx.newPage();
+    await popup.goto(popupUrl(ext.extensionId, notMoved));
+    await popup.waitForSelector('#report[data-move]', { timeout: 60_000 });
+    expect(await popup.textContent('#status-text')).toBe('Updating how your history is stored…');
+    expect(await popup.textContent('#status-detail')).toMatch(/^Once, after an update of Doppel: \d+% of 30,000 pages done\. The report appears when it ends/);
+    await popup.waitForSelector('#report[data-state="ready"]', { timeout: 120_000 });
+    expect(await popup.getAttribute('#report', 'data-move')).toBeNull();
+    expect(await popup.textContent('#page-title')).toBe(records.find((r) => r.url === notMoved)!.title);
     const reply = await send(page, { type: 'report/get', payload: { url: notMoved } });
     expect(reply?.ok, JSON.stringify(reply)).toBe(true);
     expect(reply?.value?.state).toBe('recorded');
