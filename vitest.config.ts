@@ -6,5 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    // hooks build data (the index suite adds 5,000 pages to fake-indexeddb per design): on 2 cores
+    // with the other test files running, one took over vitest's default 10 s in CI
+    hookTimeout: 60_000,
   },
 });
