@@ -22,6 +22,7 @@
 import { unwrap } from 'idb';
 import { type Db, LEGACY_PAGES, type MoveMeta } from './schema';
 import { readSlots } from './slots';
+import { isCount } from './tally';
 import { within } from './within';
 
 /** Records moved per transaction. */
@@ -46,8 +47,6 @@ export interface MoveOptions {
 export function hasLegacyPages(db: Db): boolean {
   return (unwrap(db) as IDBDatabase).objectStoreNames.contains(LEGACY_PAGES);
 }
-
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /** meta `move`, read leniently: a missing or garbled value is a move not started. */
 function readMove(value: unknown): MoveMeta {

@@ -78,7 +78,7 @@ export function parseSiteBucket(value: unknown): Map<string, SiteCounts> | null 
   return rows;
 }
 
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+export const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** meta `pageCount`; counted (a walk over every page) only if it is missing or unreadable. */
 export async function readPageCount(pages: { count(): Promise<number> }, meta: { get(key: 'pageCount'): Promise<unknown> }): Promise<number> {
