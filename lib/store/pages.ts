@@ -519,14 +519,14 @@ async function regroupAfterRemoval(pages: PagesWriter, tally: Tally, gone: reado
 
 /** `fields` under key `id`, with the table keys migration state `stored` requires; none if its simhash is unreadable. */
 function withPhaseKeys(stored: StoredDesign, id: number, fields: PageFields): PageRecord {
-  let fp: Fingerprint;
+  let fp: Fingerprint | null;
   try {
     fp = fingerprintFromHex(fields.simhash);
   } catch {
-    return Object.assign({ id }, fields, { id, keys: [] }); // an unreadable record matches nothing
+    fp = null; // an unreadable record matches nothing
   }
   // id first (the stored field order), and `fields` cannot move the record to another key
-  return Object.assign({ id }, fields, { id, keys: writeKeys(stored, fp) });
+  return Object.assign({ id }, fields, { id, keys: fp === null ? [] : writeKeys(stored, fp) });
 }
 
 /**
