@@ -30,6 +30,14 @@
 //   a 47-bit hash of the URL times 64 (plus a probe number on a collision), so a URL's page is
 //   found without an index of URLs, and every index entry carries 8 bytes of key, not the URL.
 // - v5-counter: the same, keyed by a counter, with an index on a 53-bit hash of the URL instead.
+// - v5-runs: v5-slot without the `keys` field and index; the 4 tables as runs (as in runs), whose
+//   entries carry the page's 53-bit id in two words. The `site` and `lastSeen` indexes stay.
+// - runs-full: every per-page index gone. Records keyed by v5-slot's id, with short field names;
+//   runs for the 4 tables, for lastSeen (seconds, id) and for the site (32-bit hash, id), so the
+//   history's order and a site's pages are runs too (read back through the record, since a revisit
+//   leaves the old lastSeen entry behind).
+// - runs-compact: runs-full with the smallest record: an array [url, title, both fingerprints as
+//   16 bytes, firstSeen and lastSeen in seconds, visits]; no site (it is the URL's host).
 // - buckets: bare's records keyed by a 53-bit hash of the URL (so a URL needs no index), a
 //   `lastSeen` index, and the tables as buckets: one record per (table, key), a Uint32Array of
 //   (page key, fingerprint) entries, read and rewritten once per batch for all its new entries.
@@ -52,9 +60,9 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter'] as const;
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact'] as const;
 /** Layouts whose near-duplicate query is measured after the writes (--queries N, default 200). */
-const QUERIED: readonly Layout[] = ['table-index', 'runs'];
+const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact'];
 const QUERIES = option('queries', 200);
 /** runs: entries a chunk (16 bytes each). */
 const CHUNK = option('chunk', 256);
@@ -84,8 +92,13 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
       const d = open.result;
       if (layout === 'bare' || layout === 'bare-hashed') {
         d.createObjectStore('pages');
-      } else if (layout === 'runs') {
+      } else if (layout === 'runs' || layout === 'runs-full' || layout === 'runs-compact') {
         d.createObjectStore('pages');
+        d.createObjectStore('runs');
+      } else if (layout === 'v5-runs') {
+        const s = d.createObjectStore('pages', { keyPath: 'id' });
+        s.createIndex('site', 'site');
+        s.createIndex('lastSeen', 'lastSeen');
         d.createObjectStore('runs');
       } else if (layout === 'lean-hashed') {
         const s = d.createObjectStore('pages', { keyPath: 'i' });
@@ -143,36 +156,50 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
   let nextRun = 0;
   /** The first key of each chunk of each run, by `${table}:${run}`: a query finds its chunk here and reads it with one get. */
   const chunkKeys = new Map<string, number[]>();
-  /** Entries (4 words: key, fingerprint high, low, page) sorted by key. */
-  const sortEntries = (entries: Uint32Array): Uint32Array => {
-    const n = entries.length / 4;
+  /**
+   * The words an entry of tree t takes: runs: 4 (key, fingerprint high, low, page); v5-runs and
+   * runs-full: 5 for a table (the page's id in two words), 3 for lastSeen and site (key, id).
+   */
+  const strideOf = (t: number): number => (layout === 'runs' ? 4 : t < 4 ? 5 : 3);
+  /** The trees of runs the layout writes: 4 tables, then runs' URL hash, or runs-full's lastSeen and site. */
+  const trees = layout === 'runs' ? 5 : layout === 'runs-full' || layout === 'runs-compact' ? 7 : 4;
+  /** Entries (stride words each, the key first) sorted by key. */
+  const sortEntries = (entries: Uint32Array, stride: number): Uint32Array => {
+    const n = entries.length / stride;
     const order = new Float64Array(n);
-    for (let e = 0; e < n; e++) order[e] = entries[e * 4]! * 2 ** 21 + e;
+    for (let e = 0; e < n; e++) order[e] = entries[e * stride]! * 2 ** 21 + e;
     order.sort();
     const sorted = new Uint32Array(entries.length);
-    for (let e = 0; e < n; e++) sorted.set(entries.subarray((order[e]! % 2 ** 21) * 4, (order[e]! % 2 ** 21) * 4 + 4), e * 4);
+    for (let e = 0; e < n; e++) sorted.set(entries.subarray((order[e]! % 2 ** 21) * stride, (order[e]! % 2 ** 21) * stride + stride), e * stride);
     return sorted;
   };
   /** Writes a sorted run in chunks of about CHUNK_ENTRIES, never splitting equal keys. */
   const writeRun = (runs: IDBObjectStore, t: number, level: number, id: number, sorted: Uint32Array): void => {
-    const n = sorted.length / 4;
+    const stride = strideOf(t);
+    const n = sorted.length / stride;
     const firsts: number[] = [];
     let start = 0;
     for (let chunk = 0; start < n; chunk++) {
       let end = Math.min(n, start + CHUNK_ENTRIES);
-      while (end < n && sorted[end * 4] === sorted[(end - 1) * 4]) end++;
-      runs.put(sorted.slice(start * 4, end * 4), [t, level, id, sorted[start * 4]!, chunk]);
-      firsts.push(sorted[start * 4]!);
+      while (end < n && sorted[end * stride] === sorted[(end - 1) * stride]) end++;
+      runs.put(sorted.slice(start * stride, end * stride), [t, level, id, sorted[start * stride]!, chunk]);
+      firsts.push(sorted[start * stride]!);
       start = end;
     }
     chunkKeys.set(`${t}:${id}`, firsts);
+  };
+  const siteHash = (site: string): number => {
+    let a = 0x811c9dc5;
+    for (let c = 0; c < site.length; c++) a = Math.imul(a ^ site.charCodeAt(c), 0x01000193);
+    return a >>> 0;
   };
   const sample: [number, number][] = [];
   (globalThis as unknown as { layoutState: unknown }).layoutState = { runIndex, chunkKeys, sample };
   const started = performance.now();
   for (let from = 0; from < pages; from += batch) {
-    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : layout === 'runs' ? ['pages', 'runs'] : 'pages', 'readwrite');
-    const runEntries: number[][] = [[], [], [], [], []];
+    const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact';
+    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : withRuns ? ['pages', 'runs'] : 'pages', 'readwrite');
+    const runEntries: number[][] = [[], [], [], [], [], [], []];
     const store = tx.objectStore('pages');
     const additions = new Map<number, number[]>();
     for (let i = from; i < Math.min(pages, from + batch); i++) {
@@ -210,6 +237,25 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
           list.push(Math.floor(key / 2 ** 32), key >>> 0, hi, lo);
           additions.set(bucket, list);
         });
+      } else if (layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact') {
+        const id = Math.floor(urlKey(url) / 64) * 64;
+        const idHi = Math.floor(id / 2 ** 32);
+        const idLo = id >>> 0;
+        if (layout === 'v5-runs') store.put({ id, url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1 });
+        else if (layout === 'runs-full') store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1 }, id);
+        else {
+          const fingerprints = new Uint8Array(16);
+          for (let b = 0; b < 8; b++) {
+            fingerprints[b] = parseInt(simhash.slice(b * 2, b * 2 + 2), 16);
+            fingerprints[8 + b] = parseInt(check.slice(b * 2, b * 2 + 2), 16);
+          }
+          store.put([url, title, fingerprints, Math.floor(lastSeen / 1000), Math.floor(lastSeen / 1000), 1], id);
+        }
+        tableKeys.forEach((k, t) => runEntries[t]!.push(k, hi, lo, idHi, idLo));
+        if (layout !== 'v5-runs') {
+          runEntries[5]!.push(Math.floor(lastSeen / 1000), idHi, idLo);
+          runEntries[6]!.push(siteHash(host), idHi, idLo);
+        }
       } else if (layout === 'v5-slot' || layout === 'v5-counter') {
         const keys = tableKeys.map((k, t) => `${t}:${k.toString(16).padStart(4, '0')}`);
         const fields = { url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1, keys };
@@ -221,11 +267,12 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
         store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 2 ** 32 + k) });
       }
     }
-    if (layout === 'runs') {
+    if (withRuns) {
       const runs = tx.objectStore('runs');
       runEntries.forEach((list, t) => {
+        if (list.length === 0) return;
         const id = nextRun++;
-        writeRun(runs, t, 0, id, sortEntries(new Uint32Array(list)));
+        writeRun(runs, t, 0, id, sortEntries(new Uint32Array(list), strideOf(t)));
         levelRuns(t, 0).push(id);
       });
     }
@@ -246,9 +293,9 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error);
     });
-    if (layout === 'runs') {
+    if (withRuns) {
       // merge every level that holds MERGE_AT runs into one run of the next, in a transaction of its own
-      for (let t = 0; t < 5; t++) {
+      for (let t = 0; t < trees; t++) {
         for (let level = 0; levelRuns(t, level).length >= MERGE_AT; level++) {
           const mtx = db.transaction('runs', 'readwrite');
           const runs = mtx.objectStore('runs');
@@ -266,7 +313,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
           }
           runs.delete(range);
           const id = nextRun++;
-          writeRun(runs, t, level + 1, id, sortEntries(merged));
+          writeRun(runs, t, level + 1, id, sortEntries(merged, strideOf(t)));
           for (const old of levelRuns(t, level)) chunkKeys.delete(`${t}:${old}`);
           runIndex.set(`${t}:${level}`, []);
           levelRuns(t, level + 1).push(id);
@@ -323,7 +370,8 @@ async function queryLayout({ layout, queries }: { layout: Layout; queries: numbe
     const blocks = [hi >>> 16, hi & 0xffff, lo >>> 16, lo & 0xffff];
     const started = performance.now();
     const found = new Set<number>();
-    if (layout === 'runs') {
+    if (layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact') {
+      const stride = layout === 'runs' ? 4 : 5;
       const tx = db.transaction(['runs', 'pages'], 'readonly');
       const runs = tx.objectStore('runs');
       const reads: Promise<void>[] = [];
@@ -345,10 +393,10 @@ async function queryLayout({ layout, queries }: { layout: Layout; queries: numbe
             reads.push(
               request<Uint32Array | undefined>(runs.get([t, level, id, firsts[low]!, low])).then((chunk) => {
                 if (!chunk) return;
-                for (let e = 0; e < chunk.length; e += 4) {
+                for (let e = 0; e < chunk.length; e += stride) {
                   if (chunk[e] !== key) continue;
                   candidates++;
-                  if (popcount(chunk[e + 1]! ^ hi) + popcount(chunk[e + 2]! ^ lo) <= 3) found.add(chunk[e + 3]!);
+                  if (popcount(chunk[e + 1]! ^ hi) + popcount(chunk[e + 2]! ^ lo) <= 3) found.add(stride === 4 ? chunk[e + 3]! : chunk[e + 3]! * 2 ** 32 + chunk[e + 4]!);
                 }
               }),
             );

@@ -1,5 +1,6 @@
 // The service worker: wires browser events to lib/recorder.ts, and keeps the toolbar badge.
 import { browser } from 'wxt/browser';
+import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/deadline';
 import { createRecorder } from '@/lib/recorder';
 import { ORGANISE_LOCK, organise } from '@/lib/store/groups';
 import { htmlReader } from './reader';
@@ -44,6 +45,8 @@ export default defineBackground(() => {
 
   const recorder = createRecorder({ ...stores, readHtml: htmlReader(), now: () => Date.now(), log: (message) => console.warn(`Doppel: ${message}`), onPagesChanged: refreshBadges });
   const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
+  /** The reply to a page whose recording outlasts PAGE_REPLY_DEADLINE_MS (it goes on). */
+  const PAGE_RECORDED_LATER = 'Doppel is still updating how your history is stored; it will record this page when that is done.';
   /** Messages after which some tab's badge may be wrong. */
   const CHANGES_PAGES = new Set(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
 
@@ -63,10 +66,10 @@ export default defineBackground(() => {
   }).catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
 
   // Registered synchronously, so that a message which wakes the worker is not missed.
-  browser.runtime.onMessage.addListener((message: unknown, sender) =>
-    recorder.handle(message, sender, ext).then((reply) => {
+  browser.runtime.onMessage.addListener((message: unknown, sender) => {
+    const type = (message as { type?: unknown } | null)?.type;
+    const handled = recorder.handle(message, sender, ext).then((reply) => {
       const tabId = sender.tab?.id;
-      const type = (message as { type?: unknown }).type;
       if (reply.ok && tabId !== undefined && (type === 'page/extracted' || type === 'page/html')) {
         const url = (message as { payload: { url: string } }).payload.url;
         const matches = (reply.value as { matches: number }).matches;
@@ -76,6 +79,12 @@ export default defineBackground(() => {
       }
       if (reply.ok && typeof type === 'string' && CHANGES_PAGES.has(type)) void refreshBadges();
       return reply;
-    }),
-  );
+    });
+    if (type !== 'page/extracted' && type !== 'page/html') return handled;
+    // A page's message waits for the store, minutes long while an update moves the pages: the
+    // reply comes before Chrome's 5-minute limit on one event, and the page is recorded after it.
+    return settleWithin(handled, PAGE_REPLY_DEADLINE_MS, () => ({ ok: false as const, error: PAGE_RECORDED_LATER }), (error) =>
+      console.warn('Doppel: recording a page after its reply failed:', error),
+    );
+  });
 });
