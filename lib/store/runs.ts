@@ -1,0 +1,216 @@
+// Sorted runs (an LSM tree) over one IndexedDB object store: the layout that bench:layout measured
+// as the only one near the issue's write and size targets (README, *The floor of a layout*). Not
+// yet used by the schema: this module is its tested core.
+//
+// A tree holds fixed-width entries of `stride` 32-bit words, the first word the entry's key. Each
+// write adds one run: its entries sorted by key. When a level holds MERGE_AT runs they are merged
+// into one run of the next level, so a tree of n entries written in batches of b has about
+// log8(n / b) levels of at most 7 runs each, and a lookup reads one chunk per run. A run is stored
+// in chunks of about `chunkEntries` entries, each keyed [tree, level, run, chunk], and equal keys
+// never straddle two chunks: a key's entries in a run are all in the last chunk whose first key is
+// at most the key. Where the runs and their chunks' first keys are is the RunIndex, which the
+// caller keeps (in meta) and writes in the same transaction as the chunks, so a transaction that
+// aborts leaves both as they were.
+//
+// Entries are never deleted one by one: a reader checks what an entry points to (the page may be
+// gone, or have changed), and a merge keeps every entry.
+
+/** The key of a chunk in the runs store: [tree, level, run, chunk]. */
+export type RunChunkKey = [tree: number, level: number, run: number, chunk: number];
+
+/** What a lookup needs of the runs' object store (idb's IDBPObjectStore has it, readonly or not). */
+export interface RunReader {
+  get(key: RunChunkKey): Promise<Uint32Array | undefined>;
+}
+
+/** What writing and merging runs need of the object store, whose keys are out-of-line. */
+export interface RunStore extends RunReader {
+  put(value: Uint32Array, key: RunChunkKey): Promise<unknown>;
+  getAll(range: IDBKeyRange): Promise<Uint32Array[]>;
+  delete(range: IDBKeyRange): Promise<unknown>;
+}
+
+/** A tree's shape: its number (the first part of every chunk key), its entry width, its chunk size. */
+export interface RunTree {
+  tree: number;
+  /** 32-bit words an entry, the key first. */
+  stride: number;
+  /** Entries a chunk, about (a chunk grows past it rather than split a key). */
+  chunkEntries: number;
+}
+
+export interface RunInfo {
+  tree: number;
+  level: number;
+  run: number;
+  entries: number;
+  /** The first key of each chunk, in order. */
+  firsts: number[];
+}
+
+export interface RunIndex {
+  /** The number the next run gets: run numbers are never reused. */
+  nextRun: number;
+  runs: RunInfo[];
+}
+
+/** How many runs of a level are merged into one of the next. */
+export const MERGE_AT = 8;
+
+export const EMPTY_RUN_INDEX: RunIndex = { nextRun: 0, runs: [] };
+
+const isWord = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 0xffffffff;
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+
+/** A RunIndex read back from storage, checked; throws a RangeError that says what is wrong. */
+export function parseRunIndex(value: unknown): RunIndex {
+  const fail = (why: string): never => {
+    throw new RangeError(`The index of Doppel's sorted runs is damaged: ${why}.`);
+  };
+  if (typeof value !== 'object' || value === null) return fail('it is not an object');
+  const { nextRun, runs } = value as Partial<RunIndex>;
+  if (!isCount(nextRun)) return fail('nextRun is not a count');
+  if (!Array.isArray(runs)) return fail('runs is not a list');
+  const seen = new Set<number>();
+  for (const info of runs as unknown[]) {
+    const r = info as Partial<RunInfo> | null;
+    if (typeof r !== 'object' || r === null) return fail('a run is not an object');
+    if (!isCount(r.tree) || !isCount(r.level) || !isCount(r.run) || !isCount(r.entries)) return fail('a run has a field that is not a count');
+    if (r.run >= nextRun || seen.has(r.run)) return fail(`run ${r.run} is numbered twice or past nextRun`);
+    seen.add(r.run);
+    if (!Array.isArray(r.firsts) || !r.firsts.every(isWord)) return fail(`run ${r.run}'s first keys are not 32-bit words`);
+    if (r.firsts.some((key, i) => i > 0 && key <= r.firsts![i - 1]!)) return fail(`run ${r.run}'s first keys are not increasing`);
+    if ((r.entries === 0) !== (r.firsts.length === 0)) return fail(`run ${r.run}'s entries and chunks disagree`);
+  }
+  return { nextRun, runs: runs.map(({ tree, level, run, entries, firsts }) => ({ tree, level, run, entries, firsts: [...firsts] })) };
+}
+
+/** The entries sorted by key; entries with equal keys keep their order. */
+export function sortEntries(entries: Uint32Array, stride: number): Uint32Array {
+  if (entries.length % stride !== 0) throw new RangeError(`${entries.length} words are not whole entries of ${stride}`);
+  const n = entries.length / stride;
+  const order = Array.from({ length: n }, (_, e) => e);
+  order.sort((a, b) => entries[a * stride]! - entries[b * stride]! || a - b);
+  const sorted = new Uint32Array(entries.length);
+  order.forEach((from, to) => sorted.set(entries.subarray(from * stride, from * stride + stride), to * stride));
+  return sorted;
+}
+
+/** Sorted runs merged into one sorted run; of equal keys, an earlier run's entries come first. */
+export function mergeRuns(runs: readonly Uint32Array[], stride: number): Uint32Array {
+  const merged = new Uint32Array(runs.reduce((words, run) => words + run.length, 0));
+  const at = runs.map(() => 0);
+  for (let out = 0; out < merged.length; out += stride) {
+    let best = -1;
+    for (let r = 0; r < runs.length; r++) {
+      if (at[r]! >= runs[r]!.length) continue;
+      if (best < 0 || runs[r]![at[r]!]! < runs[best]![at[best]!]!) best = r;
+    }
+    merged.set(runs[best]!.subarray(at[best]!, at[best]! + stride), out);
+    at[best]! += stride;
+  }
+  return merged;
+}
+
+/** A sorted run cut into chunks of about chunkEntries entries, never between two equal keys. */
+export function splitChunks(sorted: Uint32Array, { stride, chunkEntries }: RunTree): { firsts: number[]; chunks: Uint32Array[] } {
+  const n = sorted.length / stride;
+  const firsts: number[] = [];
+  const chunks: Uint32Array[] = [];
+  for (let start = 0; start < n; ) {
+    let end = Math.min(n, start + chunkEntries);
+    while (end < n && sorted[end * stride] === sorted[(end - 1) * stride]) end++;
+    firsts.push(sorted[start * stride]!);
+    chunks.push(sorted.slice(start * stride, end * stride));
+    start = end;
+  }
+  return { firsts, chunks };
+}
+
+/** The chunk of a run that holds every entry with this key, if any can: the last whose first key is at most key; -1 if none. */
+export function chunkFor(firsts: readonly number[], key: number): number {
+  let low = 0;
+  let high = firsts.length - 1;
+  if (high < 0 || firsts[0]! > key) return -1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (firsts[mid]! <= key) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** The runs of a tree's level, oldest first. */
+export function levelRuns(index: RunIndex, tree: number, level: number): RunInfo[] {
+  return index.runs.filter((r) => r.tree === tree && r.level === level).sort((a, b) => a.run - b.run);
+}
+
+/** The lowest level of the tree holding MERGE_AT runs or more, or -1. */
+export function levelToMerge(index: RunIndex, tree: number): number {
+  const levels = new Map<number, number>();
+  for (const r of index.runs) if (r.tree === tree) levels.set(r.level, (levels.get(r.level) ?? 0) + 1);
+  const due = [...levels].filter(([, runs]) => runs >= MERGE_AT).map(([level]) => level);
+  return due.length === 0 ? -1 : Math.min(...due);
+}
+
+async function writeRun(store: RunStore, index: RunIndex, spec: RunTree, level: number, sorted: Uint32Array): Promise<RunIndex> {
+  if (sorted.length === 0) return index;
+  const run = index.nextRun;
+  const { firsts, chunks } = splitChunks(sorted, spec);
+  await Promise.all(chunks.map((chunk, c) => store.put(chunk, [spec.tree, level, run, c])));
+  return { nextRun: run + 1, runs: [...index.runs, { tree: spec.tree, level, run, entries: sorted.length / spec.stride, firsts }] };
+}
+
+/** Adds the entries (any order) as a run of level 0; returns the index to write beside it. */
+export function appendRun(store: RunStore, index: RunIndex, spec: RunTree, entries: Uint32Array): Promise<RunIndex> {
+  return writeRun(store, index, spec, 0, sortEntries(entries, spec.stride));
+}
+
+/** A run's chunks (in chunk order) as one array. */
+function concat(chunks: readonly Uint32Array[]): Uint32Array {
+  const all = new Uint32Array(chunks.reduce((words, chunk) => words + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+const runRange = (tree: number, level: number, run: number): IDBKeyRange => IDBKeyRange.bound([tree, level, run], [tree, level, run, Infinity]);
+
+/**
+ * Merges every level of the tree that holds MERGE_AT runs into one run of the next level, lowest
+ * first (a merge can fill the next level); returns the index to write beside the new runs.
+ */
+export async function mergeDue(store: RunStore, index: RunIndex, spec: RunTree): Promise<RunIndex> {
+  for (let level = levelToMerge(index, spec.tree); level >= 0; level = levelToMerge(index, spec.tree)) {
+    const old = levelRuns(index, spec.tree, level);
+    const runs = await Promise.all(old.map(async (r) => concat(await store.getAll(runRange(spec.tree, level, r.run)))));
+    await Promise.all(old.map((r) => store.delete(runRange(spec.tree, level, r.run))));
+    const merged = old.map((r) => r.run);
+    index = await writeRun(store, { ...index, runs: index.runs.filter((r) => !(r.tree === spec.tree && merged.includes(r.run))) }, spec, level + 1, mergeRuns(runs, spec.stride));
+  }
+  return index;
+}
+
+/** Every entry of the tree whose key is `key`, one chunk read a run, in parallel; oldest run first. */
+export async function lookup(store: RunReader, index: RunIndex, spec: RunTree, key: number): Promise<Uint32Array[]> {
+  const runs = index.runs.filter((r) => r.tree === spec.tree).sort((a, b) => a.run - b.run);
+  const chunks = await Promise.all(
+    runs.map((r) => {
+      const c = chunkFor(r.firsts, key);
+      return c < 0 ? undefined : store.get([r.tree, r.level, r.run, c]);
+    }),
+  );
+  const found: Uint32Array[] = [];
+  for (const [i, chunk] of chunks.entries()) {
+    if (chunk === undefined) {
+      const c = chunkFor(runs[i]!.firsts, key);
+      if (c < 0) continue;
+      throw new RangeError(`Chunk ${c} of run ${runs[i]!.run} is missing from Doppel's sorted runs, though their index lists it.`);
+    }
+    for (let e = 0; e < chunk.length; e += spec.stride) if (chunk[e] === key) found.push(chunk.slice(e, e + spec.stride));
+  }
+  return found;
+}
