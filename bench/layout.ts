@@ -38,6 +38,9 @@
 //   leaves the old lastSeen entry behind).
 // - runs-compact: runs-full with the smallest record: an array [url, title, both fingerprints as
 //   16 bytes, firstSeen and lastSeen in seconds, visits]; no site (it is the URL's host).
+// - runs-lib: runs-compact's records and trees, written and read by lib/store/runs.ts (bundled
+//   into the page) instead of this file's prototype: merges run in the batch's own transaction, and
+//   the run index is a record in a `meta` store, written beside the runs.
 // - buckets: bare's records keyed by a 53-bit hash of the URL (so a URL needs no index), a
 //   `lastSeen` index, and the tables as buckets: one record per (table, key), a Uint32Array of
 //   (page key, fingerprint) entries, read and rewritten once per batch for all its new entries.
@@ -51,7 +54,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { build } from 'esbuild';
+import type { IDBPTransaction, wrap } from 'idb';
+import type * as Runs from '../lib/store/runs';
 import { median, percentile } from './stats';
+
+/** lib/store/runs.ts and idb's wrap, bundled into the page for runs-lib (see bundleRuns). */
+type RunsBundle = typeof Runs & { wrap: typeof wrap };
+
+/** The page script that sets globalThis.doppelRuns to lib/store/runs.ts and idb's wrap. */
+async function bundleRuns(): Promise<string> {
+  const out = await build({
+    stdin: { contents: "export * from '../lib/store/runs';\nexport { wrap } from 'idb';", resolveDir: import.meta.dirname, loader: 'ts' },
+    bundle: true,
+    format: 'iife',
+    globalName: 'doppelRuns',
+    write: false,
+    target: 'chrome120',
+  });
+  return `${out.outputFiles[0]!.text}\nglobalThis.doppelRuns = doppelRuns;`; // an init script runs inside a function of its own
+}
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -60,9 +82,9 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact'] as const;
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib'] as const;
 /** Layouts whose near-duplicate query is measured after the writes (--queries N, default 200). */
-const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact'];
+const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib'];
 const QUERIES = option('queries', 200);
 /** runs: entries a chunk (16 bytes each). */
 const CHUNK = option('chunk', 256);
@@ -92,9 +114,10 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
       const d = open.result;
       if (layout === 'bare' || layout === 'bare-hashed') {
         d.createObjectStore('pages');
-      } else if (layout === 'runs' || layout === 'runs-full' || layout === 'runs-compact') {
+      } else if (layout === 'runs' || layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib') {
         d.createObjectStore('pages');
         d.createObjectStore('runs');
+        if (layout === 'runs-lib') d.createObjectStore('meta');
       } else if (layout === 'v5-runs') {
         const s = d.createObjectStore('pages', { keyPath: 'id' });
         s.createIndex('site', 'site');
@@ -162,7 +185,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
    */
   const strideOf = (t: number): number => (layout === 'runs' ? 4 : t < 4 ? 5 : 3);
   /** The trees of runs the layout writes: 4 tables, then runs' URL hash, or runs-full's lastSeen and site. */
-  const trees = layout === 'runs' ? 5 : layout === 'runs-full' || layout === 'runs-compact' ? 7 : 4;
+  const trees = layout === 'runs' ? 5 : layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib' ? 7 : 4;
   /** Entries (stride words each, the key first) sorted by key. */
   const sortEntries = (entries: Uint32Array, stride: number): Uint32Array => {
     const n = entries.length / stride;
@@ -197,8 +220,8 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
   (globalThis as unknown as { layoutState: unknown }).layoutState = { runIndex, chunkKeys, sample };
   const started = performance.now();
   for (let from = 0; from < pages; from += batch) {
-    const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact';
-    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : withRuns ? ['pages', 'runs'] : 'pages', 'readwrite');
+    const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib';
+    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : layout === 'runs-lib' ? ['pages', 'runs', 'meta'] : withRuns ? ['pages', 'runs'] : 'pages', 'readwrite');
     const runEntries: number[][] = [[], [], [], [], [], [], []];
     const store = tx.objectStore('pages');
     const additions = new Map<number, number[]>();
@@ -237,7 +260,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
           list.push(Math.floor(key / 2 ** 32), key >>> 0, hi, lo);
           additions.set(bucket, list);
         });
-      } else if (layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact') {
+      } else if (layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib') {
         const id = Math.floor(urlKey(url) / 64) * 64;
         const idHi = Math.floor(id / 2 ** 32);
         const idLo = id >>> 0;
@@ -267,7 +290,20 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
         store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 2 ** 32 + k) });
       }
     }
-    if (withRuns) {
+    if (layout === 'runs-lib') {
+      // lib/store/runs.ts, as a schema would call it: append and merge, then the index, in this transaction
+      const lib = (globalThis as unknown as { doppelRuns: RunsBundle }).doppelRuns;
+      const wrapped = lib.wrap(tx) as unknown as IDBPTransaction<unknown, string[], 'readwrite'>;
+      const runs = wrapped.objectStore('runs');
+      const meta = wrapped.objectStore('meta');
+      let index = lib.parseRunIndex((await meta.get('runs')) ?? lib.EMPTY_RUN_INDEX);
+      for (let t = 0; t < trees; t++) {
+        const spec = { tree: t, stride: strideOf(t), chunkEntries: CHUNK_ENTRIES };
+        index = await lib.appendRun(runs, index, spec, Uint32Array.from(runEntries[t]!));
+        index = await lib.mergeDue(runs, index, spec);
+      }
+      await meta.put(index, 'runs');
+    } else if (withRuns) {
       const runs = tx.objectStore('runs');
       runEntries.forEach((list, t) => {
         if (list.length === 0) return;
@@ -293,7 +329,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error);
     });
-    if (withRuns) {
+    if (withRuns && layout !== 'runs-lib') {
       // merge every level that holds MERGE_AT runs into one run of the next, in a transaction of its own
       for (let t = 0; t < trees; t++) {
         for (let level = 0; levelRuns(t, level).length >= MERGE_AT; level++) {
@@ -370,7 +406,19 @@ async function queryLayout({ layout, queries }: { layout: Layout; queries: numbe
     const blocks = [hi >>> 16, hi & 0xffff, lo >>> 16, lo & 0xffff];
     const started = performance.now();
     const found = new Set<number>();
-    if (layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact') {
+    if (layout === 'runs-lib') {
+      const lib = (globalThis as unknown as { doppelRuns: RunsBundle }).doppelRuns;
+      const tx = lib.wrap(db.transaction(['runs', 'pages', 'meta'], 'readonly'));
+      const index = lib.parseRunIndex(await tx.objectStore('meta').get('runs'));
+      const runs = tx.objectStore('runs');
+      const lists = await Promise.all(blocks.map((key, t) => lib.lookup(runs, index, { tree: t, stride: 5, chunkEntries: 0 }, key)));
+      for (const entry of lists.flat()) {
+        candidates++;
+        if (popcount(entry[1]! ^ hi) + popcount(entry[2]! ^ lo) <= 3) found.add(entry[3]! * 2 ** 32 + entry[4]!);
+      }
+      const pages = tx.objectStore('pages');
+      await Promise.all([...found].map((id) => pages.get(id)));
+    } else if (layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact') {
       const stride = layout === 'runs' ? 4 : 5;
       const tx = db.transaction(['runs', 'pages'], 'readonly');
       const runs = tx.objectStore('runs');
@@ -447,6 +495,7 @@ async function main(): Promise<void> {
     for (const [n, layout] of LAYOUTS.entries()) {
       const page = await ctx.newPage();
       await page.addInitScript('globalThis.__name = (f) => f'); // tsx's keepNames helper, for writeLayout's inner functions
+      if (layout === 'runs-lib') await page.addInitScript(await bundleRuns());
       page.on('console', (message) => console.log(`    ${message.text()}`));
       await page.goto(`http://127.0.0.1:${ports[n]}/`);
       const { ms, usage, base } = await page.evaluate(writeLayout, { layout, pages: PAGES, batch: BATCH, chunk: CHUNK });
