@@ -1,16 +1,20 @@
 // Where the background has a page's HTML read (`page/html`, lib/html-reader.ts): in its own
-// document where it has a DOMParser (Firefox's background page), else in Chromium's offscreen
-// document (entrypoints/reader/), opened when a page first needs it (lib/reader-client.ts).
+// document in Firefox, whose background is a page with a DOMParser, else in Chromium's offscreen
+// document (entrypoints/reader/), opened when a page first needs it (lib/reader-client.ts). The
+// choice is made at build time, so that Chromium's worker does not carry Readability (about 40 kB
+// of its script, parsed at every start) that only the offscreen document runs.
 import { browser } from 'wxt/browser';
-import { readHtml } from '@/lib/html-reader';
 import { readerClient } from '@/lib/reader-client';
 
 const READER_PATH = '/reader.html';
 
 export function htmlReader(): (html: string, url: string) => Promise<unknown> {
-  if (typeof DOMParser === 'function') {
+  if (import.meta.env.FIREFOX) {
+    // a dynamic import, which the Chromium build drops with this branch (a static one would keep
+    // Readability, whose CommonJS module the bundler must assume has side effects)
+    const reader = import('@/lib/html-reader');
     const parser = new DOMParser();
-    return async (html, url) => readHtml(html, url, (text) => parser.parseFromString(text, 'text/html'));
+    return async (html, url) => (await reader).readHtml(html, url, (text) => parser.parseFromString(text, 'text/html'));
   }
   const documentUrl = browser.runtime.getURL(READER_PATH);
   return readerClient({
