@@ -18,6 +18,7 @@ import {
   mergeDue,
   mergeRuns,
   parseRunIndex,
+  readDescending,
   sortEntries,
   splitChunks,
 } from '../lib/store/runs';
@@ -77,9 +78,9 @@ const words = (entries: number[][]): Uint32Array => Uint32Array.from(entries.fla
 const entriesOf = (flat: Uint32Array, stride: number): number[][] => Array.from({ length: flat.length / stride }, (_, e) => [...flat.subarray(e * stride, e * stride + stride)]);
 
 describe('the pure parts', () => {
-  it('sortEntries sorts by the first word and keeps the order of equal keys', () => {
-    const sorted = sortEntries(words([[5, 1], [2, 2], [5, 3], [0, 4], [2, 5]]), 2);
-    expect(entriesOf(sorted, 2)).toEqual([[0, 4], [2, 2], [2, 5], [5, 1], [5, 3]]);
+  it('sortEntries sorts by the first word, then by the next', () => {
+    const sorted = sortEntries(words([[5, 3], [2, 2], [5, 1], [0, 4], [2, 5], [2, 0]]), 2);
+    expect(entriesOf(sorted, 2)).toEqual([[0, 4], [2, 0], [2, 2], [2, 5], [5, 1], [5, 3]]);
     expect(() => sortEntries(Uint32Array.from([1, 2, 3]), 2)).toThrow('3 words are not whole entries of 2');
   });
 
@@ -87,8 +88,8 @@ describe('the pure parts', () => {
     expect(entriesOf(sortEntries(words([[0xffffffff, 1], [0x80000000, 2], [7, 3]]), 2), 2)).toEqual([[7, 3], [0x80000000, 2], [0xffffffff, 1]]);
   });
 
-  it('mergeRuns merges sorted runs, an earlier run first among equal keys', () => {
-    const merged = mergeRuns([words([[1, 10], [4, 11], [9, 12]]), words([]), words([[1, 20], [4, 21]]), words([[0, 30], [9, 31]])], 2);
+  it('mergeRuns merges sorted runs into the same order', () => {
+    const merged = mergeRuns([words([[1, 20], [4, 11], [9, 31]]), words([]), words([[1, 10], [4, 21]]), words([[0, 30], [9, 12]])], 2);
     expect(entriesOf(merged, 2)).toEqual([[0, 30], [1, 10], [1, 20], [4, 11], [4, 21], [9, 12], [9, 31]]);
     expect(mergeRuns([], 3)).toEqual(new Uint32Array(0));
   });
@@ -182,6 +183,52 @@ describe('a tree in IndexedDB, against every entry ever appended', () => {
     const index = await readIndex(db);
     const listed = index.runs.flatMap((r) => r.firsts.map((_, c) => JSON.stringify([r.tree, r.level, r.run, c]))).sort();
     expect((await db.getAllKeys('runs')).map((k) => JSON.stringify(k)).sort()).toEqual(listed);
+  });
+
+  it('readDescending pages through the whole tree newest first, after every batch', async () => {
+    const db = await freshDb();
+    const random = mulberry32(7);
+    const all: number[][] = [];
+    const pageThrough = async (limit: number): Promise<number[][]> => {
+      const seen: number[][] = [];
+      for (let before: number[] | undefined; ; ) {
+        const tx = db.transaction(['runs', 'meta'], 'readonly');
+        const index = parseRunIndex((await tx.objectStore('meta').get('runs')) ?? EMPTY_RUN_INDEX);
+        const page = await readDescending(tx.objectStore('runs'), index, spec, { before, limit });
+        await tx.done;
+        expect(page.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.map((e) => [...e]));
+        if (page.length < limit) return seen;
+        before = [...page.at(-1)!];
+      }
+    };
+    for (let batch = 0; batch < 140; batch++) {
+      // keys from a narrow range, so that equal keys meet at chunk and page boundaries; the second word makes every entry unique
+      const entries = Array.from({ length: 1 + Math.floor(random() * 9) }, (_, i) => [Math.floor(random() * 40), all.length + i, batch]);
+      all.push(...entries);
+      await write(db, spec, words(entries));
+      if (batch % 20 !== 19) continue;
+      const expected = [...all].sort(byWords).reverse();
+      for (const limit of [1, 7, 50, 10_000]) expect(await pageThrough(limit)).toEqual(expected);
+    }
+    expect(Math.max(...(await readIndex(db)).runs.map((r) => r.level))).toBe(2);
+  });
+
+  it('readDescending starts strictly before its cursor, which need not be an entry', async () => {
+    const db = await freshDb();
+    await write(db, spec, words([[5, 1, 0], [5, 2, 0], [9, 1, 0], [1, 1, 0]]));
+    await write(db, spec, words([[5, 3, 0], [7, 1, 0]]));
+    const read = async (before: number[] | undefined, limit: number): Promise<number[][]> => {
+      const tx = db.transaction(['runs', 'meta'], 'readonly');
+      const index = parseRunIndex(await tx.objectStore('meta').get('runs'));
+      return (await readDescending(tx.objectStore('runs'), index, spec, { before, limit })).map((e) => [...e]);
+    };
+    expect(await read(undefined, 3)).toEqual([[9, 1, 0], [7, 1, 0], [5, 3, 0]]);
+    expect(await read([5, 3, 0], 10)).toEqual([[5, 2, 0], [5, 1, 0], [1, 1, 0]]);
+    expect(await read([6, 0, 0], 2)).toEqual([[5, 3, 0], [5, 2, 0]]);
+    expect(await read([1, 1, 0], 5)).toEqual([]);
+    expect(await read([0xffffffff, 0, 0], 1)).toEqual([[9, 1, 0]]);
+    await expect(read([5, 3], 1)).rejects.toThrow('a cursor of 2 words for entries of 3');
   });
 
   it('keeps trees apart', async () => {

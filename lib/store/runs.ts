@@ -3,7 +3,7 @@
 // yet used by the schema: this module is its tested core.
 //
 // A tree holds fixed-width entries of `stride` 32-bit words, the first word the entry's key. Each
-// write adds one run: its entries sorted by key. When a level holds MERGE_AT runs they are merged
+// write adds one run: its entries sorted by key, then by their other words. When a level holds MERGE_AT runs they are merged
 // into one run of the next level, so a tree of n entries written in batches of b has about
 // log8(n / b) levels of at most 7 runs each, and a lookup reads one chunk per run. A run is stored
 // in chunks of about `chunkEntries` entries, each keyed [tree, level, run, chunk], and equal keys
@@ -85,18 +85,27 @@ export function parseRunIndex(value: unknown): RunIndex {
   return { nextRun, runs: runs.map(({ tree, level, run, entries, firsts }) => ({ tree, level, run, entries, firsts: [...firsts] })) };
 }
 
-/** The entries sorted by key; entries with equal keys keep their order. */
+/** Compares entry a (at word ai) with entry b (at word bi) word by word: the key, then the rest. */
+function compareAt(a: Uint32Array, ai: number, b: ArrayLike<number>, bi: number, stride: number): number {
+  for (let w = 0; w < stride; w++) {
+    const d = a[ai + w]! - b[bi + w]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The entries sorted by key, and entries of equal keys by their next words, so that any entry can be a cursor. */
 export function sortEntries(entries: Uint32Array, stride: number): Uint32Array {
   if (entries.length % stride !== 0) throw new RangeError(`${entries.length} words are not whole entries of ${stride}`);
   const n = entries.length / stride;
   const order = Array.from({ length: n }, (_, e) => e);
-  order.sort((a, b) => entries[a * stride]! - entries[b * stride]! || a - b);
+  order.sort((a, b) => compareAt(entries, a * stride, entries, b * stride, stride));
   const sorted = new Uint32Array(entries.length);
   order.forEach((from, to) => sorted.set(entries.subarray(from * stride, from * stride + stride), to * stride));
   return sorted;
 }
 
-/** Sorted runs merged into one sorted run; of equal keys, an earlier run's entries come first. */
+/** Sorted runs (sortEntries' order) merged into one sorted run. */
 export function mergeRuns(runs: readonly Uint32Array[], stride: number): Uint32Array {
   const merged = new Uint32Array(runs.reduce((words, run) => words + run.length, 0));
   const at = runs.map(() => 0);
@@ -104,7 +113,7 @@ export function mergeRuns(runs: readonly Uint32Array[], stride: number): Uint32A
     let best = -1;
     for (let r = 0; r < runs.length; r++) {
       if (at[r]! >= runs[r]!.length) continue;
-      if (best < 0 || runs[r]![at[r]!]! < runs[best]![at[best]!]!) best = r;
+      if (best < 0 || compareAt(runs[r]!, at[r]!, runs[best]!, at[best]!, stride) < 0) best = r;
     }
     merged.set(runs[best]!.subarray(at[best]!, at[best]! + stride), out);
     at[best]! += stride;
@@ -213,4 +222,59 @@ export async function lookup(store: RunReader, index: RunIndex, spec: RunTree, k
     for (let e = 0; e < chunk.length; e += spec.stride) if (chunk[e] === key) found.push(chunk.slice(e, e + spec.stride));
   }
   return found;
+}
+
+/**
+ * Up to `limit` entries of the tree in descending order (sortEntries' order, reversed), those
+ * strictly before `before` if given: the last entry of one page is the `before` of the next. Reads
+ * each run backwards, a chunk at a time, as the merge needs it. Two identical entries (the same
+ * words) at the boundary of two pages come out once.
+ */
+export async function readDescending(store: RunReader, index: RunIndex, spec: RunTree, { before, limit }: { before?: ArrayLike<number>; limit: number }): Promise<Uint32Array[]> {
+  const { stride } = spec;
+  if (before !== undefined && before.length !== stride) throw new RangeError(`a cursor of ${before.length} words for entries of ${stride}`);
+  interface Cursor {
+    run: RunInfo;
+    chunk: number;
+    words: Uint32Array;
+    /** The word at which the current entry starts; below 0 once this chunk is used up. */
+    at: number;
+  }
+  const load = async (run: RunInfo, chunk: number): Promise<Uint32Array> => {
+    const words = await store.get([run.tree, run.level, run.run, chunk]);
+    if (words === undefined) throw new RangeError(`Chunk ${chunk} of run ${run.run} is missing from Doppel's sorted runs, though their index lists it.`);
+    return words;
+  };
+  const runs = index.runs.filter((r) => r.tree === spec.tree);
+  const cursors: Cursor[] = [];
+  await Promise.all(
+    runs.map(async (run) => {
+      const chunk = before === undefined ? run.firsts.length - 1 : chunkFor(run.firsts, before[0]!);
+      if (chunk < 0) return;
+      const words = await load(run, chunk);
+      let at = words.length - stride;
+      if (before !== undefined) while (at >= 0 && compareAt(words, at, before, 0, stride) >= 0) at -= stride;
+      // an entry equal to `before` in key may also end the chunk before this one; that chunk is read when this one is used up
+      cursors.push({ run, chunk, words, at });
+    }),
+  );
+  const out: Uint32Array[] = [];
+  while (out.length < limit) {
+    for (const cursor of cursors) {
+      while (cursor.at < 0 && cursor.chunk > 0) {
+        cursor.chunk -= 1;
+        cursor.words = await load(cursor.run, cursor.chunk);
+        cursor.at = cursor.words.length - stride;
+      }
+    }
+    let best: Cursor | undefined;
+    for (const cursor of cursors) {
+      if (cursor.at < 0) continue;
+      if (best === undefined || compareAt(cursor.words, cursor.at, best.words, best.at, stride) > 0) best = cursor;
+    }
+    if (best === undefined) break;
+    out.push(best.words.slice(best.at, best.at + stride));
+    best.at -= stride;
+  }
+  return out;
 }
