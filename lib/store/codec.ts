@@ -1,0 +1,78 @@
+// A page as schema version 6 is to store it (docs/design-runs.md): an array instead of an object,
+// since V8's serialization writes every field name into every record, and without what follows
+// from the rest. The site is the URL's host, and the table keys are in the runs. Not yet used by
+// the schema: version 5 stores PageRecord objects.
+import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint';
+import { siteOf } from '../url';
+import type { PageRecord } from './schema';
+
+/**
+ * [url, title, fingerprints, firstSeen, lastSeen, visits, group?, copySite?]. The fingerprints are
+ * 16 bytes, the simhash then the check, or 8 when the check is unknown (NO_CHECK). A simhash that is
+ * not 16 hex digits (an unreadable record, which matches nothing) is kept as the two strings, so
+ * that nothing is lost. `group` is null when only copySite is present.
+ */
+export type StoredPage =
+  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number]
+  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null]
+  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string];
+
+/** A record as the codec takes it: a PageRecord without the table keys, which version 6 keeps in runs. */
+export type PageValue = Omit<PageRecord, 'keys'>;
+
+const HEX64 = /^[0-9a-f]{16}$/;
+
+function packFingerprints(simhash: string, check: string): Uint8Array | [string, string] {
+  if (!HEX64.test(simhash) || (check !== '' && !HEX64.test(check))) return [simhash, check];
+  const bytes = new Uint8Array(check === '' ? 8 : 16);
+  new DataView(bytes.buffer).setBigUint64(0, fingerprintFromHex(simhash));
+  if (check !== '') new DataView(bytes.buffer).setBigUint64(8, fingerprintFromHex(check));
+  return bytes;
+}
+
+/** The stored form of a page. The site is not kept: decodePage gives the URL's host. */
+export function encodePage(page: PageValue): StoredPage {
+  const stored: StoredPage = [page.url, page.title, packFingerprints(page.simhash, page.check), page.firstSeen, page.lastSeen, page.visits];
+  if (page.copySite !== undefined) return [...stored, page.group ?? null, page.copySite];
+  if (page.group !== undefined) return [...stored, page.group];
+  return stored;
+}
+
+/** The page stored under `id`; a RangeError that names what is wrong if the stored value is not a page. */
+export function decodePage(id: number, value: unknown): PageValue {
+  const fail = (why: string): never => {
+    throw new RangeError(`Doppel's stored page ${id} is damaged: ${why}.`);
+  };
+  if (!Array.isArray(value) || value.length < 6 || value.length > 8) return fail('it is not a list of 6 to 8 fields');
+  const [url, title, fingerprints, firstSeen, lastSeen, visits, group, copySite] = value as unknown[];
+  if (typeof url !== 'string') return fail('its URL is not text');
+  let site: string;
+  try {
+    site = siteOf(url);
+  } catch {
+    return fail(`its URL ${JSON.stringify(url.slice(0, 200))} is not a URL`);
+  }
+  if (typeof title !== 'string') return fail('its title is not text');
+  let simhash: string;
+  let check: string;
+  if (fingerprints instanceof Uint8Array && (fingerprints.length === 8 || fingerprints.length === 16)) {
+    const view = new DataView(fingerprints.buffer, fingerprints.byteOffset, fingerprints.byteLength);
+    simhash = fingerprintToHex(asFingerprint(view.getBigUint64(0)));
+    check = fingerprints.length === 16 ? fingerprintToHex(asFingerprint(view.getBigUint64(8))) : '';
+  } else if (Array.isArray(fingerprints) && fingerprints.length === 2 && fingerprints.every((f) => typeof f === 'string')) {
+    [simhash, check] = fingerprints as [string, string];
+  } else {
+    return fail('its fingerprints are not 8 or 16 bytes, nor two strings');
+  }
+  for (const [name, time] of [['firstSeen', firstSeen], ['lastSeen', lastSeen]] as const) {
+    if (typeof time !== 'number' || !Number.isFinite(time)) fail(`its ${name} is not a time`);
+  }
+  if (typeof visits !== 'number' || !Number.isSafeInteger(visits) || visits < 0) return fail('its visits are not a count');
+  if (group !== undefined && group !== null && typeof group !== 'string') return fail('its group is not text');
+  if (copySite !== undefined && typeof copySite !== 'string') return fail('its copySite is not text');
+  if (value.length === 7 && group === null) return fail('it has a null group and no copySite');
+  const page: PageValue = { id, url, title, site, simhash, check, firstSeen: firstSeen as number, lastSeen: lastSeen as number, visits };
+  if (typeof group === 'string') page.group = group;
+  if (copySite !== undefined) page.copySite = copySite;
+  return page;
+}
