@@ -30,6 +30,8 @@
 //   a 47-bit hash of the URL times 64 (plus a probe number on a collision), so a URL's page is
 //   found without an index of URLs, and every index entry carries 8 bytes of key, not the URL.
 // - v5-counter: the same, keyed by a counter, with an index on a 53-bit hash of the URL instead.
+// - v5-slot-read: v5-slot, and before each put a getAll over the page's 64 slots, as Doppel's
+//   import reads each line's slot to merge with a stored page (lib/store/slots.ts readSlots).
 // - v5-runs: v5-slot without the `keys` field and index; the 4 tables as runs (as in runs), whose
 //   entries carry the page's 53-bit id in two words. The `site` and `lastSeen` indexes stay.
 // - runs-full: every per-page index gone. Records keyed by v5-slot's id, with short field names;
@@ -82,7 +84,7 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib'] as const;
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v5-slot-read'] as const;
 /** Layouts whose near-duplicate query is measured after the writes (--queries N, default 200). */
 const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib'];
 const QUERIES = option('queries', 200);
@@ -135,7 +137,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
         const s = d.createObjectStore('pages');
         s.createIndex('lastSeen', 'l');
         d.createObjectStore('buckets');
-      } else if (layout === 'v5-slot' || layout === 'v5-counter') {
+      } else if (layout === 'v5-slot' || layout === 'v5-counter' || layout === 'v5-slot-read') {
         const s = d.createObjectStore('pages', { keyPath: 'id' });
         if (layout === 'v5-counter') s.createIndex('url', 'urlHash');
         s.createIndex('keys', 'keys', { multiEntry: true });
@@ -279,10 +281,15 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
           runEntries[5]!.push(Math.floor(lastSeen / 1000), idHi, idLo);
           runEntries[6]!.push(siteHash(host), idHi, idLo);
         }
-      } else if (layout === 'v5-slot' || layout === 'v5-counter') {
+      } else if (layout === 'v5-slot' || layout === 'v5-counter' || layout === 'v5-slot-read') {
         const keys = tableKeys.map((k, t) => `${t}:${k.toString(16).padStart(4, '0')}`);
         const fields = { url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1, keys };
         if (layout === 'v5-slot') store.put({ id: Math.floor(urlKey(url) / 64) * 64, ...fields });
+        else if (layout === 'v5-slot-read') {
+          const id = Math.floor(urlKey(url) / 64) * 64;
+          const read = store.getAll(IDBKeyRange.bound(id, id + 63));
+          read.onsuccess = () => store.put({ id: id + read.result.length, ...fields });
+        }
         else store.put({ id: i, urlHash: urlKey(url), ...fields });
       } else if (layout === 'v2') {
         store.put({ url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1, keys: tableKeys.map((k, t) => `${t}:${k.toString(16).padStart(4, '0')}`) });

@@ -7,9 +7,9 @@ import { splitLines } from '../lib/ndjson';
 import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
-import { slotBase } from '../lib/store/slots';
+import { SlotFilter, slotBase } from '../lib/store/slots';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord, recordKeys } from '../lib/store/schema';
-import { ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
+import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
 import { flipBits } from './index-suite';
 
 const opened: Db[] = [];
@@ -439,5 +439,69 @@ describe('pages imported without a check', () => {
     const record = await store.recordVisit({ url: 'https://imported.example/', title: 'T', site: 'imported.example', simhash, check: fingerprintFromHex(A_CHECK), now: NOW + 1 });
     expect(record).toMatchObject({ check: A_CHECK, visits: 4 });
     expect(fingerprintToHex(fingerprintFromHex(record.check))).toBe(A_CHECK);
+  });
+});
+
+describe('a long import reads only the slots that may be taken (SlotFilter)', () => {
+  /** A seeded file: new pages, pages of the store (merged or unchanged), repeats and tracking variants. */
+  function mixedFile(lines: number): string[] {
+    const simhashes = randomFingerprints(0x5107n, lines);
+    return file(
+      ...Array.from({ length: lines }, (_, i) => {
+        const n = i % 5 === 0 ? i % 400 : i; // every fifth line a page the store already has (0–299) or one of the file's own
+        const url = `https://site${n % 7}.example/article/${n}?id=${n * 31}${i % 9 === 0 ? '&utm_source=feed' : ''}`;
+        return pageLine({ url, title: `Line ${i}`, simhash: fingerprintToHex(simhashes[n]!), lastSeen: iso(Date.UTC(2024, 5, 1) + i * 1000), visits: 1 + (i % 4) });
+      }),
+    );
+  }
+
+  it('gives the same store and summary as an import that reads every slot, with far fewer reads', async () => {
+    const getAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
+    const reads = async (batchSize: number): Promise<{ records: PageRecord[]; summary: ImportSummary; slotReads: number }> => {
+      const store = await populated(300);
+      getAll.mockClear();
+      const summary = await importLines(store, mixedFile(3_000), { now: NOW, batchSize });
+      return { records: await all(store), summary, slotReads: getAll.mock.calls.length };
+    };
+    const oneBatch = await reads(10_000); // one batch: no filter
+    const filtered = await reads(100); // the filter from batch FILTER_AFTER_BATCHES + 1 on
+    getAll.mockRestore();
+    expect(filtered.records).toEqual(oneBatch.records);
+    expect(filtered.summary).toEqual(oneBatch.summary);
+    expect(filtered.summary.added).toBeGreaterThan(2_000);
+    expect(filtered.summary.merged + filtered.summary.unchanged).toBeGreaterThan(500);
+    // one read a distinct URL without the filter; with it, the first batches' and those of pages that may be stored
+    expect(oneBatch.slotReads).toBeGreaterThan(2_400);
+    // at most: every URL of the first batches, and every fifth line after (a page the store may have)
+    expect(filtered.slotReads).toBeLessThanOrEqual(FILTER_AFTER_BATCHES * 100 + 3_000 / 5);
+  });
+
+  it('a page stored after the filter was filled is merged, not overwritten: the batch is rolled back and written again with the reads', async () => {
+    const store = await populated(20);
+    const before = await store.count();
+    const filter = await store.slotFilter(7); // 7 keys a transaction: several chunks
+    for (const record of await all(store)) expect(filter.mayHold(record.id)).toBe(true);
+    const late = 'https://late.example/visited-during-the-import';
+    const fresh = 'https://fresh.example/only-in-the-file';
+    expect(filter.mayHold(slotBase(late)) || filter.mayHold(slotBase(fresh))).toBe(false);
+    await store.recordVisit({ url: late, title: 'Visited', site: 'late.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: NOW });
+
+    const seen: (number | undefined)[] = [];
+    await store.updateMany([late, fresh], (current) => {
+      seen.push(current.get(late)?.visits);
+      const visits = (current.get(late)?.visits ?? 0) + 10;
+      return [late, fresh].map((url) => ({ url, title: 'Imported', site: new URL(url).host, simhash: A, check: A_CHECK, firstSeen: NOW, lastSeen: NOW, visits }));
+    }, { filter });
+    expect(seen).toEqual([undefined, 1]); // the first try did not read the late page's slot, and failed
+    expect((await all(store)).filter((r) => r.url === late)).toMatchObject([{ visits: 11 }]);
+    expect(await store.get(fresh)).toMatchObject({ visits: 11 });
+    expect(await store.count()).toBe(before + 2);
+    expect([filter.mayHold(slotBase(late)), filter.mayHold(slotBase(fresh))]).toEqual([true, true]);
+  });
+
+  it('an empty store gives a filter that holds nothing', async () => {
+    const filter = await (await freshStore()).slotFilter();
+    expect(filter).toBeInstanceOf(SlotFilter);
+    expect(filter.mayHold(slotBase('https://a.example/'))).toBe(false);
   });
 });

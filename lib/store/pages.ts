@@ -7,7 +7,7 @@ import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRe
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
-import { readByUrl, readSlots } from './slots';
+import { SlotFilter, readByUrl, readSlots } from './slots';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 
@@ -325,21 +325,52 @@ export class PageStore {
    * database, lib/store/migrate.ts; during a migration, both designs' keys while new keys are
    * being added). A record whose simhash is unchanged keeps its group fields; a new or changed one
    * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/groups.ts)
-   * then finds its near-duplicates.
+   * then finds its near-duplicates. With a `filter` (slotFilter), the slots it says are empty are
+   * not read, and their pages are added; if a page was stored in one since, the batch is rolled
+   * back and written again with every slot read. Written keys are added to the filter.
    */
-  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[]): Promise<void> {
+  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[], { filter }: { filter?: SlotFilter } = {}): Promise<void> {
+    if (filter === undefined) return this.writeMany(urls, update);
+    try {
+      await this.writeMany(urls, update, filter);
+    } catch (error) {
+      // a page added since the filter was filled has a slot it says is empty: the batch was rolled
+      // back whole, and is written again with every slot read
+      if ((error as { name?: unknown } | null)?.name !== 'ConstraintError') throw error;
+      await this.writeMany(urls, update, filter, true);
+    }
+  }
+
+  /**
+   * A SlotFilter (lib/store/slots.ts) of every page stored now, read `chunk` keys a transaction.
+   * An import of many pages fills one once, so that its new pages' slots need not be read.
+   */
+  async slotFilter(chunk = 100_000): Promise<SlotFilter> {
+    const filter = new SlotFilter();
+    for (let after: number | undefined; ; ) {
+      const tx = this.db.transaction('pages', 'readonly');
+      const keys = await within(tx, () => tx.store.getAllKeys(after === undefined ? null : IDBKeyRange.lowerBound(after, true), chunk));
+      for (const key of keys) filter.add(key);
+      if (keys.length < chunk) return filter;
+      after = keys[keys.length - 1];
+    }
+  }
+
+  /** updateMany's one try: reads the slots `filter` may hold (every slot without one, or with readAll), writes, and adds the keys written to `filter`. */
+  private async writeMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[], filter?: SlotFilter, readAll = false): Promise<void> {
     const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
     const pages = tx.objectStore('pages');
     const tally = new Tally(pages);
+    const written: number[] = [];
     await within(tx, async () => {
-      const [slots, stored] = await Promise.all([readSlots(pages, urls), this.readMeta(tx.objectStore('meta'))]);
+      const [slots, stored] = await Promise.all([readSlots(pages, urls, new Set(), readAll ? undefined : filter), this.readMeta(tx.objectStore('meta'))]);
       const current = slots.records;
       const puts: Promise<number>[] = [];
       let ungrouped = false;
-      for (const written of update(current)) {
-        const id = slots.keys.get(written.url);
-        if (id === undefined) throw new Error(`updateMany: ${written.url} was not among the URLs read`);
-        const record = withPhaseKeys(stored, id, written);
+      for (const fields of update(current)) {
+        const id = slots.keys.get(fields.url);
+        if (id === undefined) throw new Error(`updateMany: ${fields.url} was not among the URLs read`);
+        const record = withPhaseKeys(stored, id, fields);
         const before = current.get(record.url);
         if (before !== undefined && before.simhash === record.simhash) {
           // same fingerprint: same groups
@@ -349,9 +380,11 @@ export class PageStore {
           ungrouped = true; // a new or changed page is in no group until the next regroup
         }
         tally.change(before, record);
-        const put = pages.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
+        // add where the slot was not read: a page stored there since the filter was filled fails the batch (ConstraintError)
+        const put = slots.unread.has(record.url) ? pages.add(record) : pages.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
         put.catch(() => undefined); // the puts before it then reject with AbortError: reported through Promise.all
         puts.push(put);
+        written.push(id);
       }
       if (ungrouped) {
         const meta = tx.objectStore('meta');
@@ -361,6 +394,7 @@ export class PageStore {
       await Promise.all(puts);
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     });
+    for (const id of written) filter?.add(id);
   }
 
   /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */

@@ -37,21 +37,55 @@ export async function readByUrl<T extends { id: number; url: string }>(pages: Sl
 }
 
 /**
+ * Which slots may hold a page: one bit for each of 2^24 buckets of slots, set for every key the
+ * filter was given. A clear bit means no page had that slot when the filter was filled, so an
+ * import of many new pages can skip reading their slots. A page added since (by a visit, say) is
+ * not in it: a writer that skipped the read must `add`, not `put`, so that the taken key fails
+ * the batch instead of overwriting that page (PageStore.updateMany retries it with the reads).
+ */
+export class SlotFilter {
+  static readonly BUCKETS = 2 ** 24;
+  private readonly bits = new Uint32Array(SlotFilter.BUCKETS / 32);
+
+  private static bucket(key: number): number {
+    return Math.floor(key / SLOT_PROBES) % SlotFilter.BUCKETS;
+  }
+
+  /** Marks the slot of this key (any key of the slot) as possibly holding a page. */
+  add(key: number): void {
+    const b = SlotFilter.bucket(key);
+    this.bits[b >>> 5]! |= 1 << (b & 31);
+  }
+
+  /** False only if no key of this slot was added. */
+  mayHold(key: number): boolean {
+    const b = SlotFilter.bucket(key);
+    return (this.bits[b >>> 5]! & (1 << (b & 31))) !== 0;
+  }
+}
+
+/**
  * The records of `urls` (absent ones are not in the map), and a key for each URL: its record's, or
  * a free one for a new page. `taken` holds keys given out earlier in the same transaction (two new
- * URLs of one slot in one batch get different keys); the keys given here are added to it.
+ * URLs of one slot in one batch get different keys); the keys given here are added to it. With a
+ * `filter`, the slots it says are empty are not read: their URLs are in `unread`, to be written
+ * with `add` (see SlotFilter).
  */
 export async function readSlots<T extends { id: number; url: string }>(
   pages: SlotReader<T>,
   urls: readonly string[],
   taken: Set<number> = new Set(),
-): Promise<{ records: Map<string, T>; keys: Map<string, number> }> {
+  filter?: SlotFilter,
+): Promise<{ records: Map<string, T>; keys: Map<string, number>; unread: Set<string> }> {
   const unique = [...new Set(urls)];
-  const slots = await Promise.all(unique.map((url) => pages.getAll(slotRange(url))));
+  const unread = new Set(filter === undefined ? [] : unique.filter((url) => !filter.mayHold(slotBase(url))));
+  const read = unique.filter((url) => !unread.has(url));
+  const slotOf = new Map<string, T[]>();
+  (await Promise.all(read.map((url) => pages.getAll(slotRange(url))))).forEach((slot, i) => slotOf.set(read[i]!, slot));
   const records = new Map<string, T>();
   const keys = new Map<string, number>();
-  unique.forEach((url, i) => {
-    const slot = slots[i]!;
+  unique.forEach((url) => {
+    const slot = slotOf.get(url) ?? [];
     const found = slot.find((record) => record.url === url);
     if (found !== undefined) {
       records.set(url, found);
@@ -70,5 +104,5 @@ export async function readSlots<T extends { id: number; url: string }>(
     }
     throw new Error(`Doppel cannot store ${url}: ${SLOT_PROBES} other pages already have its address's hash`);
   });
-  return { records, keys };
+  return { records, keys, unread };
 }

@@ -23,6 +23,15 @@
 import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
 import { type ImportedPage, exportHeader, pageToLine, parseHeader, parsePageLine } from '../ndjson';
 import type { PageFields } from './schema';
+import type { SlotFilter } from './slots';
+
+/**
+ * Batches an import writes before it fills a SlotFilter of the store, after which it reads only
+ * the slots of pages that may be stored: a short import never pays for reading every key, and a
+ * long one skips most of its reads (bench:layout measured a
+ * read of the slot before each write at 0.76× the write rate, at 100,000 pages).
+ */
+export const FILTER_AFTER_BATCHES = 4;
 
 export interface Rejection {
   /** 1-based line number in the file. */
@@ -156,7 +165,7 @@ function sameRecord(a: PageFields, b: PageFields): boolean {
 }
 
 /** Writes one batch in one transaction; the counts are added to `summary` only once it commits. */
-async function commit(store: PageStore, batch: readonly ImportedPage[], summary: ImportSummary): Promise<void> {
+async function commit(store: PageStore, batch: readonly ImportedPage[], summary: ImportSummary, filter: SlotFilter | undefined): Promise<void> {
   if (batch.length === 0) return;
   const counts = { added: 0, merged: 0, unchanged: 0 };
   await store.updateMany([...new Set(batch.map((page) => page.url))], (stored) => {
@@ -181,7 +190,7 @@ async function commit(store: PageStore, batch: readonly ImportedPage[], summary:
       changed.set(record.url, record);
     }
     return [...changed.values()];
-  });
+  }, { filter });
   summary.added += counts.added;
   summary.merged += counts.merged;
   summary.unchanged += counts.unchanged;
@@ -204,8 +213,12 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
   let batch: ImportedPage[] = [];
   let batchStart = 0; // the last line of the previous batch
   let reported = -1;
+  let batches = 0;
+  let filter: SlotFilter | undefined;
   const flush = async (): Promise<void> => {
-    await commit(store, batch, summary);
+    // a long import reads which slots are taken once, and then reads only those (SlotFilter)
+    if (batches++ === FILTER_AFTER_BATCHES) filter = await store.slotFilter();
+    await commit(store, batch, summary, filter);
     batch = [];
     batchStart = lineNumber;
     reported = lineNumber;
