@@ -33,6 +33,14 @@ import type { SlotFilter } from './slots';
  */
 export const FILTER_AFTER_BATCHES = 4;
 
+/**
+ * Lines an import writes per transaction. 2,000 rather than 500: bench:browser imported 100,000
+ * pages 1.24× as fast (medians of 6 alternating pairs, faster in 5). A visit waits at most one
+ * batch for its write (about a second at a million pages), and an import cut off loses at most
+ * one batch, which importing the file again writes.
+ */
+export const IMPORT_BATCH = 2_000;
+
 export interface Rejection {
   /** 1-based line number in the file. */
   line: number;
@@ -53,7 +61,7 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** The import time, milliseconds since the epoch: the default firstSeen and lastSeen. */
   now: number;
-  /** Lines per batch transaction (default 500). */
+  /** Lines per batch transaction (default IMPORT_BATCH). */
   batchSize?: number;
   /**
    * Called after each batch is committed, and once at the end, with the lines read so far and the
@@ -204,7 +212,7 @@ async function commit(store: PageStore, batch: readonly ImportedPage[], summary:
  * `batchSize` lines, each one transaction. If reading or writing fails part way, throws
  * ImportInterruptedError with the summary of the committed batches.
  */
-export async function importLines(store: PageStore, lines: AsyncIterable<string> | Iterable<string>, { now, batchSize = 500, onProgress }: ImportOptions): Promise<ImportSummary> {
+export async function importLines(store: PageStore, lines: AsyncIterable<string> | Iterable<string>, { now, batchSize = IMPORT_BATCH, onProgress }: ImportOptions): Promise<ImportSummary> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer: got ${batchSize}`);
   if (!Number.isFinite(now)) throw new RangeError(`now must be a time in milliseconds: got ${now}`);
   const summary: ImportSummary = { added: 0, merged: 0, unchanged: 0, rejected: [] };

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fingerprintToHex } from '../../lib/fingerprint';
 import { randomFingerprints } from '../../lib/random';
+import { IMPORT_BATCH } from '../../lib/store/transfer';
 import { dumpStore, storeProblems } from './consistency';
 import {
   FINAL_STATES,
@@ -388,7 +389,7 @@ describe('Doppel under faults', () => {
 
   test('an import cut off by closing its tab keeps whole batches of whole pages; importing the file again (the worker stopped meanwhile) completes it', { timeout: 600_000 }, async () => {
     const LINES = 50_000;
-    const BATCH = 500; // lib/store/transfer.ts's default; the header is line 1 of the first batch
+    const BATCH = IMPORT_BATCH; // the header is line 1 of the first batch
     const dir = mkdtempSync(join(tmpdir(), 'doppel-import-'));
     try {
       const simhashes = randomFingerprints(0x5eed_0005n, LINES);
@@ -432,7 +433,7 @@ describe('Doppel under faults', () => {
       expect(storeProblems(cut)).toEqual([]);
       const imported = cut.records.map((r) => r['url'] as string).filter((u) => u.startsWith('https://import.example/'));
       const kept = imported.length;
-      // whole batches: exactly pages 0 … kept − 1, and kept ends a batch (499, then 500 more each)
+      // whole batches: exactly pages 0 … kept − 1, and kept ends a batch (BATCH − 1, then BATCH more each)
       expect(kept, 'cut off before the end').toBeLessThan(LINES);
       expect(kept).toBeGreaterThanOrEqual(readAtClose - BATCH);
       expect((kept + 1) % BATCH, `${kept} pages: a whole number of batches`).toBe(0);
