@@ -27,9 +27,9 @@ import type { SlotFilter } from './slots';
 
 /**
  * Batches an import writes before it fills a SlotFilter of the store, after which it reads only
- * the slots of pages that may be stored: a short import never pays for reading every key, and a
- * long one skips most of its reads (bench:layout measured a
- * read of the slot before each write at 0.76× the write rate, at 100,000 pages).
+ * the slots of pages that may be stored. A short import never pays for reading every key; a long
+ * one skips most of its reads. (bench:layout measured a read of the slot before each write at
+ * 0.76× the write rate, at 100,000 pages.)
  */
 export const FILTER_AFTER_BATCHES = 4;
 
