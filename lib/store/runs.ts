@@ -203,22 +203,25 @@ export async function mergeDue(store: RunStore, index: RunIndex, spec: RunTree):
   return index;
 }
 
+/** A chunk the run index lists; a RangeError if the store lacks it (the index and the chunks are written together, so it is damage). */
+async function readChunk(store: RunReader, run: RunInfo, chunk: number): Promise<Uint32Array> {
+  const words = await store.get([run.tree, run.level, run.run, chunk]);
+  if (words === undefined) throw new RangeError(`Chunk ${chunk} of run ${run.run} is missing from Doppel's sorted runs, though their index lists it.`);
+  return words;
+}
+
 /** Every entry of the tree whose key is `key`, one chunk read a run, in parallel; oldest run first. */
 export async function lookup(store: RunReader, index: RunIndex, spec: RunTree, key: number): Promise<Uint32Array[]> {
   const runs = index.runs.filter((r) => r.tree === spec.tree).sort((a, b) => a.run - b.run);
   const chunks = await Promise.all(
     runs.map((r) => {
       const c = chunkFor(r.firsts, key);
-      return c < 0 ? undefined : store.get([r.tree, r.level, r.run, c]);
+      return c < 0 ? undefined : readChunk(store, r, c);
     }),
   );
   const found: Uint32Array[] = [];
-  for (const [i, chunk] of chunks.entries()) {
-    if (chunk === undefined) {
-      const c = chunkFor(runs[i]!.firsts, key);
-      if (c < 0) continue;
-      throw new RangeError(`Chunk ${c} of run ${runs[i]!.run} is missing from Doppel's sorted runs, though their index lists it.`);
-    }
+  for (const chunk of chunks) {
+    if (chunk === undefined) continue;
     for (let e = 0; e < chunk.length; e += spec.stride) if (chunk[e] === key) found.push(chunk.slice(e, e + spec.stride));
   }
   return found;
@@ -240,18 +243,13 @@ export async function readDescending(store: RunReader, index: RunIndex, spec: Ru
     /** The word at which the current entry starts; below 0 once this chunk is used up. */
     at: number;
   }
-  const load = async (run: RunInfo, chunk: number): Promise<Uint32Array> => {
-    const words = await store.get([run.tree, run.level, run.run, chunk]);
-    if (words === undefined) throw new RangeError(`Chunk ${chunk} of run ${run.run} is missing from Doppel's sorted runs, though their index lists it.`);
-    return words;
-  };
   const runs = index.runs.filter((r) => r.tree === spec.tree);
   const cursors: Cursor[] = [];
   await Promise.all(
     runs.map(async (run) => {
       const chunk = before === undefined ? run.firsts.length - 1 : chunkFor(run.firsts, before[0]!);
       if (chunk < 0) return;
-      const words = await load(run, chunk);
+      const words = await readChunk(store, run, chunk);
       let at = words.length - stride;
       if (before !== undefined) while (at >= 0 && compareAt(words, at, before, 0, stride) >= 0) at -= stride;
       // an entry equal to `before` in key may also end the chunk before this one; that chunk is read when this one is used up
@@ -263,7 +261,7 @@ export async function readDescending(store: RunReader, index: RunIndex, spec: Ru
     for (const cursor of cursors) {
       while (cursor.at < 0 && cursor.chunk > 0) {
         cursor.chunk -= 1;
-        cursor.words = await load(cursor.run, cursor.chunk);
+        cursor.words = await readChunk(store, cursor.run, cursor.chunk);
         cursor.at = cursor.words.length - stride;
       }
     }
