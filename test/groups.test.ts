@@ -13,10 +13,13 @@ import { openDoppelDb, openVersioned } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/groups';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
-import { type Db, DB_VERSION, LEGACY_PAGES, type PageFields, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
+import { type Db, DB_VERSION, LEGACY_PAGES, type PageFields, type PageRecord, upgradeSchema } from '../lib/store/schema';
 import { MOVE_BATCH, type MoveProgress, moveLegacyPages, readMoveProgress } from '../lib/store/move';
 import { readByUrl, slotBase } from '../lib/store/slots';
 import { expectCountsKept } from './kept-counts';
+import { expectTablesOfRecords } from './kept-tables';
+import { legacyRecordKeys } from './legacy-keys';
+import { BUILD_BATCH, buildTables } from '../lib/store/build';
 import { designTables } from '../lib/tables';
 
 /** fp with n distinct random bits flipped. */
@@ -434,14 +437,15 @@ describe('upgrade from every earlier version', () => {
    * The layouts of earlier versions, frozen as Doppel wrote them (lib/store/schema.ts at that
    * version): version 1, version 2 (lastSeen, group and copySite indexes, meta `groups`),
    * version 3 (the same stores and indexes; meta `pageCount` too, which the caller passes), and
-   * version 4 (a `siteCounts` store too, keyed by `bucket`, whose values the caller passes).
+   * version 4 (a `siteCounts` store too, keyed by `bucket`, whose values the caller passes), and
+   * version 5 (`pages` keyed by `id`, which the records carry).
    */
-  function writeVersion(version: 1 | 2 | 3 | 4, factory: IDBFactory, records: object[], meta: Record<string, unknown>, siteCounts: object[] = []): Promise<void> {
+  function writeVersion(version: 1 | 2 | 3 | 4 | 5, factory: IDBFactory, records: object[], meta: Record<string, unknown>, siteCounts: object[] = []): Promise<void> {
     return new Promise((resolve, reject) => {
       const request = factory.open('doppel', version);
       request.onupgradeneeded = () => {
         const db = request.result;
-        const pages = db.createObjectStore('pages', { keyPath: 'url' });
+        const pages = db.createObjectStore('pages', { keyPath: version === 5 ? 'id' : 'url' });
         pages.createIndex('keys', 'keys', { multiEntry: true });
         pages.createIndex('site', 'site');
         if (version === 1) {
@@ -452,7 +456,7 @@ describe('upgrade from every earlier version', () => {
           pages.createIndex('copySite', 'copySite');
         }
         const metaStore = db.createObjectStore('meta');
-        if (version === 4) {
+        if (version >= 4) {
           const counts = db.createObjectStore('siteCounts', { keyPath: 'bucket' });
           for (const bucket of siteCounts) counts.put(bucket);
         }
@@ -477,18 +481,21 @@ describe('upgrade from every earlier version', () => {
     firstSeen: lastSeen - 5,
     lastSeen,
     visits: 1,
-    keys: recordKeys(designTables({ k: 3, b: 4 }), fp(simhash)),
+    keys: legacyRecordKeys(designTables({ k: 3, b: 4 }), fp(simhash)),
     ...(group === undefined ? {} : { group }),
     ...(copySite === undefined ? {} : { copySite }),
   });
 
-  /** The stored records by URL, without their keys; and checks that each is under its URL's slot key (no two of these URLs share one). */
+  /** The stored records by URL, without their ids; and checks that each is under its URL's slot key (no two of these URLs share one). */
   async function storedByUrl(db: Db): Promise<object[]> {
     const records = await db.getAll('pages');
     for (const record of records) expect(record.id).toBe(slotBase(record.url));
     return records.map(({ id: _, ...rest }) => rest).sort((x, y) => (x.url < y.url ? -1 : 1));
   }
   const byUrl = (records: { url: string }[]): object[] => [...records].sort((x, y) => (x.url < y.url ? -1 : 1));
+  /** Records of versions 1–4 as the move writes them: without their `keys` (version 6 keeps the tables in runs). */
+  const moved = (records: object[]): object[] => byUrl(records.map(({ keys: _, ...rest }: { keys?: unknown; url?: string }) => rest as { url: string }));
+  const V6_INDEXES = ['copySite', 'group', 'lastSeen', 'site'];
 
   it('version 1: keeps every record and the design, adds the indexes, and asks for a regroup that groups them', async () => {
     const factory = new IDBFactory();
@@ -502,20 +509,21 @@ describe('upgrade from every earlier version', () => {
       firstSeen,
       lastSeen: firstSeen + 10,
       visits: 2,
-      keys: recordKeys(design, fp(simhash)),
+      keys: legacyRecordKeys(design, fp(simhash)),
     });
     const records = [v1('https://a.example/1', '1111111111111111', 10), v1('https://b.example/1', '1111111111111110', 20), v1('https://c.example/1', 'ffff0000ffff0000', 30)];
     await writeVersion1(factory, records, { k: 3, b: 4 });
 
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
-    expect(await storedByUrl(store.db)).toEqual(records); // nothing lost, nothing changed
+    expect(await storedByUrl(store.db)).toEqual(moved(records)); // nothing lost, nothing changed but the old keys
     expect(await store.db.get('meta', 'pageCount')).toBe(3);
     await expectCountsKept(store.db, 'after the upgrade from version 1');
-    expect([...store.db.transaction('pages').store.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
+    await expectTablesOfRecords(store.db);
+    expect([...store.db.transaction('pages').store.indexNames]).toEqual(V6_INDEXES);
     expect(await store.db.get('meta', 'groups')).toEqual({ k: 3, complete: false });
     expect(await needsRegroup(store, 3)).toBe(true);
-    expect((await store.nearDuplicatesOf(records[0] as PageRecord)).map((m) => m.record.url)).toEqual(['https://b.example/1']);
+    expect((await store.nearDuplicatesOf(records[0] as unknown as PageRecord)).map((m) => m.record.url)).toEqual(['https://b.example/1']);
 
     await regroupAll(store, 3);
     const a = (await store.get('https://a.example/1'))!;
@@ -539,7 +547,8 @@ describe('upgrade from every earlier version', () => {
 
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
-    expect(await storedByUrl(store.db)).toEqual(byUrl(records));
+    expect(await storedByUrl(store.db)).toEqual(moved(records));
+    await expectTablesOfRecords(store.db);
     expect(await store.db.get('meta', 'design')).toEqual(meta.design);
     expect(await store.db.get('meta', 'groups')).toEqual(meta.groups);
     expect(await store.db.get('meta', 'pageCount')).toBe(42);
@@ -566,7 +575,8 @@ describe('upgrade from every earlier version', () => {
 
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
-    expect(await storedByUrl(store.db)).toEqual(byUrl(records));
+    expect(await storedByUrl(store.db)).toEqual(moved(records));
+    await expectTablesOfRecords(store.db);
     for (const [key, value] of Object.entries(meta)) expect(await store.db.get('meta', key as keyof typeof meta)).toEqual(value);
     expect(await store.db.get('meta', 'groupCounts')).toEqual({ grouped: 5, groups: 2 });
     expect((await store.db.getAll('siteCounts')).flatMap((bucket) => bucket.rows).sort((a, b) => a.site.localeCompare(b.site))).toEqual([
@@ -583,7 +593,7 @@ describe('upgrade from every earlier version', () => {
     ]);
   });
 
-  it('version 4: every record moves to the key of its URL\'s slot, with the same fields; meta, counts and groups stay; a migration\'s URL cursor starts over', async () => {
+  it('version 4: every record moves to the key of its URL\'s slot, with the same fields; meta, counts and groups stay; a migration under way starts over', async () => {
     const factory = new IDBFactory();
     const v4 = recordOfVersion2Or3;
     const records = [
@@ -603,13 +613,16 @@ describe('upgrade from every earlier version', () => {
 
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
-    expect(await storedByUrl(store.db)).toEqual(byUrl(records)); // 2,502 records: two batches of the move and a part
-    expect([...store.db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'siteCounts']);
+    expect(await storedByUrl(store.db)).toEqual(moved(records)); // 2,502 records: two batches of the move and a part
+    expect([...store.db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'runs', 'siteCounts']);
     expect(await store.db.count(LEGACY_PAGES)).toBe(0); // every page moved
     expect(await store.db.get('meta', 'move')).toEqual({ moved: 2502, done: true });
+    // then entered in the tables, in batches of their own (lib/store/build.ts)
+    expect(await store.db.get('meta', 'tables')).toMatchObject({ built: 2502, done: true });
+    await expectTablesOfRecords(store.db);
     const pages = store.db.transaction('pages').store;
-    expect([pages.keyPath, pages.autoIncrement, [...pages.indexNames]]).toEqual(['id', false, ['copySite', 'group', 'keys', 'lastSeen', 'site']]);
-    expect(await store.db.get('meta', 'design')).toEqual({ k: 3, b: 4, migration: { phase: 'adding', to: { k: 3, b: 5 } } });
+    expect([pages.keyPath, pages.autoIncrement, [...pages.indexNames]]).toEqual(['id', false, V6_INDEXES]);
+    expect(await store.db.get('meta', 'design')).toEqual({ k: 3, b: 4 }); // the migration starts over, as the building of new trees
     for (const key of ['groups', 'pageCount', 'groupCounts'] as const) expect(await store.db.get('meta', key)).toEqual(meta[key]);
     expect(await store.db.getAll('siteCounts')).toEqual(siteCounts);
     // a URL's page is found through its slot, and the indexes answer for the new keys
@@ -618,6 +631,104 @@ describe('upgrade from every earlier version', () => {
     expect((await store.nearDuplicatesOf((await store.get('https://orig.example/1'))!)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
     expect(await store.forgetSite('other.example')).toBe(1250);
     expect(await store.count()).toBe(1252);
+    await expectTablesOfRecords(store.db);
+  });
+
+  describe('version 5: the tables move from the `keys` index to sorted runs (lib/store/build.ts)', () => {
+    const design = designTables({ k: 3, b: 4 });
+    const v5 = (url: string, simhash: string, lastSeen: number, group?: string, copySite?: string) => ({ id: slotBase(url), ...recordOfVersion2Or3(url, simhash, lastSeen, group, copySite) });
+    const records = [
+      v5('https://orig.example/1', '1111111111111111', 10, 'aaaaaaaaaaaaaaaa'),
+      v5('https://farm.example/1', '1111111111111110', 20, 'aaaaaaaaaaaaaaaa', 'farm.example'),
+      { ...v5('https://bad.example/1', '1111111111111111', 30), simhash: 'not a simhash', keys: [] }, // unreadable: in no table, kept
+      ...randomFingerprints(0x50c0n, 4_000).map((simhash, i) => v5(`https://s${i % 5}.example/p${i}`, fingerprintToHex(simhash), 100 + i)),
+    ];
+    expect(records[0]!.keys).toEqual(legacyRecordKeys(design, fp('1111111111111111')));
+    const meta = {
+      design: { k: 3, b: 4, migration: { phase: 'removing', from: { k: 3, b: 5 }, after: records[9]!.id } },
+      groups: { k: 3, complete: true },
+      pageCount: records.length,
+      groupCounts: { grouped: 2, groups: 1 },
+      move: { moved: 7, done: true },
+    };
+    const siteCounts = [{ bucket: 3, rows: [{ site: 'kept.example', pages: 1, copies: 0 }] }];
+
+    async function upgradedUnbuilt(factory: IDBFactory): Promise<Db> {
+      await writeVersion(5, factory, records, meta, siteCounts);
+      const db = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
+      opened.push(db);
+      return db;
+    }
+
+    it('keeps every record as it was (its keys too, and their index: deleting it held the upgrade 34 s at a million pages) and builds the tables once opened', async () => {
+      const factory = new IDBFactory();
+      const db = await upgradedUnbuilt(factory);
+      // the upgrade itself enters nothing
+      expect(await db.count('runs')).toBe(0);
+      expect(await db.get('meta', 'tables')).toEqual({ built: 0, done: false });
+      expect(await db.get('meta', 'design')).toEqual({ k: 3, b: 4 }); // version 5's migration starts over
+      expect([...db.transaction('pages').store.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
+      db.close();
+
+      const progress: MoveProgress[] = [];
+      const reopened = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
+      opened.push(reopened);
+      expect(progress).toEqual([
+        { moved: BUILD_BATCH, total: records.length },
+        { moved: 2 * BUILD_BATCH, total: records.length },
+        { moved: records.length, total: records.length },
+      ]);
+      expect(await reopened.get('meta', 'tables')).toEqual({ built: records.length, done: true });
+      expect(byUrl(await reopened.getAll('pages'))).toEqual(byUrl(records));
+      await expectTablesOfRecords(reopened);
+      for (const key of ['groups', 'pageCount', 'groupCounts', 'move'] as const) expect(await reopened.get('meta', key)).toEqual(meta[key]);
+      expect(await reopened.getAll('siteCounts')).toEqual(siteCounts);
+
+      const store = await PageStore.open(reopened);
+      expect((await store.nearDuplicatesOf((await store.get('https://orig.example/1'))!)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
+      // a record rewritten by version 6 drops its old keys, and with them its entries in the old index
+      await store.recordVisit({ url: 'https://orig.example/1', title: 'again', site: 'orig.example', simhash: fp('1111111111111111'), check: fp('00000000ffffffff'), now: 99 });
+      expect(Object.keys((await store.get('https://orig.example/1'))!)).not.toContain('keys');
+      expect(await reopened.getAllKeysFromIndex('pages', 'keys' as never, IDBKeyRange.only('0:1111'))).toEqual([slotBase('https://farm.example/1')]);
+      await expectTablesOfRecords(reopened);
+    });
+
+    it('a build cut off goes on where it stopped; two connections building at once enter every page once', async () => {
+      const factory = new IDBFactory();
+      const db = await upgradedUnbuilt(factory);
+      expect(await buildTables(db, { batchSize: 1_500, maxBatches: 1 })).toBe(1_500);
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 1_500, total: records.length }); // what the popup shows meanwhile
+      const second = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
+      opened.push(second);
+      const [a, b] = await Promise.all([buildTables(db, { batchSize: 300 }), buildTables(second, { batchSize: 700 })]);
+      expect(1_500 + a + b).toBe(records.length);
+      expect(a).toBeGreaterThan(0);
+      expect(b).toBeGreaterThan(0);
+      await expectTablesOfRecords(db);
+      expect(await readMoveProgress('doppel', factory)).toBeNull();
+      expect(await buildTables(db)).toBe(0);
+    });
+
+    it('a batch that fails is rolled back whole: openDoppelDb says so, and the next open finishes the build', async () => {
+      const factory = new IDBFactory();
+      const db = await upgradedUnbuilt(factory);
+      await buildTables(db, { maxBatches: 1 });
+      await db.put('meta', { nextRun: 0, runs: 'damaged' } as never, 'runs');
+      db.close();
+      await expect(openDoppelDb('doppel', { factory })).rejects.toThrow(
+        new RegExp(`^Could not finish building Doppel's tables of near-duplicates for version ${DB_VERSION} \\(${BUILD_BATCH} pages so far\\): The index of Doppel's sorted runs is damaged: runs is not a list\\. Every page is kept`),
+      );
+      const check = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
+      expect(await check.get('meta', 'tables')).toMatchObject({ built: BUILD_BATCH, done: false });
+      // mended (as a later version would), the next open finishes it
+      await check.clear('runs');
+      await check.put('meta', { nextRun: 0, runs: [] }, 'runs');
+      await check.put('meta', { built: 0, done: false }, 'tables');
+      check.close();
+      const reopened = await openDoppelDb('doppel', { factory });
+      opened.push(reopened);
+      await expectTablesOfRecords(reopened);
+    });
   });
 
   describe('the move of a version 4 store to numeric keys (lib/store/move.ts)', () => {
@@ -634,16 +745,16 @@ describe('upgrade from every earlier version', () => {
     }
     /** Every page exactly once, in one store or the other, with its fields; the moved ones under their slot keys. */
     async function expectEveryPageOnce(db: Db): Promise<{ moved: number; left: number }> {
-      const moved = await storedByUrl(db);
+      const done = await storedByUrl(db);
       const left = await db.getAll(LEGACY_PAGES);
-      expect(byUrl([...moved, ...left] as { url: string }[])).toEqual(byUrl(records));
-      return { moved: moved.length, left: left.length };
+      expect(moved([...done, ...left])).toEqual(moved(records));
+      return { moved: done.length, left: left.length };
     }
 
     it('the upgrade itself only renames the old store and creates the new one: no page is copied in it', async () => {
       const db = await upgradedUnmoved(new IDBFactory());
       expect(db.version).toBe(DB_VERSION);
-      expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'siteCounts']);
+      expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'runs', 'siteCounts']);
       expect(await expectEveryPageOnce(db)).toEqual({ moved: 0, left: 5000 });
     });
 
@@ -661,7 +772,7 @@ describe('upgrade from every earlier version', () => {
       expect(await db.get('meta', 'move')).toEqual({ moved: 5000, done: true });
       // done: a later open reads meta, not the emptied store; a page put back there (which nothing
       // does) would not be read again
-      await db.put(LEGACY_PAGES, records[0] as PageRecord);
+      await db.put(LEGACY_PAGES, records[0] as unknown as PageRecord);
       expect(await moveLegacyPages(db)).toBe(0);
     });
 
@@ -688,7 +799,7 @@ describe('upgrade from every earlier version', () => {
       const progress: MoveProgress[] = [];
       const reopened = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
       opened.push(reopened);
-      expect(progress.map((p) => p.moved)).toEqual([4000, 5000]);
+      expect(progress.map((p) => p.moved)).toEqual([4000, 5000, 2000, 4000, 5000]); // the move's last batches, then the tables' building
       expect(await expectEveryPageOnce(reopened)).toEqual({ moved: 5000, left: 0 });
       const store = await PageStore.open(reopened);
       expect(await store.count()).toBe(5000);
@@ -704,6 +815,10 @@ describe('upgrade from every earlier version', () => {
       await moveLegacyPages(db, { batchSize: 1500, maxBatches: 1 });
       expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 1500, total: 5000 });
       await moveLegacyPages(db);
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 0, total: 5000 }); // then the tables are built
+      await buildTables(db, { maxBatches: 1 });
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: BUILD_BATCH, total: 5000 });
+      await buildTables(db);
       expect(await readMoveProgress('doppel', factory)).toBeNull(); // done
       opened.push(await openDoppelDb('fresh', { factory }));
       expect(await readMoveProgress('fresh', factory)).toBeNull(); // a new database has nothing to move

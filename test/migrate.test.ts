@@ -1,6 +1,7 @@
-// lib/store/migrate.ts: choosing the design from the store's size, and migrating the `keys` of
-// every record to a new design with every query answered exactly (vs a brute-force scan) before,
-// during (after interruptions at every batch boundary of both passes) and after.
+// lib/store/migrate.ts: choosing the design from the store's size, and building the tables of a
+// new design from every record with every query answered exactly (vs a brute-force scan) before,
+// during (after interruptions at every batch boundary of the pass) and after, and the trees kept
+// exactly as the records say (test/kept-tables.ts) throughout.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,11 +9,13 @@ import { confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
 import { mulberry32, randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { HEADROOM, type MigrationProgress, designFor, designTag, keepDesignFitted, migrateDesign } from '../lib/store/migrate';
+import { HEADROOM, type MigrationProgress, designFor, keepDesignFitted, migrateDesign } from '../lib/store/migrate';
 import { NO_CHECK, type NearDuplicate, PageStore } from '../lib/store/pages';
-import { type Db, type PageRecord, recordKeys } from '../lib/store/schema';
+import type { Db, PageRecord } from '../lib/store/schema';
+import { readRunIndexValue, tableTree } from '../lib/store/table-trees';
 import { chooseDesign, designTables } from '../lib/tables';
 import { flipBits } from './index-suite';
+import { expectTablesOfRecords } from './kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -100,7 +103,6 @@ async function seed(store: PageStore): Promise<void> {
           firstSeen: i + j,
           lastSeen: 10_000 + i + j,
           visits: 1 + ((i + j) % 5),
-          keys: recordKeys(store.design, s.simhash),
         })),
     );
   }
@@ -147,7 +149,11 @@ async function answers(store: PageStore): Promise<Answer[]> {
 }
 const r0 = (r: PageRecord): boolean => r.url.endsWith('/0') && r.url.startsWith('https://planted.example/');
 
-const strip = ({ keys: _keys, ...rest }: PageRecord): Omit<PageRecord, 'keys'> => rest;
+/** The trees meta's run index lists, by design: which designs have tables stored. */
+async function designsWithTrees(db: Db): Promise<string[]> {
+  const trees = new Set(readRunIndexValue(await db.get('meta', 'runs')).runs.map((run) => run.tree));
+  return [B4, B5, { k: 3, b: 6 }].filter((design) => trees.has(tableTree(design, 0).tree)).map((design) => `b${design.b}`);
+}
 
 describe('migrateDesign', () => {
   it('b = 4 → b = 5 on ~3,000 pages: the same exact answers before, after every interruption, and after', async () => {
@@ -184,19 +190,22 @@ describe('migrateDesign', () => {
       expect(await answers(store)).toEqual(before);
       if (interruptions % 3 === 1) expect(await answers(await PageStore.open(db))).toEqual(before); // a store opened now
       expect(await store.needsMigration()).toBe(true); // a migration under way is unfinished
+      await expectTablesOfRecords(db); // b = 4's trees whole, b = 5's holding exactly the pages up to the cursor
+      // (stopped after the batch that ended the pass: b = 4's trees are gone with it)
+      expect(await designsWithTrees(db)).toEqual(store.migration === undefined ? ['b5'] : ['b4', 'b5']);
     }
-    const batchesPerPass = Math.ceil((seeds.length + 1) / batchSize); // the last batch finds fewer than batchSize
-    expect(interruptions).toBe(2 * batchesPerPass);
-    expect(seen.map((p) => p.phase)).toEqual([...Array(batchesPerPass).fill('adding'), ...Array(batchesPerPass).fill('removing')]);
-    expect(seen.every((p) => p.total === seeds.length && p.from.b === 4 && p.to.b === 5)).toBe(true);
-    expect(seen.map((p) => p.done).slice(0, batchesPerPass)).toEqual([...Array.from({ length: batchesPerPass - 1 }, (_, i) => (i + 1) * batchSize), seeds.length]);
+    const batches = Math.ceil(seeds.length / batchSize) + 1; // the last batch finds no record, and ends the pass
+    expect(interruptions).toBe(batches);
+    expect(seen.every((p) => p.phase === 'adding' && p.total === seeds.length && p.from.b === 4 && p.to.b === 5)).toBe(true);
+    expect(seen.map((p) => p.done)).toEqual([...Array.from({ length: batches - 2 }, (_, i) => (i + 1) * batchSize), seeds.length, seeds.length]);
 
-    // after: meta at b = 5, every record carries exactly b = 5's plain keys, nothing else changed
+    // after: meta at b = 5, only b = 5's trees, exactly as the records say; the records unchanged
     expect(await db.get('meta', 'design')).toEqual(B5);
     expect([store.design.b, store.migration]).toEqual([5, undefined]);
     const recordsAfter = await allRecords(store);
-    expect(recordsAfter.map(strip)).toEqual(recordsBefore.map(strip));
-    for (const r of recordsAfter) expect(r.keys).toEqual(recordKeys(designTables(B5), fingerprintFromHex(r.simhash)));
+    expect(recordsAfter).toEqual(recordsBefore);
+    await expectTablesOfRecords(db);
+    expect(await designsWithTrees(db)).toEqual(['b5']);
     expect(await answers(store)).toEqual(before);
 
     // re-running is a no-op
@@ -213,7 +222,7 @@ describe('migrateDesign', () => {
     await seed(store);
     const before = await answers(store);
     const result = await migrateDesign(store, B5);
-    expect(result).toEqual({ from: B4, to: B5, rewritten: 2 * seeds.length, migrated: true });
+    expect(result).toEqual({ from: B4, to: B5, rewritten: seeds.length, migrated: true });
     expect(await answers(store)).toEqual(before);
     const records = await allRecords(store);
     expect((await migrateDesign(store, B5)).migrated).toBe(false);
@@ -221,7 +230,8 @@ describe('migrateDesign', () => {
     // and back to b = 4
     expect((await migrateDesign(store, B4, { batchSize: 700 })).migrated).toBe(true);
     expect(await answers(store)).toEqual(before);
-    for (const r of await allRecords(store)) expect(r.keys).toEqual(recordKeys(designTables(B4), fingerprintFromHex(r.simhash)));
+    await expectTablesOfRecords(db);
+    expect(await designsWithTrees(db)).toEqual(['b4']);
   });
 
   it('pages recorded or imported during a migration, through any store, are found during and after it', async () => {
@@ -239,7 +249,7 @@ describe('migrateDesign', () => {
       const url = `https://${i % 2 === 0 ? 'a' : 'z'}-during.example/${i}`;
       if (i % 3 === 0) {
         await stale.updateMany([url], () => [
-          { url, title: '', site: 'x', simhash: fingerprintToHex(simhash), check: NO_CHECK, firstSeen: 50_000 + i, lastSeen: 50_000 + i, visits: 1, keys: recordKeys(designTables(B4), simhash) },
+          { url, title: '', site: 'x', simhash: fingerprintToHex(simhash), check: NO_CHECK, firstSeen: 50_000 + i, lastSeen: 50_000 + i, visits: 1 },
         ]);
       } else {
         await stale.recordVisit({ url, title: '', site: 'x', simhash, check: base.check, now: 50_000 + i });
@@ -249,7 +259,7 @@ describe('migrateDesign', () => {
     for (;;) {
       let batches = 0;
       const error = await migrateDesign(store, B5, {
-        batchSize: 500,
+        batchSize: 250,
         onProgress: async () => {
           writes.push(write()); // concurrently with the next batch
           await write();
@@ -261,6 +271,7 @@ describe('migrateDesign', () => {
       );
       await Promise.all(writes);
       await answers(store); // each checked against brute force over what is stored now
+      await expectTablesOfRecords(db); // no page entered twice in the new trees, none missed
       if (error === null) break;
       stops++;
     }
@@ -268,11 +279,11 @@ describe('migrateDesign', () => {
     expect(n).toBeGreaterThan(20);
     expect(await store.count()).toBe(seeds.length + n);
     expect(await db.get('meta', 'design')).toEqual(B5);
-    for (const r of await allRecords(store)) expect(r.keys).toEqual(recordKeys(designTables(B5), fingerprintFromHex(r.simhash)));
+    await expectTablesOfRecords(db);
     await answers(stale);
   });
 
-  it('a migration redirected to another target while adding keys ends at the new target', async () => {
+  it('a migration redirected to another target ends at the new target, and the partial trees are deleted', async () => {
     const db = await freshDb();
     const store = await PageStore.open(db);
     await seed(store);
@@ -286,10 +297,12 @@ describe('migrateDesign', () => {
       }),
     ).rejects.toThrow('stop');
     expect(store.migration).toMatchObject({ phase: 'adding', to: { k: 3, b: 6 } });
-    expect((await allRecords(store)).some((r) => r.keys.some((key) => key.startsWith(designTag({ k: 3, b: 6 }))))).toBe(true);
+    expect(await designsWithTrees(db)).toEqual(['b4', 'b6']);
+    await expectTablesOfRecords(db);
     await migrateDesign(store, B5);
     expect(await db.get('meta', 'design')).toEqual(B5);
-    for (const r of await allRecords(store)) expect(r.keys).toEqual(recordKeys(designTables(B5), fingerprintFromHex(r.simhash)));
+    await expectTablesOfRecords(db);
+    expect(await designsWithTrees(db)).toEqual(['b5']);
     expect(await answers(store)).toEqual(before);
   });
 

@@ -10,6 +10,7 @@ import { openDoppelDb } from '../lib/store/db';
 import { IdbIndexBackend } from '../lib/store/pages';
 import { designTables, tableKeys } from '../lib/tables';
 import { type IndexFactory, runIndexSuite } from './index-suite';
+import { expectTablesOfRecords } from './kept-tables';
 
 /** IdbIndexBackend keys documents by string (URLs); the suite's ids are numbers. */
 function numberIds(inner: IndexBackend<string>): IndexBackend<number> {
@@ -37,15 +38,21 @@ runIndexSuite(factories);
 describe('IdbIndexBackend', () => {
   const design = designTables({ k: 3, b: 4 });
 
-  it('stores one `${table}:${hex}` entry per table and rejects a second document with the same id', async () => {
+  it('enters a document in one tree per table and rejects a second document with the same id', async () => {
     const db = await openDoppelDb('doppel-backend', { factory: new IDBFactory() });
     const backend = new IdbIndexBackend(db, design);
     const fp = asFingerprint(0x0123456789abcdefn);
     await backend.add('a', fp, tableKeys(design, fp));
-    expect((await db.getAll('pages')).map((record) => [record.url, record.keys])).toEqual([['a', ['0:0123', '1:4567', '2:89ab', '3:cdef']]]);
+    expect((await db.getAll('pages')).map((record) => [record.url, record.simhash])).toEqual([['a', '0123456789abcdef']]);
+    await expectTablesOfRecords(db, design);
     await expect(backend.add('a', fp, tableKeys(design, fp))).rejects.toThrow();
     await expect(backend.add('b', fp, [])).rejects.toThrow('expected 4 table keys: got 0');
     expect(await backend.size()).toBe(1);
+    expect(await backend.remove('a')).toBe(true);
+    expect(await backend.remove('a')).toBe(false);
+    await expectTablesOfRecords(db, design); // its entries purged
+    expect((await db.getAll('runs')).every((words) => words.length === 0)).toBe(true);
+    await backend.add('a', fp, tableKeys(design, fp));
     expect([...(await backend.candidates(2, tableKeys(design, fp)[2]!))]).toEqual([{ id: 'a', fp }]);
     db.close();
   });

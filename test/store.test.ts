@@ -14,10 +14,10 @@ import { within } from '../lib/store/within';
 import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
 import { type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
-import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, recordKeys, upgradeSchema } from '../lib/store/schema';
-import { designTables } from '../lib/tables';
+import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, upgradeSchema } from '../lib/store/schema';
 import { flipBits } from './index-suite';
 import { expectCountsKept } from './kept-counts';
+import { expectTablesOfRecords } from './kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -81,18 +81,19 @@ describe('within (one transaction: every write lands, or none does)', () => {
 });
 
 describe('schema', () => {
-  it(`creates version ${DB_VERSION} with the pages, meta and siteCounts stores and their indexes`, async () => {
+  it(`creates version ${DB_VERSION} with the pages, meta, runs and siteCounts stores and their indexes`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(5);
-    expect(db.version).toBe(5);
-    expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'siteCounts']);
-    const tx = db.transaction(['pages', 'meta', 'siteCounts']);
+    expect(DB_VERSION).toBe(6);
+    expect(db.version).toBe(6);
+    expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'runs', 'siteCounts']);
+    const tx = db.transaction(['pages', 'meta', 'siteCounts', 'runs']);
     const pages = tx.objectStore('pages');
     expect(pages.keyPath).toBe('id');
     expect(pages.autoIncrement).toBe(false);
-    expect([...pages.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
-    const keys = pages.index('keys');
-    expect([keys.keyPath, keys.multiEntry, keys.unique]).toEqual(['keys', true, false]);
+    expect([...pages.indexNames]).toEqual(['copySite', 'group', 'lastSeen', 'site']);
+    const runs = tx.objectStore('runs');
+    expect([runs.keyPath, runs.autoIncrement, [...runs.indexNames]]).toEqual([null, false, []]);
+    expect(await tx.objectStore('meta').get('tables')).toBeUndefined(); // nothing to build
     const site = pages.index('site');
     expect([site.keyPath, site.multiEntry, site.unique]).toEqual(['site', false, false]);
     for (const name of ['lastSeen', 'group', 'copySite'] as const) {
@@ -121,19 +122,21 @@ describe('schema', () => {
     await expect(PageStore.open(await freshDb(), { k: 3, b: 3 })).rejects.toThrow('blocks must exceed k: got 3 blocks for k = 3');
   });
 
-  it('writes one `${table}:${fixed-width hex}` key per table', () => {
-    expect(recordKeys(designTables({ k: 3, b: 4 }), A)).toEqual(['0:0123', '1:4567', '2:89ab', '3:cdef']);
-    // b = 6: keys of 31–33 bits, 8 or 9 hex digits, tables 0 … 19
-    const keys = recordKeys(designTables({ k: 3, b: 6 }), A);
-    expect(keys).toHaveLength(20);
-    for (const [t, key] of keys.entries()) expect(key).toMatch(new RegExp(`^${t}:[0-9a-f]{8,9}$`));
+  it('enters a page in one tree per table: [key, simhash, id] entries of 5 words', async () => {
+    const store = await freshStore();
+    const record = await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
+    const id = [Math.floor(record.id / 2 ** 32), record.id % 2 ** 32];
+    const entries = await store.db.getAll('runs');
+    // one run of one entry in each of the 4 trees; the key of table t is block t (b = 4, k = 3: tables of 1 block)
+    expect(entries.map((words) => [...words])).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef].map((key) => [key, 0x01234567, 0x89abcdef, ...id]));
+    await expectTablesOfRecords(store.db);
   });
 });
 
 describe('opening and upgrading', () => {
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 6, (db) => {
+    const newer = await rawOpen(factory, 'doppel', 7, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -144,11 +147,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 6\b.*version 5\b/);
+    expect((error as Error).message).toMatch(/version 7\b.*version 6\b/);
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(6);
+    expect(after.version).toBe(7);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -160,25 +163,25 @@ describe('opening and upgrading', () => {
     await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 6 whose step deletes the pages store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 6, async (upgrading, oldVersion, tx) => {
+    // A version 7 whose step deletes the pages store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 7, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 6) {
+      if (oldVersion < 7) {
         upgrading.deleteObjectStore('pages');
-        throw new Error('step 6 failed');
+        throw new Error('step 7 failed');
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 5 to version 6: step 6 failed\. Nothing was changed; it is still at version 5/);
+    await expect(failing).rejects.toThrow(/from version 6 to version 7: step 7 failed\. Nothing was changed; it is still at version 6/);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 6, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', 7, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 5 to version 6: later.');
+    await expect(failingLater).rejects.toThrow('from version 6 to version 7: later.');
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(5);
+    expect(reopened.version).toBe(6);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
     expect((await reopened.getAll('pages')).map((record) => [record.url, record.visits])).toEqual([['https://a.example/', 1]]);
   });
@@ -187,8 +190,8 @@ describe('opening and upgrading', () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 6, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(6);
+    const upgraded = await openVersioned('doppel', 7, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(7);
     expect(closed).toBe(1);
     upgraded.close();
     expect(() => first.transaction('pages')).toThrow();
@@ -234,7 +237,7 @@ describe('opening and upgrading', () => {
 describe('PageStore.recordVisit', () => {
   const visit = { url: 'https://news.example/story', title: 'Story', site: 'news.example', simhash: A, check: A_CHECK };
 
-  it('first visit: visits 1, firstSeen = lastSeen = now, every table key; the record holds no text', async () => {
+  it('first visit: visits 1, firstSeen = lastSeen = now, in every table; the record holds no text', async () => {
     const store = await freshStore();
     const record = await store.recordVisit({ ...visit, now: 1_000 });
     const want: PageRecord = {
@@ -247,14 +250,14 @@ describe('PageStore.recordVisit', () => {
       firstSeen: 1_000,
       lastSeen: 1_000,
       visits: 1,
-      keys: ['0:0123', '1:4567', '2:89ab', '3:cdef'],
     };
     expect(record).toEqual(want);
     const stored = await store.get(visit.url);
     expect(stored).toEqual(want);
     expect(Object.keys(stored!)).toEqual([...PAGE_RECORD_FIELDS]);
-    expect(Object.keys(stored!).sort()).toEqual(['check', 'firstSeen', 'id', 'keys', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']);
+    expect(Object.keys(stored!).sort()).toEqual(['check', 'firstSeen', 'id', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']);
     expect(await store.count()).toBe(1);
+    await expectTablesOfRecords(store.db);
   });
 
   it('revisit: visits + 1, lastSeen = now, title updated, firstSeen kept', async () => {
@@ -266,17 +269,19 @@ describe('PageStore.recordVisit', () => {
     expect(await store.count()).toBe(1);
   });
 
-  it('a changed text: the new fingerprints and keys replace the old ones', async () => {
+  it('a changed text: the new fingerprints and table entries replace the old ones', async () => {
     const store = await freshStore();
     await store.recordVisit({ ...visit, now: 1_000 });
     const B = fp('f0f0f0f0f0f0f0f0');
     const B_CHECK = fp('0f0f0f0f0f0f0f0f');
     const record = await store.recordVisit({ ...visit, simhash: B, check: B_CHECK, now: 2_000 });
-    expect(record).toMatchObject({ simhash: 'f0f0f0f0f0f0f0f0', check: '0f0f0f0f0f0f0f0f', keys: ['0:f0f0', '1:f0f0', '2:f0f0', '3:f0f0'], visits: 2, firstSeen: 1_000 });
+    expect(record).toMatchObject({ simhash: 'f0f0f0f0f0f0f0f0', check: '0f0f0f0f0f0f0f0f', visits: 2, firstSeen: 1_000 });
     expect(await store.nearDuplicates(A, A_CHECK)).toEqual([]);
     expect((await store.nearDuplicates(B, B_CHECK)).map((m) => m.record.url)).toEqual([visit.url]);
-    // the old keys are gone from the index
-    expect(await store.db.getAllKeysFromIndex('pages', 'keys', IDBKeyRange.only('0:0123'))).toEqual([]);
+    // the old entries are gone from the trees: only B's are left
+    const simhashes = (await store.db.getAll('runs')).flatMap((words) => (words.length === 0 ? [] : [[words[1], words[2]]]));
+    expect(simhashes).toEqual(Array.from({ length: 4 }, () => [0xf0f0f0f0, 0xf0f0f0f0]));
+    await expectTablesOfRecords(store.db);
   });
 
   it('30 concurrent visits to one page count 30', async () => {

@@ -79,7 +79,6 @@ const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({
   firstSeen: 1,
   lastSeen: 1,
   visits: 1,
-  keys: [],
   ...fields,
 });
 

@@ -1,6 +1,7 @@
 // Opening Doppel's IndexedDB database. The background opens it once per service-worker life
 // (getDb) and every store shares that connection.
 import { unwrap, wrap } from 'idb';
+import { buildTables, readBuild } from './build';
 import { type MoveProgress, moveLegacyPages } from './move';
 import { type Db, type UpgradeTransaction, DB_NAME, DB_VERSION, upgradeSchema } from './schema';
 
@@ -14,13 +15,15 @@ export interface OpenOptions {
   onClose?: () => void;
   /** The upgrade waits for older connections that do not close; called while it waits. */
   onBlocked?: (currentVersion: number, requestedVersion: number | null) => void;
-  /** Called after each batch while the pages of a database upgraded from version 1–4 are moved (lib/store/move.ts). */
+  /** Called after each batch while the pages of an upgraded database are moved (lib/store/move.ts) or entered in the tables (lib/store/build.ts). */
   onMoveProgress?: (progress: MoveProgress) => void;
 }
 
 export type Upgrade = (db: Db, oldVersion: number, transaction: UpgradeTransaction) => void | Promise<void>;
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
+/** describe, without a final full stop: for the middle of a sentence. */
+const clause = (error: unknown): string => describe(error).replace(/\.$/, '');
 
 /** The version a database is at, without upgrading it (undefined if that cannot be read). */
 function versionOf(factory: IDBFactory, name: string): Promise<number | undefined> {
@@ -113,8 +116,10 @@ export async function openVersioned(name: string, version: number, upgrade: Upgr
 
 /**
  * Opens (creating or upgrading to DB_VERSION) Doppel's database, and resolves once the pages of a
- * database upgraded from version 1–4 are all moved to their new keys (lib/store/move.ts): until
- * then the store would look empty. A move cut off (the worker stopped) resumes at the next open.
+ * database upgraded from version 1–4 are all moved to their new keys (lib/store/move.ts), and the
+ * pages of one upgraded from version 1–5 are all in the tables (lib/store/build.ts): until then
+ * the store would look empty, or miss near-duplicates. Either cut off (the worker stopped)
+ * resumes at the next open.
  */
 export async function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}): Promise<Db> {
   const db = await openVersioned(name, DB_VERSION, upgradeSchema, options);
@@ -124,8 +129,19 @@ export async function openDoppelDb(name: string = DB_NAME, options: OpenOptions 
     const moved = await db.get('meta', 'move').then((move) => (move as { moved?: unknown } | undefined)?.moved ?? 0, () => '?');
     db.close();
     throw new Error(
-      `Could not finish moving Doppel's pages to the layout of version ${DB_VERSION} (${String(moved)} moved so far): ${describe(error)}. ` +
+      `Could not finish moving Doppel's pages to the layout of version ${DB_VERSION} (${String(moved)} moved so far): ${clause(error)}. ` +
         'Every page is kept, moved or not; the move goes on the next time Doppel opens its database.',
+      { cause: error },
+    );
+  }
+  try {
+    await buildTables(db, { onProgress: options.onMoveProgress });
+  } catch (error) {
+    const built = await db.get('meta', 'tables').then((build) => readBuild(build).built, () => '?');
+    db.close();
+    throw new Error(
+      `Could not finish building Doppel's tables of near-duplicates for version ${DB_VERSION} (${String(built)} pages so far): ${clause(error)}. ` +
+        'Every page is kept; the building goes on the next time Doppel opens its database.',
       { cause: error },
     );
   }

@@ -18,7 +18,7 @@ import { chooseDesign, designTables } from '../tables';
 import { keepDesignFitted } from './migrate';
 import { NO_CHECK, type PageStore, readGroupsMeta } from './pages';
 import { areNearDuplicates } from '../groups';
-import type { GroupsMeta, PageRecord } from './schema';
+import { type GroupsMeta, type PageRecord, storedRecord } from './schema';
 import { readByUrl } from './slots';
 import { Tally } from './tally';
 
@@ -156,7 +156,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
       if (record === undefined) continue;
       const change = changes.get(record.url)!;
       if (record.simhash !== change.simhash) continue; // changed since it was read: PageStore.record grouped it
-      const written: PageRecord = { ...record };
+      const written: PageRecord = storedRecord(record);
       delete written.group;
       delete written.copySite;
       if (change.group !== undefined) written.group = change.group;

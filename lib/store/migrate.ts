@@ -20,36 +20,30 @@
 // (4 tables of 16-bit keys serve up to a million pages at 16 candidates per table. Right after the
 // move a query costs 10 lookups returning about 2^(20−25) ≈ 0.03 random candidates each.)
 
-// Migration scheme. The `keys` index is ONE multiEntry index of strings; the plain entries
-// `${table}:${hex}` (schema.ts recordKeys) belong to the design in meta. A migration from design
-// D to design N goes through two passes over the records, in key order, a batch of whole records
-// per readwrite transaction; its state (phase and cursor) lives in meta's `design` value, written
-// in the same transaction as each batch, so it always describes the records exactly:
+// Migration scheme (schema version 6). Each design has trees of its own (lib/store/table-trees.ts
+// numbers them by design), so a migration from design D to design N builds N's trees beside D's,
+// in one pass over the records in key order, a batch per readwrite transaction. Its state lives
+// in meta's `design` value, written in the same transaction as each batch:
 //
-//   meta.design                       a record's keys          a query looks up       writes use
-//   ───────────────────────────────   ──────────────────────   ────────────────────   ──────────────────
-//   {D}                stable         0:abcd 1:… (D)           D plain                D plain
-//   {D, adding → N, after: key}       D plain                  D plain                D plain + N tagged
-//     pass 1: every record gets        + N tagged "k3b5/0:…"   (every record has them)
-//   {N, removing ← D, after: key}     N tagged (not yet done)   N plain + N tagged     N plain
-//     pass 2: every record gets        or N plain (done)      (every record has one)
-//   {N}                stable         N plain                  N plain                N plain
+//   meta.design                        queries read    a write enters a page in
+//   ────────────────────────────────   ────────────   ─────────────────────────────────────────
+//   {D}                     stable      D's trees      D's trees
+//   {D, adding → N, after: id}          D's trees      D's trees, and N's if id ≤ after
+//   {N}                     stable      N's trees      N's trees
 //
-// A tagged entry is `k${k}b${b}/` + the plain entry ("k3b5/3:1a2b3c4"): it can never equal a plain
-// entry (those start with a digit), nor one of another design. Invariants: while adding, every
-// record carries D's plain keys (pass 1 only adds to them); when meta flips to removing, every
-// record carries N's tagged keys (pass 1 gave them to every record at or before the cursor, and
-// every write since the phase began wrote them); while removing, every record carries N's tagged or
-// N's plain keys. A query reads meta in its own transaction, so it always looks up what the
-// records of that moment carry: a migration interrupted at any point (a failed batch is rolled
-// back whole) leaves a store where every query finds every near-duplicate, and migrateDesign
-// continues from the cursor. Writers (PageStore.recordVisit, updateMany) also read meta in their
-// transaction and write the keys of the current phase, so pages recorded during a migration —
-// through any PageStore over the database — are not lost either.
-import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
+// The pass enters the records after the cursor; a page at or before it is in N's trees already, so
+// a write keeps it there (a changed simhash: its old entries purged, new ones added; a forgotten
+// page: purged), while a page after the cursor is left to the pass, which enters it as it then is.
+// So no page is entered twice, and none is missed. The batch that finds no records left flips meta
+// to {N} and deletes D's trees, in one transaction: a query reads meta and the trees in its own
+// transaction, so it always reads complete trees. A migration interrupted at any point (a failed
+// batch is rolled back whole) goes on from its cursor when migrateDesign is called again.
+import { fingerprintFromHex } from '../fingerprint';
 import { DEFAULT_K, type TableDesign, chooseDesign, designTables } from '../tables';
 import type { PageStore } from './pages';
-import { type Db, type DesignMeta, type PageRecord, recordKeys } from './schema';
+import type { Db, DesignMeta } from './schema';
+import { type DesignId, type TablePage, addToTables, dropTables, readRunIndexValue } from './table-trees';
+import { within } from './within';
 
 /** designFor sizes the design for this many times the current count (see above). */
 export const HEADROOM = 1;
@@ -80,9 +74,7 @@ export function designFor(count: number, k: number = DESIGN_K): DesignMeta {
 }
 
 /** A migration in progress, as stored in meta's `design` value (alongside the readable {k, b}). */
-export type MigrationState =
-  | { phase: 'adding'; to: DesignMeta; after?: number }
-  | { phase: 'removing'; from: DesignMeta; after?: number };
+export type MigrationState = { phase: 'adding'; to: DesignMeta; after?: number };
 
 /** meta's `design` value: the design whose plain keys queries read, and a migration under way. */
 export interface StoredDesign extends DesignMeta {
@@ -102,8 +94,8 @@ export function parseStoredDesign(value: unknown): StoredDesign {
   if (m === undefined) return out;
   // (a cursor that is not a number, a URL written before schema version 5, starts the pass over)
   const after = typeof m.after === 'number' ? { after: m.after } : {};
+  // (version 5's `removing` phase is cleared by the upgrade to version 6: schema.ts)
   if (m.phase === 'adding' && isDesign(m.to)) out.migration = { phase: 'adding', to: { k: m.to.k, b: m.to.b }, ...after };
-  else if (m.phase === 'removing' && isDesign(m.from)) out.migration = { phase: 'removing', from: { k: m.from.k, b: m.from.b }, ...after };
   else throw new Error(`the stored table design's migration is unreadable: ${JSON.stringify(value)}`);
   return out;
 }
@@ -120,38 +112,20 @@ export function tablesOf(meta: DesignMeta): TableDesign {
   return design;
 }
 
-/** The prefix of a design's tagged entries, e.g. "k3b5/". */
-export function designTag(design: DesignMeta): string {
-  return `k${design.k}b${design.b}/`;
-}
-
-/** A design's tagged entries for fp: its plain entries, each prefixed with designTag. */
-export function taggedKeys(design: DesignMeta, fp: Fingerprint): string[] {
-  const tag = designTag(design);
-  return recordKeys(tablesOf(design), fp).map((entry) => tag + entry);
-}
-
-/** The entries a record with simhash fp must carry while meta is `stored` (the "writes use" column). */
-export function writeKeys(stored: StoredDesign, fp: Fingerprint): string[] {
-  const plain = recordKeys(tablesOf(stored), fp);
-  if (stored.migration?.phase === 'adding') return [...plain, ...taggedKeys(stored.migration.to, fp)];
-  return plain;
-}
-
-/** The entries a query for fp looks up while meta is `stored` (the "a query looks up" column). */
-export function queryKeys(stored: StoredDesign, fp: Fingerprint): string[] {
-  const plain = recordKeys(tablesOf(stored), fp);
-  if (stored.migration?.phase === 'removing') return [...plain, ...taggedKeys(stored, fp)];
-  return plain;
+/** The designs whose trees a write to page `id` must keep while meta is `stored` (the table above). */
+export function writeDesigns(stored: StoredDesign, id: number): DesignId[] {
+  const m = stored.migration;
+  if (m !== undefined && m.after !== undefined && id <= m.after) return [stored, m.to];
+  return [stored];
 }
 
 export interface MigrationProgress {
-  phase: 'adding' | 'removing';
+  phase: 'adding';
   from: DesignMeta;
   to: DesignMeta;
-  /** Records rewritten in this phase so far (by this call and by earlier interrupted ones). */
+  /** Records entered in the new design's trees so far (by this call and by earlier interrupted ones). */
   done: number;
-  /** Records in the store when the phase's pass started (or resumed). */
+  /** Records in the store when the pass started (or resumed). */
   total: number;
 }
 
@@ -168,7 +142,7 @@ export interface MigrateOptions {
 export interface MigrationResult {
   from: DesignMeta;
   to: DesignMeta;
-  /** Records rewritten by this call (both passes). */
+  /** Records entered in the new trees by this call. */
   rewritten: number;
   /** False if the store already used `target` with no migration under way. */
   migrated: boolean;
@@ -180,78 +154,59 @@ async function readStored(db: Db): Promise<StoredDesign> {
   return parseStoredDesign(value);
 }
 
-/** Runs body in tx; aborts tx if body throws; resolves once tx has committed. */
-async function inTx<T>(tx: { readonly done: Promise<void>; abort(): void }, body: () => Promise<T>): Promise<T> {
-  tx.done.catch(() => undefined);
-  try {
-    const result = await body();
-    await tx.done;
-    return result;
-  } catch (error) {
-    try {
-      tx.abort();
-    } catch {
-      // already finished
-    }
-    throw error;
-  }
-}
-
 /**
- * One batch of the current phase's pass in one readwrite transaction over pages and meta: the
- * next `batchSize` records after the cursor get writeKeys of the phase, and the cursor moves to
- * the last of them; when none are left the phase ends (adding → removing → stable) in the same
- * transaction. Returns the records rewritten, or null if meta is not in `phase` any more.
+ * One batch of the pass in one readwrite transaction over pages, meta and runs: the next
+ * `batchSize` records after the cursor are entered in the new design's trees, and the cursor moves
+ * to the last of them; when none are left, meta flips to the new design and the old design's trees
+ * are deleted, in the same transaction. Returns the records entered, or null if no migration is
+ * under way (another context finished it).
  */
-async function step(db: Db, phase: 'adding' | 'removing', batchSize: number): Promise<{ rewritten: number; ended: boolean } | null> {
-  const tx = db.transaction(['pages', 'meta'], 'readwrite');
-  return inTx(tx, async () => {
+async function step(db: Db, batchSize: number): Promise<{ rewritten: number; ended: boolean } | null> {
+  const tx = db.transaction(['pages', 'meta', 'runs'], 'readwrite');
+  return within(tx, async () => {
     const meta = tx.objectStore('meta');
-    const pages = tx.objectStore('pages');
+    const runs = tx.objectStore('runs');
     const stored = parseStoredDesign(await meta.get('design'));
     const m = stored.migration;
-    if (m === undefined || m.phase !== phase) return null;
-    const records = await pages.getAll(m.after === undefined ? undefined : IDBKeyRange.lowerBound(m.after, true), batchSize);
-    const puts: Promise<unknown>[] = [];
+    if (m === undefined) return null;
+    const [records, runValue] = await Promise.all([
+      tx.objectStore('pages').getAll(m.after === undefined ? undefined : IDBKeyRange.lowerBound(m.after, true), batchSize),
+      meta.get('runs'),
+    ]);
+    const pages: TablePage[] = [];
     for (const record of records) {
-      let fp: Fingerprint;
       try {
-        fp = fingerprintFromHex(record.simhash);
+        pages.push({ id: record.id, simhash: fingerprintFromHex(record.simhash) });
       } catch {
-        continue; // an unreadable record matches nothing, whatever its keys: left as it is
+        // an unreadable record matches nothing: in no table
       }
-      const keys = writeKeys(stored, fp);
-      if (keys.length === record.keys.length && keys.every((key, i) => key === record.keys[i])) continue;
-      puts.push(pages.put({ ...record, keys } satisfies PageRecord));
     }
-    await Promise.all(puts);
+    let index = await addToTables(runs, readRunIndexValue(runValue), m.to, pages);
+    const ended = records.length === 0;
     let next: StoredDesign;
-    const ended = records.length < batchSize;
-    if (!ended) {
-      next = { k: stored.k, b: stored.b, migration: { ...m, after: records[records.length - 1]!.id } };
-    } else if (m.phase === 'adding') {
-      next = { k: m.to.k, b: m.to.b, migration: { phase: 'removing', from: { k: stored.k, b: stored.b } } };
+    if (ended) {
+      index = await dropTables(runs, index, stored);
+      next = { k: m.to.k, b: m.to.b };
     } else {
-      next = { k: stored.k, b: stored.b };
+      next = { k: stored.k, b: stored.b, migration: { ...m, after: records[records.length - 1]!.id } };
     }
-    await meta.put(next, 'design');
-    return { rewritten: puts.length, ended };
+    await Promise.all([meta.put(index, 'runs'), meta.put(next, 'design')]);
+    return { rewritten: pages.length, ended };
   });
 }
 
-/** Records at or before the cursor: those the phase's pass has already been through. */
+/** Records at or before the cursor: those the pass has already been through. */
 async function countThrough(db: Db, after: number | undefined): Promise<number> {
   return after === undefined ? 0 : db.count('pages', IDBKeyRange.upperBound(after));
 }
 
 /**
- * Moves the store to the `target` design: rewrites every record's `keys` for it in two passes
- * (see the scheme above), batchSize whole records per readwrite transaction, then leaves meta at
- * {target}. Queries find every near-duplicate throughout, and after an interruption at any point
- * (an error, onProgress throwing, the context being killed); calling migrateDesign again finishes
- * the migration. A migration already under way is finished first: one still adding towards
- * another design is redirected to `target` (its pass restarts), one already removing completes
- * before the move to `target` begins. Updates `store` to the design it ends with.
+ * Moves the store to the `target` design: builds its trees from every record (see the scheme
+ * above), batchSize records per readwrite transaction, then leaves meta at {target}. Queries find
+ * every near-duplicate throughout, and after an interruption at any point (an error, onProgress
+ * throwing, the context being killed); calling migrateDesign again finishes the migration. A
+ * migration already under way towards another design is redirected to `target`: its partial trees
+ * are deleted and the pass starts over. Updates `store` to the design it ends with.
  */
 export async function migrateDesign(store: PageStore, target: DesignMeta, { batchSize = 1000, onProgress }: MigrateOptions = {}): Promise<MigrationResult> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer: got ${batchSize}`);
@@ -260,62 +215,53 @@ export async function migrateDesign(store: PageStore, target: DesignMeta, { batc
   const db = store.db;
   let rewritten = 0;
   let ran = false;
-  let from: DesignMeta | undefined;
+  const from: DesignMeta = await readStored(db).then((stored) => ({ k: stored.k, b: stored.b }));
 
   for (;;) {
     const stored = await readStored(db);
     const m = stored.migration;
-    from ??= m?.phase === 'removing' ? m.from : { k: stored.k, b: stored.b };
-    let phase: 'adding' | 'removing';
-    if (m === undefined) {
-      if (sameDesign(stored, to)) {
-        await store.refresh();
-        return { from, to, rewritten, migrated: ran };
-      }
-      phase = 'adding';
-      const begin: StoredDesign = { k: stored.k, b: stored.b, migration: { phase: 'adding', to } };
-      if (!(await startPhase(db, stored, begin))) continue;
-    } else if (m.phase === 'adding' && !sameDesign(m.to, to)) {
-      // redirect: the records' tagged keys for m.to are junk that the restarted pass replaces
-      const begin: StoredDesign = { k: stored.k, b: stored.b, migration: { phase: 'adding', to } };
-      if (!(await startPhase(db, stored, begin))) continue;
-      phase = 'adding';
-    } else {
-      phase = m.phase;
+    if (m === undefined && sameDesign(stored, to)) {
+      await store.refresh();
+      return { from, to, rewritten, migrated: ran };
+    }
+    if (m === undefined || !sameDesign(m.to, to)) {
+      // start, or redirect: the trees of a migration towards another design are deleted
+      if (!(await startMigration(db, stored, { k: stored.k, b: stored.b, migration: { phase: 'adding', to } }))) continue;
     }
     await store.refresh();
     ran = true;
 
-    // the pass of `phase`, from the cursor
     const current = await readStored(db);
-    const cursor = current.migration?.after;
-    let done = await countThrough(db, cursor);
+    let done = await countThrough(db, current.migration?.after);
     const total = await store.count();
-    const phaseFrom = phase === 'adding' ? { k: current.k, b: current.b } : (current.migration as { from: DesignMeta }).from;
-    const phaseTo = phase === 'adding' ? (current.migration as { to: DesignMeta }).to : { k: current.k, b: current.b };
+    const phaseFrom = { k: current.k, b: current.b };
     for (;;) {
-      const result = await step(db, phase, batchSize);
-      if (result === null) break; // another migrateDesign moved meta on: look again
+      const result = await step(db, batchSize);
+      if (result === null) break; // another migrateDesign finished it: look again
       rewritten += result.rewritten;
-      if (result.ended) {
-        await store.refresh();
-        done = total;
-      } else {
-        done += batchSize;
-      }
-      await onProgress?.({ phase, from: phaseFrom, to: phaseTo, done: Math.min(done, total), total });
+      if (result.ended) await store.refresh();
+      done = result.ended ? total : done + batchSize;
+      await onProgress?.({ phase: 'adding', from: phaseFrom, to, done: Math.min(done, total), total });
       if (result.ended) break;
     }
   }
 }
 
-/** Puts `next` in meta if meta still holds `expected` (compare-and-set in one transaction). */
-async function startPhase(db: Db, expected: StoredDesign, next: StoredDesign): Promise<boolean> {
-  const tx = db.transaction('meta', 'readwrite');
-  return inTx(tx, async () => {
-    const now = parseStoredDesign(await tx.store.get('design'));
+/**
+ * Puts `next` in meta if meta still holds `expected` (compare-and-set in one transaction), and
+ * deletes the trees of the migration `expected` was under way to, if any (sharing none with `next`).
+ */
+async function startMigration(db: Db, expected: StoredDesign, next: StoredDesign): Promise<boolean> {
+  const tx = db.transaction(['meta', 'runs'], 'readwrite');
+  return within(tx, async () => {
+    const meta = tx.objectStore('meta');
+    const now = parseStoredDesign(await meta.get('design'));
     if (JSON.stringify(now) !== JSON.stringify(expected)) return false;
-    await tx.store.put(next, 'design');
+    if (now.migration !== undefined) {
+      const index = await dropTables(tx.objectStore('runs'), readRunIndexValue(await meta.get('runs')), now.migration.to);
+      await meta.put(index, 'runs');
+    }
+    await meta.put(next, 'design');
     return true;
   });
 }

@@ -20,8 +20,9 @@
 // LEGACY_PAGES store stays: only an upgrade can delete a store, and an empty one costs nothing; a
 // version 6 step may delete it.
 import { unwrap } from 'idb';
-import { type Db, LEGACY_PAGES, type MoveMeta } from './schema';
+import { type Db, LEGACY_PAGES, type MoveMeta, storedRecord } from './schema';
 import { readSlots } from './slots';
+import { readBuild } from './build';
 import { isCount } from './tally';
 import { within } from './within';
 
@@ -79,7 +80,7 @@ export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgre
       const total = await meta.get('pageCount');
       const next = { moved: move.moved + batch.length, total: isCount(total) ? total : 0 };
       await Promise.all([
-        ...batch.filter((record) => !slots.records.has(record.url)).map((record) => pages.add({ id: slots.keys.get(record.url)!, ...record })),
+        ...batch.filter((record) => !slots.records.has(record.url)).map((record) => pages.add(storedRecord({ ...record, id: slots.keys.get(record.url)! }))),
         legacy.delete(IDBKeyRange.bound(batch[0]!.url, batch[batch.length - 1]!.url)),
         meta.put({ moved: next.moved, done: false, after: batch[batch.length - 1]!.url }, 'move'),
       ]);
@@ -93,7 +94,8 @@ export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgre
 }
 
 /**
- * How far the move of database `name` has got, read from meta `move` without waiting for it,
+ * How far the move of database `name` has got, read from meta `move` (then, once it is done, how
+ * far the building of the tables has, from meta `tables`) without waiting for it,
  * without upgrading anything and without creating a database that does not exist: for a page that
  * waits on the worker (the popup) to say why. null when no move is under way (none needed, done,
  * not started, or the database cannot be read).
@@ -110,13 +112,18 @@ export function readMoveProgress(name: string, factory: IDBFactory = globalThis.
         db.close();
         resolve(value);
       };
-      if (!db.objectStoreNames.contains(LEGACY_PAGES) || !db.objectStoreNames.contains('meta')) return done(null);
+      if (!db.objectStoreNames.contains('meta')) return done(null);
       const tx = db.transaction('meta', 'readonly');
       const move = tx.objectStore('meta').get('move');
+      const build = tx.objectStore('meta').get('tables');
       const total = tx.objectStore('meta').get('pageCount');
       tx.oncomplete = () => {
-        const state = readMove(move.result);
-        done(state.done ? null : { moved: state.moved, total: isCount(total.result) ? total.result : 0 });
+        const pages = isCount(total.result) ? total.result : 0;
+        const moving = db.objectStoreNames.contains(LEGACY_PAGES) ? readMove(move.result) : { done: true, moved: 0 };
+        if (!moving.done) return done({ moved: moving.moved, total: pages });
+        // then the tables of version 6 are built (lib/store/build.ts)
+        const building = readBuild(build.result);
+        done(building.done ? null : { moved: building.built, total: pages });
       };
       tx.onerror = () => done(null);
       tx.onabort = () => done(null);

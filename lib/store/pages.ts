@@ -1,13 +1,15 @@
 // The pages Doppel has recorded, and their near-duplicates, in IndexedDB (see schema.ts).
 import { confirmsNearDuplicate } from '../features';
-import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../fingerprint';
+import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, hammingDistance } from '../fingerprint';
 import type { Candidate, IndexBackend } from '../index';
-import { DEFAULT_K, type TableDesign, type TableKey, designTables } from '../tables';
-import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRecord, keyEntry, toHex } from './schema';
+import { DEFAULT_K, type TableDesign, type TableKey, designTables, keyOf } from '../tables';
+import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRecord, storedRecord, toHex } from './schema';
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
-import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, queryKeys, tablesOf, writeKeys } from './migrate';
+import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './migrate';
+import { EMPTY_RUN_INDEX, type RunIndex, type RunReader, type RunStore, lookup as lookupRun } from './runs';
 import { SlotFilter, readByUrl, readSlots } from './slots';
+import { type TableChange, TABLE_STRIDE, applyTableChanges, readRunIndexValue, tableMatches, tableTree } from './table-trees';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 
@@ -159,16 +161,16 @@ export class PageStore {
   async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[] }> {
     const simhash = toHex(visit.simhash);
     const check = toHex(visit.check);
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const pages = tx.objectStore('pages');
     const meta = tx.objectStore('meta');
+    const runs = tx.objectStore('runs');
     const tally = new Tally(pages);
     return within(tx, async () => {
-      const [slot, stored, groupsMeta] = await Promise.all([readSlots(pages, [visit.url]), this.readMeta(meta), readGroupsMeta(meta)]);
+      const [slot, stored, groupsMeta, index] = await Promise.all([readSlots(pages, [visit.url]), this.readMeta(meta), readGroupsMeta(meta), readRunIndex(meta)]);
       const old = slot.records.get(visit.url);
       const design = tablesOf(stored);
       checkK(design, Math.min(k, design.k));
-      const keys = writeKeys(stored, visit.simhash);
       const record: PageRecord = {
         id: slot.keys.get(visit.url)!,
         url: visit.url,
@@ -179,11 +181,13 @@ export class PageStore {
         firstSeen: old?.firstSeen ?? visit.now,
         lastSeen: visit.now,
         visits: (old?.visits ?? 0) + 1,
-        keys,
       };
       const groupK = Math.min(groupsMeta.k, design.k);
       const lookupK = Math.max(groupK, Math.min(k, design.k));
-      const near = await lookup(pages, queryKeys(stored, visit.simhash), visit.simhash, visit.check, lookupK, visit.url);
+      const near = await lookup(pages, runs, index, stored, visit.simhash, visit.check, lookupK, visit.url);
+      // the tables: the page's old entries out (if its simhash changed), its new ones in
+      const change = tableChange(record.id, old, record);
+      if (change.before !== change.after) await meta.put(await applyTableChanges(runs, index, (id) => writeDesigns(stored, id), [change]), 'runs');
       if (old !== undefined && old.simhash === simhash && old.site === record.site) {
         // same text: the groups stay as they are
         if (old.group !== undefined) record.group = old.group;
@@ -213,7 +217,7 @@ export class PageStore {
    * is left of their groups (a group may split, or lose its root). Returns how many were forgotten.
    */
   async forgetMany(urls: readonly string[]): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const pages = tx.objectStore('pages');
     const tally = new Tally(pages);
     return within(tx, async () => {
@@ -229,6 +233,7 @@ export class PageStore {
           return pages.delete(record.id);
         }),
       );
+      await forgetInTables(tx.objectStore('runs'), tx.objectStore('meta'), stored, gone);
       await regroupAfterRemoval(pages, tally, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
       return gone.length;
@@ -237,7 +242,7 @@ export class PageStore {
 
   /** Forgets every page of a site (URL.host); returns how many. */
   async forgetSite(site: string): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const pages = tx.objectStore('pages');
     const tally = new Tally(pages);
     return within(tx, async () => {
@@ -250,6 +255,7 @@ export class PageStore {
         await cursor.delete();
         cursor = await cursor.continue();
       }
+      await forgetInTables(tx.objectStore('runs'), tx.objectStore('meta'), stored, gone);
       await regroupAfterRemoval(pages, tally, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
       return gone.length;
@@ -291,12 +297,12 @@ export class PageStore {
 
   /** Forgets every page; returns how many there were. The table design and settings stay. */
   async clear(): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
     return within(tx, async () => {
       const pages = tx.objectStore('pages');
       const meta = tx.objectStore('meta');
       const count = await readPageCount(pages, meta);
-      await Promise.all([pages.clear(), tx.objectStore('siteCounts').clear()]);
+      await Promise.all([pages.clear(), tx.objectStore('siteCounts').clear(), tx.objectStore('runs').clear(), meta.put(EMPTY_RUN_INDEX, 'runs')]);
       const groups = await readGroupsMeta(meta);
       await meta.put({ k: groups.k, complete: true }, 'groups');
       await meta.put(0, 'pageCount');
@@ -358,20 +364,24 @@ export class PageStore {
 
   /** updateMany's one try: reads the slots `filter` may hold (every slot without one, or with readAll), writes, and adds the keys written to `filter`. */
   private async writeMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[], filter?: SlotFilter, readAll = false): Promise<void> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const pages = tx.objectStore('pages');
+    const meta = tx.objectStore('meta');
     const tally = new Tally(pages);
     const written: number[] = [];
     await within(tx, async () => {
-      const [slots, stored] = await Promise.all([readSlots(pages, urls, new Set(), readAll ? undefined : filter), this.readMeta(tx.objectStore('meta'))]);
+      const [slots, stored, index] = await Promise.all([readSlots(pages, urls, new Set(), readAll ? undefined : filter), this.readMeta(meta), readRunIndex(meta)]);
       const current = slots.records;
       const puts: Promise<number>[] = [];
+      const changes: TableChange[] = [];
       let ungrouped = false;
       for (const fields of update(current)) {
         const id = slots.keys.get(fields.url);
         if (id === undefined) throw new Error(`updateMany: ${fields.url} was not among the URLs read`);
-        const record = withPhaseKeys(stored, id, fields);
+        // id first (the stored field order), and `fields` cannot move the record to another key
+        const record = storedRecord({ ...fields, id });
         const before = current.get(record.url);
+        if (before === undefined || before.simhash !== record.simhash) changes.push(tableChange(id, before, record));
         if (before !== undefined && before.simhash === record.simhash) {
           // same fingerprint: same groups
           if (before.group !== undefined) record.group = before.group;
@@ -387,11 +397,11 @@ export class PageStore {
         written.push(id);
       }
       if (ungrouped) {
-        const meta = tx.objectStore('meta');
         const groups = await readGroupsMeta(meta);
         if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
       }
       await Promise.all(puts);
+      if (changes.length > 0) await meta.put(await applyTableChanges(tx.objectStore('runs'), index, (id) => writeDesigns(stored, id), changes), 'runs');
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     });
     for (const id of written) filter?.add(id);
@@ -399,20 +409,22 @@ export class PageStore {
 
   /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */
   private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl, clamp = false }: NearDuplicateOptions): Promise<NearDuplicate[]> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
+    const tx = this.db.transaction(['pages', 'meta', 'runs'], 'readonly');
     return within(tx, async () => {
-      // the entries to look up are those of meta's phase in this very transaction (migrate.ts)
-      const stored = await this.readMeta(tx.objectStore('meta'));
+      // the trees to read are those of meta's design in this very transaction (migrate.ts)
+      const meta = tx.objectStore('meta');
+      const [stored, index] = await Promise.all([this.readMeta(meta), readRunIndex(meta)]);
       if (clamp) k = Math.min(k, tablesOf(stored).k);
       checkK(tablesOf(stored), k);
-      return lookup(tx.objectStore('pages'), queryKeys(stored, simhash), simhash, check, k, excludeUrl);
+      return lookup(tx.objectStore('pages'), tx.objectStore('runs'), index, stored, simhash, check, k, excludeUrl);
     });
   }
 }
 
 /** What lookup and the group upkeep need of the `pages` store, in any readable transaction. */
 interface PagesReader {
-  index(name: 'keys' | 'group'): { getAll(query: IDBKeyRange): Promise<PageRecord[]> };
+  get(id: number): Promise<PageRecord | undefined>;
+  index(name: 'group'): { getAll(query: IDBKeyRange): Promise<PageRecord[]> };
 }
 interface PagesWriter extends PagesReader {
   put(record: PageRecord): Promise<unknown>;
@@ -431,27 +443,62 @@ export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown
   return { k: value.k!, complete: value.complete === true };
 }
 
+/** meta `runs`, read in the caller's transaction. */
+function readRunIndex(meta: { get(key: 'runs'): Promise<unknown> }): Promise<RunIndex> {
+  return meta.get('runs').then(readRunIndexValue);
+}
+
+/** A record's simhash; undefined if it is unreadable (such a record is in no table). */
+function readableSimhash(record: PageRecord): Fingerprint | undefined {
+  try {
+    return fingerprintFromHex(record.simhash);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The change to the tables when `before` (absent: a new page) is replaced by `after`. */
+function tableChange(id: number, before: PageRecord | undefined, after: PageRecord): TableChange {
+  const change: TableChange = { id };
+  const old = before === undefined ? undefined : readableSimhash(before);
+  const next = readableSimhash(after);
+  if (old !== undefined) change.before = old;
+  if (next !== undefined) change.after = next;
+  return change;
+}
+
+/** Purges the forgotten records `gone` from the tables of every design they are in (migrate.ts writeDesigns). */
+async function forgetInTables(runs: RunStore, meta: { get(key: 'runs'): Promise<unknown>; put(value: RunIndex, key: 'runs'): Promise<unknown> }, stored: StoredDesign, gone: readonly PageRecord[]): Promise<void> {
+  const changes = gone.map((record) => tableChange(record.id, record, { ...record, simhash: '' }));
+  if (changes.every((change) => change.before === undefined)) return;
+  await meta.put(await applyTableChanges(runs, await readRunIndex(meta), (id) => writeDesigns(stored, id), changes), 'runs');
+}
+
 /**
- * The records within k bits of simhash (confirmed by check: nearDuplicates' rule) among those
- * carrying one of `entries`, nearest first, then earliest first; excludeUrl left out.
+ * The records within k bits of simhash (confirmed by check: nearDuplicates' rule) among the
+ * candidates of the tables of meta's design (every page within the design's k shares a key with
+ * it in one table), nearest first, then earliest first; excludeUrl left out. A candidate's entry
+ * carries the simhash it was entered with, so only candidates within k are read; a record that is
+ * gone, or whose simhash is no longer the entry's, is dropped (the tables are kept with every
+ * write, so neither should happen: the records are the truth).
  */
-async function lookup(pages: PagesReader, entries: readonly string[], simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
-  const index = pages.index('keys');
-  const buckets = await Promise.all(entries.map((entry) => index.getAll(IDBKeyRange.only(entry))));
+async function lookup(pages: PagesReader, runs: RunReader, index: RunIndex, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
+  const matches = await tableMatches(runs, index, stored, simhash, k);
+  const records = await Promise.all(matches.map((match) => pages.get(match.id)));
   const seen = new Set<string>();
   const out: NearDuplicate[] = [];
-  for (const bucket of buckets) {
-    for (const record of bucket) {
-      if (seen.has(record.url)) continue;
-      seen.add(record.url);
-      if (record.url === excludeUrl) continue;
-      const member = memberOf(record);
-      if (member === null) continue; // an unreadable record matches nothing
-      const distance = hammingDistance(simhash, member.simhash);
-      // a missing check (either side) cannot confirm or refute: accepted on the simhash alone
-      if (distance <= k && (check === null || member.check === null || confirmsNearDuplicate(check, member.check))) out.push({ record, distance });
-    }
-  }
+  records.forEach((record, i) => {
+    if (record === undefined || seen.has(record.url)) return;
+    const member = memberOf(record);
+    if (member === null) return; // an unreadable record matches nothing
+    const entry = matches[i]!.simhash;
+    if (member.simhash !== fingerprintFromHalves(entry.hi, entry.lo)) return; // an entry of the page's earlier text
+    seen.add(record.url);
+    if (record.url === excludeUrl) return;
+    const distance = hammingDistance(simhash, member.simhash);
+    // a missing check (either side) cannot confirm or refute: accepted on the simhash alone
+    if (distance <= k && (check === null || member.check === null || confirmsNearDuplicate(check, member.check))) out.push({ record, distance });
+  });
   return out.sort(
     (x, y) => x.distance - y.distance || x.record.firstSeen - y.record.firstSeen || (x.record.url < y.record.url ? -1 : x.record.url > y.record.url ? 1 : 0),
   );
@@ -505,7 +552,7 @@ async function writeComponents(
       const next = fields.get(record.url)!;
       if ((always === null || record.url !== always.url) && next.group === record.group && next.copySite === record.copySite) continue;
       // the new record itself is updated in place: record() returns it as written
-      const written: PageRecord = always !== null && record.url === always.url ? record : { ...record };
+      const written: PageRecord = always !== null && record.url === always.url ? record : storedRecord(record);
       delete written.group;
       delete written.copySite;
       if (next.group !== undefined) written.group = next.group;
@@ -551,18 +598,6 @@ async function regroupAfterRemoval(pages: PagesWriter, tally: Tally, gone: reado
   }
 }
 
-/** `fields` under key `id`, with the table keys migration state `stored` requires; none if its simhash is unreadable. */
-function withPhaseKeys(stored: StoredDesign, id: number, fields: PageFields): PageRecord {
-  let fp: Fingerprint | null;
-  try {
-    fp = fingerprintFromHex(fields.simhash);
-  } catch {
-    fp = null; // an unreadable record matches nothing
-  }
-  // id first (the stored field order), and `fields` cannot move the record to another key
-  return Object.assign({ id }, fields, { id, keys: fp === null ? [] : writeKeys(stored, fp) });
-}
-
 /**
  * lib/index.ts's IndexBackend over the same `pages` store and `keys` index, so that the shared
  * index suite (test/index-suite.ts) checks the IndexedDB layout. Ids are stored as URLs of minimal
@@ -589,23 +624,25 @@ export class IdbIndexBackend implements IndexBackend<string> {
       firstSeen: 0,
       lastSeen: 0,
       visits: 0,
-      keys: keys.map((key, t) => keyEntry(this.design, t, key)),
     };
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const tally = new Tally(tx.objectStore('pages'));
     await within(tx, async () => {
       const pages = tx.objectStore('pages');
-      const slot = await readSlots(pages, [id]);
+      const meta = tx.objectStore('meta');
+      const [slot, index] = await Promise.all([readSlots(pages, [id]), readRunIndex(meta)]);
       if (slot.records.has(id)) throw new DOMException(`${id} is already stored`, 'ConstraintError');
       record.id = slot.keys.get(id)!;
       tally.change(undefined, record);
       await pages.add(record);
-      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
+      // the trees' keys are computed from fp: they are `keys` for this design (lib/tables.ts tableKeys)
+      await meta.put(await applyTableChanges(tx.objectStore('runs'), index, () => [this.design], [{ id: record.id, after: fp }]), 'runs');
+      await tally.flush(meta, tx.objectStore('siteCounts'));
     });
   }
 
   async remove(id: string): Promise<boolean> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
+    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const pages = tx.objectStore('pages');
     const tally = new Tally(pages);
     return within(tx, async () => {
@@ -613,15 +650,24 @@ export class IdbIndexBackend implements IndexBackend<string> {
       if (record === undefined) return false;
       tally.change(record, undefined);
       await pages.delete(record.id);
-      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
+      const meta = tx.objectStore('meta');
+      await meta.put(await applyTableChanges(tx.objectStore('runs'), await readRunIndex(meta), () => [this.design], [tableChange(record.id, record, { ...record, simhash: '' })]), 'runs');
+      await tally.flush(meta, tx.objectStore('siteCounts'));
       return true;
     });
   }
 
+  /** The pages whose key in `table` is `key` (a 32-bit word of the tree can hold longer keys that differ: those are left out). */
   async candidates(table: number, key: TableKey): Promise<Candidate<string>[]> {
-    const tx = this.db.transaction('pages', 'readonly');
-    const records = await within(tx, () => tx.store.index('keys').getAll(IDBKeyRange.only(keyEntry(this.design, table, key))));
-    return records.map((record) => ({ id: record.url, fp: fingerprintFromHex(record.simhash) }));
+    const tx = this.db.transaction(['pages', 'meta', 'runs'], 'readonly');
+    return within(tx, async () => {
+      const index = await readRunIndex(tx.objectStore('meta'));
+      const entries = await lookupRun(tx.objectStore('runs'), index, tableTree(this.design, table), key % 2 ** 32);
+      const steps = this.design.tables[table]!.steps;
+      const exact = entries.filter((entry) => keyOf(steps, entry[1]!, entry[2]!) === key);
+      const records = await Promise.all(exact.map((entry) => tx.objectStore('pages').get(entry[3]! * 2 ** 32 + entry[4]!)));
+      return records.filter((record): record is PageRecord => record !== undefined).map((record) => ({ id: record.url, fp: fingerprintFromHex(record.simhash) }));
+    });
   }
 
   async size(): Promise<number> {

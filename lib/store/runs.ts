@@ -1,6 +1,6 @@
 // Sorted runs (an LSM tree) over one IndexedDB object store: the layout that bench:layout measured
-// as the only one near the issue's write and size targets (README, *The floor of a layout*). Not
-// yet used by the schema: this module is its tested core.
+// as the only one near the issue's write and size targets (README, *The floor of a layout*). Used
+// by schema version 6 for the permuted-block tables (lib/store/table-trees.ts).
 //
 // A tree holds fixed-width entries of `stride` 32-bit words, the first word the entry's key. Each
 // write adds one run: its entries sorted by key, then by their other words. When a level holds MERGE_AT runs they are merged
@@ -170,9 +170,13 @@ async function writeRun(store: RunStore, index: RunIndex, spec: RunTree, level: 
   return { nextRun: run + 1, runs: [...index.runs, { tree: spec.tree, level, run, entries: sorted.length / spec.stride, firsts }] };
 }
 
-/** Adds the entries (any order) as a run of level 0; returns the index to write beside it. */
-export function appendRun(store: RunStore, index: RunIndex, spec: RunTree, entries: Uint32Array): Promise<RunIndex> {
-  return writeRun(store, index, spec, 0, sortEntries(entries, spec.stride));
+/**
+ * Adds the entries (any order) as a run of `level` (0 by default; a big batch may start higher, as
+ * if merged: lib/store/table-trees.ts levelForEntries); returns the index to write beside it.
+ */
+export function appendRun(store: RunStore, index: RunIndex, spec: RunTree, entries: Uint32Array, level = 0): Promise<RunIndex> {
+  if (!Number.isInteger(level) || level < 0) throw new RangeError(`a run's level is a whole number: got ${level}`);
+  return writeRun(store, index, spec, level, sortEntries(entries, spec.stride));
 }
 
 /** A run's chunks (in chunk order) as one array. */

@@ -2,18 +2,22 @@
 // database is laid out. Nothing here stores page text: a page is its URL, title, site, two
 // 64-bit fingerprints, visit times and its permuted-block table keys.
 //
-// Layout, version 5:
+// Layout, version 6:
 // - `pages`, keyed by `id`, a number derived from the canonical URL (lib/url.ts) by
 //   lib/store/slots.ts: a hash of the URL, and a probe on the rare clash. One PageRecord per
 //   page; a URL's record is read with one getAll over its slot. Indexes:
-//   - `keys` (multiEntry over `keys`): one entry per table, `${table}:${fixed-width hex key}`, so
-//     a near-duplicate lookup is one IDBKeyRange.only per table (lib/tables.ts);
 //   - `site` (for forgetting a site and counting its pages);
 //   - `lastSeen` (the history page lists pages newest first; the oldest are evicted first);
 //   - `group` and `copySite`, sparse: only pages with a near-duplicate carry `group`, and only
 //     copies (lib/groups.ts) carry `copySite`, so the many pages in no group cost no entry.
-// - `meta`, out-of-line keys: `design` → the table design {k, b} the `keys` were written with, so
-//   that a later version can tell whether the keys must be rewritten; `groups` → the k the groups
+//   - `keys`, only in a database upgraded from version 1–5, where it indexes the old records' table
+//     keys until each is rewritten; version 6 reads it nowhere (see the `< 6` step).
+// - `runs`, out-of-line keys [tree, level, run, chunk]: the permuted-block tables, one tree of
+//   sorted runs per table (lib/store/table-trees.ts, lib/store/runs.ts), written with the records.
+// - `meta`, out-of-line keys: `design` → the table design {k, b} the tables are built for, and a
+//   migration to another under way (lib/store/migrate.ts); `runs` → the RunIndex of every tree;
+//   `tables` → how far the tables of a database upgraded from version 1–5 are built
+//   (lib/store/build.ts); `groups` → the k the groups
 //   were computed with and whether they are complete (lib/store/groups.ts); `pageCount` → how many
 //   records `pages` holds, kept by every write that adds or removes one, in its transaction.
 //   IndexedDB's count() walks every key: at a million pages it holds the database for a second,
@@ -26,6 +30,9 @@
 //   hundreds of sites, and a read and a write per site slowed it by a third (bench:browser at 100,000
 //   pages); a visit touches one bucket of a few dozen rows.
 //
+// Version 5 kept the tables as a multiEntry index `keys` over a `keys` field of `${table}:${hex}`
+// strings: 4 index entries a page, which bounded the import rate (bench:layout: 2,566 pages/s raw
+// at a million pages, against 5,144 with the tables as runs).
 // Version 1 had no `group`/`copySite` fields and an index on `firstSeen` instead of `lastSeen`.
 // Version 2 had no `pageCount`. Version 3 had no `groupCounts` and no `siteCounts`. Versions 1–4
 // keyed `pages` by the URL itself: every index entry carried the URL (twice, in Chromium), so a
@@ -34,15 +41,15 @@
 // (lib/store/move.ts, as soon as the database is opened), and empty after.
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
-// from version n − 1 to n. A version 6 bumps DB_VERSION and adds `if (oldVersion < 6) { … }` below
+// from version n − 1 to n. A version 7 bumps DB_VERSION and adds `if (oldVersion < 7) { … }` below
 // the last step; a step never deletes data it does not understand.
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, unwrap } from 'idb';
 import { type Fingerprint, fingerprintToHex } from '../fingerprint';
-import { type TableDesign, tableKeyHex, tableKeys } from '../tables';
+import type { RunChunkKey, RunIndex } from './runs';
 import { countGroups, countSite, toBuckets } from './tally';
 
 export const DB_NAME = 'doppel';
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 /**
  * The store of a database upgraded from version 1–4: its pages keyed by URL, until
  * lib/store/move.ts has moved them all to `pages`; empty from then on. New databases have none.
@@ -65,8 +72,6 @@ export interface PageRecord {
   firstSeen: number;
   lastSeen: number;
   visits: number;
-  /** One `${table}:${hex key}` entry per table of the design in meta (see recordKeys). */
-  keys: string[];
   /** The id of the page's group of near-duplicates; absent when it has none (lib/groups.ts). */
   group?: string;
   /** The page's site, present only when the page is a copy of a page first seen on another site. */
@@ -74,11 +79,11 @@ export interface PageRecord {
 }
 
 /** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
-export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'keys'] as const;
+export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits'] as const;
 /** Fields present only on some records (see PageRecord). */
 export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite'] as const;
 
-/** The table design the `keys` of every page were computed with. */
+/** The table design the tables are built for. */
 export interface DesignMeta {
   k: number;
   b: number;
@@ -116,6 +121,17 @@ export interface MetaValues {
   groupCounts: GroupCounts;
   /** In a database upgraded from version 1–4: pages moved from LEGACY_PAGES so far, and whether all are (lib/store/move.ts). */
   move: MoveMeta;
+  /** Where every tree's runs and chunks are (lib/store/runs.ts). */
+  runs: RunIndex;
+  /** In a database upgraded from version 1–5: pages entered in the tables so far (lib/store/build.ts). */
+  tables: BuildMeta;
+}
+
+export interface BuildMeta {
+  built: number;
+  done: boolean;
+  /** The last page id built: the next batch starts after it. */
+  after?: number;
 }
 
 export interface MoveMeta {
@@ -129,7 +145,11 @@ export interface DoppelDB extends DBSchema {
   pages: {
     key: number;
     value: PageRecord;
-    indexes: { keys: string; site: string; lastSeen: number; group: string; copySite: string };
+    indexes: { site: string; lastSeen: number; group: string; copySite: string };
+  };
+  runs: {
+    key: RunChunkKey;
+    value: Uint32Array;
   };
   meta: {
     key: keyof MetaValues;
@@ -149,17 +169,29 @@ export interface DoppelDB extends DBSchema {
 export type Db = IDBPDatabase<DoppelDB>;
 export type UpgradeTransaction = IDBPTransaction<DoppelDB, StoreNames<DoppelDB>[], 'versionchange'>;
 
-/** The index entry of table t's key: the table number, a colon, the key in fixed-width hex. */
-export function keyEntry(design: TableDesign, table: number, key: number): string {
-  return `${table}:${tableKeyHex(design, table, key)}`;
-}
+/** A record without its key and group fields: what writers give updateMany, which derives them. */
+export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite'>;
 
-/** A record without its key, table keys and group fields: what writers give updateMany, which derives them. */
-export type PageFields = Omit<PageRecord, 'id' | 'keys' | 'group' | 'copySite'>;
-
-/** The `keys` of a page with fingerprint fp: one entry per table of the design. */
-export function recordKeys(design: TableDesign, fp: Fingerprint): string[] {
-  return tableKeys(design, fp).map((key, t) => keyEntry(design, t, key));
+/**
+ * The record to store: exactly PageRecord's fields. A record read from a database upgraded from
+ * version 5 also has `keys`, which must not be written back (it would keep its entries in the old
+ * `keys` index).
+ */
+export function storedRecord(record: PageRecord): PageRecord {
+  const out: PageRecord = {
+    id: record.id,
+    url: record.url,
+    title: record.title,
+    site: record.site,
+    simhash: record.simhash,
+    check: record.check,
+    firstSeen: record.firstSeen,
+    lastSeen: record.lastSeen,
+    visits: record.visits,
+  };
+  if (record.group !== undefined) out.group = record.group;
+  if (record.copySite !== undefined) out.copySite = record.copySite;
+  return out;
 }
 
 export function toHex(fp: Fingerprint): string {
@@ -174,7 +206,7 @@ export function toHex(fp: Fingerprint): string {
 export async function upgradeSchema(db: Db, oldVersion: number, transaction: UpgradeTransaction): Promise<void> {
   if (oldVersion < 1) {
     const pages = db.createObjectStore('pages', { keyPath: 'url' });
-    pages.createIndex('keys', 'keys', { multiEntry: true });
+    (pages as unknown as IDBObjectStore).createIndex('keys', 'keys', { multiEntry: true });
     pages.createIndex('site', 'site');
     // version 1 also had an index on firstSeen, which version 2 replaces: see below
     (pages as unknown as IDBObjectStore).createIndex('firstSeen', 'firstSeen');
@@ -222,7 +254,7 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     const old = unwrap(transaction.objectStore('pages')) as IDBObjectStore;
     old.name = LEGACY_PAGES;
     const pages = db.createObjectStore('pages', { keyPath: 'id' });
-    pages.createIndex('keys', 'keys', { multiEntry: true });
+    (pages as unknown as IDBObjectStore).createIndex('keys', 'keys', { multiEntry: true }); // version 6 drops it: see below
     pages.createIndex('site', 'site');
     pages.createIndex('lastSeen', 'lastSeen');
     pages.createIndex('group', 'group');
@@ -237,5 +269,23 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
       await meta.put(design as DesignMeta, 'design');
     }
   }
-  // if (oldVersion < 6) { … }: the next step goes here.
+  if (oldVersion < 6) {
+    // The tables move from the `keys` index to sorted runs in the new `runs` store. The runs are
+    // built from the records by lib/store/build.ts once the database is open, in batches of their
+    // own transactions, for the reason move.ts gives. The `keys` index of a `pages` store with
+    // pages stays: deleting it took 34 s in this transaction at a million pages (Chromium 156), and
+    // a stopped worker would abort it. Nothing reads it; a record rewritten by version 6 drops its
+    // entries. (Before version 5, `pages` was created empty above: its pages are still to move.)
+    db.createObjectStore('runs');
+    const meta = transaction.objectStore('meta');
+    const pages = unwrap(transaction.objectStore('pages')) as IDBObjectStore;
+    const pageCount = await meta.get('pageCount');
+    if (oldVersion < 5 || pageCount === 0) pages.deleteIndex('keys');
+    if (oldVersion > 0 && pageCount !== 0) await meta.put({ built: 0, done: false } satisfies BuildMeta, 'tables');
+    // a migration between designs (version 5 rewrote the `keys` of each record) starts over as the
+    // building of new trees (lib/store/migrate.ts), once the tables are built
+    const design = (await meta.get('design')) as (DesignMeta & { migration?: unknown }) | undefined;
+    if (design?.migration !== undefined) await meta.put({ k: design.k, b: design.b } satisfies DesignMeta, 'design');
+  }
+  // if (oldVersion < 7) { … }: the next step goes here.
 }

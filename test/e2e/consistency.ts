@@ -1,17 +1,21 @@
 // Is the extension's IndexedDB store whole? Reads every record and meta's table design from an
 // extension context (the worker or an extension page: they share the extension's origin), then
 // checks in Node, with lib/'s own code, that every record is whole: exactly the fields of a
-// PageRecord, readable fingerprints, and exactly the table keys that the stored design (and the
-// migration under way, if any) requires for its simhash; that every group id is held by at
+// PageRecord and readable fingerprints; that the tables' sorted runs hold exactly one entry per
+// record in each tree of the stored design (and of the migration under way, if any), and no chunk
+// outside their index (test/kept-tables.ts); that every group id is held by at
 // least two pages (a group is never half written); and that the counts kept beside the pages
 // (meta `pageCount` and `groupCounts`, the `siteCounts` rows: lib/store/tally.ts) are those of
 // the records.
 import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint';
-import { parseStoredDesign, writeKeys } from '../../lib/store/migrate';
+import { parseStoredDesign } from '../../lib/store/migrate';
+import type { RunChunkKey } from '../../lib/store/runs';
 import { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../../lib/store/schema';
 import { SLOT_PROBES, slotBase } from '../../lib/store/slots';
+import { readRunIndexValue } from '../../lib/store/table-trees';
 import { countsOfRecords, rowsOfBuckets } from '../kept-counts';
+import { tableProblems, tablesOfRecords, tablesOfRuns } from '../kept-tables';
 
 export interface StoreDump {
   /** meta 'design' as stored. */
@@ -20,6 +24,10 @@ export interface StoreDump {
   pageCount: unknown;
   groupCounts: unknown;
   siteCounts: unknown[];
+  /** meta 'runs' as stored. */
+  runIndex: unknown;
+  /** Every chunk of the runs store, its words as a plain array. */
+  chunks: { key: RunChunkKey; words: number[] }[];
 }
 
 /** Every record of database 'doppel' and its meta design, read in one readonly transaction. */
@@ -30,12 +38,15 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
       open.onerror = () => reject(open.error);
       open.onsuccess = () => {
         const db = open.result;
-        const tx = db.transaction(['pages', 'meta', 'siteCounts'], 'readonly');
+        const tx = db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readonly');
         const records = tx.objectStore('pages').getAll();
         const design = tx.objectStore('meta').get('design');
         const pageCount = tx.objectStore('meta').get('pageCount');
         const groupCounts = tx.objectStore('meta').get('groupCounts');
         const siteCounts = tx.objectStore('siteCounts').getAll();
+        const runIndex = tx.objectStore('meta').get('runs');
+        const chunkKeys = tx.objectStore('runs').getAllKeys();
+        const chunks = tx.objectStore('runs').getAll();
         tx.oncomplete = () => {
           db.close();
           resolve({
@@ -44,6 +55,8 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
             pageCount: pageCount.result,
             groupCounts: groupCounts.result,
             siteCounts: siteCounts.result as unknown[],
+            runIndex: runIndex.result,
+            chunks: (chunkKeys.result as RunChunkKey[]).map((key, i) => ({ key, words: Array.from(chunks.result[i] as Uint32Array) })),
           });
         };
         tx.onerror = () => reject(tx.error);
@@ -79,20 +92,21 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
     if (typeof record['title'] !== 'string' || typeof record['site'] !== 'string') add(`${url}: title or site is not a string`);
     for (const f of ['firstSeen', 'lastSeen', 'visits'] as const) if (typeof record[f] !== 'number' || !Number.isFinite(record[f])) add(`${url}: ${f} is ${JSON.stringify(record[f])}`);
     if (typeof record['check'] !== 'string' || !(record['check'] === '' || /^[0-9a-f]{16}$/.test(record['check']))) add(`${url}: check is ${JSON.stringify(record['check'])}`);
-    let expected: string[];
     try {
-      expected = writeKeys(stored, fingerprintFromHex(String(record['simhash'])));
+      fingerprintFromHex(String(record['simhash']));
     } catch {
       add(`${url}: simhash ${JSON.stringify(record['simhash'])} is unreadable`);
       continue;
     }
-    const keys = Array.isArray(record['keys']) ? [...(record['keys'] as unknown[])].map(String).sort() : null;
-    if (keys === null || JSON.stringify(keys) !== JSON.stringify([...expected].sort())) {
-      add(`${url}: keys ${JSON.stringify(record['keys'])}, expected ${JSON.stringify(expected)}`);
-    }
     if (typeof record['group'] === 'string') groups.set(record['group'], (groups.get(record['group']) ?? 0) + 1);
   }
   for (const [group, n] of groups) if (n < 2) add(`group ${group} is held by ${n} page`);
+  try {
+    const fromRecords = tablesOfRecords(stored, dump.records as unknown as { id: number; simhash: string }[]);
+    for (const problem of tableProblems(fromRecords, tablesOfRuns(readRunIndexValue(dump.runIndex), dump.chunks), limit)) add(problem);
+  } catch (error) {
+    add(`meta runs: ${(error as Error).message}`);
+  }
   const counted = countsOfRecords(dump.records as unknown as Parameters<typeof countsOfRecords>[0]);
   if (dump.pageCount !== counted.pageCount) add(`meta pageCount is ${JSON.stringify(dump.pageCount)}, the store holds ${counted.pageCount} pages`);
   if (JSON.stringify(dump.groupCounts) !== JSON.stringify(counted.groupCounts)) {

@@ -1,0 +1,222 @@
+// The permuted-block tables of schema version 6, as sorted runs (lib/store/runs.ts) in the `runs`
+// store: one tree per table of a design. Version 5 kept them as a multiEntry index of strings, one
+// entry per table per page; bench:layout measured that layout at half the write rate of runs
+// (README, *The floor of a layout*).
+//
+// An entry is 5 words: [key, simhash high, simhash low, page id high, page id low]. The key is
+// the low 32 bits of the table's key (lib/tables.ts): for keys of up to 32 bits, the key itself;
+// a longer key shares its word with a few other keys, whose pages the distance then rules out.
+// The simhash in the entry lets a lookup rule out candidates by their distance before it reads a
+// single record.
+//
+// Entries are written with the record, in its transaction: a new page adds one per table, a page
+// whose simhash changed has its old entries purged and new ones added, a forgotten page has its
+// entries purged. So a tree holds exactly the entries of the stored pages (tested against the
+// records in test/table-trees.test.ts), and nothing of a forgotten page stays behind: its
+// simhash and the hash of its URL would otherwise be readable on disk. Readers check each
+// candidate against its record all the same (a record is the truth).
+import { type Fingerprint, fingerprintHalves, hammingDistanceHalves } from '../fingerprint';
+import { type TableDesign, designTables, keyOf } from '../tables';
+import {
+  type RunIndex,
+  type RunReader,
+  type RunStore,
+  type RunTree,
+  EMPTY_RUN_INDEX,
+  MERGE_AT,
+  appendRun,
+  chunkFor,
+  lookup,
+  mergeDue,
+  parseRunIndex,
+} from './runs';
+
+/** Words an entry: the key, the simhash's halves, the page id's halves. */
+export const TABLE_STRIDE = 5;
+/** Entries a chunk: a lookup reads one chunk (about 5 kB) a run. bench:layout's runs layouts used 256. */
+export const TABLE_CHUNK_ENTRIES = 256;
+/** Tables a design can have in the tree numbering (tableTree). */
+const TREES_PER_DESIGN = 64;
+
+/** What tableTree needs of a design. */
+export interface DesignId {
+  k: number;
+  b: number;
+}
+
+/** The tree of table t of a design: designs never share a tree number, so a migration builds its new trees beside the old. */
+export function tableTree(design: DesignId, t: number): RunTree {
+  if (!Number.isInteger(design.k) || design.k < 0 || design.k > 63 || !Number.isInteger(design.b) || design.b < 1 || design.b > 63) {
+    throw new RangeError(`no tree numbers for the design k = ${design.k}, b = ${design.b}`);
+  }
+  if (!Number.isInteger(t) || t < 0 || t >= TREES_PER_DESIGN) throw new RangeError(`no tree number for table ${t}`);
+  return { tree: (design.k * 64 + design.b) * TREES_PER_DESIGN + t, stride: TABLE_STRIDE, chunkEntries: TABLE_CHUNK_ENTRIES };
+}
+
+/** A page as the tables see it. */
+export interface TablePage {
+  id: number;
+  simhash: Fingerprint;
+}
+
+const designs = new Map<string, TableDesign>();
+function tablesFor({ k, b }: DesignId): TableDesign {
+  const id = `${k}/${b}`;
+  let design = designs.get(id);
+  if (design === undefined) designs.set(id, (design = designTables({ k, b })));
+  return design;
+}
+
+/** Writes one entry of `page` for table `t` at `at` in `words`. */
+function putEntry(words: Uint32Array, at: number, design: TableDesign, t: number, page: TablePage): void {
+  const { hi, lo } = fingerprintHalves(page.simhash);
+  words[at] = keyOf(design.tables[t]!.steps, hi, lo) % 2 ** 32;
+  words[at + 1] = hi;
+  words[at + 2] = lo;
+  words[at + 3] = Math.floor(page.id / 2 ** 32);
+  words[at + 4] = page.id % 2 ** 32;
+}
+
+/** The entries of `pages` in table t's tree, in their order (not sorted). */
+export function tableEntries(design: DesignId, t: number, pages: readonly TablePage[]): Uint32Array {
+  const tables = tablesFor(design);
+  const words = new Uint32Array(pages.length * TABLE_STRIDE);
+  pages.forEach((page, i) => putEntry(words, i * TABLE_STRIDE, tables, t, page));
+  return words;
+}
+
+/** The level a new run of n entries starts at: the level that merges would have brought it to, so that a batch of thousands is not merged with runs of one entry. */
+export function levelForEntries(n: number): number {
+  let level = 0;
+  for (let size = MERGE_AT; size <= n; size *= MERGE_AT) level++;
+  return level;
+}
+
+/** Adds `pages` to every table of the design, one run a table, then merges what is due; returns the index to write. */
+export async function addToTables(runs: RunStore, index: RunIndex, design: DesignId, pages: readonly TablePage[]): Promise<RunIndex> {
+  if (pages.length === 0) return index;
+  const tables = tablesFor(design);
+  for (let t = 0; t < tables.tables.length; t++) {
+    const tree = tableTree(design, t);
+    index = await appendRun(runs, index, tree, tableEntries(design, t, pages), levelForEntries(pages.length));
+    index = await mergeDue(runs, index, tree);
+  }
+  return index;
+}
+
+/**
+ * Removes the entries of `pages` (each with the simhash it was entered with) from every table of
+ * the design: each chunk that can hold one is read, and written back without it. The run index
+ * does not change (a chunk's first key still bounds what it holds, even emptied).
+ */
+export async function removeFromTables(runs: RunStore, index: RunIndex, design: DesignId, pages: readonly TablePage[]): Promise<void> {
+  if (pages.length === 0) return;
+  const tables = tablesFor(design);
+  const work: Promise<void>[] = [];
+  for (let t = 0; t < tables.tables.length; t++) {
+    const { tree } = tableTree(design, t);
+    const entries = tableEntries(design, t, pages);
+    // the chunks that can hold each entry: one a run
+    const byChunk = new Map<string, { key: [number, number, number, number]; gone: Set<string> }>();
+    for (const run of index.runs) {
+      if (run.tree !== tree) continue;
+      for (let e = 0; e < entries.length; e += TABLE_STRIDE) {
+        const c = chunkFor(run.firsts, entries[e]!);
+        if (c < 0) continue;
+        const id = `${run.level}/${run.run}/${c}`;
+        let chunk = byChunk.get(id);
+        if (chunk === undefined) byChunk.set(id, (chunk = { key: [tree, run.level, run.run, c], gone: new Set() }));
+        chunk.gone.add(entries.subarray(e, e + TABLE_STRIDE).join(','));
+      }
+    }
+    for (const { key, gone } of byChunk.values()) {
+      work.push(
+        (async () => {
+          const words = await runs.get(key);
+          if (words === undefined) return; // an index that names a missing chunk: lookup reports it
+          const kept: number[] = [];
+          for (let e = 0; e < words.length; e += TABLE_STRIDE) {
+            const entry = words.subarray(e, e + TABLE_STRIDE);
+            if (!gone.has(entry.join(','))) kept.push(...entry);
+          }
+          if (kept.length < words.length) await runs.put(Uint32Array.from(kept), key);
+        })(),
+      );
+    }
+  }
+  await Promise.all(work);
+}
+
+/** Deletes every tree of the design (a migration away from it has finished); returns the index without them. */
+export async function dropTables(runs: RunStore, index: RunIndex, design: DesignId): Promise<RunIndex> {
+  const trees = new Set(tablesFor(design).tables.map((_, t) => tableTree(design, t).tree));
+  await Promise.all([...trees].map((tree) => runs.delete(IDBKeyRange.bound([tree], [tree, Infinity]))));
+  return { nextRun: index.nextRun, runs: index.runs.filter((run) => !trees.has(run.tree)) };
+}
+
+/** A candidate a table lookup found: a page id and the simhash its entry was written with. */
+export interface TableMatch {
+  id: number;
+  simhash: { hi: number; lo: number };
+  distance: number;
+}
+
+/**
+ * The pages within k bits of `simhash` among those sharing a key with it in some table of the
+ * design (every page within the design's k does, Manku's guarantee), each once (by id and simhash).
+ */
+export async function tableMatches(runs: RunReader, index: RunIndex, design: DesignId, simhash: Fingerprint, k: number): Promise<TableMatch[]> {
+  const tables = tablesFor(design);
+  const { hi, lo } = fingerprintHalves(simhash);
+  const found = await Promise.all(tables.tables.map((table, t) => lookup(runs, index, tableTree(design, t), keyOf(table.steps, hi, lo) % 2 ** 32)));
+  const seen = new Set<string>();
+  const out: TableMatch[] = [];
+  for (const entries of found) {
+    for (const entry of entries) {
+      const distance = hammingDistanceHalves(hi, lo, entry[1]!, entry[2]!);
+      if (distance > k) continue;
+      const id = entry[3]! * 2 ** 32 + entry[4]!;
+      const key = `${id}/${entry[1]}/${entry[2]}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ id, simhash: { hi: entry[1]!, lo: entry[2]! }, distance });
+    }
+  }
+  return out;
+}
+
+/** The RunIndex kept in meta `runs` (none yet: empty), checked. */
+export function readRunIndexValue(value: unknown): RunIndex {
+  return value === undefined ? EMPTY_RUN_INDEX : parseRunIndex(value);
+}
+
+/** A page's change as the tables see it: its simhash before (none: new, or unreadable) and after (none: forgotten, or unreadable). */
+export interface TableChange {
+  id: number;
+  before?: Fingerprint;
+  after?: Fingerprint;
+}
+
+/**
+ * Keeps the tables of the designs `designsOf(id)` gives each page (lib/store/migrate.ts
+ * writeDesigns) in step with `changes`: a page whose simhash is unchanged is left as it is, others
+ * have their old entries purged and their new ones added. Returns the index to write.
+ */
+export async function applyTableChanges(runs: RunStore, index: RunIndex, designsOf: (id: number) => readonly DesignId[], changes: readonly TableChange[]): Promise<RunIndex> {
+  const work = new Map<string, { design: DesignId; gone: TablePage[]; added: TablePage[] }>();
+  for (const { id, before, after } of changes) {
+    if (before === after) continue;
+    for (const design of designsOf(id)) {
+      const name = `${design.k}/${design.b}`;
+      let w = work.get(name);
+      if (w === undefined) work.set(name, (w = { design, gone: [], added: [] }));
+      if (before !== undefined) w.gone.push({ id, simhash: before });
+      if (after !== undefined) w.added.push({ id, simhash: after });
+    }
+  }
+  for (const { design, gone, added } of work.values()) {
+    await removeFromTables(runs, index, design, gone);
+    index = await addToTables(runs, index, design, added);
+  }
+  return index;
+}

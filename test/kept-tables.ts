@@ -1,0 +1,98 @@
+// The tables a store keeps in sorted runs (lib/store/table-trees.ts) against the tables built from
+// every stored record: the brute-force reference for the `runs` store. Each tree must hold exactly
+// one entry per readable record (of a migration's new design: per record the pass has been
+// through), no chunk may lie outside the run index, and the index may name no missing chunk. Used by
+// the unit tests over fake-indexeddb and by the e2e store check (test/e2e/consistency.ts).
+import { expect } from 'vitest';
+import { fingerprintFromHex } from '../lib/fingerprint';
+import { type StoredDesign, parseStoredDesign, tablesOf } from '../lib/store/migrate';
+import type { RunChunkKey, RunIndex } from '../lib/store/runs';
+import type { Db } from '../lib/store/schema';
+import { TABLE_STRIDE, readRunIndexValue, tableEntries, tableTree } from '../lib/store/table-trees';
+
+const entryText = (words: ArrayLike<number>, at: number): string => Array.from({ length: TABLE_STRIDE }, (_, w) => words[at + w]).join(',');
+
+/** The entries every tree of meta's design(s) should hold, from the records: by tree, sorted. */
+export function tablesOfRecords(stored: StoredDesign, records: readonly { id: number; simhash: string }[]): Map<number, string[]> {
+  const readable = records.flatMap((record) => {
+    try {
+      return [{ id: record.id, simhash: fingerprintFromHex(record.simhash) }];
+    } catch {
+      return [];
+    }
+  });
+  const trees = new Map<number, string[]>();
+  const enter = (design: { k: number; b: number }, pages: typeof readable): void => {
+    tablesOf(design).tables.forEach((_, t) => {
+      const words = tableEntries(design, t, pages);
+      const list: string[] = [];
+      for (let e = 0; e < words.length; e += TABLE_STRIDE) list.push(entryText(words, e));
+      trees.set(tableTree(design, t).tree, list.sort());
+    });
+  };
+  enter(stored, readable);
+  const m = stored.migration;
+  if (m !== undefined) enter(m.to, m.after === undefined ? [] : readable.filter((page) => page.id <= m.after!));
+  return trees;
+}
+
+export interface StoredTables {
+  /** Every entry of every run the index lists, by tree, sorted. */
+  trees: Map<number, string[]>;
+  /** Chunks in the store that no run of the index lists. */
+  orphans: string[];
+  /** Chunks the index lists that the store lacks. */
+  missing: string[];
+}
+
+/** What the runs store holds, read through its index. */
+export function tablesOfRuns(index: RunIndex, chunks: readonly { key: RunChunkKey; words: ArrayLike<number> }[]): StoredTables {
+  const byKey = new Map(chunks.map((chunk) => [chunk.key.join('/'), chunk.words]));
+  const listed = new Set<string>();
+  const trees = new Map<number, string[]>();
+  const missing: string[] = [];
+  for (const run of index.runs) {
+    const list = trees.get(run.tree) ?? [];
+    trees.set(run.tree, list);
+    run.firsts.forEach((_, c) => {
+      const key = [run.tree, run.level, run.run, c].join('/');
+      listed.add(key);
+      const words = byKey.get(key);
+      if (words === undefined) return void missing.push(key);
+      for (let e = 0; e < words.length; e += TABLE_STRIDE) list.push(entryText(words, e));
+    });
+  }
+  for (const list of trees.values()) list.sort();
+  return { trees, orphans: [...byKey.keys()].filter((key) => !listed.has(key)), missing };
+}
+
+/** What differs between the two, a line a problem: every tree of the records' design(s) as the records say, and nothing else stored. */
+export function tableProblems(fromRecords: Map<number, string[]>, fromRuns: StoredTables, limit = 20): string[] {
+  const problems = [...fromRuns.missing.map((key) => `chunk ${key} is listed in the run index but missing`), ...fromRuns.orphans.map((key) => `chunk ${key} is in no run of the index`)];
+  for (const tree of new Set([...fromRecords.keys(), ...fromRuns.trees.keys()])) {
+    const want = fromRecords.get(tree) ?? [];
+    const have = fromRuns.trees.get(tree) ?? [];
+    const wanted = new Set(want);
+    const had = new Set(have);
+    const lacking = want.filter((entry) => !had.has(entry));
+    const extra = have.filter((entry) => !wanted.has(entry));
+    if (lacking.length > 0 || extra.length > 0 || want.length !== have.length) {
+      problems.push(`tree ${tree}: ${have.length} entries, the records give ${want.length}; lacking ${JSON.stringify(lacking.slice(0, 3))}, not of a record ${JSON.stringify(extra.slice(0, 3))}`);
+    }
+  }
+  return problems.slice(0, limit);
+}
+
+export function expectSameTables(fromRecords: Map<number, string[]>, fromRuns: StoredTables): void {
+  expect(tableProblems(fromRecords, fromRuns)).toEqual([]);
+}
+
+/** The check above over a database (fake-indexeddb in unit tests); `design` for one without meta's (IdbIndexBackend's). */
+export async function expectTablesOfRecords(db: Db, design?: { k: number; b: number }): Promise<void> {
+  const stored = design ?? parseStoredDesign(await db.get('meta', 'design'));
+  const index = readRunIndexValue(await db.get('meta', 'runs'));
+  const tx = db.transaction('runs', 'readonly');
+  const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+  const chunks = keys.map((key, i) => ({ key, words: values[i]! }));
+  expectSameTables(tablesOfRecords(stored, await db.getAll('pages')), tablesOfRuns(index, chunks));
+}

@@ -1,0 +1,180 @@
+// lib/store/table-trees.ts: the permuted-block tables as sorted runs. The pure parts table-driven;
+// then PageStore driven through a seeded random mix of every write (visits, changed texts,
+// imports, forgets, a forgotten site, clear) with, after each step, the trees checked against
+// the records (test/kept-tables.ts) and every query against a brute-force scan.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { confirmsNearDuplicate } from '../lib/features';
+import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
+import { mulberry32, randomFingerprints } from '../lib/random';
+import { openDoppelDb } from '../lib/store/db';
+import { MERGE_AT } from '../lib/store/runs';
+import { NO_CHECK, PageStore } from '../lib/store/pages';
+import type { Db, PageRecord } from '../lib/store/schema';
+import { TABLE_STRIDE, levelForEntries, readRunIndexValue, tableEntries, tableMatches, tableTree } from '../lib/store/table-trees';
+import { designTables, tableKeys } from '../lib/tables';
+import { flipBits } from './index-suite';
+import { expectTablesOfRecords } from './kept-tables';
+
+const opened: Db[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+async function freshStore(design = { k: 3, b: 4 }): Promise<PageStore> {
+  const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
+  opened.push(db);
+  return PageStore.open(db, design);
+}
+
+const A = asFingerprint(0x0123456789abcdefn);
+
+describe('tree numbers, entries and levels', () => {
+  it('every table of every design has a tree of its own', () => {
+    const seen = new Map<number, string>();
+    for (const b of [4, 5, 6, 7]) {
+      for (let t = 0; t < designTables({ k: 3, b }).tables.length; t++) {
+        const { tree, stride } = tableTree({ k: 3, b }, t);
+        expect(stride).toBe(TABLE_STRIDE);
+        expect(seen.get(tree)).toBeUndefined();
+        seen.set(tree, `b${b}/${t}`);
+      }
+    }
+    expect(() => tableTree({ k: 3, b: 4 }, 64)).toThrow('no tree number for table 64');
+    expect(() => tableTree({ k: 3, b: 0 }, 0)).toThrow('no tree numbers for the design k = 3, b = 0');
+  });
+
+  it('an entry is [key (low 32 bits), simhash high, low, id high, low]', () => {
+    const id = 5 * 2 ** 32 + 7;
+    expect([...tableEntries({ k: 3, b: 4 }, 2, [{ id, simhash: A }])]).toEqual([0x89ab, 0x01234567, 0x89abcdef, 5, 7]);
+    // b = 6: keys of 31–33 bits; a 33-bit key keeps its low 32 bits
+    const b6 = designTables({ k: 3, b: 6 });
+    const keys = tableKeys(b6, A);
+    const wide = b6.tables.findIndex((table) => table.keyBits === 33);
+    expect(keys[wide]!).toBeGreaterThanOrEqual(0);
+    expect(tableEntries({ k: 3, b: 6 }, wide, [{ id: 1, simhash: A }])[0]).toBe(keys[wide]! % 2 ** 32);
+  });
+
+  it.each([
+    [1, 0],
+    [MERGE_AT - 1, 0],
+    [MERGE_AT, 1],
+    [2_000, 3], // an import batch starts where three merges of single visits would have brought it
+    [MERGE_AT ** 4, 4],
+  ])('a run of %i entries starts at level %i', (n, level) => {
+    expect(levelForEntries(n)).toBe(level);
+  });
+});
+
+describe('tableMatches', () => {
+  it('finds the pages within k among those sharing a key, each once, by the simhash in the entry', async () => {
+    const store = await freshStore({ k: 3, b: 6 }); // 20 tables, keys wider than 32 bits among them
+    const near = flipBits(A, [0, 17, 40]);
+    const far = flipBits(A, [0, 17, 40, 63]);
+    const shares = asFingerprint(A ^ 0xffn); // 8 bits away, shares keys with A in some tables
+    for (const [url, simhash] of [['https://near.example/', near], ['https://far.example/', far], ['https://shares.example/', shares]] as const) {
+      await store.recordVisit({ url, title: '', site: new URL(url).host, simhash, check: simhash, now: 1 });
+    }
+    const { id } = (await store.get('https://near.example/'))!;
+    const tx = store.db.transaction(['meta', 'runs']);
+    const index = readRunIndexValue(await tx.objectStore('meta').get('runs'));
+    const [within3, within2, within8] = await Promise.all([3, 2, 8].map((k) => tableMatches(tx.objectStore('runs'), index, { k: 3, b: 6 }, A, k)));
+    expect(within3).toEqual([{ id, simhash: { hi: Number(near >> 32n), lo: Number(near & 0xffffffffn) }, distance: 3 }]);
+    expect(within2).toEqual([]);
+    // past the design's k the tables promise nothing: the page 8 bits away differs in one block
+    // only, so it shares keys with A; the one 4 bits away differs in 4 of the 6 blocks, so it shares none
+    expect(within8!.map((m) => m.distance).sort()).toEqual([3, 8]);
+  });
+});
+
+type Answer = { url: string; distance: number }[];
+function bruteForce(records: readonly PageRecord[], simhash: Fingerprint, check: Fingerprint): Answer {
+  return records
+    .flatMap((r) => {
+      try {
+        return [{ r, distance: hammingDistance(simhash, fingerprintFromHex(r.simhash)) }];
+      } catch {
+        return [];
+      }
+    })
+    .filter(({ r, distance }) => distance <= 3 && (r.check === NO_CHECK || confirmsNearDuplicate(check, fingerprintFromHex(r.check))))
+    .sort((x, y) => x.distance - y.distance || x.r.firstSeen - y.r.firstSeen || (x.r.url < y.r.url ? -1 : 1))
+    .map(({ r, distance }) => ({ url: r.url, distance }));
+}
+
+describe('PageStore keeps the trees exactly as the records say', () => {
+  it('through a seeded mix of visits, changed texts, imports, forgets, a forgotten site and clear, every query exact', async () => {
+    const store = await freshStore();
+    const random = mulberry32(0x7ab1e5);
+    const bases = randomFingerprints(0xba5e5n, 12);
+    const noise = randomFingerprints(0x5eedn, 4_000);
+    let next = 0;
+    // a simhash near one of the bases (so that queries find something), or anywhere
+    const simhashOf = (): Fingerprint => (random() < 0.6 ? flipBits(bases[Math.floor(random() * bases.length)]!, [Math.floor(random() * 64), Math.floor(random() * 64)]) : noise[next++ % noise.length]!);
+    const urlOf = (): string => `https://s${Math.floor(random() * 6)}.example/${Math.floor(random() * 300)}`;
+    let now = 1;
+    const stepsDone = new Map<string, number>();
+    for (let step = 0; step < 160; step++) {
+      const roll = random();
+      let kind: string;
+      if (roll < 0.55) {
+        kind = 'visit'; // a new page, a revisit, or a changed text (a URL drawn again with a new simhash)
+        const url = urlOf();
+        const simhash = random() < 0.3 ? fingerprintFromHex((await store.get(url))?.simhash ?? fingerprintToHex(simhashOf())) : simhashOf();
+        await store.record({ url, title: `t${step}`, site: new URL(url).host, simhash, check: simhash, now: now++ });
+      } else if (roll < 0.75) {
+        kind = 'import'; // a batch of new and stored pages, some changed, one unreadable
+        const urls = [...new Set(Array.from({ length: 1 + Math.floor(random() * 40) }, urlOf))];
+        await store.updateMany(urls, (current) =>
+          urls.map((url, i) => {
+            const simhash = i === 0 && random() < 0.2 ? 'not hex' : random() < 0.5 && current.has(url) ? current.get(url)!.simhash : fingerprintToHex(simhashOf());
+            return { url, title: '', site: new URL(url).host, simhash, check: NO_CHECK, firstSeen: now, lastSeen: now++, visits: 1 };
+          }),
+        );
+      } else if (roll < 0.93) {
+        kind = 'forget';
+        await store.forgetMany(Array.from({ length: 1 + Math.floor(random() * 6) }, urlOf));
+      } else if (roll < 0.98) {
+        kind = 'forgetSite';
+        await store.forgetSite(`s${Math.floor(random() * 6)}.example`);
+      } else {
+        kind = 'clear';
+        await store.clear();
+      }
+      stepsDone.set(kind, (stepsDone.get(kind) ?? 0) + 1);
+      await expectTablesOfRecords(store.db);
+      if (step % 8 === 0) {
+        const records = await store.db.getAll('pages');
+        for (const base of bases) {
+          const got = (await store.nearDuplicates(base, base)).map((m) => ({ url: m.record.url, distance: m.distance }));
+          expect(got).toEqual(bruteForce(records, base, base));
+        }
+      }
+    }
+    // every kind of write happened, and merges ran (runs above level 0)
+    expect([...stepsDone.keys()].sort()).toEqual(['clear', 'forget', 'forgetSite', 'import', 'visit']);
+    const index = readRunIndexValue(await store.db.get('meta', 'runs'));
+    expect(index.runs.some((run) => run.level > 0)).toBe(true);
+  });
+
+  it('a forgotten page leaves nothing in the runs: not its simhash, not the hash of its URL', async () => {
+    const store = await freshStore();
+    const others = randomFingerprints(0x0f0e7n, 50);
+    for (const [i, simhash] of others.entries()) await store.recordVisit({ url: `https://o.example/${i}`, title: '', site: 'o.example', simhash, check: simhash, now: i });
+    const { id } = await store.recordVisit({ url: 'https://secret.example/', title: '', site: 'secret.example', simhash: A, check: A, now: 99 });
+    for (const [i, simhash] of others.entries()) await store.recordVisit({ url: `https://p.example/${i}`, title: '', site: 'p.example', simhash, check: simhash, now: 100 + i }); // merged with it
+    const holds = async (): Promise<boolean> =>
+      (await store.db.getAll('runs')).some((words) => {
+        for (let e = 0; e < words.length; e += TABLE_STRIDE) {
+          if (words[e + 1] === 0x01234567 && words[e + 2] === 0x89abcdef) return true;
+          if (words[e + 3] === Math.floor(id / 2 ** 32) && words[e + 4] === id % 2 ** 32) return true;
+        }
+        return false;
+      });
+    expect(await holds()).toBe(true);
+    expect(await store.forgetSite('secret.example')).toBe(1);
+    expect(await holds()).toBe(false);
+    await expectTablesOfRecords(store.db);
+  });
+});
