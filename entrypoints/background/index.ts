@@ -54,7 +54,8 @@ export default defineBackground(() => {
   // the groups incomplete (or such work cut off when the worker was stopped) is brought up to date
   // at start-up, in batches, while queries keep working; a history page doing it too waits its turn.
   // Opening the store first finishes moving the pages of a store upgraded from schema version 1–4
-  // (lib/store/move.ts): minutes at a million pages. Chrome stops a worker that has had no event
+  // (lib/store/move.ts), then entering those of one upgraded from version 1–5 in the tables
+  // (lib/store/build.ts): minutes at a million pages. Chrome stops a worker that has had no event
   // and made no extension call for 30 s, so a cheap call every 20 s keeps it running meanwhile.
   void whileWorking(async () => {
     const store = await stores.store();

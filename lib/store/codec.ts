@@ -1,7 +1,7 @@
-// A page as schema version 6 is to store it (docs/design-runs.md): an array instead of an object,
-// since V8's serialization writes every field name into every record, and without what follows
-// from the rest. The site is the URL's host, and the table keys are in the runs. Not yet used by
-// the schema: version 5 stores PageRecord objects.
+// A page as a later schema version is to store it (docs/design-runs.md): an array instead of an
+// object, since V8's serialization writes every field name into every record, and without what
+// follows from the rest. The site is the URL's host, and the table keys are in the runs. Not yet
+// used by the schema: version 6 stores PageRecord objects, with the tables in runs.
 import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint';
 import { siteOf } from '../url';
 import type { PageRecord } from './schema';
@@ -17,8 +17,8 @@ export type StoredPage =
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null]
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string];
 
-/** A record as the codec takes it: a PageRecord without the table keys, which version 6 keeps in runs. */
-export type PageValue = Omit<PageRecord, 'keys'>;
+/** A record as the codec takes it. */
+export type PageValue = PageRecord;
 
 const HEX64 = /^[0-9a-f]{16}$/;
 
