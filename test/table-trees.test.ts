@@ -156,6 +156,19 @@ describe('PageStore keeps the trees exactly as the records say', () => {
     expect([...stepsDone.keys()].sort()).toEqual(['clear', 'forget', 'forgetSite', 'import', 'visit']);
     const index = readRunIndexValue(await store.db.get('meta', 'runs'));
     expect(index.runs.some((run) => run.level > 0)).toBe(true);
+
+    // compacted: one run a tree, the same entries, the same answers; then writes go on as before
+    const answersBefore = await Promise.all(bases.map((base) => store.nearDuplicates(base, base)));
+    const runsPerTree = (i: typeof index): number[] => [0, 1, 2, 3].map((t) => i.runs.filter((run) => run.tree === tableTree({ k: 3, b: 4 }, t).tree).length);
+    expect(runsPerTree(index).every((n) => n > 1)).toBe(true);
+    expect(await store.compactTables(1)).toBe(4);
+    expect(runsPerTree(readRunIndexValue(await store.db.get('meta', 'runs')))).toEqual([1, 1, 1, 1]);
+    await expectTablesOfRecords(store.db);
+    expect(await Promise.all(bases.map((base) => store.nearDuplicates(base, base)))).toEqual(answersBefore);
+    expect(await store.compactTables(1)).toBe(0); // nothing left to merge
+    await store.recordVisit({ url: 'https://after.example/', title: '', site: 'after.example', simhash: bases[0]!, check: bases[0]!, now: now++ });
+    await store.forgetMany([(await store.db.getAll('pages', null, 1))[0]!.url]);
+    await expectTablesOfRecords(store.db);
   });
 
   it('a forgotten page leaves nothing in the runs: not its simhash, not the hash of its URL', async () => {

@@ -61,9 +61,10 @@ export default defineBackground(() => {
     const store = await stores.store();
     const { k } = await stores.settings.get();
     const run = () => organise(store, k);
-    const { moved, regrouped } = navigator.locks ? await navigator.locks.request(ORGANISE_LOCK, run) : await run();
+    const { moved, regrouped, compacted } = navigator.locks ? await navigator.locks.request(ORGANISE_LOCK, run) : await run();
     if (moved) console.info(`Doppel: table design moved to k=${moved.to.k} b=${moved.to.b} (${moved.rewritten} pages)`);
     if (regrouped) console.info(`Doppel: regrouped ${regrouped.pages} pages for k=${regrouped.k}: ${regrouped.groups} groups`);
+    if (compacted > 0) console.info(`Doppel: merged the runs of ${compacted} table trees into one each`);
   }).catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
 
   // Registered synchronously, so that a message which wakes the worker is not missed.

@@ -185,18 +185,22 @@ export interface OrganiseProgress {
 export interface OrganiseResult {
   moved: Awaited<ReturnType<typeof keepDesignFitted>>;
   regrouped: RegroupResult | null;
+  /** Table trees merged into one run (PageStore.compactTables). */
+  compacted: number;
 }
 
 /**
  * Brings a store up to date for k: the table design its size and k call for, then the groups, if
- * either is due (after an import, an upgrade, a change of k, or an interrupted run). A no-op on a
+ * either is due, then the tables' trees merged into one run each where they hold many (a query
+ * reads one chunk a run) (after an import, an upgrade, a change of k, or an interrupted run). A no-op on a
  * store that is up to date. Callers in the extension hold the Web Lock ORGANISE_LOCK around it, so
  * that the worker and a history page never run it at the same time.
  */
 export async function organise(store: PageStore, k: number, { onProgress }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void> } = {}): Promise<OrganiseResult> {
   const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
   const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress }) : null;
-  return { moved, regrouped };
+  const compacted = await store.compactTables();
+  return { moved, regrouped, compacted };
 }
 
 /** The Web Lock held while organising. */

@@ -9,7 +9,8 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './migrate';
 import { EMPTY_RUN_INDEX, type RunIndex, type RunReader, type RunStore, lookup as lookupRun } from './runs';
 import { SlotFilter, readByUrl, readSlots } from './slots';
-import { type TableChange, TABLE_STRIDE, applyTableChanges, readRunIndexValue, tableMatches, tableTree } from './table-trees';
+import { type TableChange, applyTableChanges, compactTable, readRunIndexValue, tableMatches, tableTree, tablesToCompact } from './table-trees';
+import { MERGE_AT } from './runs';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 
@@ -405,6 +406,29 @@ export class PageStore {
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     });
     for (const id of written) filter?.add(id);
+  }
+
+  /**
+   * Merges each table's tree of meta's design that holds `minRuns` runs or more into one run, a
+   * tree per readwrite transaction; returns how many trees were merged. A query reads one chunk per
+   * run: after a million-page import, 17 runs a table (68 reads); after this, 4 reads. Run when the
+   * store is otherwise at rest (organise, after an import or an upgrade).
+   */
+  async compactTables(minRuns: number = MERGE_AT): Promise<number> {
+    let merged = 0;
+    for (let t = 0; ; t++) {
+      const tx = this.db.transaction(['meta', 'runs'], 'readwrite');
+      const meta = tx.objectStore('meta');
+      const done = await within(tx, async () => {
+        const [stored, index] = await Promise.all([this.readMeta(meta), readRunIndex(meta)]);
+        if (t >= tablesOf(stored).tables.length) return true;
+        if (!tablesToCompact(index, stored, minRuns).includes(t)) return false;
+        await meta.put(await compactTable(tx.objectStore('runs'), index, stored, t), 'runs');
+        merged++;
+        return false;
+      });
+      if (done) return merged;
+    }
   }
 
   /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */

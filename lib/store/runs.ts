@@ -207,6 +207,20 @@ export async function mergeDue(store: RunStore, index: RunIndex, spec: RunTree):
   return index;
 }
 
+/**
+ * Merges every run of the tree into one, at the highest level among them (a store at rest: a lookup
+ * then reads one chunk for the tree instead of one a run); returns the index to write beside it.
+ */
+export async function mergeAll(store: RunStore, index: RunIndex, spec: RunTree): Promise<RunIndex> {
+  const old = index.runs.filter((r) => r.tree === spec.tree).sort((a, b) => a.run - b.run);
+  if (old.length < 2) return index;
+  const runs = await Promise.all(old.map(async (r) => concat(await store.getAll(runRange(spec.tree, r.level, r.run)))));
+  await Promise.all(old.map((r) => store.delete(runRange(spec.tree, r.level, r.run))));
+  const merged = new Set(old.map((r) => r.run));
+  const rest = { ...index, runs: index.runs.filter((r) => !(r.tree === spec.tree && merged.has(r.run))) };
+  return writeRun(store, rest, spec, Math.max(...old.map((r) => r.level)), mergeRuns(runs, spec.stride));
+}
+
 /** A chunk the run index lists; a RangeError if the store lacks it (the index and the chunks are written together, so it is damage). */
 async function readChunk(store: RunReader, run: RunInfo, chunk: number): Promise<Uint32Array> {
   const words = await store.get([run.tree, run.level, run.run, chunk]);

@@ -27,6 +27,7 @@ import {
   appendRun,
   chunkFor,
   lookup,
+  mergeAll,
   mergeDue,
   parseRunIndex,
 } from './runs';
@@ -145,6 +146,17 @@ export async function removeFromTables(runs: RunStore, index: RunIndex, design: 
     }
   }
   await Promise.all(work);
+}
+
+/** The tables of the design with at least `minRuns` runs, and two at least (one run is merged already). */
+export function tablesToCompact(index: RunIndex, design: DesignId, minRuns: number): number[] {
+  const least = Math.max(2, minRuns);
+  return tablesFor(design).tables.map((_, t) => t).filter((t) => index.runs.filter((run) => run.tree === tableTree(design, t).tree).length >= least);
+}
+
+/** Merges every run of table t's tree into one (runs.ts mergeAll); returns the index to write. */
+export function compactTable(runs: RunStore, index: RunIndex, design: DesignId, t: number): Promise<RunIndex> {
+  return mergeAll(runs, index, tableTree(design, t));
 }
 
 /** Deletes every tree of the design (a migration away from it has finished); returns the index without them. */

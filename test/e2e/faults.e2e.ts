@@ -134,7 +134,6 @@ const urlOf = (s: Subject): string => site.url(`/news/${s.slug}.html`);
 interface StoredRecord {
   url: string;
   visits: number;
-  keys: unknown;
   fields: string[];
 }
 
