@@ -4,7 +4,7 @@
 // the records (test/kept-tables.ts) and every query against a brute-force scan.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
 import { mulberry32, randomFingerprints } from '../lib/random';
@@ -102,6 +102,36 @@ function bruteForce(records: readonly PageRecord[], simhash: Fingerprint, check:
     .sort((x, y) => x.distance - y.distance || x.r.firstSeen - y.r.firstSeen || (x.r.url < y.r.url ? -1 : 1))
     .map(({ r, distance }) => ({ url: r.url, distance }));
 }
+
+describe('the run index', () => {
+  it('is read once per change: a query after a write reads it, the next ones reuse it; a write through another connection is seen', async () => {
+    const factory = new IDBFactory();
+    const dbA = await openDoppelDb('doppel', { factory });
+    // the other context (a history page, say) has its own copy of the modules, and of their cache
+    vi.resetModules();
+    const other = await import('../lib/store/pages');
+    const dbB = await openDoppelDb('doppel', { factory });
+    opened.push(dbA, dbB);
+    const [a, b] = [await PageStore.open(dbA), await other.PageStore.open(dbB)];
+    expect(other.PageStore).not.toBe(PageStore);
+    const get = vi.spyOn(IDBObjectStore.prototype, 'get');
+    const runsReads = (): number => get.mock.calls.filter(([key]) => key === 'runs').length;
+    try {
+      await a.recordVisit({ url: 'https://a.example/', title: '', site: 'a.example', simhash: A, check: A, now: 1 });
+      get.mockClear();
+      expect(await a.nearDuplicates(A, A)).toHaveLength(1);
+      expect(await a.nearDuplicates(A, A)).toHaveLength(1);
+      expect(runsReads()).toBe(0); // the index the write wrote, stamped, was kept
+      await b.recordVisit({ url: 'https://b.example/', title: '', site: 'b.example', simhash: A, check: A, now: 2 });
+      get.mockClear();
+      expect(await a.nearDuplicates(A, A)).toHaveLength(2); // a new stamp: read again
+      expect(await a.nearDuplicates(A, A)).toHaveLength(2);
+      expect(runsReads()).toBe(1);
+    } finally {
+      get.mockRestore();
+    }
+  });
+});
 
 describe('PageStore keeps the trees exactly as the records say', () => {
   it('through a seeded mix of visits, changed texts, imports, forgets, a forgotten site and clear, every query exact', async () => {

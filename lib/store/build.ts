@@ -10,7 +10,7 @@ import { fingerprintFromHex } from '../fingerprint';
 import { parseStoredDesign } from './migrate';
 import type { MoveProgress } from './move';
 import type { BuildMeta, Db } from './schema';
-import { type TablePage, addToTables, readRunIndexValue } from './table-trees';
+import { type TablePage, addToTables, readRunIndex, writeRunIndex } from './table-trees';
 import { isCount } from './tally';
 import { within } from './within';
 
@@ -42,10 +42,10 @@ export async function buildTables(db: Db, { batchSize = BUILD_BATCH, onProgress,
     const step = await within(tx, async (): Promise<{ count: number; progress: MoveProgress } | null> => {
       const build = readBuild(await meta.get('tables'));
       if (build.done) return null;
-      const [records, design, runValue, total] = await Promise.all([
+      const [records, design, runIndex, total] = await Promise.all([
         tx.objectStore('pages').getAll(build.after === undefined ? null : IDBKeyRange.lowerBound(build.after, true), batchSize),
         meta.get('design'),
-        meta.get('runs'),
+        readRunIndex(meta),
         meta.get('pageCount'),
       ]);
       if (records.length === 0 || design === undefined) {
@@ -62,9 +62,9 @@ export async function buildTables(db: Db, { batchSize = BUILD_BATCH, onProgress,
         }
       }
       const stored = parseStoredDesign(design);
-      const index = await addToTables(tx.objectStore('runs'), readRunIndexValue(runValue), stored, pages);
+      const index = await addToTables(tx.objectStore('runs'), runIndex, stored, pages);
       const next: BuildMeta = { built: build.built + records.length, done: false, after: records[records.length - 1]!.id };
-      await Promise.all([meta.put(index, 'runs'), meta.put(next, 'tables')]);
+      await Promise.all([writeRunIndex(meta, index), meta.put(next, 'tables')]);
       return { count: records.length, progress: { moved: next.built, total: isCount(total) ? total : 0 } };
     });
     if (step === null) break;

@@ -42,7 +42,7 @@ import { fingerprintFromHex } from '../fingerprint';
 import { DEFAULT_K, type TableDesign, chooseDesign, designTables } from '../tables';
 import type { PageStore } from './pages';
 import type { Db, DesignMeta } from './schema';
-import { type DesignId, type TablePage, addToTables, dropTables, readRunIndexValue } from './table-trees';
+import { type DesignId, type TablePage, addToTables, dropTables, readRunIndex, writeRunIndex } from './table-trees';
 import { within } from './within';
 
 /** designFor sizes the design for this many times the current count (see above). */
@@ -169,9 +169,9 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
     const stored = parseStoredDesign(await meta.get('design'));
     const m = stored.migration;
     if (m === undefined) return null;
-    const [records, runValue] = await Promise.all([
+    const [records, runIndex] = await Promise.all([
       tx.objectStore('pages').getAll(m.after === undefined ? undefined : IDBKeyRange.lowerBound(m.after, true), batchSize),
-      meta.get('runs'),
+      readRunIndex(meta),
     ]);
     const pages: TablePage[] = [];
     for (const record of records) {
@@ -181,7 +181,7 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
         // an unreadable record matches nothing: in no table
       }
     }
-    let index = await addToTables(runs, readRunIndexValue(runValue), m.to, pages);
+    let index = await addToTables(runs, runIndex, m.to, pages);
     const ended = records.length === 0;
     let next: StoredDesign;
     if (ended) {
@@ -190,7 +190,7 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
     } else {
       next = { k: stored.k, b: stored.b, migration: { ...m, after: records[records.length - 1]!.id } };
     }
-    await Promise.all([meta.put(index, 'runs'), meta.put(next, 'design')]);
+    await Promise.all([writeRunIndex(meta, index), meta.put(next, 'design')]);
     return { rewritten: pages.length, ended };
   });
 }
@@ -258,8 +258,8 @@ async function startMigration(db: Db, expected: StoredDesign, next: StoredDesign
     const now = parseStoredDesign(await meta.get('design'));
     if (JSON.stringify(now) !== JSON.stringify(expected)) return false;
     if (now.migration !== undefined) {
-      const index = await dropTables(tx.objectStore('runs'), readRunIndexValue(await meta.get('runs')), now.migration.to);
-      await meta.put(index, 'runs');
+      const index = await dropTables(tx.objectStore('runs'), await readRunIndex(meta), now.migration.to);
+      await writeRunIndex(meta, index);
     }
     await meta.put(next, 'design');
     return true;

@@ -9,7 +9,7 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './migrate';
 import { EMPTY_RUN_INDEX, type RunIndex, type RunReader, type RunStore, lookup as lookupRun } from './runs';
 import { SlotFilter, readByUrl, readSlots } from './slots';
-import { type TableChange, applyTableChanges, compactTable, readRunIndexValue, tableMatches, tableTree, tablesToCompact } from './table-trees';
+import { type RunIndexMeta, type TableChange, applyTableChanges, compactTable, readRunIndex, tableMatches, tableTree, tablesToCompact, writeRunIndex } from './table-trees';
 import { MERGE_AT } from './runs';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
@@ -188,7 +188,7 @@ export class PageStore {
       const near = await lookup(pages, runs, index, stored, visit.simhash, visit.check, lookupK, visit.url);
       // the tables: the page's old entries out (if its simhash changed), its new ones in
       const change = tableChange(record.id, old, record);
-      if (change.before !== change.after) await meta.put(await applyTableChanges(runs, index, (id) => writeDesigns(stored, id), [change]), 'runs');
+      if (change.before !== change.after) await writeRunIndex(meta, await applyTableChanges(runs, index, (id) => writeDesigns(stored, id), [change]));
       if (old !== undefined && old.simhash === simhash && old.site === record.site) {
         // same text: the groups stay as they are
         if (old.group !== undefined) record.group = old.group;
@@ -303,7 +303,7 @@ export class PageStore {
       const pages = tx.objectStore('pages');
       const meta = tx.objectStore('meta');
       const count = await readPageCount(pages, meta);
-      await Promise.all([pages.clear(), tx.objectStore('siteCounts').clear(), tx.objectStore('runs').clear(), meta.put(EMPTY_RUN_INDEX, 'runs')]);
+      await Promise.all([pages.clear(), tx.objectStore('siteCounts').clear(), tx.objectStore('runs').clear(), writeRunIndex(meta, EMPTY_RUN_INDEX)]);
       const groups = await readGroupsMeta(meta);
       await meta.put({ k: groups.k, complete: true }, 'groups');
       await meta.put(0, 'pageCount');
@@ -402,7 +402,7 @@ export class PageStore {
         if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
       }
       await Promise.all(puts);
-      if (changes.length > 0) await meta.put(await applyTableChanges(tx.objectStore('runs'), index, (id) => writeDesigns(stored, id), changes), 'runs');
+      if (changes.length > 0) await writeRunIndex(meta, await applyTableChanges(tx.objectStore('runs'), index, (id) => writeDesigns(stored, id), changes));
       await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
     });
     for (const id of written) filter?.add(id);
@@ -423,7 +423,7 @@ export class PageStore {
         const [stored, index] = await Promise.all([this.readMeta(meta), readRunIndex(meta)]);
         if (t >= tablesOf(stored).tables.length) return true;
         if (!tablesToCompact(index, stored, minRuns).includes(t)) return false;
-        await meta.put(await compactTable(tx.objectStore('runs'), index, stored, t), 'runs');
+        await writeRunIndex(meta, await compactTable(tx.objectStore('runs'), index, stored, t));
         merged++;
         return false;
       });
@@ -467,10 +467,6 @@ export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown
   return { k: value.k!, complete: value.complete === true };
 }
 
-/** meta `runs`, read in the caller's transaction. */
-function readRunIndex(meta: { get(key: 'runs'): Promise<unknown> }): Promise<RunIndex> {
-  return meta.get('runs').then(readRunIndexValue);
-}
 
 /** A record's simhash; undefined if it is unreadable (such a record is in no table). */
 function readableSimhash(record: PageRecord): Fingerprint | undefined {
@@ -492,10 +488,10 @@ function tableChange(id: number, before: PageRecord | undefined, after: PageReco
 }
 
 /** Purges the forgotten records `gone` from the tables of every design they are in (migrate.ts writeDesigns). */
-async function forgetInTables(runs: RunStore, meta: { get(key: 'runs'): Promise<unknown>; put(value: RunIndex, key: 'runs'): Promise<unknown> }, stored: StoredDesign, gone: readonly PageRecord[]): Promise<void> {
+async function forgetInTables(runs: RunStore, meta: RunIndexMeta, stored: StoredDesign, gone: readonly PageRecord[]): Promise<void> {
   const changes = gone.map((record) => tableChange(record.id, record, { ...record, simhash: '' }));
   if (changes.every((change) => change.before === undefined)) return;
-  await meta.put(await applyTableChanges(runs, await readRunIndex(meta), (id) => writeDesigns(stored, id), changes), 'runs');
+  await writeRunIndex(meta, await applyTableChanges(runs, await readRunIndex(meta), (id) => writeDesigns(stored, id), changes));
 }
 
 /**
@@ -660,7 +656,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
       tally.change(undefined, record);
       await pages.add(record);
       // the trees' keys are computed from fp: they are `keys` for this design (lib/tables.ts tableKeys)
-      await meta.put(await applyTableChanges(tx.objectStore('runs'), index, () => [this.design], [{ id: record.id, after: fp }]), 'runs');
+      await writeRunIndex(meta, await applyTableChanges(tx.objectStore('runs'), index, () => [this.design], [{ id: record.id, after: fp }]));
       await tally.flush(meta, tx.objectStore('siteCounts'));
     });
   }
@@ -675,7 +671,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
       tally.change(record, undefined);
       await pages.delete(record.id);
       const meta = tx.objectStore('meta');
-      await meta.put(await applyTableChanges(tx.objectStore('runs'), await readRunIndex(meta), () => [this.design], [tableChange(record.id, record, { ...record, simhash: '' })]), 'runs');
+      await writeRunIndex(meta, await applyTableChanges(tx.objectStore('runs'), await readRunIndex(meta), () => [this.design], [tableChange(record.id, record, { ...record, simhash: '' })]));
       await tally.flush(meta, tx.objectStore('siteCounts'));
       return true;
     });

@@ -15,7 +15,8 @@
 // - `runs`, out-of-line keys [tree, level, run, chunk]: the permuted-block tables, one tree of
 //   sorted runs per table (lib/store/table-trees.ts, lib/store/runs.ts), written with the records.
 // - `meta`, out-of-line keys: `design` → the table design {k, b} the tables are built for, and a
-//   migration to another under way (lib/store/migrate.ts); `runs` → the RunIndex of every tree;
+//   migration to another under way (lib/store/migrate.ts); `runs` → the RunIndex of every tree,
+//   and `runsStamp`, a random number written with it (a reader's cache: lib/store/table-trees.ts);
 //   `tables` → how far the tables of a database upgraded from version 1–5 are built
 //   (lib/store/build.ts); `groups` → the k the groups
 //   were computed with and whether they are complete (lib/store/groups.ts); `pageCount` → how many
@@ -123,6 +124,8 @@ export interface MetaValues {
   move: MoveMeta;
   /** Where every tree's runs and chunks are (lib/store/runs.ts). */
   runs: RunIndex;
+  /** A random number written with every `runs`, so that a reader can tell it is the one it read last (lib/store/table-trees.ts). */
+  runsStamp: number;
   /** In a database upgraded from version 1–5: pages entered in the tables so far (lib/store/build.ts). */
   tables: BuildMeta;
 }
