@@ -6,11 +6,10 @@
 // Each batch reads the next BUILD_BATCH records after meta's cursor, adds one run a table, and
 // moves the cursor, in one readwrite transaction: a worker stopped mid-build loses nothing and
 // enters no page twice, and two contexts building at once take turns, as they do for the move.
-import { fingerprintFromHex } from '../fingerprint';
 import { parseStoredDesign } from './migrate';
 import type { MoveProgress } from './move';
 import type { BuildMeta, Db } from './schema';
-import { type TablePage, addToTables, readRunIndex, writeRunIndex } from './table-trees';
+import { addToTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
 import { isCount } from './tally';
 import { within } from './within';
 
@@ -53,16 +52,8 @@ export async function buildTables(db: Db, { batchSize = BUILD_BATCH, onProgress,
         await meta.put({ built: build.built, done: true }, 'tables');
         return null;
       }
-      const pages: TablePage[] = [];
-      for (const record of records) {
-        try {
-          pages.push({ id: record.id, simhash: fingerprintFromHex(record.simhash) });
-        } catch {
-          // an unreadable record matches nothing: in no table, as version 5 gave it no keys
-        }
-      }
       const stored = parseStoredDesign(design);
-      const index = await addToTables(tx.objectStore('runs'), runIndex, stored, pages);
+      const index = await addToTables(tx.objectStore('runs'), runIndex, stored, tablePagesOf(records));
       const next: BuildMeta = { built: build.built + records.length, done: false, after: records[records.length - 1]!.id };
       await Promise.all([writeRunIndex(meta, index), meta.put(next, 'tables')]);
       return { count: records.length, progress: { moved: next.built, total: isCount(total) ? total : 0 } };

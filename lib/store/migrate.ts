@@ -38,11 +38,10 @@
 // to {N} and deletes D's trees, in one transaction: a query reads meta and the trees in its own
 // transaction, so it always reads complete trees. A migration interrupted at any point (a failed
 // batch is rolled back whole) goes on from its cursor when migrateDesign is called again.
-import { fingerprintFromHex } from '../fingerprint';
 import { DEFAULT_K, type TableDesign, chooseDesign, designTables } from '../tables';
 import type { PageStore } from './pages';
 import type { Db, DesignMeta } from './schema';
-import { type DesignId, type TablePage, addToTables, dropTables, readRunIndex, writeRunIndex } from './table-trees';
+import { type DesignId, addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
 import { within } from './within';
 
 /** designFor sizes the design for this many times the current count (see above). */
@@ -173,14 +172,7 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
       tx.objectStore('pages').getAll(m.after === undefined ? undefined : IDBKeyRange.lowerBound(m.after, true), batchSize),
       readRunIndex(meta),
     ]);
-    const pages: TablePage[] = [];
-    for (const record of records) {
-      try {
-        pages.push({ id: record.id, simhash: fingerprintFromHex(record.simhash) });
-      } catch {
-        // an unreadable record matches nothing: in no table
-      }
-    }
+    const pages = tablePagesOf(records);
     let index = await addToTables(runs, runIndex, m.to, pages);
     const ended = records.length === 0;
     let next: StoredDesign;

@@ -7,10 +7,9 @@ import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRe
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './migrate';
-import { EMPTY_RUN_INDEX, type RunIndex, type RunReader, type RunStore, lookup as lookupRun } from './runs';
+import { EMPTY_RUN_INDEX, MERGE_AT, type RunIndex, type RunReader, type RunStore, lookup as lookupRun } from './runs';
 import { SlotFilter, readByUrl, readSlots } from './slots';
 import { type RunIndexMeta, type TableChange, applyTableChanges, compactTable, readRunIndex, tableMatches, tableTree, tablesToCompact, writeRunIndex } from './table-trees';
-import { MERGE_AT } from './runs';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 
@@ -415,20 +414,26 @@ export class PageStore {
    * store is otherwise at rest (organise, after an import or an upgrade).
    */
   async compactTables(minRuns: number = MERGE_AT): Promise<number> {
+    // a readonly look first: at every start of the worker there is usually nothing to merge, and a
+    // readwrite transaction would hold up the visits meanwhile
+    const look = this.db.transaction('meta', 'readonly');
+    const due = await within(look, async () => {
+      const [stored, index] = await Promise.all([this.readMeta(look.store), readRunIndex(look.store)]);
+      return tablesToCompact(index, stored, minRuns);
+    });
     let merged = 0;
-    for (let t = 0; ; t++) {
+    for (const t of due) {
       const tx = this.db.transaction(['meta', 'runs'], 'readwrite');
       const meta = tx.objectStore('meta');
-      const done = await within(tx, async () => {
+      await within(tx, async () => {
+        // looked at again: another context may have merged it, or migrated the store, since
         const [stored, index] = await Promise.all([this.readMeta(meta), readRunIndex(meta)]);
-        if (t >= tablesOf(stored).tables.length) return true;
-        if (!tablesToCompact(index, stored, minRuns).includes(t)) return false;
+        if (!tablesToCompact(index, stored, minRuns).includes(t)) return;
         await writeRunIndex(meta, await compactTable(tx.objectStore('runs'), index, stored, t));
         merged++;
-        return false;
       });
-      if (done) return merged;
     }
+    return merged;
   }
 
   /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */

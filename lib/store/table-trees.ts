@@ -15,7 +15,7 @@
 // records in test/table-trees.test.ts), and nothing of a forgotten page stays behind: its
 // simhash and the hash of its URL would otherwise be readable on disk. Readers check each
 // candidate against its record all the same (a record is the truth).
-import { type Fingerprint, fingerprintHalves, hammingDistanceHalves } from '../fingerprint';
+import { type Fingerprint, fingerprintFromHex, fingerprintHalves, hammingDistanceHalves } from '../fingerprint';
 import { type TableDesign, designTables, keyOf } from '../tables';
 import {
   type RunIndex,
@@ -58,6 +58,19 @@ export function tableTree(design: DesignId, t: number): RunTree {
 export interface TablePage {
   id: number;
   simhash: Fingerprint;
+}
+
+/** The records as the tables see them; a record whose simhash is unreadable matches nothing, and is in no table. */
+export function tablePagesOf(records: readonly { id: number; simhash: string }[]): TablePage[] {
+  const pages: TablePage[] = [];
+  for (const record of records) {
+    try {
+      pages.push({ id: record.id, simhash: fingerprintFromHex(record.simhash) });
+    } catch {
+      // unreadable: in no table (version 5 gave such a record no keys either)
+    }
+  }
+  return pages;
 }
 
 const designs = new Map<string, TableDesign>();
