@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fingerprintToHex } from '../../lib/fingerprint';
 import { randomFingerprints } from '../../lib/random';
 import { IMPORT_BATCH } from '../../lib/store/transfer';
+import { readRunIndexValue } from '../../lib/store/table-trees';
+import { tablesOfRuns } from '../kept-tables';
 import { dumpStore, storeProblems } from './consistency';
 import {
   FINAL_STATES,
@@ -382,7 +384,9 @@ describe('Doppel under faults', () => {
     expect(storeProblems(after)).toEqual([]);
     const summary = (d: typeof before): string[] => d.records.map((r) => `${r['url']} ${r['visits']} ${r['lastSeen']} ${r['simhash']}`).sort();
     expect(summary(after), 'queries change nothing').toEqual(summary(before));
-    expect(after.chunks, 'queries change nothing in the tables').toEqual(before.chunks);
+    // (a worker's start may merge a table's runs into one, which moves entries between chunks: the entries themselves must not change)
+    const entries = (d: typeof before): [number, string[]][] => [...tablesOfRuns(readRunIndexValue(d.runIndex), d.chunks).trees].filter(([, list]) => list.length > 0).sort((x, y) => x[0] - y[0]);
+    expect(entries(after), 'queries change nothing in the tables').toEqual(entries(before));
   });
 
   test('an import cut off by closing its tab keeps whole batches of whole pages; importing the file again (the worker stopped meanwhile) completes it', { timeout: 600_000 }, async () => {
