@@ -43,6 +43,16 @@
 // - runs-lib: runs-compact's records and trees, written and read by lib/store/runs.ts (bundled
 //   into the page) instead of this file's prototype: merges run in the batch's own transaction, and
 //   the run index is a record in a `meta` store, written beside the runs.
+// - v7-inplace: runs-lib's trees, and the record an object { id, p: [runs-compact's array, with
+//   dates in milliseconds] } under v5-slot's keyPath `id`, with the sparse `group` and `copySite`
+//   indexes (no synthetic page has either): what a version 7 could store in version 6's `pages`
+//   store, rewriting each record in place, with no per-page index entry.
+// - v6-packed: version 6 as it ships (v5-runs's `site` and `lastSeen` indexes and 4 table trees,
+//   written by lib/store/runs.ts), with the record packed: { id, site, lastSeen, p: [url, title,
+//   fingerprints as 16 bytes, firstSeen, visits] }. What packing the record alone saves.
+// - v6-packed-hash: v6-packed with a 32-bit hash of the site in place of the site, so the `site`
+//   index holds a number a page, not the host (which IndexedDB's keys hold as UTF-16).
+// - v6-lib: v6-packed with version 6's record as it is (v5-runs's object): the baseline for it.
 // - buckets: bare's records keyed by a 53-bit hash of the URL (so a URL needs no index), a
 //   `lastSeen` index, and the tables as buckets: one record per (table, key), a Uint32Array of
 //   (page key, fingerprint) entries, read and rewritten once per batch for all its new entries.
@@ -84,9 +94,9 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v5-slot-read'] as const;
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v5-slot-read', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash'] as const;
 /** Layouts whose near-duplicate query is measured after the writes (--queries N, default 200). */
-const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib'];
+const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash'];
 const QUERIES = option('queries', 200);
 /** runs: entries a chunk (16 bytes each). */
 const CHUNK = option('chunk', 256);
@@ -120,6 +130,16 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
         d.createObjectStore('pages');
         d.createObjectStore('runs');
         if (layout === 'runs-lib') d.createObjectStore('meta');
+      } else if (layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash') {
+        const s = d.createObjectStore('pages', { keyPath: 'id' });
+        if (layout !== 'v7-inplace') {
+          s.createIndex('site', 'site');
+          s.createIndex('lastSeen', 'lastSeen');
+        }
+        s.createIndex('group', 'group');
+        s.createIndex('copySite', 'copySite');
+        d.createObjectStore('runs');
+        d.createObjectStore('meta');
       } else if (layout === 'v5-runs') {
         const s = d.createObjectStore('pages', { keyPath: 'id' });
         s.createIndex('site', 'site');
@@ -187,7 +207,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
    */
   const strideOf = (t: number): number => (layout === 'runs' ? 4 : t < 4 ? 5 : 3);
   /** The trees of runs the layout writes: 4 tables, then runs' URL hash, or runs-full's lastSeen and site. */
-  const trees = layout === 'runs' ? 5 : layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib' ? 7 : 4;
+  const trees = layout === 'runs' ? 5 : layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib' || layout === 'v7-inplace' ? 7 : 4; // v6-packed: 4
   /** Entries (stride words each, the key first) sorted by key. */
   const sortEntries = (entries: Uint32Array, stride: number): Uint32Array => {
     const n = entries.length / stride;
@@ -222,8 +242,9 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
   (globalThis as unknown as { layoutState: unknown }).layoutState = { runIndex, chunkKeys, sample };
   const started = performance.now();
   for (let from = 0; from < pages; from += batch) {
-    const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib';
-    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : layout === 'runs-lib' ? ['pages', 'runs', 'meta'] : withRuns ? ['pages', 'runs'] : 'pages', 'readwrite');
+    const viaLib = layout === 'runs-lib' || layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash';
+    const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || viaLib;
+    const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : viaLib ? ['pages', 'runs', 'meta'] : withRuns ? ['pages', 'runs'] : 'pages', 'readwrite');
     const runEntries: number[][] = [[], [], [], [], [], [], []];
     const store = tx.objectStore('pages');
     const additions = new Map<number, number[]>();
@@ -262,7 +283,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
           list.push(Math.floor(key / 2 ** 32), key >>> 0, hi, lo);
           additions.set(bucket, list);
         });
-      } else if (layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib') {
+      } else if (layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || viaLib) {
         const id = Math.floor(urlKey(url) / 64) * 64;
         const idHi = Math.floor(id / 2 ** 32);
         const idLo = id >>> 0;
@@ -274,10 +295,14 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
             fingerprints[b] = parseInt(simhash.slice(b * 2, b * 2 + 2), 16);
             fingerprints[8 + b] = parseInt(check.slice(b * 2, b * 2 + 2), 16);
           }
-          store.put([url, title, fingerprints, Math.floor(lastSeen / 1000), Math.floor(lastSeen / 1000), 1], id);
+          if (layout === 'v7-inplace') store.put({ id, p: [url, title, fingerprints, lastSeen, lastSeen, 1] });
+          else if (layout === 'v6-lib') store.put({ id, url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1 });
+          else if (layout === 'v6-packed') store.put({ id, site: host, lastSeen, p: [url, title, fingerprints, lastSeen, 1] });
+          else if (layout === 'v6-packed-hash') store.put({ id, site: siteHash(host), lastSeen, p: [url, title, fingerprints, lastSeen, 1] });
+          else store.put([url, title, fingerprints, Math.floor(lastSeen / 1000), Math.floor(lastSeen / 1000), 1], id);
         }
         tableKeys.forEach((k, t) => runEntries[t]!.push(k, hi, lo, idHi, idLo));
-        if (layout !== 'v5-runs') {
+        if (layout !== 'v5-runs' && layout !== 'v6-packed' && layout !== 'v6-lib' && layout !== 'v6-packed-hash') {
           runEntries[5]!.push(Math.floor(lastSeen / 1000), idHi, idLo);
           runEntries[6]!.push(siteHash(host), idHi, idLo);
         }
@@ -297,7 +322,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
         store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 2 ** 32 + k) });
       }
     }
-    if (layout === 'runs-lib') {
+    if (viaLib) {
       // lib/store/runs.ts, as a schema would call it: append and merge, then the index, in this transaction
       const lib = (globalThis as unknown as { doppelRuns: RunsBundle }).doppelRuns;
       const wrapped = lib.wrap(tx) as unknown as IDBPTransaction<unknown, string[], 'readwrite'>;
@@ -336,7 +361,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error);
     });
-    if (withRuns && layout !== 'runs-lib') {
+    if (withRuns && !viaLib) {
       // merge every level that holds MERGE_AT runs into one run of the next, in a transaction of its own
       for (let t = 0; t < trees; t++) {
         for (let level = 0; levelRuns(t, level).length >= MERGE_AT; level++) {
@@ -413,7 +438,7 @@ async function queryLayout({ layout, queries }: { layout: Layout; queries: numbe
     const blocks = [hi >>> 16, hi & 0xffff, lo >>> 16, lo & 0xffff];
     const started = performance.now();
     const found = new Set<number>();
-    if (layout === 'runs-lib') {
+    if (layout === 'runs-lib' || layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash') {
       const lib = (globalThis as unknown as { doppelRuns: RunsBundle }).doppelRuns;
       const tx = lib.wrap(db.transaction(['runs', 'pages', 'meta'], 'readonly'));
       const index = lib.parseRunIndex(await tx.objectStore('meta').get('runs'));
@@ -502,7 +527,7 @@ async function main(): Promise<void> {
     for (const [n, layout] of LAYOUTS.entries()) {
       const page = await ctx.newPage();
       await page.addInitScript('globalThis.__name = (f) => f'); // tsx's keepNames helper, for writeLayout's inner functions
-      if (layout === 'runs-lib') await page.addInitScript(await bundleRuns());
+      if (layout === 'runs-lib' || layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash') await page.addInitScript(await bundleRuns());
       page.on('console', (message) => console.log(`    ${message.text()}`));
       await page.goto(`http://127.0.0.1:${ports[n]}/`);
       const { ms, usage, base } = await page.evaluate(writeLayout, { layout, pages: PAGES, batch: BATCH, chunk: CHUNK });
