@@ -129,21 +129,28 @@ function moveState(page: Page, withUrls: boolean): Promise<MoveState> {
 const send = (page: Page, message: unknown): Promise<{ ok: boolean; value?: { state: string; matches: unknown[] }; error?: string } | undefined> =>
   page.evaluate((m) => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<never> } } }).chrome.runtime.sendMessage(m), message);
 
-describe('upgrade from version 4, the worker stopped mid-move', () => {
-  let ext: ExtensionSession;
-  let page: Page;
-
+/**
+ * Launches Chromium with the extension for the describe block it is called in, on an extension
+ * page that opens no database of its own (the reader document answers only the worker).
+ */
+function onExtensionPage(): { ext: ExtensionSession; page: Page } {
+  const session = {} as { ext: ExtensionSession; page: Page };
   beforeAll(async () => {
-    ext = await launchWithExtension(EXTENSION_DIR);
-    page = await ext.ctx.newPage();
-    // an extension page that opens no database of its own (the reader document answers only the worker)
-    await page.goto(`chrome-extension://${ext.extensionId}/reader.html`);
+    session.ext = await launchWithExtension(EXTENSION_DIR);
+    session.page = await session.ext.ctx.newPage();
+    await session.page.goto(`chrome-extension://${session.ext.extensionId}/reader.html`);
   });
   afterAll(async () => {
-    await ext?.close();
+    await session.ext?.close();
   });
+  return session;
+}
+
+describe('upgrade from version 4, the worker stopped mid-move', () => {
+  const session = onExtensionPage();
 
   test(`${PAGES.toLocaleString('en')} pages: none lost or doubled at the stop, the move resumes at the next wake, the store is whole`, async () => {
+    const { ext, page } = session;
     await pollFor(async () => (await moveState(page, false)).version, DB_VERSION); // the worker created a new database at start-up
     await stopServiceWorker(ext.ctx, ext.extensionId); // its connection closes with it
     await writeOldVersion(page, 4, records);
@@ -223,8 +230,7 @@ function buildState(page: Page): Promise<BuildState> {
 }
 
 describe('upgrade from version 5, the worker stopped mid-build', () => {
-  let ext: ExtensionSession;
-  let page: Page;
+  const session = onExtensionPage();
   // The build enters pages in id order. The page of the highest id (built last, after the stop) is
   // made a near-duplicate (1 bit apart) of the page of the lowest (built first, before it): a query
   // must find one from the other through the tables built in two sessions.
@@ -237,16 +243,9 @@ describe('upgrade from version 5, the worker stopped mid-build', () => {
   /** What storeProblems checks, without the `keys` that version 5's records keep until rewritten. */
   const withoutKeys = (dump: StoreDump): StoreDump => ({ ...dump, records: dump.records.map(({ keys: _, ...rest }) => rest) });
 
-  beforeAll(async () => {
-    ext = await launchWithExtension(EXTENSION_DIR);
-    page = await ext.ctx.newPage();
-    await page.goto(`chrome-extension://${ext.extensionId}/reader.html`);
-  });
-  afterAll(async () => {
-    await ext?.close();
-  });
 
   test(`${PAGES.toLocaleString('en')} pages: the trees hold exactly the pages built at the stop, the build resumes at the next wake, the store is whole`, async () => {
+    const { ext, page } = session;
     expect(new Set(v5Records.map((r) => r.id)).size).toBe(PAGES); // no two URLs share a slot: each record keeps its key
     await pollFor(async () => (await buildState(page)).version, DB_VERSION);
     await stopServiceWorker(ext.ctx, ext.extensionId);
