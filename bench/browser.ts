@@ -37,7 +37,8 @@
 // Options: --pages N (default 1000000), --queries N (200), --popups N (20 with the worker
 // running; a quarter as many with it stopped), --seed N, --skip-import (only the content script),
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
-// queries and popups), --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR
+// queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
+// the history's measurements: LevelDB reclaims the space of rewritten chunks later), --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR
 // already holds an import of the same --pages and --seed, skip the import and measure on it: a
 // 1,000,000-page store is imported once, then each build is measured on it in minutes. Chromium
 // keeps the service worker script of the build that first ran in a profile, so a reused profile
@@ -97,6 +98,8 @@ const PAGES = intOption('--pages', 1_000_000, 1000);
 const QUERIES = intOption('--queries', 200);
 const POPUPS = intOption('--popups', 20);
 const SEED = intOption('--seed', 4, 0);
+/** Seconds to wait, at the end of the history's measurements, before storage is measured again. */
+const SETTLE_SECONDS = intOption('--settle-seconds', 0, 0);
 const SKIP_IMPORT = argv.includes('--skip-import');
 const SKIP_CONTENT = argv.includes('--skip-content');
 const HISTORY_ONLY = argv.includes('--history-only');
@@ -620,6 +623,10 @@ async function main(): Promise<void> {
     results['environment'] = { chromium, cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version };
     log(`Chromium ${chromium} (${CHROMIUM_PATH}, headless) with ${EXTENSION_DIR}; ${cpus().length} × ${cpus()[0]?.model ?? '?'}; Node ${process.version}; load average ${loadavg()[0]!.toFixed(2)} at the start.`);
 
+    const estimate = (): Promise<{ usage: number; usageDetails?: Record<string, number> }> =>
+      historyPage.evaluate(() => navigator.storage.estimate() as Promise<{ usage: number; usageDetails?: Record<string, number> }>);
+    /** The origin's usage before the import; 0 on a reused profile, whose import is not in this run. */
+    let storageBaseline = 0;
     if (history && reused) {
       log(`Import: skipped, the profile in ${KEEP_PROFILE} already holds these ${int(PAGES)} pages (--keep-profile).`);
       results['reusedProfile'] = KEEP_PROFILE;
@@ -646,9 +653,8 @@ async function main(): Promise<void> {
           request.onerror = () => fail(request.error);
         }));
       }
-      const estimate = (): Promise<{ usage: number; usageDetails?: Record<string, number> }> =>
-        historyPage.evaluate(() => navigator.storage.estimate() as Promise<{ usage: number; usageDetails?: Record<string, number> }>);
       const before = await estimate();
+      storageBaseline = before.usage;
       const profile = userDataDir();
       const idbDir = profile ? join(profile, 'Default', 'IndexedDB') : null;
       const diskBefore = idbDir ? folderBytes(idbDir) : NaN;
@@ -813,6 +819,20 @@ async function main(): Promise<void> {
       const heapLater = await workerHeap(session);
       results['workerHeapAfterQueries'] = heapLater;
       log(`  worker JS heap after the queries and popups: ${mb(heapLater.before.usedSize)} used, ${mb(heapLater.afterGc.usedSize)} after a GC`);
+
+      // 2b. Storage again, at the end: the figure right after an import includes chunks that the
+      // trees' merges have deleted and LevelDB has not yet reclaimed.
+      if (SETTLE_SECONDS > 0) {
+        progress(`Waiting ${SETTLE_SECONDS} s before measuring storage again (--settle-seconds) …`);
+        await sleep(SETTLE_SECONDS * 1000);
+      }
+      const atEnd = await estimate();
+      const endPerPage = (atEnd.usage - storageBaseline) / history.pages;
+      const minutesIn = (performance.now() - launchedAt) / 60_000;
+      results['storageAtEnd'] = { usage: atEnd.usage, baseline: storageBaseline, perPage: endPerPage, minutesSinceLaunch: minutesIn, settleSeconds: SETTLE_SECONDS };
+      log('');
+      log(`Storage at the end of these measurements (${minutesIn.toFixed(1)} min after the launch${SETTLE_SECONDS > 0 ? `, after a wait of ${SETTLE_SECONDS} s` : ''})`);
+      log(`  bytes per page                  ${endPerPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(atEnd.usage)}${storageBaseline > 0 ? ` − ${mb(storageBaseline)} before the import` : ', the whole origin (the import was an earlier run\'s)'}, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B: ${atMost(endPerPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
     }
 
     // 6. Content script
