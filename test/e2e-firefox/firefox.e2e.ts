@@ -16,7 +16,8 @@
 // - `browser.installExtension` needs `--remote-allow-system-access`.
 // - Extension pages send no BiDi navigation events, so `page.goto(moz-extension://…)` never
 //   resolves: the popup is opened with the browsing context's `navigate(url, 'none')` and then
-//   waited for by polling its DOM (`waitForFunction` survives the document change).
+//   waited for by polling its DOM with page.evaluate (waitForFunction's poller is built with
+//   Function(), which an extension page's CSP blocks).
 // - MV2 grants the content script's `matches` (http://*/*, https://*/*) at install, so the
 //   content script runs on the 127.0.0.1 test sites with no permission prompt.
 //
@@ -29,7 +30,8 @@
 //
 // The tests share one browser and run in order: later ones rely on pages visited by earlier ones.
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -56,6 +58,8 @@ let popup: Page;
 const pageErrors: string[] = [];
 /** Dialogs (alert, confirm, prompt) any page showed; each was dismissed. */
 const dialogs: string[] = [];
+/** Where Firefox saves downloads (the history page's export), set by the prefs below. */
+const downloads = mkdtempSync(join(tmpdir(), 'doppel-firefox-downloads-'));
 
 const url = {
   original: () => original.url('/news/2024/ferry-returns.html'),
@@ -79,24 +83,24 @@ interface BidiFrameLike {
 
 let openings = 0;
 
-/** Opens the popup for `address` in the popup tab; resolves with its settled state (or the last seen). */
+/**
+ * Opens the popup for `address` in the popup tab; resolves with its settled state (or the last
+ * seen: null while the new document is not yet there). Polled with page.evaluate, which checks
+ * that the document is the one just opened: waitForFunction's poller is built with Function(),
+ * which the extension page's CSP blocks.
+ */
 async function openPopup(address: string, settleMs = 5_000): Promise<PopupState | null> {
   const target = popupUrl(address, ++openings);
   // page.goto would wait for BiDi navigation events that extension pages never send.
   await (popup.mainFrame() as unknown as BidiFrameLike).browsingContext.navigate(target, 'none');
-  const handle = await popup
-    .waitForFunction(
-      (t: string) => {
-        if (location.href !== t) return null;
-        const state = document.querySelector('[data-state]')?.getAttribute('data-state');
-        return state && state !== 'loading' ? state : null;
-      },
-      { timeout: settleMs, polling: 50 },
-      target,
-    )
-    .catch(() => null);
-  if (handle) return (await handle.jsonValue()) as PopupState;
-  return popup.evaluate(() => document.querySelector('[data-state]')?.getAttribute('data-state') ?? null).catch(() => null) as Promise<PopupState | null>;
+  const deadline = Date.now() + settleMs;
+  for (;;) {
+    const state = await popup
+      .evaluate((t: string) => (location.href === t ? (document.querySelector('[data-state]')?.getAttribute('data-state') ?? null) : null), target)
+      .catch(() => null); // the document is being replaced
+    if ((state !== null && state !== 'loading') || Date.now() > deadline) return state as PopupState | null;
+    await sleep(50);
+  }
 }
 
 /** The hrefs (resolved, as `a.href`) of the links in the popup's #matches. */
@@ -122,6 +126,24 @@ async function waitForPopupState(address: string, expected: PopupState, timeout 
   }
 }
 
+/**
+ * Waits until `selector` matches in `page`. Polled with page.evaluate: waitForFunction's poller
+ * is built with Function(), which an extension page's CSP blocks.
+ */
+async function waitFor(page: Page, selector: string, timeout = 20_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await page.evaluate((s: string) => document.querySelector(s) !== null, selector).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${page.url()}: nothing matched ${selector} within ${timeout} ms`);
+    await sleep(50);
+  }
+}
+
+/** Opens an extension page in `page` (navigated without waiting, as the popup is) and waits for `selector`. */
+async function openExtensionPage(page: Page, path: string, selector: string): Promise<void> {
+  await (page.mainFrame() as unknown as BidiFrameLike).browsingContext.navigate(`moz-extension://${UUID}/${path}`, 'none');
+  await waitFor(page, selector);
+}
+
 /** Visits `address` in the page tab and waits until the extension has recorded it. */
 async function record(address: string): Promise<string[]> {
   await tab.goto(address, { waitUntil: 'load' });
@@ -143,7 +165,14 @@ beforeAll(async () => {
     headless: true,
     timeout: 60_000,
     args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [ADDON_ID]: UUID }) },
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [ADDON_ID]: UUID }),
+      // downloads go to a folder of the test's own, without asking
+      'browser.download.folderList': 2,
+      'browser.download.dir': downloads,
+      'browser.download.useDownloadDir': true,
+      'browser.download.always_ask_before_handling_new_types': false,
+    },
   });
   const id = await browser.installExtension(EXTENSION_DIR);
   expect(id).toBe(ADDON_ID);
@@ -161,6 +190,7 @@ afterAll(async () => {
   await browser?.close().catch(() => {});
   await original?.close();
   await republisher?.close();
+  rmSync(downloads, { recursive: true, force: true });
 });
 
 describe('Doppel in Firefox', () => {
@@ -197,6 +227,55 @@ describe('Doppel in Firefox', () => {
     expect(await openPopup(original.url('/news/2024/never-visited.html'))).toBe('unknown');
     expect(await popup.$$eval('#matches a', (els) => els.length)).toBe(0);
     expect(await openPopup(republisher.url('/stories/not-here-either.html'))).toBe('unknown');
+    expect(dialogs).toEqual([]);
+  });
+
+  test('Export downloads the history; after "Forget everything", importing that file brings it back (a round trip)', async () => {
+    const visited = [url.original(), url.verbatim(), url.edited(), url.unrelatedRepublisher(), url.unrelatedOriginal()];
+    const history = await browser.newPage();
+    await openExtensionPage(history, 'history.html', '#list[data-state="ready"]');
+
+    await history.click('#export');
+    await waitFor(history, '#export[data-state="done"]');
+    expect(await history.$eval('#export-status', (el) => el.textContent)).toBe('Exported 5 pages.');
+    // the file Firefox saved (a .part file until the download completes)
+    const deadline = Date.now() + 20_000;
+    let saved: string[] = [];
+    while (Date.now() < deadline) {
+      saved = readdirSync(downloads).filter((f) => /^doppel-history-\d{4}-\d{2}-\d{2}\.ndjson$/.test(f));
+      if (saved.length === 1 && !readdirSync(downloads).some((f) => f.endsWith('.part'))) break;
+      await sleep(100);
+    }
+    expect(saved).toHaveLength(1);
+    const exported = join(downloads, saved[0]!);
+    const lines = readFileSync(exported, 'utf8').split('\n');
+    expect(lines.at(-1)).toBe(''); // ends with a newline
+    const [header, ...pages] = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3 });
+    expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted(visited));
+    for (const page of pages) {
+      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']); // no page text
+    }
+
+    await history.click('#clear-all');
+    await waitFor(history, '#clear-dialog[open]');
+    await history.click('#clear-confirm');
+    await waitFor(history, '#list[data-state="empty"]');
+    for (const address of visited) expect(await waitForPopupState(address, 'unknown'), address).toEqual([]);
+
+    const input = await history.$('#import-file');
+    await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(exported);
+    await waitFor(history, '#import:enabled');
+    await history.click('#import');
+    await waitFor(history, '#import-form[data-state="done"], #import-form[data-state="failed"]', 30_000);
+    expect(await history.$eval('#import-form', (el) => el.getAttribute('data-state'))).toBe('done');
+    expect(await history.$eval('#import-summary', (el) => el.textContent)).toMatch(/^5 pages added, 0 merged/);
+
+    // the same history: every page known again, with the same near-duplicates as before the clear
+    expect(await waitForPopupState(url.original(), 'ready')).toEqual(sorted([url.verbatim(), url.edited()]));
+    expect(await waitForPopupState(url.verbatim(), 'ready')).toEqual(sorted([url.original(), url.edited()]));
+    for (const address of [url.unrelatedRepublisher(), url.unrelatedOriginal()]) expect(await waitForPopupState(address, 'ready'), address).toEqual([]);
+    await history.close();
     expect(dialogs).toEqual([]);
   });
 });
