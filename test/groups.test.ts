@@ -693,6 +693,42 @@ describe('upgrade from every earlier version', () => {
       await expectTablesOfRecords(reopened);
     });
 
+    it("dropLegacyKeys empties the old `keys` index a batch at a time, changing nothing else; a page a visit rewrote first is left to it", async () => {
+      const factory = new IDBFactory();
+      (await upgradedUnbuilt(factory)).close();
+      const db = await openDoppelDb('doppel', { factory });
+      opened.push(db);
+      const store = await PageStore.open(db);
+      const keyedPages = async () => new Set(await db.getAllKeysFromIndex('pages', 'keys' as never)).size;
+      const withKeys = records.filter((r) => r.keys.length > 0);
+      expect(await keyedPages()).toBe(withKeys.length);
+      // a visit rewrites its page without keys first (storedRecord)
+      await store.recordVisit({ url: 'https://orig.example/1', title: 'again', site: 'orig.example', simhash: fp('1111111111111111'), check: fp('00000000ffffffff'), now: 99 });
+      const visited = (await store.get('https://orig.example/1'))!;
+      expect(await keyedPages()).toBe(withKeys.length - 1);
+
+      const kept = async () => [await db.get('meta', 'pageCount'), await db.get('meta', 'groupCounts'), await db.getAll('siteCounts')];
+      const keptBefore = await kept();
+      expect(await store.dropLegacyKeys(1_500)).toBe(withKeys.length - 1);
+      expect(await keyedPages()).toBe(0);
+      // every record as it was but for its keys; the visited one as the visit left it
+      const expected = records.map((record) => {
+        if (record.url === visited.url) return visited;
+        if (record.keys.length === 0) return record; // in no index entry: left as it is
+        const { keys: _, ...rest } = record;
+        return rest;
+      });
+      expect(byUrl(await db.getAll('pages'))).toEqual(byUrl(expected));
+      await expectTablesOfRecords(db);
+      expect(await kept()).toEqual(keptBefore); // the counts kept beside the pages: untouched
+      expect(await store.dropLegacyKeys()).toBe(0); // nothing left
+      expect((await store.nearDuplicatesOf(visited)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
+      // a new database has no `keys` index: nothing to do
+      const fresh = await openDoppelDb('fresh', { factory });
+      opened.push(fresh);
+      expect(await (await PageStore.open(fresh)).dropLegacyKeys()).toBe(0);
+    });
+
     it('a build cut off goes on where it stopped; two connections building at once enter every page once', async () => {
       const factory = new IDBFactory();
       const db = await upgradedUnbuilt(factory);

@@ -24,6 +24,10 @@ export { DEFAULT_K };
  * page (recordVisit) writes its real check.
  */
 export const NO_CHECK = '';
+/** The index of versions 1–5's table keys, left in a database upgraded from them (schema.ts). */
+const LEGACY_KEYS_INDEX = 'keys';
+/** Pages PageStore.dropLegacyKeys rewrites per transaction: a visit waits at most that long. */
+export const LEGACY_KEYS_BATCH = 500;
 
 export interface Visit {
   /** Canonical URL. */
@@ -413,6 +417,33 @@ export class PageStore {
    * run: after a million-page import, 17 runs a table (68 reads); after this, 4 reads. Run when the
    * store is otherwise at rest (organise, after an import or an upgrade).
    */
+  /**
+   * Rewrites, without their `keys`, the records of a database upgraded from version 1–5 that still
+   * carry them, `batchSize` pages a transaction, until the `keys` index (which version 6 reads
+   * nowhere) is empty. Each batch is the first pages of that index, so the work needs no cursor:
+   * a worker stopped half way goes on at its next start, and a page rewritten meanwhile by a visit
+   * has already left the index. Nothing else of a record changes. Returns the pages rewritten.
+   * (The index itself stays: deleting it takes the upgrade transaction, 34 s at a million pages.)
+   */
+  async dropLegacyKeys(batchSize = LEGACY_KEYS_BATCH): Promise<number> {
+    if (!(this.db.transaction('pages', 'readonly').store.indexNames as DOMStringList).contains(LEGACY_KEYS_INDEX)) return 0;
+    let rewritten = 0;
+    for (;;) {
+      const tx = this.db.transaction('pages', 'readwrite');
+      const pages = tx.store;
+      const count = await within(tx, async () => {
+        // a page has up to one entry per table there: enough keys for batchSize pages
+        const keyed = await pages.index(LEGACY_KEYS_INDEX as never).getAllKeys(null, batchSize * 8);
+        const ids = [...new Set(keyed as unknown as number[])].slice(0, batchSize);
+        const records = await Promise.all(ids.map((id) => pages.get(id)));
+        await Promise.all(records.map((record) => record && pages.put(storedRecord(record))));
+        return ids.length;
+      });
+      if (count === 0) return rewritten;
+      rewritten += count;
+    }
+  }
+
   async compactTables(minRuns: number = MERGE_AT): Promise<number> {
     // a readonly look first: at every start of the worker there is usually nothing to merge, and a
     // readwrite transaction would hold up the visits meanwhile

@@ -11,7 +11,9 @@
 //   - `group` and `copySite`, sparse: only pages with a near-duplicate carry `group`, and only
 //     copies (lib/groups.ts) carry `copySite`, so the many pages in no group cost no entry.
 //   - `keys`, only in a database upgraded from version 1–5, where it indexes the old records' table
-//     keys until each is rewritten; version 6 reads it nowhere (see the `< 6` step).
+//     keys until each is rewritten; version 6 reads it nowhere (see the `< 6` step). The worker
+//     rewrites the records that still carry keys after each start until it is empty
+//     (PageStore.dropLegacyKeys).
 // - `runs`, out-of-line keys [tree, level, run, chunk]: the permuted-block tables, one tree of
 //   sorted runs per table (lib/store/table-trees.ts, lib/store/runs.ts), written with the records.
 // - `meta`, out-of-line keys: `design` → the table design {k, b} the tables are built for, and a
@@ -278,7 +280,7 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     // own transactions, for the reason move.ts gives. The `keys` index of a `pages` store with
     // pages stays: deleting it took 34 s in this transaction at a million pages (Chromium 156), and
     // a stopped worker would abort it. Nothing reads it; a record rewritten by version 6 drops its
-    // entries. (Before version 5, `pages` was created empty above: its pages are still to move.)
+    // entries, and PageStore.dropLegacyKeys rewrites the rest, a batch a transaction. (Before version 5, `pages` was created empty above: its pages are still to move.)
     db.createObjectStore('runs');
     const meta = transaction.objectStore('meta');
     const pages = unwrap(transaction.objectStore('pages')) as IDBObjectStore;
