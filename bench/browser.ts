@@ -38,9 +38,10 @@
 // running; a quarter as many with it stopped), --seed N, --skip-import (only the content script),
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
-// the history's measurements: LevelDB reclaims the space of rewritten chunks later), --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR
-// already holds an import of the same --pages and --seed, skip the import and measure on it: a
-// 1,000,000-page store is imported once, then each build is measured on it in minutes. Chromium
+// the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
+// --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR already holds an
+// import of the same --pages and --seed, skip the import and measure on it: a 1,000,000-page store
+// is imported once, then each build is measured on it in minutes. Chromium
 // keeps the service worker script of the build that first ran in a profile, so a reused profile
 // has its "Service Worker" folder removed first: the worker then runs this build, and its first
 // reply, timed, includes any schema upgrade of the kept store).

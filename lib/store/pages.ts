@@ -412,12 +412,6 @@ export class PageStore {
   }
 
   /**
-   * Merges each table's tree of meta's design that holds `minRuns` runs or more into one run, a
-   * tree per readwrite transaction; returns how many trees were merged. A query reads one chunk per
-   * run: after a million-page import, 17 runs a table (68 reads); after this, 4 reads. Run when the
-   * store is otherwise at rest (organise, after an import or an upgrade).
-   */
-  /**
    * Rewrites, without their `keys`, the records of a database upgraded from version 1–5 that still
    * carry them, `batchSize` pages a transaction, until the `keys` index (which version 6 reads
    * nowhere) is empty. Each batch is the first pages of that index, so the work needs no cursor:
@@ -432,7 +426,8 @@ export class PageStore {
       const tx = this.db.transaction('pages', 'readwrite');
       const pages = tx.store;
       const count = await within(tx, async () => {
-        // a page has up to one entry per table there: enough keys for batchSize pages
+        // a page has one entry per table of its design there (4 in the default one): 8 keys a page
+        // give batchSize pages unless the design had more tables, and then fewer, still some
         const keyed = await pages.index(LEGACY_KEYS_INDEX as never).getAllKeys(null, batchSize * 8);
         const ids = [...new Set(keyed as unknown as number[])].slice(0, batchSize);
         const records = await Promise.all(ids.map((id) => pages.get(id)));
@@ -444,6 +439,12 @@ export class PageStore {
     }
   }
 
+  /**
+   * Merges each table's tree of meta's design that holds `minRuns` runs or more into one run, a
+   * tree per readwrite transaction; returns how many trees were merged. A query reads one chunk per
+   * run: after a million-page import, 17 runs a table (68 reads); after this, 4 reads. Run when the
+   * store is otherwise at rest (organise, after an import or an upgrade).
+   */
   async compactTables(minRuns: number = MERGE_AT): Promise<number> {
     // a readonly look first: at every start of the worker there is usually nothing to merge, and a
     // readwrite transaction would hold up the visits meanwhile

@@ -280,7 +280,8 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     // own transactions, for the reason move.ts gives. The `keys` index of a `pages` store with
     // pages stays: deleting it took 34 s in this transaction at a million pages (Chromium 156), and
     // a stopped worker would abort it. Nothing reads it; a record rewritten by version 6 drops its
-    // entries, and PageStore.dropLegacyKeys rewrites the rest, a batch a transaction. (Before version 5, `pages` was created empty above: its pages are still to move.)
+    // entries, and PageStore.dropLegacyKeys rewrites the rest, a batch a transaction. (Before
+    // version 5, `pages` was created empty above: its pages are still to move.)
     db.createObjectStore('runs');
     const meta = transaction.objectStore('meta');
     const pages = unwrap(transaction.objectStore('pages')) as IDBObjectStore;
