@@ -232,7 +232,7 @@ function buildState(page: Page): Promise<BuildState> {
 }
 
 /** Entries in the `keys` index of database 'doppel' (versions 1–5's table keys, left in an upgraded store). */
-function keyedPages(page: Page): Promise<number> {
+function keysIndexEntries(page: Page): Promise<number> {
   return page.evaluate(
     () =>
       new Promise<number>((resolve, reject) => {
@@ -263,7 +263,6 @@ describe('upgrade from version 5, the worker stopped mid-build', () => {
   const nearSimhash = fingerprintFromHex(first.simhash) ^ 1n;
   Object.assign(last, { simhash: fingerprintToHex(nearSimhash as Fingerprint), keys: legacyRecordKeys(design, nearSimhash as Fingerprint) });
   const stored = parseStoredDesign(meta.design);
-
 
   test(`${PAGES.toLocaleString('en')} pages: the trees hold exactly the pages built at the stop, the build resumes at the next wake, the store is whole`, async () => {
     const { ext, page } = session;
@@ -297,7 +296,8 @@ describe('upgrade from version 5, the worker stopped mid-build', () => {
 
     // The next wake: the popup of a page the build had not reached waits for the build, then shows
     // the report. (It says that the store is being updated only if the rest of the build outlasts
-    // its first look, 300 ms in, which on a fast run it does not; the move's test above checks that text.)
+    // its first look, 300 ms in, which on a fast run it does not; the move's test above checks
+    // that text.)
     expect(atStop.after!).toBeLessThan(last.id);
     const notBuilt = last;
     const popup = await ext.ctx.newPage();
@@ -309,8 +309,9 @@ describe('upgrade from version 5, the worker stopped mid-build', () => {
     expect(await popup.locator('#matches a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([first.url]);
 
     expect((await buildState(page)).tables).toEqual({ built: PAGES, done: true });
-    // then the worker drops the records' old table keys (PageStore.dropLegacyKeys) until none is left in their index
-    await pollFor(() => keyedPages(page), 0, 60_000);
+    // then the worker drops the records' old table keys (PageStore.dropLegacyKeys) until their
+    // index has no entry left
+    await pollFor(() => keysIndexEntries(page), 0, 60_000);
     const dump = await dumpStore(page);
     expect(storeProblems(dump)).toEqual([]);
     const byId = (list: object[]) => [...list].sort((a, b) => (a as { id: number }).id - (b as { id: number }).id);
