@@ -101,6 +101,8 @@ const QUERIES = option('queries', 200);
 /** runs: entries a chunk (16 bytes each). */
 const CHUNK = option('chunk', 256);
 type Layout = (typeof ALL_LAYOUTS)[number];
+/** Layouts whose trees lib/store/runs.ts writes and reads, bundled into the page (bundleRuns). */
+const VIA_LIB: readonly Layout[] = ['runs-lib', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash'];
 const picked = argv.indexOf('--layouts');
 const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => {
   if (!(ALL_LAYOUTS as readonly string[]).includes(l)) throw new Error(`--layouts: no layout "${l}" (there are ${ALL_LAYOUTS.join(', ')})`);
@@ -108,7 +110,7 @@ const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => 
 }) : ['v2', 'int-key', 'int-key-lean'];
 
 /** Runs in the page: creates the layout's database and writes PAGES seeded synthetic pages. */
-async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pages: number; batch: number; chunk: number }): Promise<{ ms: number; usage: number; base: number }> {
+async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: Layout; viaLib: boolean; pages: number; batch: number; chunk: number }): Promise<{ ms: number; usage: number; base: number }> {
   let seed = 4;
   const random = (): number => {
     seed = (seed + 0x6d2b79f5) | 0;
@@ -242,7 +244,6 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
   (globalThis as unknown as { layoutState: unknown }).layoutState = { runIndex, chunkKeys, sample };
   const started = performance.now();
   for (let from = 0; from < pages; from += batch) {
-    const viaLib = layout === 'runs-lib' || layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash';
     const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || viaLib;
     const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : viaLib ? ['pages', 'runs', 'meta'] : withRuns ? ['pages', 'runs'] : 'pages', 'readwrite');
     const runEntries: number[][] = [[], [], [], [], [], [], []];
@@ -406,7 +407,7 @@ async function writeLayout({ layout, pages, batch, chunk }: { layout: Layout; pa
  * own, fetching the matching pages. Returns the time of each, and the matches found (the same
  * for every layout, since the pages are: a check of the prototype).
  */
-async function queryLayout({ layout, queries }: { layout: Layout; queries: number }): Promise<{ times: number[]; matches: number; candidates: number }> {
+async function queryLayout({ layout, viaLib, queries }: { layout: Layout; viaLib: boolean; queries: number }): Promise<{ times: number[]; matches: number; candidates: number }> {
   const { runIndex, chunkKeys, sample } = (globalThis as unknown as { layoutState: { runIndex: Map<string, number[]>; chunkKeys: Map<string, number[]>; sample: [number, number][] } }).layoutState;
   const popcount = (x: number): number => {
     x -= (x >>> 1) & 0x55555555;
@@ -438,7 +439,7 @@ async function queryLayout({ layout, queries }: { layout: Layout; queries: numbe
     const blocks = [hi >>> 16, hi & 0xffff, lo >>> 16, lo & 0xffff];
     const started = performance.now();
     const found = new Set<number>();
-    if (layout === 'runs-lib' || layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash') {
+    if (viaLib) {
       const lib = (globalThis as unknown as { doppelRuns: RunsBundle }).doppelRuns;
       const tx = lib.wrap(db.transaction(['runs', 'pages', 'meta'], 'readonly'));
       const index = lib.parseRunIndex(await tx.objectStore('meta').get('runs'));
@@ -527,10 +528,11 @@ async function main(): Promise<void> {
     for (const [n, layout] of LAYOUTS.entries()) {
       const page = await ctx.newPage();
       await page.addInitScript('globalThis.__name = (f) => f'); // tsx's keepNames helper, for writeLayout's inner functions
-      if (layout === 'runs-lib' || layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash') await page.addInitScript(await bundleRuns());
+      const viaLib = VIA_LIB.includes(layout);
+      if (viaLib) await page.addInitScript(await bundleRuns());
       page.on('console', (message) => console.log(`    ${message.text()}`));
       await page.goto(`http://127.0.0.1:${ports[n]}/`);
-      const { ms, usage, base } = await page.evaluate(writeLayout, { layout, pages: PAGES, batch: BATCH, chunk: CHUNK });
+      const { ms, usage, base } = await page.evaluate(writeLayout, { layout, viaLib, pages: PAGES, batch: BATCH, chunk: CHUNK });
       await page.waitForTimeout(10_000); // LevelDB compacts in the background
       const settled = (await page.evaluate(() => navigator.storage.estimate())).usage ?? 0;
       results.push({ layout, rate: PAGES / (ms / 1000), perPage: (usage - base) / PAGES, settled: (settled - base) / PAGES });
@@ -538,7 +540,7 @@ async function main(): Promise<void> {
         `  ${layout.padEnd(13)} ${Math.round(PAGES / (ms / 1000)).toLocaleString('en').padStart(7)} pages/s   ${((usage - base) / PAGES).toFixed(0).padStart(5)} B/page at the end   ${((settled - base) / PAGES).toFixed(0).padStart(5)} B/page 10 s later`,
       );
       if (QUERIED.includes(layout)) {
-        const { times, matches, candidates } = await page.evaluate(queryLayout, { layout, queries: QUERIES });
+        const { times, matches, candidates } = await page.evaluate(queryLayout, { layout, viaLib, queries: QUERIES });
         console.log(`  ${layout.padEnd(13)} ${QUERIES} queries: median ${median(times).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms; ${matches} matches, ${candidates} candidates examined`);
       }
       await page.close();

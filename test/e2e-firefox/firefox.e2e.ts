@@ -242,8 +242,9 @@ describe('Doppel in Firefox', () => {
     const deadline = Date.now() + 20_000;
     let saved: string[] = [];
     while (Date.now() < deadline) {
-      saved = readdirSync(downloads).filter((f) => /^doppel-history-\d{4}-\d{2}-\d{2}\.ndjson$/.test(f));
-      if (saved.length === 1 && !readdirSync(downloads).some((f) => f.endsWith('.part'))) break;
+      const files = readdirSync(downloads);
+      saved = files.filter((f) => /^doppel-history-\d{4}-\d{2}-\d{2}\.ndjson$/.test(f));
+      if (saved.length === 1 && !files.some((f) => f.endsWith('.part'))) break;
       await sleep(100);
     }
     expect(saved).toHaveLength(1);
