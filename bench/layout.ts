@@ -53,6 +53,18 @@
 // - v6-packed-hash: v6-packed with a 32-bit hash of the site in place of the site, so the `site`
 //   index holds a number a page, not the host (which IndexedDB's keys hold as UTF-16).
 // - v6-lib: v6-packed with version 6's record as it is (v5-runs's object): the baseline for it.
+// - blocks: the pages packed 64 to a record, keyed by the block's number (page id / 64, ids
+//   counted up), each page an array [url, title, fingerprints as 16 bytes, firstSeen and lastSeen
+//   in seconds, visits]; a batch that starts inside a block reads it and writes it back whole.
+//   Trees through lib/store/runs.ts, each entry carrying the page's 32-bit id: the 4 tables
+//   [key, simhash high, low, id], lastSeen [seconds, id], site [32-bit hash, id] and url [32-bit
+//   hash of the URL, id] (a URL's page is found through it, as the ids say nothing of the URL).
+//   What writing 64 pages as one record saves over a record a page (runs-lib).
+// - blocks-deflate: blocks with each block's URLs and titles deflated (fflate, bundled into the
+//   page): [deflated "url\ntitle\n…" bytes, Uint32Array of 7 words a page (fingerprints, the
+//   two dates, visits)]. The fingerprints are random, so they are left out of the deflate. NB the
+//   bytes this saves depend on the text: this file's synthetic URLs and titles draw on 30 words,
+//   and real ones compress less (the run prints the deflate's ratio on its own text).
 // - buckets: bare's records keyed by a 53-bit hash of the URL (so a URL needs no index), a
 //   `lastSeen` index, and the tables as buckets: one record per (table, key), a Uint32Array of
 //   (page key, fingerprint) entries, read and rewritten once per batch for all its new entries.
@@ -68,16 +80,17 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build } from 'esbuild';
 import type { IDBPTransaction, wrap } from 'idb';
+import type { deflateSync, inflateSync } from 'fflate';
 import type * as Runs from '../lib/store/runs';
 import { median, percentile } from './stats';
 
 /** lib/store/runs.ts and idb's wrap, bundled into the page for runs-lib (see bundleRuns). */
-type RunsBundle = typeof Runs & { wrap: typeof wrap };
+type RunsBundle = typeof Runs & { wrap: typeof wrap; deflateSync: typeof deflateSync; inflateSync: typeof inflateSync };
 
 /** The page script that sets globalThis.doppelRuns to lib/store/runs.ts and idb's wrap. */
 async function bundleRuns(): Promise<string> {
   const out = await build({
-    stdin: { contents: "export * from '../lib/store/runs';\nexport { wrap } from 'idb';", resolveDir: import.meta.dirname, loader: 'ts' },
+    stdin: { contents: "export * from '../lib/store/runs';\nexport { wrap } from 'idb';\nexport { deflateSync, inflateSync } from 'fflate';", resolveDir: import.meta.dirname, loader: 'ts' },
     bundle: true,
     format: 'iife',
     globalName: 'doppelRuns',
@@ -94,15 +107,15 @@ const option = (name: string, fallback: number): number => {
 };
 const PAGES = option('pages', 100_000);
 const BATCH = option('batch', 1_000);
-const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v5-slot-read', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash'] as const;
+const ALL_LAYOUTS = ['v2', 'int-key', 'int-key-lean', 'bare', 'bare-hashed', 'table-index', 'lean-hashed', 'buckets', 'runs', 'v5-slot', 'v5-counter', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v5-slot-read', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash', 'blocks', 'blocks-deflate'] as const;
 /** Layouts whose near-duplicate query is measured after the writes (--queries N, default 200). */
-const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash'];
+const QUERIED: readonly Layout[] = ['table-index', 'runs', 'v5-runs', 'runs-full', 'runs-compact', 'runs-lib', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash', 'blocks', 'blocks-deflate'];
 const QUERIES = option('queries', 200);
 /** runs: entries a chunk (16 bytes each). */
 const CHUNK = option('chunk', 256);
 type Layout = (typeof ALL_LAYOUTS)[number];
 /** Layouts whose trees lib/store/runs.ts writes and reads, bundled into the page (bundleRuns). */
-const VIA_LIB: readonly Layout[] = ['runs-lib', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash'];
+const VIA_LIB: readonly Layout[] = ['runs-lib', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash', 'blocks', 'blocks-deflate'];
 const picked = argv.indexOf('--layouts');
 const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => {
   if (!(ALL_LAYOUTS as readonly string[]).includes(l)) throw new Error(`--layouts: no layout "${l}" (there are ${ALL_LAYOUTS.join(', ')})`);
@@ -128,10 +141,10 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
       const d = open.result;
       if (layout === 'bare' || layout === 'bare-hashed') {
         d.createObjectStore('pages');
-      } else if (layout === 'runs' || layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib') {
+      } else if (layout === 'runs' || layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib' || layout === 'blocks' || layout === 'blocks-deflate') {
         d.createObjectStore('pages');
         d.createObjectStore('runs');
-        if (layout === 'runs-lib') d.createObjectStore('meta');
+        if (layout !== 'runs' && layout !== 'runs-full' && layout !== 'runs-compact') d.createObjectStore('meta');
       } else if (layout === 'v7-inplace' || layout === 'v6-packed' || layout === 'v6-lib' || layout === 'v6-packed-hash') {
         const s = d.createObjectStore('pages', { keyPath: 'id' });
         if (layout !== 'v7-inplace') {
@@ -207,9 +220,38 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
    * The words an entry of tree t takes: runs: 4 (key, fingerprint high, low, page); v5-runs and
    * runs-full: 5 for a table (the page's id in two words), 3 for lastSeen and site (key, id).
    */
-  const strideOf = (t: number): number => (layout === 'runs' ? 4 : t < 4 ? 5 : 3);
-  /** The trees of runs the layout writes: 4 tables, then runs' URL hash, or runs-full's lastSeen and site. */
-  const trees = layout === 'runs' ? 5 : layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib' || layout === 'v7-inplace' ? 7 : 4; // v6-packed: 4
+  const blocks = layout === 'blocks' || layout === 'blocks-deflate';
+  const strideOf = (t: number): number => (blocks ? (t < 4 ? 4 : 2) : layout === 'runs' ? 4 : t < 4 ? 5 : 3);
+  /** The trees of runs the layout writes: 4 tables, then runs' URL hash, or runs-full's lastSeen and site (and blocks' URL hash). */
+  const trees = blocks ? 8 : layout === 'runs' ? 5 : layout === 'runs-full' || layout === 'runs-compact' || layout === 'runs-lib' || layout === 'v7-inplace' ? 7 : 4; // v6-packed: 4
+  /** blocks: pages a record. */
+  const BLOCK = 64;
+  const lib = viaLib ? (globalThis as unknown as { doppelRuns: RunsBundle }).doppelRuns : undefined;
+  /** blocks-deflate: bytes of text before and after the deflate, for the ratio printed at the end. */
+  const deflated = { text: 0, bytes: 0 };
+  /** A block's value from its pages' rows [url, title, fingerprints, firstSeen, lastSeen, visits]. */
+  const encodeBlock = (rows: unknown[][]): unknown => {
+    if (layout === 'blocks') return rows;
+    const text = new TextEncoder().encode(rows.map((r) => `${r[0] as string}\n${r[1] as string}`).join('\n'));
+    const packed = lib!.deflateSync(text, { level: 6 });
+    deflated.text += text.length;
+    deflated.bytes += packed.length;
+    const numbers = new Uint32Array(rows.length * 7);
+    rows.forEach((r, n) => {
+      numbers.set(new Uint32Array((r[2] as Uint8Array).slice().buffer), n * 7);
+      numbers.set([r[3] as number, r[4] as number, r[5] as number], n * 7 + 4);
+    });
+    return [packed, numbers];
+  };
+  const decodeBlock = (value: unknown): unknown[][] => {
+    if (layout === 'blocks') return value as unknown[][];
+    const [packed, numbers] = value as [Uint8Array, Uint32Array];
+    const lines = new TextDecoder().decode(lib!.inflateSync(packed)).split('\n');
+    const rows: unknown[][] = [];
+    for (let n = 0; n < numbers.length / 7; n++) rows.push([lines[n * 2], lines[n * 2 + 1], new Uint8Array(numbers.slice(n * 7, n * 7 + 4).buffer), numbers[n * 7 + 4], numbers[n * 7 + 5], numbers[n * 7 + 6]]);
+    return rows;
+  };
+  (globalThis as unknown as { decodeBlock: unknown }).decodeBlock = decodeBlock;
   /** Entries (stride words each, the key first) sorted by key. */
   const sortEntries = (entries: Uint32Array, stride: number): Uint32Array => {
     const n = entries.length / stride;
@@ -246,9 +288,11 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
   for (let from = 0; from < pages; from += batch) {
     const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || viaLib;
     const tx = db.transaction(layout === 'buckets' ? ['pages', 'buckets'] : viaLib ? ['pages', 'runs', 'meta'] : withRuns ? ['pages', 'runs'] : 'pages', 'readwrite');
-    const runEntries: number[][] = [[], [], [], [], [], [], []];
+    const runEntries: number[][] = [[], [], [], [], [], [], [], []];
     const store = tx.objectStore('pages');
     const additions = new Map<number, number[]>();
+    /** blocks: the batch's pages' rows, in id order (the id is the page's number, i). */
+    const blockRows: unknown[][] = [];
     for (let i = from; i < Math.min(pages, from + batch); i++) {
       const host = `www.${word()}-${word()}${Math.floor(random() * 3000)}.com`;
       let slug = '';
@@ -275,6 +319,18 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
         store.put({ i, x: urlKey(url), u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 65536 + k) });
       } else if (layout === 'table-index') {
         store.put({ i, u: url, t: title, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 65536 + k) });
+      } else if (blocks) {
+        const fingerprints = new Uint8Array(16);
+        for (let b = 0; b < 8; b++) {
+          fingerprints[b] = parseInt(simhash.slice(b * 2, b * 2 + 2), 16);
+          fingerprints[8 + b] = parseInt(check.slice(b * 2, b * 2 + 2), 16);
+        }
+        const seconds = Math.floor(lastSeen / 1000);
+        blockRows.push([url, title, fingerprints, seconds, seconds, 1]);
+        tableKeys.forEach((k, t) => runEntries[t]!.push(k, hi, lo, i));
+        runEntries[4]!.push(seconds, i);
+        runEntries[5]!.push(siteHash(host), i);
+        runEntries[6]!.push(urlKey(url) >>> 0, i);
       } else if (layout === 'buckets') {
         const key = urlKey(url);
         store.put({ u: url, t: title, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1 }, key);
@@ -323,9 +379,22 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
         store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 2 ** 32 + k) });
       }
     }
-    if (viaLib) {
+    if (blocks) {
+      // the batch's pages into blocks of BLOCK; the first block may hold pages of the last batch
+      let rows = blockRows;
+      let firstBlock = Math.floor(from / BLOCK);
+      if (from % BLOCK !== 0) {
+        const stored = await new Promise<unknown>((resolve, reject) => {
+          const get = store.get(firstBlock);
+          get.onsuccess = () => resolve(get.result);
+          get.onerror = () => reject(get.error);
+        });
+        rows = [...decodeBlock(stored), ...blockRows];
+      }
+      for (let at = 0; at < rows.length; at += BLOCK) store.put(encodeBlock(rows.slice(at, at + BLOCK)), firstBlock++);
+    }
+    if (lib) {
       // lib/store/runs.ts, as a schema would call it: append and merge, then the index, in this transaction
-      const lib = (globalThis as unknown as { doppelRuns: RunsBundle }).doppelRuns;
       const wrapped = lib.wrap(tx) as unknown as IDBPTransaction<unknown, string[], 'readwrite'>;
       const runs = wrapped.objectStore('runs');
       const meta = wrapped.objectStore('meta');
@@ -398,6 +467,7 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
   }
   const ms = performance.now() - started;
   db.close();
+  if (deflated.text > 0) console.log(`${layout}: the deflate took the URLs and titles from ${deflated.text} to ${deflated.bytes} bytes (${(deflated.bytes / deflated.text).toFixed(2)}×)`);
   return { ms, usage: (await navigator.storage.estimate()).usage ?? 0, base };
 }
 
@@ -444,13 +514,17 @@ async function queryLayout({ layout, viaLib, queries }: { layout: Layout; viaLib
       const tx = lib.wrap(db.transaction(['runs', 'pages', 'meta'], 'readonly'));
       const index = lib.parseRunIndex(await tx.objectStore('meta').get('runs'));
       const runs = tx.objectStore('runs');
-      const lists = await Promise.all(blocks.map((key, t) => lib.lookup(runs, index, { tree: t, stride: 5, chunkEntries: 0 }, key)));
+      const packed = layout === 'blocks' || layout === 'blocks-deflate';
+      const lists = await Promise.all(blocks.map((key, t) => lib.lookup(runs, index, { tree: t, stride: packed ? 4 : 5, chunkEntries: 0 }, key)));
       for (const entry of lists.flat()) {
         candidates++;
-        if (popcount(entry[1]! ^ hi) + popcount(entry[2]! ^ lo) <= 3) found.add(entry[3]! * 2 ** 32 + entry[4]!);
+        if (popcount(entry[1]! ^ hi) + popcount(entry[2]! ^ lo) <= 3) found.add(packed ? entry[3]! : entry[3]! * 2 ** 32 + entry[4]!);
       }
       const pages = tx.objectStore('pages');
-      await Promise.all([...found].map((id) => pages.get(id)));
+      if (packed) {
+        const decode = (globalThis as unknown as { decodeBlock: (value: unknown) => unknown[][] }).decodeBlock;
+        await Promise.all([...found].map(async (id) => decode(await pages.get(Math.floor(id / 64)))[id % 64]));
+      } else await Promise.all([...found].map((id) => pages.get(id)));
     } else if (layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact') {
       const stride = layout === 'runs' ? 4 : 5;
       const tx = db.transaction(['runs', 'pages'], 'readonly');
