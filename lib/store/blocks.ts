@@ -1,0 +1,99 @@
+// Pages packed BLOCK_PAGES to an IndexedDB value: the record layout planned for schema version 7
+// (docs/design-runs.md, *Version 7: pages in blocks*). Not yet used by the schema: version 6 stores
+// one PageRecord object a page.
+//
+// Why: at a million pages, bench:layout measured the same pages and trees written one record a
+// page (runs-lib) and 64 to a record (blocks), and the latter with its text deflated
+// (blocks-deflate); README, *Pages in blocks*. A record a page costs Chromium's IndexedDB a key, a
+// value header and a LevelDB entry each, and a single page's 140 bytes of URL and title are too
+// short to compress; 64 pages' are not.
+//
+// A page's id is its block's number times BLOCK_PAGES plus its slot in the block. The block's
+// value is [BLOCK_FORMAT, text, fingerprints]:
+// - text: deflate (fflate, raw) of the UTF-8 JSON of one entry a slot: null for an empty slot (a
+//   page forgotten, or not yet written), else the page as lib/store/codec.ts stores it
+//   (StoredPage, the site left out: it is the URL's host) with its fingerprints replaced by how
+//   many bytes of them `fingerprints` holds (16, or 8 when the check is unknown), or by the two
+//   strings of a simhash that is not 16 hex digits.
+// - fingerprints: 16 bytes a slot, the simhash then the check, zeros where there is none. They are
+//   random bits, which a deflate cannot shrink, so they are kept out of it.
+import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import { type PageValue, type StoredPage, decodePage, encodePage } from './codec';
+
+/**
+ * Pages a block. Deflating URLs and titles 32, 64, 128 and 256 pages at a time took 61, 54, 50 and
+ * 47 bytes a page of bench:browser's synthetic text, and 72, 68, 64 and 60 of 6,733 real URLs
+ * from the corpus's pages, with link texts as titles (npm run bench:block-text): past 64 little
+ * is gained, and a visit rewrites its whole block.
+ */
+export const BLOCK_PAGES = 64;
+/** The first element of every block value: a later format gets another number. */
+export const BLOCK_FORMAT = 1;
+const FINGERPRINT_BYTES = 16;
+
+export type StoredBlock = [format: typeof BLOCK_FORMAT, text: Uint8Array, fingerprints: Uint8Array];
+
+/** The block that holds page `id`, and its slot in it. */
+export function blockOf(id: number): { block: number; slot: number } {
+  if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`a page id is a whole number of at least 0: got ${id}`);
+  return { block: Math.floor(id / BLOCK_PAGES), slot: id % BLOCK_PAGES };
+}
+
+/**
+ * The stored form of a block's pages: `pages[slot]` is the page in that slot, or undefined. Each
+ * page's id must be its place, block × BLOCK_PAGES + slot (a page cannot move by being written).
+ */
+export function encodeBlock(block: number, pages: readonly (PageValue | undefined)[]): StoredBlock {
+  if (pages.length > BLOCK_PAGES) throw new RangeError(`a block holds at most ${BLOCK_PAGES} pages: got ${pages.length}`);
+  let used = pages.length;
+  while (used > 0 && pages[used - 1] === undefined) used--;
+  const fingerprints = new Uint8Array(used * FINGERPRINT_BYTES);
+  const entries: unknown[] = [];
+  for (let slot = 0; slot < used; slot++) {
+    const page = pages[slot];
+    if (page === undefined) {
+      entries.push(null);
+      continue;
+    }
+    if (page.id !== block * BLOCK_PAGES + slot) throw new RangeError(`page ${page.id} cannot be stored in slot ${slot} of block ${block}`);
+    const stored: unknown[] = encodePage(page);
+    const packed = stored[2] as StoredPage[2];
+    if (packed instanceof Uint8Array) {
+      fingerprints.set(packed, slot * FINGERPRINT_BYTES);
+      stored[2] = packed.length;
+    }
+    entries.push(stored);
+  }
+  return [BLOCK_FORMAT, deflateSync(strToU8(JSON.stringify(entries)), { level: 6 }), fingerprints];
+}
+
+/**
+ * The pages of block `block` from its stored value, by slot (undefined for an empty slot); a
+ * RangeError that names the block and what is wrong if the value is not a block of pages.
+ */
+export function decodeBlock(block: number, value: unknown): (PageValue | undefined)[] {
+  const fail = (why: string): never => {
+    throw new RangeError(`Doppel's stored block ${block} (pages ${block * BLOCK_PAGES} to ${block * BLOCK_PAGES + BLOCK_PAGES - 1}) is damaged: ${why}.`);
+  };
+  if (!Array.isArray(value) || value.length !== 3) return fail('it is not a list of 3 parts');
+  const [format, text, fingerprints] = value as unknown[];
+  if (format !== BLOCK_FORMAT) return fail(`its format is ${JSON.stringify(format)}, not ${BLOCK_FORMAT}`);
+  if (!(text instanceof Uint8Array)) return fail('its text is not bytes');
+  if (!(fingerprints instanceof Uint8Array)) return fail('its fingerprints are not bytes');
+  let entries: unknown;
+  try {
+    entries = JSON.parse(strFromU8(inflateSync(text)));
+  } catch {
+    return fail('its text does not inflate to JSON');
+  }
+  if (!Array.isArray(entries) || entries.length > BLOCK_PAGES) return fail(`its text is not a list of at most ${BLOCK_PAGES} pages`);
+  if (fingerprints.length !== entries.length * FINGERPRINT_BYTES) return fail(`it has ${fingerprints.length} bytes of fingerprints for ${entries.length} slots`);
+  return entries.map((entry: unknown, slot) => {
+    if (entry === null) return undefined;
+    if (!Array.isArray(entry)) return fail(`slot ${slot} is neither a page nor empty`);
+    const stored = [...entry] as unknown[];
+    if (stored[2] === 8 || stored[2] === 16) stored[2] = fingerprints.slice(slot * FINGERPRINT_BYTES, slot * FINGERPRINT_BYTES + (stored[2] as number));
+    else if (!Array.isArray(stored[2])) return fail(`slot ${slot}'s fingerprints are neither a length nor two strings`);
+    return decodePage(block * BLOCK_PAGES + slot, stored);
+  });
+}
