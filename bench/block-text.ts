@@ -2,7 +2,8 @@
 // on bench:browser's synthetic history and on real URLs: the links of the 130 corpus pages, with
 // their link texts and the pages' titles as titles, shuffled (a history is not one site's links in
 // a row). Prints bytes a page for blocks of 32 to 256 pages, and what encodeBlock stores (V8's
-// serialization, as IndexedDB writes values) against version 6's records of the same pages.
+// serialization, as IndexedDB writes values) against version 6's records of the same pages, and
+// the time to encode and decode one block.
 // The URLs are canonical (lib/url.ts), as Doppel stores them; links that are not URLs are left out.
 //
 // Usage: npm run bench:block-text [-- --pages N (20000)]
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { deflateSync, strToU8 } from 'fflate';
-import { BLOCK_PAGES, encodeBlock } from '../lib/store/blocks';
+import { BLOCK_PAGES, decodeBlock, encodeBlock } from '../lib/store/blocks';
 import type { PageValue } from '../lib/store/codec';
 import { mulberry32 } from '../lib/random';
 import { canonicalUrl, isRecordableUrl, siteOf } from '../lib/url';
@@ -89,6 +90,19 @@ function report(name: string, pairs: Titled[]): void {
     blocks += serialize(encodeBlock(i / BLOCK_PAGES, pages)).length;
   }
   console.log(`  encodeBlock, ${BLOCK_PAGES} pages a block: ${(blocks / whole).toFixed(1)} B a page; version 6's records: ${(records / whole).toFixed(1)} B a page (${(blocks / records).toFixed(2)}×)`);
+  // what a visit pays to rewrite its block, and a query to read a match's: median of 2,000 runs on one block
+  const pages: PageValue[] = pairs.slice(0, BLOCK_PAGES).map(([url, title], slot) => ({ id: slot, url, title, site: siteOf(url), simhash: hex(), check: hex(), firstSeen: 1.7e12, lastSeen: 1.7e12, visits: 1 }));
+  const stored = encodeBlock(0, pages);
+  const timed = (run: () => unknown): number => {
+    const times: number[] = [];
+    for (let i = 0; i < 2_200; i++) {
+      const started = performance.now();
+      run();
+      if (i >= 200) times.push(performance.now() - started); // the first 200 warm the JIT
+    }
+    return times.sort((a, b) => a - b)[times.length >> 1]!;
+  };
+  console.log(`  one block of ${BLOCK_PAGES}: encodeBlock ${timed(() => encodeBlock(0, pages)).toFixed(3)} ms, decodeBlock ${timed(() => decodeBlock(0, stored)).toFixed(3)} ms (medians)`);
 }
 
 report('bench:browser synthetic history', await synthetic());
