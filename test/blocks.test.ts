@@ -1,9 +1,11 @@
 // Pages packed 64 to a value (lib/store/blocks.ts): every page back as it went in, in its slot;
 // a damaged block refused with the block and the fault named; and the bytes it saves.
+import 'fake-indexeddb/auto';
 import { serialize } from 'node:v8';
+import { openDB } from 'idb';
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_FORMAT, BLOCK_PAGES, type StoredBlock, blockOf, decodeBlock, encodeBlock } from '../lib/store/blocks';
+import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, type StoredBlock, blockOf, decodeBlock, encodeBlock } from '../lib/store/blocks';
 import type { PageValue } from '../lib/store/codec';
 import { mulberry32 } from '../lib/random';
 
@@ -125,5 +127,122 @@ describe('encodeBlock and decodeBlock', () => {
     const entries = goodEntries();
     entries[1]![5] = -1;
     expect(() => decodeBlock(0, [BLOCK_FORMAT, textOf(entries), good[2]] satisfies StoredBlock)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");
+  });
+});
+
+/** An in-memory blocks store that counts what is asked of it, and keeps values as IndexedDB would (cloned). */
+class CountingStore implements BlockStore {
+  readonly values = new Map<number, unknown>();
+  gets = 0;
+  puts = 0;
+  deletes = 0;
+  async get(block: number): Promise<unknown> {
+    this.gets++;
+    return structuredClone(this.values.get(block));
+  }
+  async put(value: StoredBlock, block: number): Promise<unknown> {
+    this.puts++;
+    this.values.set(block, structuredClone(value));
+    return block;
+  }
+  async delete(block: number): Promise<unknown> {
+    this.deletes++;
+    this.values.delete(block);
+    return undefined;
+  }
+}
+
+describe('BlockCache', () => {
+  it('keeps exactly the pages a Map of them keeps, over seeded random sets and deletes in 30 transactions', async () => {
+    const random = mulberry32(23);
+    const store = new CountingStore();
+    const reference = new Map<number, PageValue>();
+    // 4 slots in each of 5 blocks, the first, the last and two between: blocks fill and empty often
+    const ids = [0, 1, 2, 3, 4].flatMap((block) => [0, 1, 30, BLOCK_PAGES - 1].map((slot) => block * BLOCK_PAGES + slot));
+    for (let transaction = 0; transaction < 30; transaction++) {
+      const cache = new BlockCache(store);
+      for (let op = 0; op < 20; op++) {
+        const id = ids[Math.floor(random() * ids.length)]!;
+        // transactions that mostly add, then mostly forget: blocks fill and empty
+        const roll = random();
+        const sets = transaction % 2 === 0 ? 0.6 : 0.2;
+        if (roll < sets) {
+          const written = page(id, { visits: Math.floor(random() * 100), title: `t${transaction}.${op}` });
+          await cache.set(written);
+          reference.set(id, written);
+        } else if (roll < 0.8) {
+          expect(await cache.delete(id)).toBe(reference.delete(id));
+        } else {
+          expect(await cache.get(id)).toEqual(reference.get(id));
+        }
+      }
+      await cache.flush();
+      const fresh = new BlockCache(store);
+      for (let id = 0; id < 5 * BLOCK_PAGES; id++) expect(await fresh.get(id)).toEqual(reference.get(id));
+      // no block is kept without a page in it
+      for (const [block, value] of store.values) expect(decodeBlock(block, value).some((p) => p !== undefined)).toBe(true);
+    }
+    expect(reference.size).toBeGreaterThan(0);
+    expect(store.deletes).toBeGreaterThan(0);
+  });
+
+  it('reads each block once, and writes each changed block once a flush', async () => {
+    const store = new CountingStore();
+    const cache = new BlockCache(store);
+    await Promise.all([cache.set(page(0)), cache.set(page(1)), cache.get(2), cache.set(page(BLOCK_PAGES + 3))]);
+    await cache.get(5);
+    expect(store.gets).toBe(2);
+    expect(await cache.flush()).toBe(2);
+    expect(store.puts).toBe(2);
+    expect(await cache.flush()).toBe(0);
+    expect(store.puts).toBe(2);
+    // reads only: nothing written
+    const reader = new BlockCache(store);
+    await reader.get(0);
+    expect(await reader.flush()).toBe(0);
+    expect(store.puts).toBe(2);
+  });
+
+  it('deletes a block whose last page is forgotten, and forgets nothing twice', async () => {
+    const store = new CountingStore();
+    const cache = new BlockCache(store);
+    await cache.set(page(BLOCK_PAGES * 2 + 7));
+    await cache.flush();
+    expect([...store.values.keys()]).toEqual([2]);
+    const later = new BlockCache(store);
+    expect(await later.delete(BLOCK_PAGES * 2 + 7)).toBe(true);
+    expect(await later.delete(BLOCK_PAGES * 2 + 7)).toBe(false);
+    expect(await later.delete(BLOCK_PAGES * 9)).toBe(false);
+    await later.flush();
+    expect(store.values.size).toBe(0);
+    expect(store.deletes).toBe(1);
+  });
+
+  it('writes through IndexedDB in one transaction, and reads back in another', async () => {
+    const db = await openDB('blocks-test', 1, { upgrade: (d) => void d.createObjectStore('blocks') });
+    const pages = [page(0), page(1, { check: '' }), page(BLOCK_PAGES + 1, { group: 'g', copySite: 'c.example' })];
+    const tx = db.transaction('blocks', 'readwrite');
+    const cache = new BlockCache(tx.store);
+    for (const p of pages) await cache.set(p);
+    await cache.flush();
+    await tx.done;
+    const read = new BlockCache(db.transaction('blocks', 'readonly').store);
+    for (const p of pages) expect(await read.get(p.id)).toEqual(p);
+    expect(await read.get(2)).toBeUndefined();
+    expect(await db.getAllKeys('blocks')).toEqual([0, 1]);
+    db.close();
+  });
+
+  it('will not flush changes through a store that cannot be written', async () => {
+    const store = new CountingStore();
+    const cache = new BlockCache({ get: (block) => store.get(block) });
+    await cache.set(page(4));
+    await expect(cache.flush()).rejects.toThrow('BlockCache.flush: the blocks were changed through a store that cannot be written');
+  });
+
+  it('refuses a damaged block when it is read, naming it', async () => {
+    const store = new CountingStore();
+    store.values.set(3, [BLOCK_FORMAT, 'not bytes', new Uint8Array(0)]);
+    await expect(new BlockCache(store).get(3 * BLOCK_PAGES + 1)).rejects.toThrow(`Doppel's stored block 3 (pages 192 to 255) is damaged: its text is not bytes.`);
   });
 });

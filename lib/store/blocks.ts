@@ -97,3 +97,77 @@ export function decodeBlock(block: number, value: unknown): (PageValue | undefin
     return decodePage(block * BLOCK_PAGES + slot, stored);
   });
 }
+
+/** What BlockCache needs to read the `blocks` object store (idb's store has it, readonly or not). */
+export interface BlockReader {
+  get(block: number): Promise<unknown>;
+}
+
+/** What it needs to write it too: out-of-line keys. */
+export interface BlockStore extends BlockReader {
+  put(value: StoredBlock, block: number): Promise<unknown>;
+  delete(block: number): Promise<unknown>;
+}
+
+/**
+ * The pages of the blocks one transaction touches: each block is read and decoded at most once,
+ * changed in memory, and written once by flush() (a block whose slots are all empty is deleted).
+ * Every method works within the caller's transaction: flush() before it ends, or nothing changed
+ * is written.
+ */
+export class BlockCache {
+  private readonly read = new Map<number, Promise<(PageValue | undefined)[]>>();
+  private readonly changed = new Set<number>();
+
+  constructor(private readonly store: BlockReader | BlockStore) {}
+
+  private pagesOf(block: number): Promise<(PageValue | undefined)[]> {
+    let pages = this.read.get(block);
+    if (pages === undefined) {
+      pages = this.store.get(block).then((value) => (value === undefined ? [] : decodeBlock(block, value)));
+      this.read.set(block, pages);
+    }
+    return pages;
+  }
+
+  /** The page stored as `id`, or undefined. */
+  async get(id: number): Promise<PageValue | undefined> {
+    const { block, slot } = blockOf(id);
+    return (await this.pagesOf(block))[slot];
+  }
+
+  /** Stores `page` as its id, in place of what was there. */
+  async set(page: PageValue): Promise<void> {
+    const { block, slot } = blockOf(page.id);
+    const pages = await this.pagesOf(block);
+    while (pages.length < slot) pages.push(undefined);
+    pages[slot] = page;
+    this.changed.add(block);
+  }
+
+  /** Forgets the page stored as `id`; false if there was none. */
+  async delete(id: number): Promise<boolean> {
+    const { block, slot } = blockOf(id);
+    const pages = await this.pagesOf(block);
+    if (pages[slot] === undefined) return false;
+    pages[slot] = undefined;
+    this.changed.add(block);
+    return true;
+  }
+
+  /** Writes every block changed since the last flush; returns how many. */
+  async flush(): Promise<number> {
+    const blocks = [...this.changed];
+    if (blocks.length === 0) return 0;
+    const store = this.store;
+    if (!('put' in store)) throw new TypeError('BlockCache.flush: the blocks were changed through a store that cannot be written');
+    this.changed.clear();
+    await Promise.all(
+      blocks.map(async (block) => {
+        const pages = await this.pagesOf(block);
+        return pages.some((page) => page !== undefined) ? store.put(encodeBlock(block, pages), block) : store.delete(block);
+      }),
+    );
+    return blocks.length;
+  }
+}
