@@ -122,6 +122,19 @@ const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => 
   return l as Layout;
 }) : ['v2', 'int-key', 'int-key-lean'];
 
+/** What writeLayout leaves in the page for queryLayout (page functions see no module scope). */
+interface LayoutState {
+  /** The prototype runs' index: the run ids of each `${table}:${level}`. */
+  runIndex: Map<string, number[]>;
+  /** The first key of each chunk of each run, by `${table}:${run}`. */
+  chunkKeys: Map<string, number[]>;
+  /** Stored simhashes [high, low] to query near. */
+  sample: [number, number][];
+  /** blocks: page `id` from its block's stored value, and the block that holds it. */
+  readBlockPage: (value: unknown, id: number) => unknown;
+  blockOf: (id: number) => number;
+}
+
 /** Runs in the page: creates the layout's database and writes PAGES seeded synthetic pages. */
 async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: Layout; viaLib: boolean; pages: number; batch: number; chunk: number }): Promise<{ ms: number; usage: number; base: number }> {
   let seed = 4;
@@ -251,7 +264,15 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
     for (let n = 0; n < numbers.length / 7; n++) rows.push([lines[n * 2], lines[n * 2 + 1], new Uint8Array(numbers.slice(n * 7, n * 7 + 4).buffer), numbers[n * 7 + 4], numbers[n * 7 + 5], numbers[n * 7 + 6]]);
     return rows;
   };
-  (globalThis as unknown as { decodeBlock: unknown }).decodeBlock = decodeBlock;
+  /** The simhash then the check, 16 bytes, from their hex. */
+  const fingerprintBytes = (simhash: string, check: string): Uint8Array => {
+    const bytes = new Uint8Array(16);
+    for (let b = 0; b < 8; b++) {
+      bytes[b] = parseInt(simhash.slice(b * 2, b * 2 + 2), 16);
+      bytes[8 + b] = parseInt(check.slice(b * 2, b * 2 + 2), 16);
+    }
+    return bytes;
+  };
   /** Entries (stride words each, the key first) sorted by key. */
   const sortEntries = (entries: Uint32Array, stride: number): Uint32Array => {
     const n = entries.length / stride;
@@ -283,7 +304,7 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
     return a >>> 0;
   };
   const sample: [number, number][] = [];
-  (globalThis as unknown as { layoutState: unknown }).layoutState = { runIndex, chunkKeys, sample };
+  (globalThis as unknown as { layoutState: LayoutState }).layoutState = { runIndex, chunkKeys, sample, readBlockPage: (value, id) => decodeBlock(value)[id % BLOCK], blockOf: (id) => Math.floor(id / BLOCK) };
   const started = performance.now();
   for (let from = 0; from < pages; from += batch) {
     const withRuns = layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact' || viaLib;
@@ -320,13 +341,8 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
       } else if (layout === 'table-index') {
         store.put({ i, u: url, t: title, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1, k: tableKeys.map((k, t) => t * 65536 + k) });
       } else if (blocks) {
-        const fingerprints = new Uint8Array(16);
-        for (let b = 0; b < 8; b++) {
-          fingerprints[b] = parseInt(simhash.slice(b * 2, b * 2 + 2), 16);
-          fingerprints[8 + b] = parseInt(check.slice(b * 2, b * 2 + 2), 16);
-        }
         const seconds = Math.floor(lastSeen / 1000);
-        blockRows.push([url, title, fingerprints, seconds, seconds, 1]);
+        blockRows.push([url, title, fingerprintBytes(simhash, check), seconds, seconds, 1]);
         tableKeys.forEach((k, t) => runEntries[t]!.push(k, hi, lo, i));
         runEntries[4]!.push(seconds, i);
         runEntries[5]!.push(siteHash(host), i);
@@ -347,11 +363,7 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
         if (layout === 'v5-runs') store.put({ id, url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1 });
         else if (layout === 'runs-full') store.put({ u: url, t: title, s: host, h: simhash, c: check, f: lastSeen, l: lastSeen, v: 1 }, id);
         else {
-          const fingerprints = new Uint8Array(16);
-          for (let b = 0; b < 8; b++) {
-            fingerprints[b] = parseInt(simhash.slice(b * 2, b * 2 + 2), 16);
-            fingerprints[8 + b] = parseInt(check.slice(b * 2, b * 2 + 2), 16);
-          }
+          const fingerprints = fingerprintBytes(simhash, check);
           if (layout === 'v7-inplace') store.put({ id, p: [url, title, fingerprints, lastSeen, lastSeen, 1] });
           else if (layout === 'v6-lib') store.put({ id, url, title, site: host, simhash, check, firstSeen: lastSeen, lastSeen, visits: 1 });
           else if (layout === 'v6-packed') store.put({ id, site: host, lastSeen, p: [url, title, fingerprints, lastSeen, 1] });
@@ -478,7 +490,7 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
  * for every layout, since the pages are: a check of the prototype).
  */
 async function queryLayout({ layout, viaLib, queries }: { layout: Layout; viaLib: boolean; queries: number }): Promise<{ times: number[]; matches: number; candidates: number }> {
-  const { runIndex, chunkKeys, sample } = (globalThis as unknown as { layoutState: { runIndex: Map<string, number[]>; chunkKeys: Map<string, number[]>; sample: [number, number][] } }).layoutState;
+  const { runIndex, chunkKeys, sample, readBlockPage, blockOf } = (globalThis as unknown as { layoutState: LayoutState }).layoutState;
   const popcount = (x: number): number => {
     x -= (x >>> 1) & 0x55555555;
     x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -521,10 +533,8 @@ async function queryLayout({ layout, viaLib, queries }: { layout: Layout; viaLib
         if (popcount(entry[1]! ^ hi) + popcount(entry[2]! ^ lo) <= 3) found.add(packed ? entry[3]! : entry[3]! * 2 ** 32 + entry[4]!);
       }
       const pages = tx.objectStore('pages');
-      if (packed) {
-        const decode = (globalThis as unknown as { decodeBlock: (value: unknown) => unknown[][] }).decodeBlock;
-        await Promise.all([...found].map(async (id) => decode(await pages.get(Math.floor(id / 64)))[id % 64]));
-      } else await Promise.all([...found].map((id) => pages.get(id)));
+      if (packed) await Promise.all([...found].map(async (id) => readBlockPage(await pages.get(blockOf(id)), id)));
+      else await Promise.all([...found].map((id) => pages.get(id)));
     } else if (layout === 'runs' || layout === 'v5-runs' || layout === 'runs-full' || layout === 'runs-compact') {
       const stride = layout === 'runs' ? 4 : 5;
       const tx = db.transaction(['runs', 'pages'], 'readonly');
