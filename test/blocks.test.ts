@@ -7,7 +7,8 @@ import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, type StoredBlock, blockOf, decodeBlock, encodeBlock } from '../lib/store/blocks';
 import type { PageValue } from '../lib/store/codec';
-import { mulberry32 } from '../lib/random';
+import { asFingerprint, fingerprintToHex } from '../lib/fingerprint';
+import { mulberry32, splitmix64 } from '../lib/random';
 
 const page = (id: number, fields: Partial<PageValue> = {}): PageValue => ({
   id,
@@ -73,7 +74,8 @@ describe('encodeBlock and decodeBlock', () => {
 
   it('give back seeded random pages exactly', () => {
     const random = mulberry32(7);
-    const hex = (): string => Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0') + Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0');
+    const fingerprints = splitmix64(7n);
+    const hex = (): string => fingerprintToHex(asFingerprint(fingerprints()));
     for (let block = 0; block < 40; block++) {
       const pages = Array.from({ length: BLOCK_PAGES }, (_, slot): PageValue | undefined => {
         if (random() < 0.2) return undefined;
