@@ -4,7 +4,7 @@
 // every earlier version. Every grouping is checked against a brute-force reference: union-find over
 // every pair of pages.
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
+import { IDBFactory, IDBObjectStore as FakeObjectStore } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
@@ -15,11 +15,14 @@ import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSit
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, DB_VERSION, LEGACY_PAGES, type PageFields, type PageRecord, upgradeSchema } from '../lib/store/schema';
 import { MOVE_BATCH, type MoveProgress, moveLegacyPages, readMoveProgress } from '../lib/store/move';
-import { readByUrl, slotBase } from '../lib/store/slots';
-import { expectCountsKept } from './kept-counts';
-import { expectTablesOfRecords } from './kept-tables';
+import { slotBase } from '../lib/store/slots';
+import { countsOfRecords, expectCountsKept } from './kept-counts';
+import { expectTablesOfRecords, storedPages } from './kept-tables';
 import { legacyRecordKeys } from './legacy-keys';
-import { BUILD_BATCH, buildTables } from '../lib/store/build';
+import { BUILD_BATCH, buildBlocks } from '../lib/store/build';
+import { EMPTY_RUN_INDEX } from '../lib/store/runs';
+import { addToTables, tablePagesOf, writeRunIndex } from '../lib/store/table-trees';
+import { toBuckets } from '../lib/store/tally';
 import { designTables } from '../lib/tables';
 
 /** fp with n distinct random bits flipped. */
@@ -164,7 +167,7 @@ function bruteGroups(pages: readonly GroupMember[], k: number): Map<string, stri
 
 /** url → the sorted URLs of its stored group, and the copySite each record should have. */
 async function storedGroups(store: PageStore): Promise<{ groups: Map<string, string>; records: PageRecord[] }> {
-  const records = await store.db.getAll('pages');
+  const records = await storedPages(store.db);
   const byGroup = new Map<string, string[]>();
   for (const r of records) if (r.group !== undefined) byGroup.set(r.group, [...(byGroup.get(r.group) ?? []), r.url]);
   const groups = new Map<string, string>();
@@ -308,32 +311,9 @@ describe('regroupAll', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-// The history's newest-first reading takes batches through IDBIndex.getAllRecords where the
-// browser has it (Chromium 141+; fake-indexeddb too) and steps a cursor elsewhere: both are run.
-const withGetAllRecords = IDBIndex.prototype as IDBIndex & { getAllRecords?: unknown };
-const realGetAllRecords = withGetAllRecords.getAllRecords;
-let getAllRecordsCalls = 0;
-describe.each([
-  ['in batches (getAllRecords)', true],
-  ['with a cursor (no getAllRecords)', false],
-])('the history reads, %s', (_how, batched) => {
-  beforeAll(() => {
-    getAllRecordsCalls = 0;
-    if (batched) {
-      withGetAllRecords.getAllRecords = function (this: IDBIndex, ...args: unknown[]) {
-        getAllRecordsCalls++;
-        return (realGetAllRecords as (...a: unknown[]) => unknown).apply(this, args);
-      };
-    } else {
-      delete withGetAllRecords.getAllRecords;
-    }
-  });
-  afterAll(() => {
-    withGetAllRecords.getAllRecords = realGetAllRecords;
-    // the path under test was the one taken
-    expect(getAllRecordsCalls > 0).toBe(batched);
-  });
-
+// The history's newest-first reading: the lastSeen tree (lib/store/page-rows.ts), read backwards
+// a batch at a time, the first batch sized for the caller's need.
+describe('the history reads', () => {
   async function sample(): Promise<PageStore> {
     const store = await freshStore();
     const check = fp('00000000ffffffff');
@@ -390,8 +370,8 @@ describe.each([
     for (let i = 0; i < 60; i++) {
       await store.record({ url: `https://same.example/${String(i).padStart(2, '0')}`, title: 't', site: 'same.example', simhash: asFingerprint(next64()), check: asFingerprint(next64()), now: 7_000 });
     }
-    // ties in lastSeen go by key, highest first (the index's 'prev' order)
-    const expected = Array.from({ length: 60 }, (_, i) => `https://same.example/${String(i).padStart(2, '0')}`).sort((x, y) => slotBase(y) - slotBase(x));
+    // ties in lastSeen go by id, highest first: the page stored last first
+    const expected = Array.from({ length: 60 }, (_, i) => `https://same.example/${String(59 - i).padStart(2, '0')}`);
     for (const limit of [1, 4, 25]) {
       const shown = new Set<string>();
       const ids: string[] = [];
@@ -436,17 +416,26 @@ describe('upgrade from every earlier version', () => {
   /**
    * The layouts of earlier versions, frozen as Doppel wrote them (lib/store/schema.ts at that
    * version): version 1, version 2 (lastSeen, group and copySite indexes, meta `groups`),
-   * version 3 (the same stores and indexes; meta `pageCount` too, which the caller passes), and
-   * version 4 (a `siteCounts` store too, keyed by `bucket`, whose values the caller passes), and
-   * version 5 (`pages` keyed by `id`, which the records carry).
+   * version 3 (the same stores and indexes; meta `pageCount` too, which the caller passes),
+   * version 4 (a `siteCounts` store too, keyed by `bucket`, whose values the caller passes),
+   * version 5 (`pages` keyed by `id`, which the records carry), and version 6 (the same, with a
+   * `runs` store, which writeVersion6Runs fills, and no `keys` index but in a database upgraded
+   * from version 5 whose records still carry their keys: `keysIndex`).
    */
-  function writeVersion(version: 1 | 2 | 3 | 4 | 5, factory: IDBFactory, records: object[], meta: Record<string, unknown>, siteCounts: object[] = []): Promise<void> {
+  function writeVersion(
+    version: 1 | 2 | 3 | 4 | 5 | 6,
+    factory: IDBFactory,
+    records: object[],
+    meta: Record<string, unknown>,
+    siteCounts: object[] = [],
+    { keysIndex = version <= 5 }: { keysIndex?: boolean } = {},
+  ): Promise<void> {
     return new Promise((resolve, reject) => {
       const request = factory.open('doppel', version);
       request.onupgradeneeded = () => {
         const db = request.result;
-        const pages = db.createObjectStore('pages', { keyPath: version === 5 ? 'id' : 'url' });
-        pages.createIndex('keys', 'keys', { multiEntry: true });
+        const pages = db.createObjectStore('pages', { keyPath: version >= 5 ? 'id' : 'url' });
+        if (keysIndex) pages.createIndex('keys', 'keys', { multiEntry: true });
         pages.createIndex('site', 'site');
         if (version === 1) {
           pages.createIndex('firstSeen', 'firstSeen');
@@ -460,6 +449,7 @@ describe('upgrade from every earlier version', () => {
           const counts = db.createObjectStore('siteCounts', { keyPath: 'bucket' });
           for (const bucket of siteCounts) counts.put(bucket);
         }
+        if (version >= 6) db.createObjectStore('runs');
         for (const record of records) pages.put(record);
         for (const [key, value] of Object.entries(meta)) metaStore.put(value, key);
       };
@@ -469,6 +459,23 @@ describe('upgrade from every earlier version', () => {
       };
       request.onerror = () => reject(request.error);
     });
+  }
+  /**
+   * Version 6's tables of a database written by writeVersion(6, …): for each design, the trees of
+   * its pages, entered a batch (a run a table) at a time as version 6's writes entered them, under
+   * the pages' version 6 ids; and meta `runs` and `runsStamp`.
+   */
+  async function writeVersion6Runs(factory: IDBFactory, tables: { design: { k: number; b: number }; records: readonly { id: number; simhash: string }[] }[]): Promise<void> {
+    const db = await openVersioned('doppel', 6, () => undefined, { factory });
+    const tx = db.transaction(['runs', 'meta'], 'readwrite');
+    let index = EMPTY_RUN_INDEX;
+    for (const { design, records } of tables) {
+      const pages = tablePagesOf(records);
+      for (let at = 0; at < pages.length; at += 1_000) index = await addToTables(tx.objectStore('runs'), index, design, pages.slice(at, at + 1_000));
+    }
+    await writeRunIndex(tx.objectStore('meta'), index);
+    await tx.done;
+    db.close();
   }
   const writeVersion1 = (factory: IDBFactory, records: object[], design: object): Promise<void> => writeVersion(1, factory, records, { design });
   /** A record as versions 2 and 3 wrote it (table keys of the {k: 3, b: 4} design; group fields when given). */
@@ -486,18 +493,45 @@ describe('upgrade from every earlier version', () => {
     ...(copySite === undefined ? {} : { copySite }),
   });
 
-  /** The stored records by URL, without their ids; and checks that each is under its URL's slot key (no two of these URLs share one). */
+  const byUrl = <T extends { url: string }>(records: readonly T[]): T[] => [...records].sort((x, y) => (x.url < y.url ? -1 : 1));
+  /** Records of versions 1–6 as they end in version 7's blocks: the same fields, without their `keys` (the tables are in runs) and their old `id` (ids differ now). */
+  const moved = (records: object[]): object[] => byUrl(records.map(({ keys: _, id: __, ...rest }: { keys?: unknown; id?: unknown; url?: string }) => rest as { url: string }));
+  /**
+   * The pages in version 7's blocks by URL, without their ids; and checks the ids the move gave
+   * them: 0 to n − 1, counted up from meta `nextId` in the order of their keys in version 5/6's
+   * `pages` (the URL's slot: no two of these URLs share one).
+   */
   async function storedByUrl(db: Db): Promise<object[]> {
+    const pages = await storedPages(db);
+    expect(pages.map((page) => page.id)).toEqual(pages.map((_, i) => i));
+    const oldKeys = pages.map((page) => slotBase(page.url));
+    expect(oldKeys).toEqual([...oldKeys].sort((x, y) => x - y));
+    expect(new Set(oldKeys).size).toBe(pages.length);
+    expect(await db.get('meta', 'nextId')).toBe(pages.length === 0 ? undefined : pages.length);
+    return moved(pages);
+  }
+  /** The records of the `pages` store as version 5 keys them (a move from version 4 half done, before the move into blocks), by URL, without their ids; and checks that each is under its URL's slot key. */
+  async function slottedByUrl(db: Db): Promise<object[]> {
     const records = await db.getAll('pages');
     for (const record of records) expect(record.id).toBe(slotBase(record.url));
-    return records.map(({ id: _, ...rest }) => rest).sort((x, y) => (x.url < y.url ? -1 : 1));
+    return moved(records);
   }
-  const byUrl = (records: { url: string }[]): object[] => [...records].sort((x, y) => (x.url < y.url ? -1 : 1));
-  /** Records of versions 1–4 as the move writes them: without their `keys` (version 6 keeps the tables in runs). */
-  const moved = (records: object[]): object[] => byUrl(records.map(({ keys: _, ...rest }: { keys?: unknown; url?: string }) => rest as { url: string }));
+  /** The move into blocks is done: `pages` (and version 4's store, if any) emptied, meta says so, and version 6's marker of its tables' build is gone. */
+  async function expectMovedOut(db: Db, pages: number): Promise<void> {
+    const legacy = db.objectStoreNames.contains(LEGACY_PAGES) ? await db.count(LEGACY_PAGES) : 0;
+    expect([await db.count('pages'), legacy]).toEqual([0, 0]);
+    expect(await db.get('meta', 'toBlocks')).toEqual({ built: pages, done: true });
+    expect(await db.get('meta', 'tables')).toBeUndefined();
+  }
+  /** What each batch of a move into blocks of `total` pages reports: BUILD_BATCH pages a batch, and the rest. */
+  const buildSteps = (total: number, from = 0): MoveProgress[] => {
+    const steps: MoveProgress[] = [];
+    for (let moved = from; moved < total; ) steps.push({ moved: (moved = Math.min(moved + BUILD_BATCH, total)), total });
+    return steps;
+  };
   const V6_INDEXES = ['copySite', 'group', 'lastSeen', 'site'];
 
-  it('version 1: keeps every record and the design, adds the indexes, and asks for a regroup that groups them', async () => {
+  it('version 1: keeps every record and the design, moves them into blocks, and asks for a regroup that groups them', async () => {
     const factory = new IDBFactory();
     const design = designTables({ k: 3, b: 4 });
     const v1 = (url: string, simhash: string, firstSeen: number) => ({
@@ -516,11 +550,12 @@ describe('upgrade from every earlier version', () => {
 
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
-    expect(await storedByUrl(store.db)).toEqual(moved(records)); // nothing lost, nothing changed but the old keys
+    expect(await storedByUrl(store.db)).toEqual(moved(records)); // nothing lost, nothing changed but the old keys and ids
+    await expectMovedOut(store.db, 3);
     expect(await store.db.get('meta', 'pageCount')).toBe(3);
     await expectCountsKept(store.db, 'after the upgrade from version 1');
     await expectTablesOfRecords(store.db);
-    expect([...store.db.transaction('pages').store.indexNames]).toEqual(V6_INDEXES);
+    expect([...store.db.transaction('pages').store.indexNames]).toEqual(V6_INDEXES); // the emptied store keeps version 6's indexes
     expect(await store.db.get('meta', 'groups')).toEqual({ k: 3, complete: false });
     expect(await needsRegroup(store, 3)).toBe(true);
     expect((await store.nearDuplicatesOf(records[0] as unknown as PageRecord)).map((m) => m.record.url)).toEqual(['https://b.example/1']);
@@ -533,6 +568,7 @@ describe('upgrade from every earlier version', () => {
     expect((await readHistory(store, {}, { limit: 5, shown: new Set() })).entries.map((e) => e.root.url)).toEqual(['https://c.example/1', 'https://a.example/1']);
     await expectCountsKept(store.db, 'after the regroup');
     expect(await store.db.get('meta', 'groupCounts')).toEqual({ grouped: 2, groups: 1 });
+    await expectTablesOfRecords(store.db);
   });
   it('version 2: keeps every record, its groups and meta, and counts the pages once into meta `pageCount`', async () => {
     const factory = new IDBFactory();
@@ -548,6 +584,7 @@ describe('upgrade from every earlier version', () => {
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
     expect(await storedByUrl(store.db)).toEqual(moved(records));
+    await expectMovedOut(store.db, 42);
     await expectTablesOfRecords(store.db);
     expect(await store.db.get('meta', 'design')).toEqual(meta.design);
     expect(await store.db.get('meta', 'groups')).toEqual(meta.groups);
@@ -555,6 +592,7 @@ describe('upgrade from every earlier version', () => {
     expect(await store.count()).toBe(42);
     expect(await needsRegroup(store, 3)).toBe(false);
     expect(await readOverview(store)).toEqual({ pages: 42, articles: 41, groups: 1 });
+    expect(await store.get('https://b.example/1')).toMatchObject({ group: 'aaaaaaaaaaaaaaaa', copySite: 'b.example' });
     await expectCountsKept(store.db, 'after the upgrade from version 2');
   });
 
@@ -576,6 +614,7 @@ describe('upgrade from every earlier version', () => {
     const store = await freshStore(factory);
     expect(store.db.version).toBe(DB_VERSION);
     expect(await storedByUrl(store.db)).toEqual(moved(records));
+    await expectMovedOut(store.db, records.length);
     await expectTablesOfRecords(store.db);
     for (const [key, value] of Object.entries(meta)) expect(await store.db.get('meta', key as keyof typeof meta)).toEqual(value);
     expect(await store.db.get('meta', 'groupCounts')).toEqual({ grouped: 5, groups: 2 });
@@ -591,9 +630,10 @@ describe('upgrade from every earlier version', () => {
       ['farm.example', 11, 1],
       ['mirror.example', 11, 1],
     ]);
+    expect((await readSiteEvidence(store, 'mirror.example')).map((e) => [e.copy.url, e.original.url])).toEqual([['https://mirror.example/1', 'https://orig.example/1']]);
   });
 
-  it('version 4: every record moves to the key of its URL\'s slot, with the same fields; meta, counts and groups stay; a migration under way starts over', async () => {
+  it('version 4: every record moves, through the key of its URL\'s slot, into blocks with the same fields; meta, counts and groups stay; a migration under way starts over', async () => {
     const factory = new IDBFactory();
     const v4 = recordOfVersion2Or3;
     const records = [
@@ -611,30 +651,34 @@ describe('upgrade from every earlier version', () => {
     const siteCounts = [{ bucket: 7, rows: [{ site: 'kept.example', pages: 1, copies: 0 }] }]; // not recounted: kept as it was
     await writeVersion(4, factory, records, meta, siteCounts);
 
-    const store = await freshStore(factory);
-    expect(store.db.version).toBe(DB_VERSION);
-    expect(await storedByUrl(store.db)).toEqual(moved(records)); // 2,502 records: two batches of the move and a part
-    expect([...store.db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'runs', 'siteCounts']);
-    expect(await store.db.count(LEGACY_PAGES)).toBe(0); // every page moved
-    expect(await store.db.get('meta', 'move')).toEqual({ moved: 2502, done: true });
-    // then entered in the tables, in batches of their own (lib/store/build.ts)
-    expect(await store.db.get('meta', 'tables')).toMatchObject({ built: 2502, done: true });
-    await expectTablesOfRecords(store.db);
-    const pages = store.db.transaction('pages').store;
+    const progress: MoveProgress[] = [];
+    const db = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
+    opened.push(db);
+    const store = await PageStore.open(db);
+    expect(db.version).toBe(DB_VERSION);
+    // 2,502 records: two batches of version 5's move to slot keys, then two of the move into blocks
+    expect(progress).toEqual([{ moved: 2000, total: 2502 }, { moved: 2502, total: 2502 }, ...buildSteps(2502)]);
+    expect(await storedByUrl(db)).toEqual(moved(records));
+    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'pages', 'pagesByUrl', 'runs', 'siteCounts']);
+    await expectMovedOut(db, 2502); // every page moved out of both old stores
+    expect(await db.get('meta', 'move')).toEqual({ moved: 2502, done: true });
+    await expectTablesOfRecords(db);
+    const pages = db.transaction('pages').store;
     expect([pages.keyPath, pages.autoIncrement, [...pages.indexNames]]).toEqual(['id', false, V6_INDEXES]);
-    expect(await store.db.get('meta', 'design')).toEqual({ k: 3, b: 4 }); // the migration starts over, as the building of new trees
-    for (const key of ['groups', 'pageCount', 'groupCounts'] as const) expect(await store.db.get('meta', key)).toEqual(meta[key]);
-    expect(await store.db.getAll('siteCounts')).toEqual(siteCounts);
-    // a URL's page is found through its slot, and the indexes answer for the new keys
+    expect(await db.get('meta', 'design')).toEqual({ k: 3, b: 4 }); // the migration starts over, as the building of new trees
+    for (const key of ['groups', 'pageCount', 'groupCounts'] as const) expect(await db.get('meta', key)).toEqual(meta[key]);
+    expect(await db.getAll('siteCounts')).toEqual(siteCounts);
+    // a URL's page is found through the url tree, and the other trees answer for the new ids
     expect((await store.get('https://farm.example/1'))?.copySite).toBe('farm.example');
-    expect(await readByUrl({ getAll: (q) => store.db.getAll('pages', q) }, 'https://nowhere.example/')).toBeUndefined();
+    expect(await store.get('https://nowhere.example/')).toBeUndefined();
     expect((await store.nearDuplicatesOf((await store.get('https://orig.example/1'))!)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
     expect(await store.forgetSite('other.example')).toBe(1250);
     expect(await store.count()).toBe(1252);
-    await expectTablesOfRecords(store.db);
+    expect((await storedPages(db)).filter((page) => page.site === 'other.example')).toEqual([]);
+    await expectTablesOfRecords(db);
   });
 
-  describe('version 5: the tables move from the `keys` index to sorted runs (lib/store/build.ts)', () => {
+  describe('version 5: the pages move from `pages` (and their `keys` index) into blocks (lib/store/build.ts)', () => {
     const design = designTables({ k: 3, b: 4 });
     const v5 = (url: string, simhash: string, lastSeen: number, group?: string, copySite?: string) => ({ id: slotBase(url), ...recordOfVersion2Or3(url, simhash, lastSeen, group, copySite) });
     const records = [
@@ -644,6 +688,8 @@ describe('upgrade from every earlier version', () => {
       ...randomFingerprints(0x50c0n, 4_000).map((simhash, i) => v5(`https://s${i % 5}.example/p${i}`, fingerprintToHex(simhash), 100 + i)),
     ];
     expect(records[0]!.keys).toEqual(legacyRecordKeys(design, fp('1111111111111111')));
+    /** The records in the key order of `pages`: the order the move takes them in. */
+    const inKeyOrder = [...records].sort((x, y) => x.id - y.id);
     const meta = {
       design: { k: 3, b: 4, migration: { phase: 'removing', from: { k: 3, b: 5 }, after: records[9]!.id } },
       groups: { k: 3, complete: true },
@@ -653,118 +699,309 @@ describe('upgrade from every earlier version', () => {
     };
     const siteCounts = [{ bucket: 3, rows: [{ site: 'kept.example', pages: 1, copies: 0 }] }];
 
-    async function upgradedUnbuilt(factory: IDBFactory): Promise<Db> {
+    /** A version 5 store of `records`, upgraded to version 7 without the move into blocks that openDoppelDb makes. */
+    async function upgradedNotMoved(factory: IDBFactory): Promise<Db> {
       await writeVersion(5, factory, records, meta, siteCounts);
       const db = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
       opened.push(db);
       return db;
     }
+    /** Every record exactly once: in blocks with its fields (under ids 0 to n − 1 in key order), or still in `pages` as it was. */
+    async function expectEveryRecordOnce(db: Db): Promise<{ moved: number; left: number }> {
+      const inBlocks = await storedByUrl(db);
+      const left = await db.getAll('pages');
+      expect(byUrl([...inBlocks, ...moved(left)] as { url: string }[])).toEqual(moved(records));
+      // the moved ones are the first in key order; the rest are in `pages` as they were, keys and all
+      expect(byUrl(left)).toEqual(byUrl(inKeyOrder.slice(inBlocks.length)));
+      return { moved: inBlocks.length, left: left.length };
+    }
 
-    it('keeps every record as it was (its keys too, and their index: deleting it held the upgrade 34 s at a million pages) and builds the tables once opened', async () => {
+    it('the upgrade copies no page: `pages` keeps every record as it was (its keys too, and their index: deleting it held the upgrade 34 s at a million pages); once opened they are all in blocks and trees, and `pages` is empty', async () => {
       const factory = new IDBFactory();
-      const db = await upgradedUnbuilt(factory);
+      const db = await upgradedNotMoved(factory);
       // the upgrade itself enters nothing
+      expect(await db.count('blocks')).toBe(0);
       expect(await db.count('runs')).toBe(0);
-      expect(await db.get('meta', 'tables')).toEqual({ built: 0, done: false });
+      expect(byUrl(await db.getAll('pages'))).toEqual(byUrl(records));
+      expect(await db.get('meta', 'toBlocks')).toEqual({ built: 0, done: false });
+      expect(await db.get('meta', 'tables')).toBeUndefined(); // version 6's marker, written and deleted in the same upgrade
       expect(await db.get('meta', 'design')).toEqual({ k: 3, b: 4 }); // version 5's migration starts over
       expect([...db.transaction('pages').store.indexNames]).toEqual(['copySite', 'group', 'keys', 'lastSeen', 'site']);
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 0, total: records.length });
       db.close();
 
       const progress: MoveProgress[] = [];
       const reopened = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
       opened.push(reopened);
-      expect(progress).toEqual([
-        { moved: BUILD_BATCH, total: records.length },
-        { moved: 2 * BUILD_BATCH, total: records.length },
-        { moved: records.length, total: records.length },
-      ]);
-      expect(await reopened.get('meta', 'tables')).toEqual({ built: records.length, done: true });
-      expect(byUrl(await reopened.getAll('pages'))).toEqual(byUrl(records));
+      expect(progress).toEqual(buildSteps(records.length));
+      expect(progress.length).toBeGreaterThan(1);
+      expect(await storedByUrl(reopened)).toEqual(moved(records)); // the unreadable one too
+      await expectMovedOut(reopened, records.length);
       await expectTablesOfRecords(reopened);
       for (const key of ['groups', 'pageCount', 'groupCounts', 'move'] as const) expect(await reopened.get('meta', key)).toEqual(meta[key]);
       expect(await reopened.getAll('siteCounts')).toEqual(siteCounts);
+      expect(await readMoveProgress('doppel', factory)).toBeNull();
 
       const store = await PageStore.open(reopened);
       expect((await store.nearDuplicatesOf((await store.get('https://orig.example/1'))!)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
-      // a record rewritten by version 6 drops its old keys, and with them its entries in the old index
+      expect(await store.get('https://bad.example/1')).toMatchObject({ simhash: 'not a simhash', check: '00000000ffffffff' });
+      // a visit now rewrites the page in its block, under the id the move gave it; `pages` stays empty
+      const id = (await store.get('https://orig.example/1'))!.id;
       await store.recordVisit({ url: 'https://orig.example/1', title: 'again', site: 'orig.example', simhash: fp('1111111111111111'), check: fp('00000000ffffffff'), now: 99 });
-      expect(Object.keys((await store.get('https://orig.example/1'))!)).not.toContain('keys');
-      expect(await reopened.getAllKeysFromIndex('pages', 'keys' as never, IDBKeyRange.only('0:1111'))).toEqual([slotBase('https://farm.example/1')]);
+      expect(await store.get('https://orig.example/1')).toMatchObject({ id, title: 'again', visits: 2, lastSeen: 99 });
+      expect(await reopened.count('pages')).toBe(0);
       await expectTablesOfRecords(reopened);
     });
 
-    it("dropLegacyKeys empties the old `keys` index a batch at a time, changing nothing else; a page a visit rewrote first is left to it", async () => {
+    it('the old `keys` index ends empty once the move is done: each batch takes its records out of `pages`, changing nothing else', async () => {
       const factory = new IDBFactory();
-      (await upgradedUnbuilt(factory)).close();
-      const db = await openDoppelDb('doppel', { factory });
-      opened.push(db);
-      const store = await PageStore.open(db);
+      const db = await upgradedNotMoved(factory);
       const keyedPages = async () => new Set(await db.getAllKeysFromIndex('pages', 'keys' as never)).size;
       const withKeys = records.filter((r) => r.keys.length > 0);
       expect(await keyedPages()).toBe(withKeys.length);
-      // a visit rewrites its page without keys first (storedRecord)
-      await store.recordVisit({ url: 'https://orig.example/1', title: 'again', site: 'orig.example', simhash: fp('1111111111111111'), check: fp('00000000ffffffff'), now: 99 });
-      const visited = (await store.get('https://orig.example/1'))!;
-      expect(await keyedPages()).toBe(withKeys.length - 1);
-
       const kept = async () => [await db.get('meta', 'pageCount'), await db.get('meta', 'groupCounts'), await db.getAll('siteCounts')];
       const keptBefore = await kept();
-      expect(await store.dropLegacyKeys(1_500)).toBe(withKeys.length - 1);
-      expect(await keyedPages()).toBe(0);
-      // every record as it was but for its keys; the visited one as the visit left it
-      const expected = records.map((record) => {
-        if (record.url === visited.url) return visited;
-        if (record.keys.length === 0) return record; // in no index entry: left as it is
-        const { keys: _, ...rest } = record;
-        return rest;
-      });
-      expect(byUrl(await db.getAll('pages'))).toEqual(byUrl(expected));
-      await expectTablesOfRecords(db);
-      expect(await kept()).toEqual(keptBefore); // the counts kept beside the pages: untouched
-      expect(await store.dropLegacyKeys()).toBe(0); // nothing left
-      expect((await store.nearDuplicatesOf(visited)).map((m) => m.record.url)).toEqual(['https://farm.example/1']);
-      // a new database has no `keys` index: nothing to do
+
+      expect(await buildBlocks(db, { batchSize: 1_500, maxBatches: 1 })).toBe(1_500);
+      expect(await keyedPages()).toBe(inKeyOrder.slice(1_500).filter((r) => r.keys.length > 0).length); // the moved ones' entries are gone
+      expect(await expectEveryRecordOnce(db)).toEqual({ moved: 1_500, left: records.length - 1_500 });
+      db.close();
+
+      const reopened = await openDoppelDb('doppel', { factory });
+      opened.push(reopened);
+      expect(await reopened.getAllKeysFromIndex('pages', 'keys' as never)).toEqual([]);
+      expect([...reopened.transaction('pages').store.indexNames]).toContain('keys'); // the index stays, empty (only an upgrade could delete it)
+      expect(await storedByUrl(reopened)).toEqual(moved(records));
+      await expectMovedOut(reopened, records.length);
+      expect([await reopened.get('meta', 'pageCount'), await reopened.get('meta', 'groupCounts'), await reopened.getAll('siteCounts')]).toEqual(keptBefore); // the counts kept beside the pages: untouched
+      await expectTablesOfRecords(reopened);
+      // a new database has no `keys` index at all
       const fresh = await openDoppelDb('fresh', { factory });
       opened.push(fresh);
-      expect(await (await PageStore.open(fresh)).dropLegacyKeys()).toBe(0);
+      expect([...fresh.transaction('pages').store.indexNames]).toEqual(V6_INDEXES);
     });
 
-    it('a build cut off goes on where it stopped; two connections building at once enter every page once', async () => {
+    it('a move cut off goes on where it stopped; two connections moving at once move every page exactly once', async () => {
       const factory = new IDBFactory();
-      const db = await upgradedUnbuilt(factory);
-      expect(await buildTables(db, { batchSize: 1_500, maxBatches: 1 })).toBe(1_500);
+      const db = await upgradedNotMoved(factory);
+      expect(await buildBlocks(db, { batchSize: 1_500, maxBatches: 1 })).toBe(1_500);
       expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 1_500, total: records.length }); // what the popup shows meanwhile
+      expect(await db.get('meta', 'toBlocks')).toEqual({ built: 1_500, done: false, after: inKeyOrder[1_499]!.id });
+      expect(await expectEveryRecordOnce(db)).toEqual({ moved: 1_500, left: records.length - 1_500 });
+      await expectTablesOfRecords(db); // the trees of the pages moved so far
       const second = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
       opened.push(second);
-      const [a, b] = await Promise.all([buildTables(db, { batchSize: 300 }), buildTables(second, { batchSize: 700 })]);
+      const [a, b] = await Promise.all([buildBlocks(db, { batchSize: 300 }), buildBlocks(second, { batchSize: 700 })]);
       expect(1_500 + a + b).toBe(records.length);
       expect(a).toBeGreaterThan(0);
       expect(b).toBeGreaterThan(0);
+      expect(await expectEveryRecordOnce(db)).toEqual({ moved: records.length, left: 0 }); // no id given twice, none skipped
+      await expectMovedOut(db, records.length);
       await expectTablesOfRecords(db);
       expect(await readMoveProgress('doppel', factory)).toBeNull();
-      expect(await buildTables(db)).toBe(0);
+      expect(await buildBlocks(db)).toBe(0);
     });
 
-    it('a batch that fails is rolled back whole: openDoppelDb says so, and the next open finishes the build', async () => {
+    let undoPatch: (() => void) | undefined;
+    afterEach(() => {
+      undoPatch?.();
+      undoPatch = undefined;
+    });
+    /** The record the second batch of BUILD_BATCH takes last. */
+    const lastOfSecondBatch = inKeyOrder[Math.min(2 * BUILD_BATCH, records.length) - 1]!;
+    it.each([
+      {
+        failure: 'the run index damaged: the batch fails before it writes',
+        cause: "The index of Doppel's sorted runs is damaged: runs is not a list",
+        damage: async (db: Db): Promise<(db: Db) => Promise<void>> => {
+          const [index, stamp] = [await db.get('meta', 'runs'), await db.get('meta', 'runsStamp')];
+          await db.put('meta', { nextRun: 0, runs: 'damaged' } as never, 'runs');
+          await db.delete('meta', 'runsStamp'); // (a stamp a reader has seen would let it use the index it read then)
+          return async (later) => {
+            await later.put('meta', index!, 'runs');
+            await later.put('meta', stamp!, 'runsStamp');
+          };
+        },
+      },
+      {
+        failure: 'a page that cannot be stored: the batch fails at it, the last of the batch',
+        cause: `Doppel cannot store page ${records.length - 1} \\(${JSON.stringify(lastOfSecondBatch.url).replaceAll('.', '\\.')}\\): its title is not text`,
+        damage: async (db: Db): Promise<(db: Db) => Promise<void>> => {
+          // (no version wrote such a title: it stands for a record the move cannot write)
+          await db.put('pages', { ...lastOfSecondBatch, title: 5 } as never);
+          return async (later) => void (await later.put('pages', lastOfSecondBatch as unknown as PageRecord));
+        },
+      },
+      {
+        failure: 'the disk full as the batch ends: its blocks, trees and meta were written in it',
+        cause: 'Simulated: the disk is full',
+        damage: async (): Promise<(db: Db) => Promise<void>> => {
+          // the batch's last request, the deletion of its records from `pages`, fails (as a full
+          // disk fails a transaction): every write before it in the batch is undone with it
+          const realDelete = FakeObjectStore.prototype.delete;
+          const restore = (): void => void (FakeObjectStore.prototype.delete = realDelete);
+          undoPatch = restore; // (should the test fail before the batch does)
+          FakeObjectStore.prototype.delete = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['delete']>) {
+            if (this.name !== 'pages') return realDelete.apply(this, args);
+            restore();
+            throw new DOMException('Simulated: the disk is full.', 'QuotaExceededError');
+          };
+          return async () => restore();
+        },
+      },
+    ])('a batch that fails is rolled back whole: openDoppelDb says so, and the next open finishes the move ($failure)', async ({ cause, damage }) => {
       const factory = new IDBFactory();
-      const db = await upgradedUnbuilt(factory);
-      await buildTables(db, { maxBatches: 1 });
-      await db.put('meta', { nextRun: 0, runs: 'damaged' } as never, 'runs');
-      await db.delete('meta', 'runsStamp'); // (a stamp a reader has seen would let it use the index it read then)
+      const db = await upgradedNotMoved(factory);
+      expect(await buildBlocks(db, { maxBatches: 1 })).toBe(BUILD_BATCH);
+      const moveAfter = await db.get('meta', 'toBlocks');
+      const [blocksBefore, runsBefore] = [await db.getAll('blocks'), await db.getAll('runs')];
+      const mend = await damage(db);
       db.close();
       await expect(openDoppelDb('doppel', { factory })).rejects.toThrow(
-        new RegExp(`^Could not finish building Doppel's tables of near-duplicates for version ${DB_VERSION} \\(${BUILD_BATCH} pages so far\\): The index of Doppel's sorted runs is damaged: runs is not a list\\. Every page is kept`),
+        new RegExp(
+          `^Could not finish moving Doppel's pages into the blocks of version ${DB_VERSION} \\(${BUILD_BATCH} pages so far\\): ${cause}\\. ` +
+            "Every page is kept, moved or not; the move goes on the next time Doppel opens its database\\.$",
+        ),
       );
       const check = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
-      expect(await check.get('meta', 'tables')).toMatchObject({ built: BUILD_BATCH, done: false });
-      // mended (as a later version would), the next open finishes it
-      await check.clear('runs');
-      await check.put('meta', { nextRun: 0, runs: [] }, 'runs');
-      await check.put('meta', { built: 0, done: false }, 'tables');
+      opened.push(check);
+      // the failed batch left no trace: the first batch's blocks, trees and cursor, the rest in `pages`
+      expect(await check.get('meta', 'toBlocks')).toEqual(moveAfter);
+      expect(moveAfter).toMatchObject({ built: BUILD_BATCH, done: false });
+      expect([await check.getAll('blocks'), await check.getAll('runs')]).toEqual([blocksBefore, runsBefore]);
+      await mend(check);
+      expect(await expectEveryRecordOnce(check)).toEqual({ moved: BUILD_BATCH, left: records.length - BUILD_BATCH });
+      await expectTablesOfRecords(check);
       check.close();
-      const reopened = await openDoppelDb('doppel', { factory });
+      // mended (as a later version would), the next open finishes it
+      const progress: MoveProgress[] = [];
+      const reopened = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
       opened.push(reopened);
+      expect(progress).toEqual(buildSteps(records.length, BUILD_BATCH));
+      expect(await storedByUrl(reopened)).toEqual(moved(records));
+      await expectMovedOut(reopened, records.length);
       await expectTablesOfRecords(reopened);
+    });
+  });
+
+  describe('version 6: the pages move from `pages` and its indexes into blocks and page-field trees (lib/store/build.ts)', () => {
+    const v6 = (url: string, simhash: string, lastSeen: number, group?: string, copySite?: string): PageRecord => {
+      const { keys: _, ...fields } = recordOfVersion2Or3(url, simhash, lastSeen, group, copySite);
+      return { id: slotBase(url), ...fields };
+    };
+    const records: PageRecord[] = [
+      v6('https://orig.example/1', '1111111111111111', 10, 'aaaaaaaaaaaaaaaa'),
+      v6('https://farm.example/1', '1111111111111110', 20, 'aaaaaaaaaaaaaaaa', 'farm.example'),
+      v6('https://mirror.example/1', '1111111111111100', 30, 'aaaaaaaaaaaaaaaa', 'mirror.example'),
+      v6('https://orig.example/2', '2222222222222222', 40, 'bbbbbbbbbbbbbbbb'),
+      v6('https://orig.example/2?print', '2222222222222220', 50, 'bbbbbbbbbbbbbbbb'),
+      { ...v6('https://bad.example/1', '1111111111111111', 60), simhash: 'not a simhash' }, // unreadable: in no table, kept
+      { ...v6('https://nocheck.example/1', '3333333333333333', 70), check: NO_CHECK }, // imported without a check
+      ...randomFingerprints(0x60c0n, 3_000).map((simhash, i) => v6(`https://${['farm', 'mirror', 'other', 'orig'][i % 4]}.example/p${i}`, fingerprintToHex(simhash), 100 + i)),
+    ];
+    const inKeyOrder = [...records].sort((x, y) => x.id - y.id);
+    const counts = countsOfRecords(records);
+
+    it.each([
+      {
+        made: 'made by version 6, a migration to another design under way',
+        keysIndex: false,
+        // the records themselves, as version 6 wrote them
+        stored: records as object[],
+        design: { k: 3, b: 4, migration: { phase: 'adding', to: { k: 3, b: 5 }, after: inKeyOrder[1_000]!.id } },
+        // every page in the design's trees, the first 1,001 in the new design's too
+        tables: [
+          { design: { k: 3, b: 4 }, records: inKeyOrder },
+          { design: { k: 3, b: 5 }, records: inKeyOrder.slice(0, 1_001) },
+        ],
+        built: undefined,
+      },
+      {
+        made: 'upgraded from version 5, its tables half built: the records keep their keys, and their index',
+        keysIndex: true,
+        stored: records.map((record) => ({ ...record, keys: record.simhash === 'not a simhash' ? [] : legacyRecordKeys(designTables({ k: 3, b: 4 }), fp(record.simhash)) })),
+        design: { k: 3, b: 4 },
+        tables: [{ design: { k: 3, b: 4 }, records: inKeyOrder.slice(0, 1_200) }],
+        built: { built: 1_200, done: false, after: inKeyOrder[1_199]!.id },
+      },
+    ])('a store $made: the upgrade copies nothing, and once opened every page is in blocks, every tree exact, the queries as before', async ({ keysIndex, stored, design, tables, built }) => {
+      const factory = new IDBFactory();
+      const meta = {
+        design,
+        groups: { k: 3, complete: true },
+        pageCount: counts.pageCount,
+        groupCounts: counts.groupCounts,
+        ...(built === undefined ? {} : { tables: built }),
+      };
+      await writeVersion(6, factory, stored, meta, toBuckets(counts.siteCounts), { keysIndex });
+      await writeVersion6Runs(factory, tables);
+      const runsOfVersion6 = await (async () => {
+        const v6db = await openVersioned('doppel', 6, () => undefined, { factory });
+        const value = [await v6db.getAll('runs'), await v6db.get('meta', 'runs')];
+        v6db.close();
+        return value;
+      })();
+      expect((runsOfVersion6[0] as unknown[]).length).toBeGreaterThan(0);
+
+      // the upgrade transaction: no page copied, version 6's trees left as they were
+      const upgraded = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
+      expect([...upgraded.objectStoreNames]).toEqual(['blocks', 'meta', 'pages', 'runs', 'siteCounts']);
+      expect(await upgraded.count('blocks')).toBe(0);
+      expect(byUrl(await upgraded.getAll('pages'))).toEqual(byUrl(stored as PageRecord[]));
+      expect([await upgraded.getAll('runs'), await upgraded.get('meta', 'runs')]).toEqual(runsOfVersion6);
+      expect(await upgraded.get('meta', 'toBlocks')).toEqual({ built: 0, done: false });
+      expect(await upgraded.get('meta', 'tables')).toBeUndefined(); // version 6's build, dropped: the move rebuilds every tree
+      expect(await upgraded.get('meta', 'design')).toEqual({ k: 3, b: 4 }); // a migration starts over once the move is done
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 0, total: records.length });
+      upgraded.close();
+
+      const progress: MoveProgress[] = [];
+      const db = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
+      opened.push(db);
+      expect(progress).toEqual(buildSteps(records.length));
+      expect(await storedByUrl(db)).toEqual(moved(records));
+      await expectMovedOut(db, records.length);
+      if (keysIndex) expect(await db.getAllKeysFromIndex('pages', 'keys' as never)).toEqual([]); // the old index, emptied with its store
+      // every tree as the pages in blocks give it: the design's tables and the page fields', nothing of version 6's old ids or of the dropped migration's design
+      await expectTablesOfRecords(db);
+      await expectCountsKept(db, 'after the move into blocks');
+      for (const key of ['design', 'groups', 'pageCount', 'groupCounts'] as const) expect(await db.get('meta', key)).toEqual(key === 'design' ? { k: 3, b: 4 } : meta[key]);
+      expect(await readMoveProgress('doppel', factory)).toBeNull();
+
+      const store = await PageStore.open(db);
+      expect(await store.count()).toBe(records.length);
+      expect(await store.get('https://farm.example/1')).toMatchObject({ group: 'aaaaaaaaaaaaaaaa', copySite: 'farm.example', site: 'farm.example' });
+      expect(await store.get('https://nocheck.example/1')).toMatchObject({ check: NO_CHECK });
+      expect(await store.get('https://nowhere.example/')).toBeUndefined();
+      const orig = (await store.get('https://orig.example/1'))!;
+      expect((await store.nearDuplicatesOf(orig)).map((m) => [m.record.url, m.distance])).toEqual([
+        ['https://farm.example/1', 1],
+        ['https://mirror.example/1', 2],
+      ]);
+      // every near-duplicate of a sample of pages, against the brute force over every record
+      const random = mulberry32(6);
+      const readable = records.filter((r) => r.simhash !== 'not a simhash');
+      const sample = [...readable.slice(0, 6), ...Array.from({ length: 20 }, () => readable[Math.floor(random() * readable.length)]!)];
+      for (const page of sample) {
+        const brute = readable
+          .filter((r) => r.url !== page.url && areNearDuplicates(membersOf([page])[0]!, membersOf([r])[0]!, 3))
+          .map((r) => r.url)
+          .sort();
+        expect([page.url, (await store.nearDuplicatesOf(page)).map((m) => m.record.url).sort()]).toEqual([page.url, brute]);
+      }
+      expect(await readOverview(store)).toEqual({ pages: records.length, articles: records.length - 3, groups: 2 });
+      expect((await readSiteStandings(store, new Map())).map((st) => [st.site, st.pages, st.copies])).toEqual([
+        ['farm.example', counts.siteCounts.find((row) => row.site === 'farm.example')!.pages, 1],
+        ['mirror.example', counts.siteCounts.find((row) => row.site === 'mirror.example')!.pages, 1],
+      ]);
+      const newest = byUrl(records).reduce((x, y) => (y.lastSeen > x.lastSeen ? y : x));
+      expect((await readHistory(store, {}, { limit: 1, shown: new Set() })).entries.map((e) => e.root.url)).toEqual([newest.url]);
+      expect(await store.leastRecentlySeen(2)).toEqual(['https://orig.example/1', 'https://farm.example/1']);
+      // writes after the move keep every tree and count exact
+      expect(await store.forgetSite('other.example')).toBe(750);
+      expect(await store.count()).toBe(records.length - 750);
+      await expectTablesOfRecords(db);
+      await expectCountsKept(db, 'after forgetting a site');
     });
   });
 
@@ -773,26 +1010,29 @@ describe('upgrade from every earlier version', () => {
     const records = randomFingerprints(0x30e7n, 5000).map((simhash, i) => v4(`https://s${i % 7}.example/p${i}`, fingerprintToHex(simhash), 100 + i));
     const meta = { design: { k: 3, b: 4 }, groups: { k: 3, complete: true }, pageCount: records.length, groupCounts: { grouped: 0, groups: 0 } };
 
-    /** A version 4 store of `records`, upgraded to version 5 without the move that openDoppelDb makes. */
+    /** A version 4 store of `records`, upgraded to version 7 without the moves that openDoppelDb makes. */
     async function upgradedUnmoved(factory: IDBFactory): Promise<Db> {
       await writeVersion(4, factory, records, meta);
       const db = await openVersioned('doppel', DB_VERSION, upgradeSchema, { factory });
       opened.push(db);
       return db;
     }
-    /** Every page exactly once, in one store or the other, with its fields; the moved ones under their slot keys. */
+    /** Every page exactly once, in one store or the other, with its fields; the moved ones under their slot keys (version 5's layout, before the move into blocks). */
     async function expectEveryPageOnce(db: Db): Promise<{ moved: number; left: number }> {
-      const done = await storedByUrl(db);
+      const done = await slottedByUrl(db);
       const left = await db.getAll(LEGACY_PAGES);
       expect(moved([...done, ...left])).toEqual(moved(records));
+      expect(await db.count('blocks')).toBe(0); // nothing moves into blocks before version 5's move is done
       return { moved: done.length, left: left.length };
     }
 
-    it('the upgrade itself only renames the old store and creates the new one: no page is copied in it', async () => {
+    it('the upgrade itself only renames the old store and creates the new ones: no page is copied in it', async () => {
       const db = await upgradedUnmoved(new IDBFactory());
       expect(db.version).toBe(DB_VERSION);
-      expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'pagesByUrl', 'runs', 'siteCounts']);
+      expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'pages', 'pagesByUrl', 'runs', 'siteCounts']);
       expect(await expectEveryPageOnce(db)).toEqual({ moved: 0, left: 5000 });
+      expect(await db.count('runs')).toBe(0);
+      expect(await db.get('meta', 'toBlocks')).toEqual({ built: 0, done: false });
     });
 
     it('moves a batch per transaction, counts the moved pages in meta, and a move cut off resumes where it stopped', async () => {
@@ -801,7 +1041,7 @@ describe('upgrade from every earlier version', () => {
       expect(await moveLegacyPages(db, { batchSize: 1500, maxBatches: 2, onProgress: (p) => seen.push(p) })).toBe(3000);
       expect(seen).toEqual([{ moved: 1500, total: 5000 }, { moved: 3000, total: 5000 }]);
       expect(await expectEveryPageOnce(db)).toEqual({ moved: 3000, left: 2000 });
-      expect(await db.get('meta', 'move')).toEqual({ moved: 3000, done: false, after: byUrl(records).map((r) => (r as { url: string }).url)[2999] });
+      expect(await db.get('meta', 'move')).toEqual({ moved: 3000, done: false, after: byUrl(records).map((r) => r.url)[2999] });
       // the rest, as the next open does it
       expect(await moveLegacyPages(db, { batchSize: 1500, onProgress: (p) => seen.push(p) })).toBe(2000);
       expect(seen.slice(2)).toEqual([{ moved: 4500, total: 5000 }, { moved: 5000, total: 5000 }]);
@@ -836,8 +1076,11 @@ describe('upgrade from every earlier version', () => {
       const progress: MoveProgress[] = [];
       const reopened = await openDoppelDb('doppel', { factory, onMoveProgress: (p) => progress.push(p) });
       opened.push(reopened);
-      expect(progress.map((p) => p.moved)).toEqual([4000, 5000, 2000, 4000, 5000]); // the move's last batches, then the tables' building
-      expect(await expectEveryPageOnce(reopened)).toEqual({ moved: 5000, left: 0 });
+      // the move's last batches, then the move into blocks
+      expect(progress).toEqual([{ moved: 4000, total: 5000 }, { moved: 5000, total: 5000 }, ...buildSteps(5000)]);
+      expect(await storedByUrl(reopened)).toEqual(moved(records));
+      await expectMovedOut(reopened, 5000);
+      await expectTablesOfRecords(reopened);
       const store = await PageStore.open(reopened);
       expect(await store.count()).toBe(5000);
       expect((await store.get(records[4321]!.url))?.title).toBe(records[4321]!.title);
@@ -852,13 +1095,18 @@ describe('upgrade from every earlier version', () => {
       await moveLegacyPages(db, { batchSize: 1500, maxBatches: 1 });
       expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 1500, total: 5000 });
       await moveLegacyPages(db);
-      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 0, total: 5000 }); // then the tables are built
-      await buildTables(db, { maxBatches: 1 });
+      expect(await readMoveProgress('doppel', factory)).toEqual({ moved: 0, total: 5000 }); // then the pages move into blocks
+      await buildBlocks(db, { maxBatches: 1 });
       expect(await readMoveProgress('doppel', factory)).toEqual({ moved: BUILD_BATCH, total: 5000 });
-      await buildTables(db);
+      await buildBlocks(db);
       expect(await readMoveProgress('doppel', factory)).toBeNull(); // done
+      expect(await storedByUrl(db)).toEqual(moved(records));
       opened.push(await openDoppelDb('fresh', { factory }));
       expect(await readMoveProgress('fresh', factory)).toBeNull(); // a new database has nothing to move
+      expect((await factory.databases()).map((d) => [d.name, d.version]).sort()).toEqual([
+        ['doppel', DB_VERSION],
+        ['fresh', DB_VERSION],
+      ]); // asking upgraded nothing and created nothing
       expect(db.version).toBe(DB_VERSION);
     });
 

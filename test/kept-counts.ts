@@ -1,6 +1,7 @@
 // The counts a store keeps (lib/store/tally.ts) against the same counts taken from every stored
 // record: the brute-force reference for meta `pageCount`, `groupCounts` and the `siteCounts` rows.
 // Used by the unit tests over fake-indexeddb and by the e2e store check (test/e2e/consistency.ts).
+import { storedPages } from './kept-tables';
 import { expect } from 'vitest';
 import type { Db, GroupCounts, SiteCounts } from '../lib/store/schema';
 import { siteBucket } from '../lib/store/tally';
@@ -41,7 +42,7 @@ export function rowsOfBuckets(buckets: readonly { bucket: number; rows: readonly
 }
 
 export async function countsFromRecords(db: Db): Promise<CountsFromRecords> {
-  return countsOfRecords(await db.getAll('pages'));
+  return countsOfRecords(await storedPages(db));
 }
 
 /** What the store keeps, in the same shape. */

@@ -1,18 +1,35 @@
-// The tables a store keeps in sorted runs (lib/store/table-trees.ts) against the tables built from
-// every stored record: the brute-force reference for the `runs` store. Each tree must hold exactly
-// one entry per readable record (of a migration's new design: per record the pass has been
-// through), no chunk may lie outside the run index, and the index may name no missing chunk. Used by
-// the unit tests over fake-indexeddb and by the e2e store check (test/e2e/consistency.ts).
+// The trees a store keeps in sorted runs (lib/store/table-trees.ts, lib/store/page-rows.ts) against
+// the trees built from every stored record: the brute-force reference for the `runs` store. Each
+// table tree must hold exactly one entry per readable record (of a migration's new design: per
+// record the pass has been through), each page-field tree one per record with that field, no chunk
+// may lie outside the run index, and the index may name no missing chunk. Used by the unit tests
+// over fake-indexeddb and by the e2e store check (test/e2e/consistency.ts).
 import { expect } from 'vitest';
 import { fingerprintFromHex } from '../lib/fingerprint';
 import { type StoredDesign, parseStoredDesign, tablesOf } from '../lib/store/migrate';
+import { decodeBlock } from '../lib/store/blocks';
+import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../lib/store/page-rows';
 import type { RunChunkKey, RunIndex } from '../lib/store/runs';
-import type { Db } from '../lib/store/schema';
+import type { Db, PageRecord } from '../lib/store/schema';
 import { TABLE_STRIDE, readRunIndexValue, tableEntries, tableTree } from '../lib/store/table-trees';
 
-const entryText = (words: ArrayLike<number>, at: number): string => Array.from({ length: TABLE_STRIDE }, (_, w) => words[at + w]).join(',');
+/** Words an entry of the tree: the page fields' trees are past every table's. */
+const strideOf = (tree: number): number => (tree < FIELD_TREE_BASE ? TABLE_STRIDE : Object.values(FIELD_TREES).find((spec) => spec.tree === tree)?.stride ?? TABLE_STRIDE);
+const entryText = (words: ArrayLike<number>, at: number, stride: number): string => Array.from({ length: stride }, (_, w) => words[at + w]).join(',');
 
-/** The entries every tree of meta's design(s) should hold, from the records: by tree, sorted. */
+/** Every page of the stored blocks (keys and values of the `blocks` store), in id order. */
+export function pagesOfBlocks(blocks: readonly { key: number; value: unknown }[]): PageRecord[] {
+  return blocks.flatMap(({ key, value }) => decodeBlock(key, value).filter((page): page is PageRecord => page !== undefined));
+}
+
+/** Every page of a database (fake-indexeddb in unit tests), in id order. */
+export async function storedPages(db: Db): Promise<PageRecord[]> {
+  const tx = db.transaction('blocks', 'readonly');
+  const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+  return pagesOfBlocks(keys.map((key, i) => ({ key, value: values[i] })));
+}
+
+/** The entries every tree should hold, from the records: the tables of meta's design(s) and the page fields' trees, by tree, sorted. */
 export function tablesOfRecords(stored: StoredDesign, records: readonly { id: number; simhash: string }[]): Map<number, string[]> {
   const readable = records.flatMap((record) => {
     try {
@@ -26,13 +43,22 @@ export function tablesOfRecords(stored: StoredDesign, records: readonly { id: nu
     tablesOf(design).tables.forEach((_, t) => {
       const words = tableEntries(design, t, pages);
       const list: string[] = [];
-      for (let e = 0; e < words.length; e += TABLE_STRIDE) list.push(entryText(words, e));
+      for (let e = 0; e < words.length; e += TABLE_STRIDE) list.push(entryText(words, e, TABLE_STRIDE));
       trees.set(tableTree(design, t).tree, list.sort());
     });
   };
   enter(stored, readable);
   const m = stored.migration;
   if (m !== undefined) enter(m.to, m.after === undefined ? [] : readable.filter((page) => page.id <= m.after!));
+  // the page fields' trees, for records that have the fields (IdbIndexBackend's and the tables-only tests' have only id and simhash)
+  const full = records.filter((record): record is PageRecord => typeof (record as Partial<PageRecord>).url === 'string');
+  if (full.length > 0) {
+    for (const field of ['url', 'site', 'group', 'copySite'] as const) {
+      const list = full.filter((r) => r[field] !== undefined).map((r) => `${textKey(r[field]!)},${r.id}`);
+      if (list.length > 0) trees.set(FIELD_TREES[field].tree, list.sort());
+    }
+    trees.set(FIELD_TREES.lastSeen.tree, full.map((r) => lastSeenEntry(r.lastSeen, r.id).join(',')).sort());
+  }
   return trees;
 }
 
@@ -59,7 +85,8 @@ export function tablesOfRuns(index: RunIndex, chunks: readonly { key: RunChunkKe
       listed.add(key);
       const words = byKey.get(key);
       if (words === undefined) return void missing.push(key);
-      for (let e = 0; e < words.length; e += TABLE_STRIDE) list.push(entryText(words, e));
+      const stride = strideOf(run.tree);
+      for (let e = 0; e < words.length; e += stride) list.push(entryText(words, e, stride));
     });
   }
   for (const list of trees.values()) list.sort();
@@ -94,5 +121,5 @@ export async function expectTablesOfRecords(db: Db, design?: { k: number; b: num
   const tx = db.transaction('runs', 'readonly');
   const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
   const chunks = keys.map((key, i) => ({ key, words: values[i]! }));
-  expectSameTables(tablesOfRecords(stored, await db.getAll('pages')), tablesOfRuns(index, chunks));
+  expectSameTables(tablesOfRecords(stored, await storedPages(db)), tablesOfRuns(index, chunks));
 }

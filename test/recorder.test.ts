@@ -1,5 +1,6 @@
 // lib/recorder.ts: the background's message handling, on fake-indexeddb with in-memory settings
 // and outcomes.
+import { storedPages } from './kept-tables';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -319,7 +320,7 @@ describe('createRecorder', () => {
     expect((await report('https://news.example/mill')).page).toMatchObject({ visits: 2, firstSeen: 1_001_000, lastSeen: 1_004_000 });
 
     // no page text is stored anywhere
-    const stored = await db.getAll('pages');
+    const stored = await storedPages(db);
     expect(stored).toHaveLength(3);
     for (const record of stored) {
       expect(Object.keys(record).slice(0, PAGE_RECORD_FIELDS.length)).toEqual([...PAGE_RECORD_FIELDS]);

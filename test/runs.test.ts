@@ -18,6 +18,7 @@ import {
   mergeDue,
   mergeRuns,
   parseRunIndex,
+  readAscending,
   readDescending,
   sortEntries,
   splitChunks,
@@ -185,7 +186,10 @@ describe('a tree in IndexedDB, against every entry ever appended', () => {
     expect((await db.getAllKeys('runs')).map((k) => JSON.stringify(k)).sort()).toEqual(listed);
   });
 
-  it('readDescending pages through the whole tree newest first, after every batch', async () => {
+  it.each([
+    ['readDescending', true],
+    ['readAscending', false],
+  ] as const)('%s pages through the whole tree in order, after every batch', async (_, descending) => {
     const db = await freshDb();
     const random = mulberry32(7);
     const all: number[][] = [];
@@ -194,7 +198,9 @@ describe('a tree in IndexedDB, against every entry ever appended', () => {
       for (let before: number[] | undefined; ; ) {
         const tx = db.transaction(['runs', 'meta'], 'readonly');
         const index = parseRunIndex((await tx.objectStore('meta').get('runs')) ?? EMPTY_RUN_INDEX);
-        const page = await readDescending(tx.objectStore('runs'), index, spec, { before, limit });
+        const page = descending
+          ? await readDescending(tx.objectStore('runs'), index, spec, { before, limit })
+          : await readAscending(tx.objectStore('runs'), index, spec, { after: before, limit });
         await tx.done;
         expect(page.length).toBeLessThanOrEqual(limit);
         seen.push(...page.map((e) => [...e]));
@@ -208,7 +214,7 @@ describe('a tree in IndexedDB, against every entry ever appended', () => {
       all.push(...entries);
       await write(db, spec, words(entries));
       if (batch % 20 !== 19) continue;
-      const expected = [...all].sort(byWords).reverse();
+      const expected = descending ? [...all].sort(byWords).reverse() : [...all].sort(byWords);
       for (const limit of [1, 7, 50, 10_000]) expect(await pageThrough(limit)).toEqual(expected);
     }
     expect(Math.max(...(await readIndex(db)).runs.map((r) => r.level))).toBe(2);
@@ -229,6 +235,22 @@ describe('a tree in IndexedDB, against every entry ever appended', () => {
     expect(await read([1, 1, 0], 5)).toEqual([]);
     expect(await read([0xffffffff, 0, 0], 1)).toEqual([[9, 1, 0]]);
     await expect(read([5, 3], 1)).rejects.toThrow('a cursor of 2 words for entries of 3');
+  });
+
+  it('readAscending starts strictly after its cursor, which need not be an entry', async () => {
+    const db = await freshDb();
+    await write(db, spec, words([[5, 1, 0], [5, 2, 0], [9, 1, 0], [1, 1, 0]]));
+    await write(db, spec, words([[5, 3, 0], [7, 1, 0]]));
+    const read = async (after: number[] | undefined, limit: number): Promise<number[][]> => {
+      const tx = db.transaction(['runs', 'meta'], 'readonly');
+      const index = parseRunIndex(await tx.objectStore('meta').get('runs'));
+      return (await readAscending(tx.objectStore('runs'), index, spec, { after, limit })).map((e) => [...e]);
+    };
+    expect(await read(undefined, 3)).toEqual([[1, 1, 0], [5, 1, 0], [5, 2, 0]]);
+    expect(await read([5, 1, 0], 10)).toEqual([[5, 2, 0], [5, 3, 0], [7, 1, 0], [9, 1, 0]]);
+    expect(await read([6, 0, 0], 1)).toEqual([[7, 1, 0]]);
+    expect(await read([0, 0, 0], 1)).toEqual([[1, 1, 0]]);
+    expect(await read([9, 1, 0], 5)).toEqual([]);
   });
 
   it('keeps trees apart', async () => {

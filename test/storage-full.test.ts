@@ -313,7 +313,7 @@ describe('the recorder when storage is full', () => {
 });
 
 describe('PageStore.leastRecentlySeen', () => {
-  it('lists URLs by lastSeen, oldest first, then by URL; a revisit moves a page to the end', async () => {
+  it('lists URLs by lastSeen, oldest first, then in the order they were first stored; a revisit moves a page to the end', async () => {
     const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
     opened.push(db);
     const store = await PageStore.open(db);
@@ -321,11 +321,11 @@ describe('PageStore.leastRecentlySeen', () => {
     for (const [url, now] of [['https://b.example/', 5], ['https://a.example/', 5], ['https://c.example/', 1], ['https://d.example/', 9]] as const) {
       await store.recordVisit({ url, title: '', site: new URL(url).host, simhash, check, now });
     }
-    expect(await store.leastRecentlySeen(10)).toEqual(['https://c.example/', 'https://a.example/', 'https://b.example/', 'https://d.example/']);
-    expect(await store.leastRecentlySeen(2)).toEqual(['https://c.example/', 'https://a.example/']);
+    expect(await store.leastRecentlySeen(10)).toEqual(['https://c.example/', 'https://b.example/', 'https://a.example/', 'https://d.example/']);
+    expect(await store.leastRecentlySeen(2)).toEqual(['https://c.example/', 'https://b.example/']);
     expect(await store.leastRecentlySeen(0)).toEqual([]);
     await store.recordVisit({ url: 'https://c.example/', title: '', site: 'c.example', simhash, check, now: 20 });
-    expect(await store.leastRecentlySeen(1)).toEqual(['https://a.example/']);
+    expect(await store.leastRecentlySeen(1)).toEqual(['https://b.example/']);
     await expect(store.leastRecentlySeen(-1)).rejects.toThrow(RangeError);
   });
 });

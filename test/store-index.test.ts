@@ -10,7 +10,7 @@ import { openDoppelDb } from '../lib/store/db';
 import { IdbIndexBackend } from '../lib/store/pages';
 import { designTables, tableKeys } from '../lib/tables';
 import { type IndexFactory, runIndexSuite } from './index-suite';
-import { expectTablesOfRecords } from './kept-tables';
+import { expectTablesOfRecords, storedPages } from './kept-tables';
 
 /** IdbIndexBackend keys documents by string (URLs); the suite's ids are numbers. */
 function numberIds(inner: IndexBackend<string>): IndexBackend<number> {
@@ -43,7 +43,7 @@ describe('IdbIndexBackend', () => {
     const backend = new IdbIndexBackend(db, design);
     const fp = asFingerprint(0x0123456789abcdefn);
     await backend.add('a', fp, tableKeys(design, fp));
-    expect((await db.getAll('pages')).map((record) => [record.url, record.simhash])).toEqual([['a', '0123456789abcdef']]);
+    expect((await storedPages(db)).map((record) => [record.url, record.simhash])).toEqual([['https://index.invalid/a', '0123456789abcdef']]);
     await expectTablesOfRecords(db, design);
     await expect(backend.add('a', fp, tableKeys(design, fp))).rejects.toThrow();
     await expect(backend.add('b', fp, [])).rejects.toThrow('expected 4 table keys: got 0');

@@ -13,11 +13,13 @@ import { siteBucket } from '../lib/store/tally';
 import { within } from '../lib/store/within';
 import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
-import { type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
+import { DEFAULT_DESIGN, type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
+import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/store/page-rows';
+import { tableTree } from '../lib/store/table-trees';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, upgradeSchema } from '../lib/store/schema';
 import { flipBits } from './index-suite';
 import { expectCountsKept } from './kept-counts';
-import { expectTablesOfRecords } from './kept-tables';
+import { expectTablesOfRecords, storedPages } from './kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -81,12 +83,16 @@ describe('within (one transaction: every write lands, or none does)', () => {
 });
 
 describe('schema', () => {
-  it(`creates version ${DB_VERSION} with the pages, meta, runs and siteCounts stores and their indexes`, async () => {
+  it(`creates version ${DB_VERSION} with the blocks, meta, runs and siteCounts stores, and an empty pages store of version 6's shape`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(6);
-    expect(db.version).toBe(6);
-    expect([...db.objectStoreNames]).toEqual(['meta', 'pages', 'runs', 'siteCounts']);
-    const tx = db.transaction(['pages', 'meta', 'siteCounts', 'runs']);
+    expect(DB_VERSION).toBe(7);
+    expect(db.version).toBe(7);
+    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'pages', 'runs', 'siteCounts']);
+    const tx = db.transaction(['blocks', 'pages', 'meta', 'siteCounts', 'runs']);
+    const blocks = tx.objectStore('blocks');
+    expect([blocks.keyPath, blocks.autoIncrement, [...blocks.indexNames]]).toEqual([null, false, []]);
+    expect(await tx.objectStore('meta').get('toBlocks')).toBeUndefined(); // nothing to move
+    expect(await tx.objectStore('meta').get('nextId')).toBeUndefined(); // no page yet: ids start at 0
     const pages = tx.objectStore('pages');
     expect(pages.keyPath).toBe('id');
     expect(pages.autoIncrement).toBe(false);
@@ -122,13 +128,21 @@ describe('schema', () => {
     await expect(PageStore.open(await freshDb(), { k: 3, b: 3 })).rejects.toThrow('blocks must exceed k: got 3 blocks for k = 3');
   });
 
-  it('enters a page in one tree per table: [key, simhash, id] entries of 5 words', async () => {
+  it('enters a page in one tree per table ([key, simhash, id] entries of 5 words) and in the url, site and lastSeen trees, in a block of its own id', async () => {
     const store = await freshStore();
-    const record = await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
-    const id = [Math.floor(record.id / 2 ** 32), record.id % 2 ** 32];
-    const entries = await store.db.getAll('runs');
-    // one run of one entry in each of the 4 trees; the key of table t is block t (b = 4, k = 3: tables of 1 block)
-    expect(entries.map((words) => [...words])).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef].map((key) => [key, 0x01234567, 0x89abcdef, ...id]));
+    const record = await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1_234 });
+    expect(record.id).toBe(0);
+    const tx = store.db.transaction('runs');
+    const [keys, chunks] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+    const byTree = new Map(keys.map((key, i) => [key[0], [...chunks[i]!]]));
+    // one run of one entry in each of the 4 tables; the key of table t is block t (b = 4, k = 3: tables of 1 block)
+    expect([0, 1, 2, 3].map((t) => byTree.get(tableTree(DEFAULT_DESIGN, t).tree))).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef].map((key) => [key, 0x01234567, 0x89abcdef, 0, 0]));
+    expect(byTree.get(FIELD_TREES.url.tree)).toEqual([textKey('https://a.example/'), 0]);
+    expect(byTree.get(FIELD_TREES.site.tree)).toEqual([textKey('a.example'), 0]);
+    expect(byTree.get(FIELD_TREES.lastSeen.tree)).toEqual([1, 234, 0]);
+    expect(byTree.size).toBe(7); // no group, no copy: no entry in those trees
+    expect(await store.db.getAllKeys('blocks')).toEqual([0]);
+    expect(await store.db.get('meta', 'nextId')).toBe(1);
     await expectTablesOfRecords(store.db);
   });
 });
@@ -136,7 +150,7 @@ describe('schema', () => {
 describe('opening and upgrading', () => {
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 7, (db) => {
+    const newer = await rawOpen(factory, 'doppel', 8, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -147,11 +161,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 7\b.*version 6\b/);
+    expect((error as Error).message).toMatch(/version 8\b.*version 7\b/);
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(7);
+    expect(after.version).toBe(8);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -163,35 +177,35 @@ describe('opening and upgrading', () => {
     await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 7 whose step deletes the pages store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 7, async (upgrading, oldVersion, tx) => {
+    // A version 8 whose step deletes the blocks store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 8, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 7) {
-        upgrading.deleteObjectStore('pages');
-        throw new Error('step 7 failed');
+      if (oldVersion < 8) {
+        upgrading.deleteObjectStore('blocks');
+        throw new Error('step 8 failed');
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 6 to version 7: step 7 failed\. Nothing was changed; it is still at version 6/);
+    await expect(failing).rejects.toThrow(/from version 7 to version 8: step 8 failed\. Nothing was changed; it is still at version 7/);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 7, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', 8, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 6 to version 7: later.');
+    await expect(failingLater).rejects.toThrow('from version 7 to version 8: later.');
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(6);
+    expect(reopened.version).toBe(7);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
-    expect((await reopened.getAll('pages')).map((record) => [record.url, record.visits])).toEqual([['https://a.example/', 1]]);
+    expect((await storedPages(reopened)).map((record) => [record.url, record.visits])).toEqual([['https://a.example/', 1]]);
   });
 
   it('a connection closes itself when a newer version wants to upgrade, and says so', async () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 7, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(7);
+    const upgraded = await openVersioned('doppel', 8, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(8);
     expect(closed).toBe(1);
     upgraded.close();
     expect(() => first.transaction('pages')).toThrow();
@@ -241,7 +255,7 @@ describe('PageStore.recordVisit', () => {
     const store = await freshStore();
     const record = await store.recordVisit({ ...visit, now: 1_000 });
     const want: PageRecord = {
-      id: slotBase(visit.url),
+      id: 0, // the first page: ids count up
       url: visit.url,
       title: 'Story',
       site: 'news.example',
@@ -279,7 +293,9 @@ describe('PageStore.recordVisit', () => {
     expect(await store.nearDuplicates(A, A_CHECK)).toEqual([]);
     expect((await store.nearDuplicates(B, B_CHECK)).map((m) => m.record.url)).toEqual([visit.url]);
     // the old entries are gone from the trees: only B's are left
-    const simhashes = (await store.db.getAll('runs')).flatMap((words) => (words.length === 0 ? [] : [[words[1], words[2]]]));
+    const tx = store.db.transaction('runs');
+    const [keys, chunks] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+    const simhashes = chunks.flatMap((words, i) => (words.length === 0 || keys[i]![0] >= FIELD_TREE_BASE ? [] : [[words[1], words[2]]]));
     expect(simhashes).toEqual(Array.from({ length: 4 }, () => [0xf0f0f0f0, 0xf0f0f0f0]));
     await expectTablesOfRecords(store.db);
   });
@@ -318,7 +334,7 @@ describe('PageStore.forget and forgetSite', () => {
     expect(await store.forgetSite('a.example')).toBe(3);
     expect(await store.forgetSite('a.example')).toBe(0);
     expect(await store.forgetSite('nowhere.example')).toBe(0);
-    expect((await store.db.getAll('pages')).map((record) => record.url).sort()).toEqual(['https://a.example:8080/', 'https://b.example/']);
+    expect((await storedPages(store.db)).map((record) => record.url).sort()).toEqual(['https://a.example:8080/', 'https://b.example/']);
   });
 });
 
@@ -415,7 +431,7 @@ describe('PageStore.nearDuplicates', () => {
 describe('the counts kept as pages are written: pages, groups, and each site\'s pages and copies', () => {
   /** meta `pageCount` against a walk over the store (IndexedDB's own count()); the group and site counts against every record. */
   async function expectCountKept(store: PageStore, step: string): Promise<void> {
-    const walked = await store.db.count('pages');
+    const walked = (await storedPages(store.db)).length;
     expect([step, await store.count()]).toEqual([step, walked]);
     expect([step, await store.db.get('meta', 'pageCount')]).toEqual([step, walked]);
     await expectCountsKept(store.db, step);

@@ -1,11 +1,13 @@
 // lib/store/tally.ts on its own: what it accepts as kept counts, and the deltas of single changes.
 // (test/store.test.ts checks the counts against every record over a seeded mix of writes; test/
 // groups.test.ts, the counts the upgrade from each earlier version writes.)
+import { PageRows } from '../lib/store/page-rows';
+import { DEFAULT_DESIGN } from '../lib/store/pages';
+import { readRunIndex } from '../lib/store/table-trees';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openDoppelDb } from '../lib/store/db';
-import { slotBase } from '../lib/store/slots';
 import type { PageRecord } from '../lib/store/schema';
 import { SITE_BUCKETS, Tally, parseGroupCounts, parseSiteBucket, parseSiteCounts, siteBucket, toBuckets } from '../lib/store/tally';
 
@@ -69,8 +71,9 @@ describe('site buckets', () => {
   });
 });
 
+let ids = 0;
 const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({
-  id: slotBase(url),
+  id: ids++,
   url,
   title: '',
   site: new URL(url).host,
@@ -85,15 +88,18 @@ const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({
 describe('Tally', () => {
   /** Applies `changes` ([before, after] pairs, written in order) in one transaction through a Tally; returns the kept counts. */
   async function apply(db: Awaited<ReturnType<typeof openDoppelDb>>, changes: [PageRecord | undefined, PageRecord | undefined][]) {
-    const tx = db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const tally = new Tally(pages);
+    const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs'], 'readwrite');
+    const meta = tx.objectStore('meta');
+    const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+    while (rows.peekNextId < ids) rows.newId(); // the ids page() gave out
+    const tally = new Tally(rows);
     for (const [before, after] of changes) {
       tally.change(before, after);
-      if (after !== undefined) void pages.put(after);
-      else void pages.delete(before!.id);
+      if (after !== undefined) void rows.put(after);
+      else void rows.delete(before!.id);
     }
-    await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
+    await tally.flush(meta, tx.objectStore('siteCounts'));
+    await rows.flush(meta, () => [DEFAULT_DESIGN]);
     await tx.done;
     const buckets = await db.getAll('siteCounts');
     for (const { bucket, rows } of buckets) for (const row of rows) expect(siteBucket(row.site)).toBe(bucket);

@@ -1,4 +1,5 @@
 // lib/store/transfer.ts: exporting the store as NDJSON and importing it back, on fake-indexeddb.
+import { FIELD_TREE_BASE, PageRows, UrlFilter } from '../lib/store/page-rows';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +13,7 @@ import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '.
 import { readRunIndexValue } from '../lib/store/table-trees';
 import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
 import { flipBits } from './index-suite';
-import { expectTablesOfRecords } from './kept-tables';
+import { expectTablesOfRecords, storedPages } from './kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -51,7 +52,7 @@ async function collect(lines: AsyncIterable<string>): Promise<string[]> {
 }
 
 /** Every stored record, by URL. */
-const all = async (store: PageStore): Promise<PageRecord[]> => (await store.db.getAll('pages')).sort((x, y) => (x.url < y.url ? -1 : x.url > y.url ? 1 : 0));
+const all = async (store: PageStore): Promise<PageRecord[]> => (await storedPages(store.db)).sort((x, y) => (x.url < y.url ? -1 : x.url > y.url ? 1 : 0));
 
 /** Every stored record is whole: exactly the PageRecord fields; and the tables hold exactly the entries of the records' simhashes. */
 async function expectWhole(store: PageStore): Promise<void> {
@@ -85,7 +86,7 @@ async function populated(count: number, design?: DesignMeta): Promise<PageStore>
 }
 
 describe('exportPages', () => {
-  it('a header with the page count, then one line per page in key order, read a chunk at a time', async () => {
+  it('a header with the page count, then one line per page in id order (the order first stored), read a chunk at a time', async () => {
     const store = await populated(40);
     const spy = vi.spyOn(store, 'pagesAfter');
     const lines = await collect(exportPages(store, { now: Date.UTC(2025, 1, 3), chunkSize: 7 }));
@@ -93,8 +94,8 @@ describe('exportPages', () => {
     expect(lines).toHaveLength(42);
     const urls = lines.slice(1).map((l) => JSON.parse(l).url as string);
     expect(new Set(urls).size).toBe(41);
-    const keys = urls.map(slotBase); // (no two of these URLs share a slot)
-    expect(keys).toEqual([...keys].sort((x, y) => x - y));
+    const ids = await Promise.all(urls.map(async (url) => (await store.get(url))!.id));
+    expect(ids).toEqual(Array.from({ length: 41 }, (_, i) => i));
     expect(spy).toHaveBeenCalledTimes(6); // 41 records in chunks of 7
     for (const line of lines.slice(1)) {
       expect(Object.keys(JSON.parse(line))).toEqual(['url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits']);
@@ -136,7 +137,10 @@ describe('round trip', () => {
     const summary = await importLines(store, splitLines(chunks), { now: NOW, batchSize: 100 });
     expect(summary).toEqual({ added: before.length, merged: 0, unchanged: 0, rejected: [] });
     const after = await all(store);
-    expect(after).toEqual(before);
+    // the same pages, each with a new id: ids are never given out twice
+    const withoutId = (records: PageRecord[]) => records.map(({ id: _, ...rest }) => rest);
+    expect(withoutId(after)).toEqual(withoutId(before));
+    expect(Math.min(...after.map((record) => record.id))).toBe(301);
     for (const [i, record] of after.entries()) expect(Object.keys(record)).toEqual(Object.keys(before[i]!));
   });
 
@@ -146,7 +150,7 @@ describe('round trip', () => {
     await importLines(target, exportPages(source), { now: NOW });
     expect(await all(target)).toEqual(await all(source));
     const index = readRunIndexValue(await target.db.get('meta', 'runs'));
-    expect(new Set(index.runs.map((run) => run.tree)).size).toBe(20);
+    expect(new Set(index.runs.map((run) => run.tree).filter((tree) => tree < FIELD_TREE_BASE)).size).toBe(20); // the tables
     await expectWhole(target);
   });
 
@@ -440,7 +444,7 @@ describe('pages imported without a check', () => {
   });
 });
 
-describe('a long import reads only the slots that may be taken (SlotFilter)', () => {
+describe('a long import looks up only the URLs that may be stored (UrlFilter)', () => {
   /** A seeded file: new pages, pages of the store (merged or unchanged), repeats and tracking variants. */
   function mixedFile(lines: number): string[] {
     const simhashes = randomFingerprints(0x5107n, lines);
@@ -453,36 +457,36 @@ describe('a long import reads only the slots that may be taken (SlotFilter)', ()
     );
   }
 
-  it('gives the same store and summary as an import that reads every slot, with far fewer reads', async () => {
-    const getAll = vi.spyOn(IDBObjectStore.prototype, 'getAll');
-    const reads = async (batchSize: number): Promise<{ records: PageRecord[]; summary: ImportSummary; slotReads: number }> => {
+  it('gives the same store and summary as an import that looks up every URL, with far fewer lookups', async () => {
+    const byUrl = vi.spyOn(PageRows.prototype, 'byUrl');
+    const lookups = async (batchSize: number): Promise<{ records: PageRecord[]; summary: ImportSummary; lookups: number }> => {
       const store = await populated(300);
-      getAll.mockClear();
+      byUrl.mockClear();
       const summary = await importLines(store, mixedFile(3_000), { now: NOW, batchSize });
-      // (reads of the pages store only: merging the tables' runs reads the runs store)
-      return { records: await all(store), summary, slotReads: getAll.mock.contexts.filter((store) => (store as IDBObjectStore).name === 'pages').length };
+      return { records: await all(store), summary, lookups: byUrl.mock.calls.length };
     };
-    const oneBatch = await reads(10_000); // one batch: no filter
-    const filtered = await reads(100); // the filter from batch FILTER_AFTER_BATCHES + 1 on
-    getAll.mockRestore();
+    const oneBatch = await lookups(10_000); // one batch: no filter
+    const filtered = await lookups(100); // the filter from batch FILTER_AFTER_BATCHES + 1 on
+    byUrl.mockRestore();
     expect(filtered.records).toEqual(oneBatch.records);
     expect(filtered.summary).toEqual(oneBatch.summary);
     expect(filtered.summary.added).toBeGreaterThan(2_000);
     expect(filtered.summary.merged + filtered.summary.unchanged).toBeGreaterThan(500);
-    // one read a distinct URL without the filter; with it, the first batches' and those of pages that may be stored
-    expect(oneBatch.slotReads).toBeGreaterThan(2_400);
+    // one lookup a distinct URL without the filter; with it, the first batches' and those of pages that may be stored
+    expect(oneBatch.lookups).toBeGreaterThan(2_400);
     // at most: every URL of the first batches, and every fifth line after (a page the store may have)
-    expect(filtered.slotReads).toBeLessThanOrEqual(FILTER_AFTER_BATCHES * 100 + 3_000 / 5);
+    expect(filtered.lookups).toBeLessThanOrEqual(FILTER_AFTER_BATCHES * 100 + 3_000 / 5);
   });
 
-  it('a page stored after the filter was filled is merged, not overwritten: the batch is rolled back and written again with the reads', async () => {
+  it('a page stored after the filter was filled is merged, not added twice: its id is past what the filter has seen', async () => {
     const store = await populated(20);
     const before = await store.count();
-    const filter = await store.slotFilter(7); // 7 keys a transaction: several chunks
-    for (const record of await all(store)) expect(filter.mayHold(record.id)).toBe(true);
+    const filter = await store.urlFilter();
+    for (const record of await all(store)) expect(filter.mayHold(record.url)).toBe(true);
+    expect(filter.throughId).toBe(before);
     const late = 'https://late.example/visited-during-the-import';
     const fresh = 'https://fresh.example/only-in-the-file';
-    expect(filter.mayHold(slotBase(late)) || filter.mayHold(slotBase(fresh))).toBe(false);
+    expect(filter.mayHold(late) || filter.mayHold(fresh)).toBe(false);
     await store.recordVisit({ url: late, title: 'Visited', site: 'late.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: NOW });
 
     const seen: (number | undefined)[] = [];
@@ -491,16 +495,16 @@ describe('a long import reads only the slots that may be taken (SlotFilter)', ()
       const visits = (current.get(late)?.visits ?? 0) + 10;
       return [late, fresh].map((url) => ({ url, title: 'Imported', site: new URL(url).host, simhash: A, check: A_CHECK, firstSeen: NOW, lastSeen: NOW, visits }));
     }, { filter });
-    expect(seen).toEqual([undefined, 1]); // the first try did not read the late page's slot, and failed
+    expect(seen).toEqual([1]); // the late page was read (the filter caught up first), once
     expect((await all(store)).filter((r) => r.url === late)).toMatchObject([{ visits: 11 }]);
     expect(await store.get(fresh)).toMatchObject({ visits: 11 });
     expect(await store.count()).toBe(before + 2);
-    expect([filter.mayHold(slotBase(late)), filter.mayHold(slotBase(fresh))]).toEqual([true, true]);
+    expect([filter.mayHold(late), filter.mayHold(fresh), filter.throughId]).toEqual([true, true, before + 2]);
   });
 
   it('an empty store gives a filter that holds nothing', async () => {
-    const filter = await (await freshStore()).slotFilter();
-    expect(filter).toBeInstanceOf(SlotFilter);
-    expect(filter.mayHold(slotBase('https://a.example/'))).toBe(false);
+    const filter = await (await freshStore()).urlFilter();
+    expect(filter).toBeInstanceOf(UrlFilter);
+    expect([filter.mayHold('https://a.example/'), filter.throughId]).toEqual([false, 0]);
   });
 });

@@ -64,11 +64,7 @@ export default defineBackground(() => {
     const { moved, regrouped, compacted } = navigator.locks ? await navigator.locks.request(ORGANISE_LOCK, run) : await run();
     if (moved) console.info(`Doppel: table design moved to k=${moved.to.k} b=${moved.to.b} (${moved.rewritten} pages)`);
     if (regrouped) console.info(`Doppel: regrouped ${regrouped.pages} pages for k=${regrouped.k}: ${regrouped.groups} groups`);
-    if (compacted > 0) console.info(`Doppel: merged the runs of ${compacted} table trees into one each`);
-    // a store upgraded from version 1–5: its records' old table keys, which nothing reads, dropped
-    // a batch at a time (queries and visits go on meanwhile; a stop resumes at the next start)
-    const dropped = await store.dropLegacyKeys();
-    if (dropped > 0) console.info(`Doppel: dropped the old table keys of ${dropped} pages`);
+    if (compacted > 0) console.info(`Doppel: merged the runs of ${compacted} trees into one each`);
   }).catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
 
   // Registered synchronously, so that a message which wakes the worker is not missed.

@@ -1,6 +1,5 @@
-// Pages packed BLOCK_PAGES to an IndexedDB value: the record layout planned for schema version 7
-// (docs/design-runs.md, *Version 7: pages in blocks*). Not yet used by the schema: version 6 stores
-// one PageRecord object a page.
+// Pages packed BLOCK_PAGES to an IndexedDB value: schema version 7's record layout
+// (docs/design-runs.md, *Version 7: pages in blocks*), read and written through lib/store/page-rows.ts.
 //
 // Why: at a million pages, bench:layout measured the same pages and trees written one record a
 // page (runs-lib) and 64 to a record (blocks), and the latter with its text deflated
@@ -125,6 +124,7 @@ export class BlockCache {
     let pages = this.read.get(block);
     if (pages === undefined) {
       pages = this.store.get(block).then((value) => (value === undefined ? [] : decodeBlock(block, value)));
+      pages.catch(() => undefined); // kept for later readers: a transaction that aborts rejects it, unread
       this.read.set(block, pages);
     }
     return pages;

@@ -1,22 +1,30 @@
-// Finishing the upgrade to schema version 6: entering every page of a database upgraded from
-// version 1–5 in the tables' sorted runs (lib/store/table-trees.ts), in batches, each batch one
-// transaction, for the reason lib/store/move.ts gives (a long upgrade transaction is aborted when
-// the worker stops). The `< 6` step of schema.ts writes meta `tables` {built: 0, done: false};
-// openDoppelDb awaits buildTables after the move, so nothing queries tables that lack pages.
-// Each batch reads the next BUILD_BATCH records after meta's cursor, adds one run a table, and
-// moves the cursor, in one readwrite transaction: a worker stopped mid-build loses nothing and
-// enters no page twice, and two contexts building at once take turns, as they do for the move.
-import { parseStoredDesign } from './migrate';
+// Finishing the upgrade to schema version 7: moving every page of a database upgraded from
+// version 1–6 from `pages` (a record a page, keyed by its slot) into `blocks` (lib/store/blocks.ts),
+// and entering it in every tree under its new id (lib/store/page-rows.ts), in batches, each batch
+// one transaction, for the reason lib/store/move.ts gives (a long upgrade transaction is aborted
+// when the worker stops). The `< 7` step of schema.ts writes meta `toBlocks` {built: 0, done:
+// false}; openDoppelDb awaits buildBlocks after version 5's move (move.ts), so nothing reads a
+// store whose pages are half moved.
+//
+// The first batch clears the runs store: version 6's tables hold the pages' old ids. Each batch
+// then reads the next BUILD_BATCH records of `pages` in key order, gives each the next id, writes
+// their blocks and one run per tree, deletes them from `pages` and moves meta's cursor, in one
+// readwrite transaction: a worker stopped mid-move loses nothing and moves no page twice, and two
+// contexts moving at once take turns, as they do for version 5's move. The counts (meta
+// `pageCount`, `groupCounts`, `siteCounts`) are the same pages' and stay as they are.
+import { parseStoredDesign, writeDesigns } from './migrate';
 import type { MoveProgress } from './move';
-import type { BuildMeta, Db } from './schema';
-import { addToTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
+import { PageRows } from './page-rows';
+import { type BuildMeta, type Db, storedRecord } from './schema';
+import { EMPTY_RUN_INDEX } from './runs';
+import { readRunIndex } from './table-trees';
 import { isCount } from './tally';
 import { within } from './within';
 
-/** Records entered per transaction. */
-export const BUILD_BATCH = 2000;
+/** Records moved per transaction: 32 blocks. */
+export const BUILD_BATCH = 2048;
 
-/** meta `tables`, read leniently: none is a database that needs no build (new, or empty when upgraded). */
+/** meta `toBlocks`, read leniently: none is a database that needs no move (new, or empty when upgraded). */
 export function readBuild(value: unknown): BuildMeta {
   if (value === undefined) return { built: 0, done: true };
   const build = value as Partial<BuildMeta>;
@@ -25,37 +33,47 @@ export function readBuild(value: unknown): BuildMeta {
 
 export interface BuildOptions {
   batchSize?: number;
-  /** Called after each batch: pages built so far, of the store's pages. */
+  /** Called after each batch: pages moved so far, of the store's pages. */
   onProgress?: (progress: MoveProgress) => void;
-  /** Stop after this many batches, even if pages are left (tests: a build cut off half way). */
+  /** Stop after this many batches, even if pages are left (tests: a move cut off half way). */
   maxBatches?: number;
 }
 
-/** Builds what is left of the tables (see above); returns how many pages this call entered. */
-export async function buildTables(db: Db, { batchSize = BUILD_BATCH, onProgress, maxBatches = Infinity }: BuildOptions = {}): Promise<number> {
-  if (readBuild(await db.get('meta', 'tables')).done) return 0;
+/** Moves what is left of `pages` into blocks and trees (see above); returns how many pages this call moved. */
+export async function buildBlocks(db: Db, { batchSize = BUILD_BATCH, onProgress, maxBatches = Infinity }: BuildOptions = {}): Promise<number> {
+  if (readBuild(await db.get('meta', 'toBlocks')).done) return 0;
   let builtHere = 0;
   for (let batches = 0; batches < maxBatches; batches++) {
-    const tx = db.transaction(['pages', 'meta', 'runs'], 'readwrite');
+    const tx = db.transaction(['pages', 'blocks', 'meta', 'runs'], 'readwrite');
     const meta = tx.objectStore('meta');
+    const runs = tx.objectStore('runs');
     const step = await within(tx, async (): Promise<{ count: number; progress: MoveProgress } | null> => {
-      const build = readBuild(await meta.get('tables'));
+      const build = readBuild(await meta.get('toBlocks'));
       if (build.done) return null;
-      const [records, design, runIndex, total] = await Promise.all([
-        tx.objectStore('pages').getAll(build.after === undefined ? null : IDBKeyRange.lowerBound(build.after, true), batchSize),
+      const pages = tx.objectStore('pages');
+      const [records, design, total] = await Promise.all([
+        pages.getAll(build.after === undefined ? null : IDBKeyRange.lowerBound(build.after, true), batchSize),
         meta.get('design'),
-        readRunIndex(meta),
         meta.get('pageCount'),
       ]);
       if (records.length === 0 || design === undefined) {
         // (no design: no PageStore ever opened the database, so it holds no page)
-        await meta.put({ built: build.built, done: true }, 'tables');
+        await meta.put({ built: build.built, done: true }, 'toBlocks');
         return null;
       }
       const stored = parseStoredDesign(design);
-      const index = await addToTables(tx.objectStore('runs'), runIndex, stored, tablePagesOf(records));
-      const next: BuildMeta = { built: build.built + records.length, done: false, after: records[records.length - 1]!.id };
-      await Promise.all([writeRunIndex(meta, index), meta.put(next, 'tables')]);
+      let index = await readRunIndex(meta);
+      if (build.after === undefined) {
+        // the first batch: version 6's trees name the old ids
+        await runs.clear();
+        index = EMPTY_RUN_INDEX;
+      }
+      const rows = await PageRows.open(tx.objectStore('blocks'), runs, meta, index);
+      await Promise.all(records.map((record) => rows.put(storedRecord({ ...record, id: rows.newId() }))));
+      await rows.flush(meta, (id) => writeDesigns(stored, id));
+      const last = records[records.length - 1]!.id;
+      const next: BuildMeta = { built: build.built + records.length, done: false, after: last };
+      await Promise.all([pages.delete(IDBKeyRange.bound(records[0]!.id, last)), meta.put(next, 'toBlocks')]);
       return { count: records.length, progress: { moved: next.built, total: isCount(total) ? total : 0 } };
     });
     if (step === null) break;

@@ -1,7 +1,6 @@
-// A page as a later schema version is to store it (docs/design-runs.md): an array instead of an
-// object, since V8's serialization writes every field name into every record, and without what
-// follows from the rest. The site is the URL's host, and the table keys are in the runs. Not yet
-// used by the schema: version 6 stores PageRecord objects, with the tables in runs.
+// A page as schema version 7 stores it in its block (lib/store/blocks.ts): an array instead of an
+// object, without what follows from the rest. The site is the URL's host, and the table keys are
+// in the runs.
 import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint';
 import { siteOf } from '../url';
 import type { PageRecord } from './schema';
@@ -28,6 +27,32 @@ function packFingerprints(simhash: string, check: string): Uint8Array | [string,
   new DataView(bytes.buffer).setBigUint64(0, fingerprintFromHex(simhash));
   if (check !== '') new DataView(bytes.buffer).setBigUint64(8, fingerprintFromHex(check));
   return bytes;
+}
+
+/**
+ * Throws a TypeError naming the page and the field if `page` could not be stored and read back:
+ * a field of the wrong type, a time that is not finite, a URL that does not parse. Checked before
+ * a page is written, so that a bad page fails its write instead of damaging its block.
+ */
+export function checkStorable(page: PageValue): void {
+  const fail = (why: string): never => {
+    throw new TypeError(`Doppel cannot store page ${String(page.id)} (${JSON.stringify(String(page.url).slice(0, 200))}): ${why}.`);
+  };
+  if (typeof page.url !== 'string') fail('its URL is not text');
+  let host = '';
+  try {
+    host = siteOf(page.url);
+  } catch {
+    fail('its URL is not a URL');
+  }
+  // the site is not stored: it is read back as the URL's host, and the trees and counts must agree
+  if (page.site !== host) fail(`its site ${JSON.stringify(page.site)} is not its URL's host ${JSON.stringify(host)}`);
+  if (typeof page.title !== 'string') fail('its title is not text');
+  if (typeof page.simhash !== 'string' || typeof page.check !== 'string') fail('its fingerprints are not text');
+  for (const name of ['firstSeen', 'lastSeen'] as const) if (typeof page[name] !== 'number' || !Number.isFinite(page[name])) fail(`its ${name} is not a time`);
+  if (!Number.isSafeInteger(page.visits) || page.visits < 0) fail('its visits are not a count');
+  if (page.group !== undefined && typeof page.group !== 'string') fail('its group is not text');
+  if (page.copySite !== undefined && typeof page.copySite !== 'string') fail('its copySite is not text');
 }
 
 /** The stored form of a page. The site is not kept: decodePage gives the URL's host. */

@@ -1,7 +1,7 @@
 // Opening Doppel's IndexedDB database. The background opens it once per service-worker life
 // (getDb) and every store shares that connection.
 import { unwrap, wrap } from 'idb';
-import { buildTables, readBuild } from './build';
+import { buildBlocks, readBuild } from './build';
 import { type MoveProgress, moveLegacyPages } from './move';
 import { type Db, type UpgradeTransaction, DB_NAME, DB_VERSION, upgradeSchema } from './schema';
 
@@ -117,8 +117,8 @@ export async function openVersioned(name: string, version: number, upgrade: Upgr
 /**
  * Opens (creating or upgrading to DB_VERSION) Doppel's database, and resolves once the pages of a
  * database upgraded from version 1–4 are all moved to their new keys (lib/store/move.ts), and the
- * pages of one upgraded from version 1–5 are all in the tables (lib/store/build.ts): until then
- * the store would look empty, or miss near-duplicates. Either cut off (the worker stopped)
+ * pages of one upgraded from version 1–6 are all in blocks and trees (lib/store/build.ts): until
+ * then the store would look empty, or miss near-duplicates. Either cut off (the worker stopped)
  * resumes at the next open.
  */
 export async function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}): Promise<Db> {
@@ -135,13 +135,13 @@ export async function openDoppelDb(name: string = DB_NAME, options: OpenOptions 
     );
   }
   try {
-    await buildTables(db, { onProgress: options.onMoveProgress });
+    await buildBlocks(db, { onProgress: options.onMoveProgress });
   } catch (error) {
-    const built = await db.get('meta', 'tables').then((build) => readBuild(build).built, () => '?');
+    const built = await db.get('meta', 'toBlocks').then((build) => readBuild(build).built, () => '?');
     db.close();
     throw new Error(
-      `Could not finish building Doppel's tables of near-duplicates for version ${DB_VERSION} (${String(built)} pages so far): ${clause(error)}. ` +
-        'Every page is kept; the building goes on the next time Doppel opens its database.',
+      `Could not finish moving Doppel's pages into the blocks of version ${DB_VERSION} (${String(built)} pages so far): ${clause(error)}. ` +
+        'Every page is kept, moved or not; the move goes on the next time Doppel opens its database.',
       { cause: error },
     );
   }

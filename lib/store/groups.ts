@@ -19,8 +19,6 @@ import { keepDesignFitted } from './migrate';
 import { NO_CHECK, type PageStore, readGroupsMeta } from './pages';
 import { areNearDuplicates } from '../groups';
 import { type GroupsMeta, type PageRecord, storedRecord } from './schema';
-import { readByUrl } from './slots';
-import { Tally } from './tally';
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;
@@ -147,27 +145,25 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   let rewritten = 0;
   for (let start = 0; start < urls.length; start += batchSize) {
     const batch = urls.slice(start, start + batchSize);
-    const tx = store.db.transaction(['pages', 'meta', 'siteCounts'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const tally = new Tally(pages);
-    const found = await Promise.all(batch.map((url) => readByUrl(pages, url)));
-    const puts: Promise<unknown>[] = [];
-    for (const record of found) {
-      if (record === undefined) continue;
-      const change = changes.get(record.url)!;
-      if (record.simhash !== change.simhash) continue; // changed since it was read: PageStore.record grouped it
-      const written: PageRecord = storedRecord(record);
-      delete written.group;
-      delete written.copySite;
-      if (change.group !== undefined) written.group = change.group;
-      if (change.copySite !== undefined) written.copySite = change.copySite;
-      tally.change(record, written);
-      puts.push(pages.put(written));
-    }
-    await Promise.all(puts);
-    await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
-    await tx.done;
-    rewritten += puts.length;
+    const count = await store.write(async ({ rows, tally }) => {
+      const found = await Promise.all(batch.map((url) => rows.byUrl(url)));
+      const puts: Promise<unknown>[] = [];
+      for (const record of found) {
+        if (record === undefined) continue;
+        const change = changes.get(record.url)!;
+        if (record.simhash !== change.simhash) continue; // changed since it was read: PageStore.record grouped it
+        const written: PageRecord = storedRecord(record);
+        delete written.group;
+        delete written.copySite;
+        if (change.group !== undefined) written.group = change.group;
+        if (change.copySite !== undefined) written.copySite = change.copySite;
+        tally.change(record, written);
+        puts.push(rows.put(written));
+      }
+      await Promise.all(puts);
+      return puts.length;
+    });
+    rewritten += count;
     await onProgress?.({ phase: 'writing', done: Math.min(start + batchSize, urls.length), total: urls.length });
   }
 

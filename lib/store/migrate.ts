@@ -20,7 +20,7 @@
 // (4 tables of 16-bit keys serve up to a million pages at 16 candidates per table. Right after the
 // move a query costs 10 lookups returning about 2^(20−25) ≈ 0.03 random candidates each.)
 
-// Migration scheme (schema version 6). Each design has trees of its own (lib/store/table-trees.ts
+// Migration scheme (schema versions 6 and 7). Each design has trees of its own (lib/store/table-trees.ts
 // numbers them by design), so a migration from design D to design N builds N's trees beside D's,
 // in one pass over the records in key order, a batch per readwrite transaction. Its state lives
 // in meta's `design` value, written in the same transaction as each batch:
@@ -42,6 +42,7 @@ import { DEFAULT_K, type TableDesign, chooseDesign, designTables } from '../tabl
 import type { PageStore } from './pages';
 import type { Db, DesignMeta } from './schema';
 import { type DesignId, addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
+import { FIELD_TREES, PageRows, treeRange } from './page-rows';
 import { within } from './within';
 
 /** designFor sizes the design for this many times the current count (see above). */
@@ -161,17 +162,16 @@ async function readStored(db: Db): Promise<StoredDesign> {
  * under way (another context finished it).
  */
 async function step(db: Db, batchSize: number): Promise<{ rewritten: number; ended: boolean } | null> {
-  const tx = db.transaction(['pages', 'meta', 'runs'], 'readwrite');
+  const tx = db.transaction(['blocks', 'meta', 'runs'], 'readwrite');
   return within(tx, async () => {
     const meta = tx.objectStore('meta');
     const runs = tx.objectStore('runs');
     const stored = parseStoredDesign(await meta.get('design'));
     const m = stored.migration;
     if (m === undefined) return null;
-    const [records, runIndex] = await Promise.all([
-      tx.objectStore('pages').getAll(m.after === undefined ? undefined : IDBKeyRange.lowerBound(m.after, true), batchSize),
-      readRunIndex(meta),
-    ]);
+    const runIndex = await readRunIndex(meta);
+    const rows = await PageRows.open(tx.objectStore('blocks'), runs, meta, runIndex);
+    const records = await rows.pagesAfter(tx.objectStore('blocks'), m.after, batchSize);
     const pages = tablePagesOf(records);
     let index = await addToTables(runs, runIndex, m.to, pages);
     const ended = records.length === 0;
@@ -187,9 +187,13 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
   });
 }
 
-/** Records at or before the cursor: those the pass has already been through. */
+/** Records at or before the cursor: those the pass has already been through (a walk over their ids in the url tree). */
 async function countThrough(db: Db, after: number | undefined): Promise<number> {
-  return after === undefined ? 0 : db.count('pages', IDBKeyRange.upperBound(after));
+  if (after === undefined) return 0;
+  const chunks = await db.getAll('runs', treeRange(FIELD_TREES.url.tree));
+  let count = 0;
+  for (const chunk of chunks) for (let e = 1; e < chunk.length; e += FIELD_TREES.url.stride) if (chunk[e]! <= after) count++;
+  return count;
 }
 
 /**

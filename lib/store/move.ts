@@ -95,7 +95,7 @@ export async function moveLegacyPages(db: Db, { batchSize = MOVE_BATCH, onProgre
 
 /**
  * How far the move of database `name` has got, read from meta `move` (then, once it is done, how
- * far the building of the tables has, from meta `tables`) without waiting for it,
+ * far the move into blocks has, from meta `toBlocks`) without waiting for it,
  * without upgrading anything and without creating a database that does not exist: for a page that
  * waits on the worker (the popup) to say why. null when no move is under way (none needed, done,
  * not started, or the database cannot be read).
@@ -115,13 +115,13 @@ export function readMoveProgress(name: string, factory: IDBFactory = globalThis.
       if (!db.objectStoreNames.contains('meta')) return done(null);
       const tx = db.transaction('meta', 'readonly');
       const move = tx.objectStore('meta').get('move');
-      const build = tx.objectStore('meta').get('tables');
+      const build = tx.objectStore('meta').get('toBlocks');
       const total = tx.objectStore('meta').get('pageCount');
       tx.oncomplete = () => {
         const pages = isCount(total.result) ? total.result : 0;
         const moving = db.objectStoreNames.contains(LEGACY_PAGES) ? readMove(move.result) : { done: true, moved: 0 };
         if (!moving.done) return done({ moved: moving.moved, total: pages });
-        // then the tables of version 6 are built (lib/store/build.ts)
+        // then the pages move into version 7's blocks (lib/store/build.ts)
         const building = readBuild(build.result);
         done(building.done ? null : { moved: building.built, total: pages });
       };

@@ -3,13 +3,14 @@ import { confirmsNearDuplicate } from '../features';
 import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, hammingDistance } from '../fingerprint';
 import type { Candidate, IndexBackend } from '../index';
 import { DEFAULT_K, type TableDesign, type TableKey, designTables, keyOf } from '../tables';
-import { type Db, type DesignMeta, type GroupsMeta, type PageFields, type PageRecord, storedRecord, toHex } from './schema';
+import type { IDBPTransaction } from 'idb';
+import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, storedRecord, toHex } from './schema';
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './migrate';
-import { EMPTY_RUN_INDEX, MERGE_AT, type RunIndex, type RunReader, type RunStore, lookup as lookupRun } from './runs';
-import { SlotFilter, readByUrl, readSlots } from './slots';
-import { type RunIndexMeta, type TableChange, applyTableChanges, compactTable, readRunIndex, tableMatches, tableTree, tablesToCompact, writeRunIndex } from './table-trees';
+import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
+import { EMPTY_RUN_INDEX, MERGE_AT, type RunIndex, type RunTree, lookup as lookupRun, mergeAll } from './runs';
+import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-trees';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 
@@ -24,10 +25,21 @@ export { DEFAULT_K };
  * page (recordVisit) writes its real check.
  */
 export const NO_CHECK = '';
-/** The index of versions 1–5's table keys, left in a database upgraded from them (schema.ts). */
-const LEGACY_KEYS_INDEX = 'keys';
-/** Pages PageStore.dropLegacyKeys rewrites per transaction: a visit waits at most that long. */
-export const LEGACY_KEYS_BATCH = 500;
+/** The stores a write to the pages touches. */
+const WRITE_STORES = ['blocks', 'meta', 'siteCounts', 'runs'] as const;
+/** The stores a read of the pages touches. */
+const READ_STORES = ['blocks', 'meta', 'runs', 'siteCounts'] as const;
+/** A readonly transaction over the pages' stores (PageStore.read). */
+export type ReadTx = IDBPTransaction<DoppelDB, typeof READ_STORES extends readonly (infer S)[] ? S[] : never, 'readonly'>;
+
+/** What a write gets (PageStore.write): the pages, the tally of their counts, and meta's design and groups as of this transaction. */
+export interface Writing {
+  rows: PageRows;
+  tally: Tally;
+  stored: StoredDesign;
+  groups: GroupsMeta;
+  meta: { get(key: 'groups'): Promise<unknown>; put(value: GroupsMeta, key: 'groups'): Promise<unknown> };
+}
 
 export interface Visit {
   /** Canonical URL. */
@@ -95,13 +107,38 @@ export class PageStore {
    * migrated back and forth).
    */
   async needsMigration(k: number = DEFAULT_K): Promise<boolean> {
-    const tx = this.db.transaction(['pages', 'meta'], 'readonly');
-    const [count, stored] = await within(tx, () => Promise.all([readPageCount(tx.objectStore('pages'), tx.objectStore('meta')), this.readMeta(tx.objectStore('meta'))]));
+    const [count, stored] = await this.read((rows, tx) => Promise.all([readPageCount(rows, tx.objectStore('meta')), this.readMeta(tx.objectStore('meta'))]));
     if (stored.migration !== undefined) return true;
     const wanted = designFor(count, k);
     if (wanted.k !== stored.k) return true;
     if (wanted.b > stored.b) return true;
     return designFor(count * 2, k).b < stored.b;
+  }
+
+  /**
+   * Runs `work` in one readwrite transaction over the pages (lib/store/page-rows.ts), then writes
+   * the counts and the pages, blocks and trees, in that transaction: every change lands whole, or
+   * none does. `work` must make every change before it resolves.
+   */
+  async write<T>(work: (w: Writing) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction(WRITE_STORES, 'readwrite');
+    const meta = tx.objectStore('meta');
+    return within(tx, async () => {
+      const [stored, groups, index] = await Promise.all([this.readMeta(meta), readGroupsMeta(meta), readRunIndex(meta)]);
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, index);
+      const tally = new Tally(rows);
+      const result = await work({ rows, tally, stored, groups, meta });
+      await tally.flush(meta, tx.objectStore('siteCounts'));
+      await rows.flush(meta, (id) => writeDesigns(stored, id));
+      return result;
+    });
+  }
+
+  /** Runs `work` in one readonly transaction over the pages (and meta and siteCounts, through `tx`). */
+  async read<T>(work: (rows: PageRows, tx: ReadTx) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction(READ_STORES, 'readonly');
+    const meta = tx.objectStore('meta');
+    return within(tx, async () => work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta)), tx));
   }
 
   /** Reads meta's design in the caller's transaction and keeps it; the cached one if meta has none. */
@@ -165,18 +202,12 @@ export class PageStore {
   async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[] }> {
     const simhash = toHex(visit.simhash);
     const check = toHex(visit.check);
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const meta = tx.objectStore('meta');
-    const runs = tx.objectStore('runs');
-    const tally = new Tally(pages);
-    return within(tx, async () => {
-      const [slot, stored, groupsMeta, index] = await Promise.all([readSlots(pages, [visit.url]), this.readMeta(meta), readGroupsMeta(meta), readRunIndex(meta)]);
-      const old = slot.records.get(visit.url);
+    return this.write(async ({ rows, tally, stored, groups: groupsMeta }) => {
+      const old = await rows.byUrl(visit.url);
       const design = tablesOf(stored);
       checkK(design, Math.min(k, design.k));
       const record: PageRecord = {
-        id: slot.keys.get(visit.url)!,
+        id: old?.id ?? rows.newId(),
         url: visit.url,
         title: visit.title,
         site: visit.site,
@@ -188,27 +219,23 @@ export class PageStore {
       };
       const groupK = Math.min(groupsMeta.k, design.k);
       const lookupK = Math.max(groupK, Math.min(k, design.k));
-      const near = await lookup(pages, runs, index, stored, visit.simhash, visit.check, lookupK, visit.url);
-      // the tables: the page's old entries out (if its simhash changed), its new ones in
-      const change = tableChange(record.id, old, record);
-      if (change.before !== change.after) await writeRunIndex(meta, await applyTableChanges(runs, index, (id) => writeDesigns(stored, id), [change]));
+      const near = await lookup(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
+      // the trees (the tables among them) follow the record when the transaction's writes are flushed
       if (old !== undefined && old.simhash === simhash && old.site === record.site) {
         // same text: the groups stay as they are
         if (old.group !== undefined) record.group = old.group;
         if (old.copySite !== undefined) record.copySite = old.copySite;
         tally.change(old, record);
-        await pages.put(record);
+        await rows.put(record);
       } else {
-        await regroupAround(pages, tally, record, old, near.filter((m) => m.distance <= groupK), groupK);
+        await regroupAround(rows, tally, record, old, near.filter((m) => m.distance <= groupK), groupK);
       }
-      await tally.flush(meta, tx.objectStore('siteCounts'));
       return { record, matches: near.filter((m) => m.distance <= k) };
     });
   }
 
   async get(url: string): Promise<PageRecord | undefined> {
-    const tx = this.db.transaction('pages', 'readonly');
-    return within(tx, () => readByUrl(tx.store, url));
+    return this.read((rows) => rows.byUrl(url));
   }
 
   /** Forgets one page; false if it was not recorded. */
@@ -221,49 +248,15 @@ export class PageStore {
    * is left of their groups (a group may split, or lose its root). Returns how many were forgotten.
    */
   async forgetMany(urls: readonly string[]): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const tally = new Tally(pages);
-    return within(tx, async () => {
-      const [found, groupsMeta, stored] = await Promise.all([
-        Promise.all([...new Set(urls)].map((url) => readByUrl(pages, url))),
-        readGroupsMeta(tx.objectStore('meta')),
-        this.readMeta(tx.objectStore('meta')),
-      ]);
-      const gone = found.filter((record): record is PageRecord => record !== undefined);
-      await Promise.all(
-        gone.map((record) => {
-          tally.change(record, undefined);
-          return pages.delete(record.id);
-        }),
-      );
-      await forgetInTables(tx.objectStore('runs'), tx.objectStore('meta'), stored, gone);
-      await regroupAfterRemoval(pages, tally, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
-      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
-      return gone.length;
+    return this.write(async ({ rows, tally, stored, groups }) => {
+      const found = await Promise.all([...new Set(urls)].map((url) => rows.byUrl(url)));
+      return forget(rows, tally, found.filter((record): record is PageRecord => record !== undefined), Math.min(groups.k, tablesOf(stored).k));
     });
   }
 
   /** Forgets every page of a site (URL.host); returns how many. */
   async forgetSite(site: string): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const tally = new Tally(pages);
-    return within(tx, async () => {
-      const [groupsMeta, stored] = await Promise.all([readGroupsMeta(tx.objectStore('meta')), this.readMeta(tx.objectStore('meta'))]);
-      const gone: PageRecord[] = [];
-      let cursor = await pages.index('site').openCursor(IDBKeyRange.only(site));
-      while (cursor) {
-        gone.push(cursor.value);
-        tally.change(cursor.value, undefined);
-        await cursor.delete();
-        cursor = await cursor.continue();
-      }
-      await forgetInTables(tx.objectStore('runs'), tx.objectStore('meta'), stored, gone);
-      await regroupAfterRemoval(pages, tally, gone, Math.min(groupsMeta.k, tablesOf(stored).k));
-      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
-      return gone.length;
-    });
+    return this.write(async ({ rows, tally, stored, groups }) => forget(rows, tally, await rows.where('site', site), Math.min(groups.k, tablesOf(stored).k)));
   }
 
   /** How many pages are recorded: meta's `pageCount`, kept by every write (no walk over the store). */
@@ -271,19 +264,18 @@ export class PageStore {
     return storedPageCount(this.db);
   }
 
-  /** The URLs of the `limit` pages seen longest ago, oldest first (then by key): the `lastSeen` index. */
+  /** The URLs of the `limit` pages seen longest ago, oldest first (then by id): the lastSeen tree. */
   async leastRecentlySeen(limit: number): Promise<string[]> {
     if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number: got ${limit}`);
     if (limit === 0) return [];
-    const tx = this.db.transaction('pages', 'readonly');
-    return within(tx, async () => (await tx.store.index('lastSeen').getAll(null, limit)).map((record) => record.url));
+    return this.read(async (rows) => (await rows.oldestFirst(limit)).map((record) => record.url));
   }
 
   /**
    * Recorded pages within k bits of `simhash` whose check fingerprint confirms them
    * (confirmsNearDuplicate), nearest first, then earliest first. A record whose check is NO_CHECK
    * (imported without one) cannot be confirmed and is accepted on the simhash alone. One
-   * IDBKeyRange.only lookup per table on the `keys` index, in one readonly transaction.
+   * lookup per table tree, in one readonly transaction.
    */
   async nearDuplicates(simhash: Fingerprint, check: Fingerprint, options: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
     return this.near(simhash, check, options);
@@ -301,12 +293,13 @@ export class PageStore {
 
   /** Forgets every page; returns how many there were. The table design and settings stay. */
   async clear(): Promise<number> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
+    const tx = this.db.transaction(WRITE_STORES, 'readwrite');
     return within(tx, async () => {
-      const pages = tx.objectStore('pages');
       const meta = tx.objectStore('meta');
-      const count = await readPageCount(pages, meta);
-      await Promise.all([pages.clear(), tx.objectStore('siteCounts').clear(), tx.objectStore('runs').clear(), writeRunIndex(meta, EMPTY_RUN_INDEX)]);
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+      const count = await readPageCount(rows, meta);
+      // meta `nextId` stays: ids are never given out twice
+      await Promise.all([tx.objectStore('blocks').clear(), tx.objectStore('siteCounts').clear(), tx.objectStore('runs').clear(), writeRunIndex(meta, EMPTY_RUN_INDEX)]);
       const groups = await readGroupsMeta(meta);
       await meta.put({ k: groups.k, complete: true }, 'groups');
       await meta.put(0, 'pageCount');
@@ -316,76 +309,45 @@ export class PageStore {
   }
 
   /**
-   * Up to `limit` records in key order (lib/store/slots.ts: the order of a hash of the URL), after
-   * the key `after` (from the start if undefined), in one readonly transaction: for reading every
-   * page a chunk at a time.
+   * Up to `limit` records in id order (the order they were first stored in), after the id `after`
+   * (from the start if undefined), in one readonly transaction: for reading every page a chunk at
+   * a time.
    */
   async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]> {
-    const tx = this.db.transaction('pages', 'readonly');
-    return within(tx, () => tx.store.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), limit));
+    const tx = this.db.transaction(READ_STORES, 'readonly');
+    const meta = tx.objectStore('meta');
+    return within(tx, async () => {
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+      return rows.pagesAfter(tx.objectStore('blocks'), after, limit);
+    });
   }
 
   /**
    * Reads the records at `urls` (absent ones are not in the map), lets `update` compute the records
    * to write, and writes them, all in one readwrite transaction: every record lands whole, with
-   * its keys, or none does. `update` is synchronous (an await outside the transaction would let
-   * it commit early); if it throws, nothing is written. `update` gives records without table keys:
-   * the keys are those the design in meta requires at the moment of the write, computed from each
-   * record's simhash (this store's `design` may be stale: another store may have migrated the
-   * database, lib/store/migrate.ts; during a migration, both designs' keys while new keys are
-   * being added). A record whose simhash is unchanged keeps its group fields; a new or changed one
+   * its tree entries, or none does. `update` is synchronous (an await outside the transaction would let
+   * it commit early); if it throws, nothing is written. `update` gives records without ids or group
+   * fields: a new page gets the next id, and the tables are those the design in meta requires at
+   * the moment of the write (this store's `design` may be stale: another store may have migrated the
+   * database, lib/store/migrate.ts; during a migration, both designs' while the new trees are
+   * being built). A record whose simhash is unchanged keeps its group fields; a new or changed one
    * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/groups.ts)
-   * then finds its near-duplicates. With a `filter` (slotFilter), the slots it says are empty are
-   * not read, and their pages are added; if a page was stored in one since, the batch is rolled
-   * back and written again with every slot read. Written keys are added to the filter.
+   * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
+   * are not looked up; the URLs written are added to it once the transaction commits.
    */
-  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[], { filter }: { filter?: SlotFilter } = {}): Promise<void> {
-    if (filter === undefined) return this.writeMany(urls, update);
-    try {
-      await this.writeMany(urls, update, filter);
-    } catch (error) {
-      // a page added since the filter was filled has a slot it says is empty: the batch was rolled
-      // back whole, and is written again with every slot read
-      if ((error as { name?: unknown } | null)?.name !== 'ConstraintError') throw error;
-      await this.writeMany(urls, update, filter, true);
-    }
-  }
-
-  /**
-   * A SlotFilter (lib/store/slots.ts) of every page stored now, read `chunk` keys a transaction.
-   * An import of many pages fills one once, so that its new pages' slots need not be read.
-   */
-  async slotFilter(chunk = 100_000): Promise<SlotFilter> {
-    const filter = new SlotFilter();
-    for (let after: number | undefined; ; ) {
-      const tx = this.db.transaction('pages', 'readonly');
-      const keys = await within(tx, () => tx.store.getAllKeys(after === undefined ? null : IDBKeyRange.lowerBound(after, true), chunk));
-      for (const key of keys) filter.add(key);
-      if (keys.length < chunk) return filter;
-      after = keys[keys.length - 1];
-    }
-  }
-
-  /** updateMany's one try: reads the slots `filter` may hold (every slot without one, or with readAll), writes, and adds the keys written to `filter`. */
-  private async writeMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[], filter?: SlotFilter, readAll = false): Promise<void> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const meta = tx.objectStore('meta');
-    const tally = new Tally(pages);
-    const written: number[] = [];
-    await within(tx, async () => {
-      const [slots, stored, index] = await Promise.all([readSlots(pages, urls, new Set(), readAll ? undefined : filter), this.readMeta(meta), readRunIndex(meta)]);
-      const current = slots.records;
-      const puts: Promise<number>[] = [];
-      const changes: TableChange[] = [];
+  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
+    const asked = new Set(urls);
+    const written: string[] = [];
+    let throughId = 0;
+    await this.write(async ({ rows, tally, meta }) => {
+      const current = await rows.byUrls(urls, filter);
+      const puts: Promise<void>[] = [];
       let ungrouped = false;
       for (const fields of update(current)) {
-        const id = slots.keys.get(fields.url);
-        if (id === undefined) throw new Error(`updateMany: ${fields.url} was not among the URLs read`);
-        // id first (the stored field order), and `fields` cannot move the record to another key
-        const record = storedRecord({ ...fields, id });
-        const before = current.get(record.url);
-        if (before === undefined || before.simhash !== record.simhash) changes.push(tableChange(id, before, record));
+        if (!asked.has(fields.url)) throw new Error(`updateMany: ${fields.url} was not among the URLs read`);
+        const before = current.get(fields.url);
+        // id first (the stored field order), and `fields` cannot move the record to another id
+        const record = storedRecord({ ...fields, id: before?.id ?? rows.newId() });
         if (before !== undefined && before.simhash === record.simhash) {
           // same fingerprint: same groups
           if (before.group !== undefined) record.group = before.group;
@@ -394,56 +356,44 @@ export class PageStore {
           ungrouped = true; // a new or changed page is in no group until the next regroup
         }
         tally.change(before, record);
-        // add where the slot was not read: a page stored there since the filter was filled fails the batch (ConstraintError)
-        const put = slots.unread.has(record.url) ? pages.add(record) : pages.put(record); // may throw (DataError, DataCloneError): the transaction is then aborted
-        put.catch(() => undefined); // the puts before it then reject with AbortError: reported through Promise.all
-        puts.push(put);
-        written.push(id);
+        current.set(record.url, record);
+        puts.push(rows.put(record));
+        written.push(record.url);
       }
       if (ungrouped) {
         const groups = await readGroupsMeta(meta);
         if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
       }
       await Promise.all(puts);
-      if (changes.length > 0) await writeRunIndex(meta, await applyTableChanges(tx.objectStore('runs'), index, (id) => writeDesigns(stored, id), changes));
-      await tally.flush(tx.objectStore('meta'), tx.objectStore('siteCounts'));
+      throughId = rows.peekNextId;
     });
-    for (const id of written) filter?.add(id);
+    if (filter === undefined) return;
+    for (const url of written) filter.add(url);
+    filter.throughId = Math.max(filter.throughId, throughId);
   }
 
   /**
-   * Rewrites, without their `keys`, the records of a database upgraded from version 1–5 that still
-   * carry them, `batchSize` pages a transaction, until the `keys` index (which version 6 reads
-   * nowhere) is empty. Each batch is the first pages of that index, so the work needs no cursor:
-   * a worker stopped half way goes on at its next start, and a page rewritten meanwhile by a visit
-   * has already left the index. Nothing else of a record changes. Returns the pages rewritten.
-   * (The index itself stays: deleting it takes the upgrade transaction, 34 s at a million pages.)
+   * A UrlFilter (lib/store/page-rows.ts) of every page stored now: the url tree read in one
+   * readonly transaction. An import of many pages fills one once, so that its new pages' URLs need
+   * not be looked up.
    */
-  async dropLegacyKeys(batchSize = LEGACY_KEYS_BATCH): Promise<number> {
-    if (!(this.db.transaction('pages', 'readonly').store.indexNames as DOMStringList).contains(LEGACY_KEYS_INDEX)) return 0;
-    let rewritten = 0;
-    for (;;) {
-      const tx = this.db.transaction('pages', 'readwrite');
-      const pages = tx.store;
-      const count = await within(tx, async () => {
-        // a page has one entry per table of its design there (4 in the default one): 8 keys a page
-        // give batchSize pages unless the design had more tables, and then fewer, still some
-        const keyed = await pages.index(LEGACY_KEYS_INDEX as never).getAllKeys(null, batchSize * 8);
-        const ids = [...new Set(keyed as unknown as number[])].slice(0, batchSize);
-        const records = await Promise.all(ids.map((id) => pages.get(id)));
-        await Promise.all(records.map((record) => record && pages.put(storedRecord(record))));
-        return ids.length;
-      });
-      if (count === 0) return rewritten;
-      rewritten += count;
-    }
+  async urlFilter(): Promise<UrlFilter> {
+    const tx = this.db.transaction(['meta', 'runs'], 'readonly');
+    return within(tx, async () => {
+      const filter = new UrlFilter();
+      const [chunks, nextId] = await Promise.all([tx.objectStore('runs').getAll(treeRange(FIELD_TREES.url.tree)), tx.objectStore('meta').get('nextId')]);
+      for (const chunk of chunks) for (let e = 0; e < chunk.length; e += FIELD_TREES.url.stride) filter.addKey(chunk[e]!);
+      filter.throughId = readNextId(nextId);
+      return filter;
+    });
   }
 
   /**
-   * Merges each table's tree of meta's design that holds `minRuns` runs or more into one run, a
-   * tree per readwrite transaction; returns how many trees were merged. A query reads one chunk per
-   * run: after a million-page import, 17 runs a table (68 reads); after this, 4 reads. Run when the
-   * store is otherwise at rest (organise, after an import or an upgrade).
+   * Merges each tree that holds `minRuns` runs or more into one run (the tables of meta's design,
+   * and the url, site, lastSeen, group and copySite trees), a tree per readwrite transaction;
+   * returns how many trees were merged. A query reads one chunk per run: after a million-page
+   * import, 17 runs a table (68 reads); after this, 4 reads. Run when the store is otherwise at
+   * rest (organise, after an import or an upgrade).
    */
   async compactTables(minRuns: number = MERGE_AT): Promise<number> {
     // a readonly look first: at every start of the worker there is usually nothing to merge, and a
@@ -451,17 +401,17 @@ export class PageStore {
     const look = this.db.transaction('meta', 'readonly');
     const due = await within(look, async () => {
       const [stored, index] = await Promise.all([this.readMeta(look.store), readRunIndex(look.store)]);
-      return tablesToCompact(index, stored, minRuns);
+      return treesToCompact(index, stored, minRuns);
     });
     let merged = 0;
-    for (const t of due) {
+    for (const tree of due) {
       const tx = this.db.transaction(['meta', 'runs'], 'readwrite');
       const meta = tx.objectStore('meta');
       await within(tx, async () => {
         // looked at again: another context may have merged it, or migrated the store, since
         const [stored, index] = await Promise.all([this.readMeta(meta), readRunIndex(meta)]);
-        if (!tablesToCompact(index, stored, minRuns).includes(t)) return;
-        await writeRunIndex(meta, await compactTable(tx.objectStore('runs'), index, stored, t));
+        if (!treesToCompact(index, stored, minRuns).some((spec) => spec.tree === tree.tree)) return;
+        await writeRunIndex(meta, await mergeAll(tx.objectStore('runs'), index, tree));
         merged++;
       });
     }
@@ -470,31 +420,28 @@ export class PageStore {
 
   /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */
   private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl, clamp = false }: NearDuplicateOptions): Promise<NearDuplicate[]> {
-    const tx = this.db.transaction(['pages', 'meta', 'runs'], 'readonly');
-    return within(tx, async () => {
+    return this.read(async (rows, tx) => {
       // the trees to read are those of meta's design in this very transaction (migrate.ts)
-      const meta = tx.objectStore('meta');
-      const [stored, index] = await Promise.all([this.readMeta(meta), readRunIndex(meta)]);
+      const stored = await this.readMeta(tx.objectStore('meta'));
       if (clamp) k = Math.min(k, tablesOf(stored).k);
       checkK(tablesOf(stored), k);
-      return lookup(tx.objectStore('pages'), tx.objectStore('runs'), index, stored, simhash, check, k, excludeUrl);
+      return lookup(rows, stored, simhash, check, k, excludeUrl);
     });
   }
 }
 
-/** What lookup and the group upkeep need of the `pages` store, in any readable transaction. */
-interface PagesReader {
-  get(id: number): Promise<PageRecord | undefined>;
-  index(name: 'group'): { getAll(query: IDBKeyRange): Promise<PageRecord[]> };
-}
-interface PagesWriter extends PagesReader {
-  put(record: PageRecord): Promise<unknown>;
+/** The trees with at least `minRuns` runs, and two at least (one run is merged already): the tables of the design, and the page fields'. */
+function treesToCompact(index: RunIndex, design: StoredDesign, minRuns: number): RunTree[] {
+  const least = Math.max(2, minRuns);
+  const trees: RunTree[] = [...tablesOf(design).tables.map((_, t) => tableTree(design, t)), ...Object.values(FIELD_TREES)];
+  return trees.filter((spec) => index.runs.filter((run) => run.tree === spec.tree).length >= least);
 }
 
 /** How many pages `db` holds: meta `pageCount` (readPageCount), in a readonly transaction of its own. */
 async function storedPageCount(db: Db): Promise<number> {
-  const tx = db.transaction(['pages', 'meta'], 'readonly');
-  return within(tx, () => readPageCount(tx.objectStore('pages'), tx.objectStore('meta')));
+  const tx = db.transaction(READ_STORES, 'readonly');
+  const meta = tx.objectStore('meta');
+  return within(tx, async () => readPageCount(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta)), meta));
 }
 
 /** meta's `groups` value: a store without one (new, or empty when upgraded) has complete k = 3 groups. */
@@ -505,30 +452,16 @@ export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown
 }
 
 
-/** A record's simhash; undefined if it is unreadable (such a record is in no table). */
-function readableSimhash(record: PageRecord): Fingerprint | undefined {
-  try {
-    return fingerprintFromHex(record.simhash);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The change to the tables when `before` (absent: a new page) is replaced by `after`. */
-function tableChange(id: number, before: PageRecord | undefined, after: PageRecord): TableChange {
-  const change: TableChange = { id };
-  const old = before === undefined ? undefined : readableSimhash(before);
-  const next = readableSimhash(after);
-  if (old !== undefined) change.before = old;
-  if (next !== undefined) change.after = next;
-  return change;
-}
-
-/** Purges the forgotten records `gone` from the tables of every design they are in (migrate.ts writeDesigns). */
-async function forgetInTables(runs: RunStore, meta: RunIndexMeta, stored: StoredDesign, gone: readonly PageRecord[]): Promise<void> {
-  const changes = gone.map((record) => tableChange(record.id, record, { ...record, simhash: '' }));
-  if (changes.every((change) => change.before === undefined)) return;
-  await writeRunIndex(meta, await applyTableChanges(runs, await readRunIndex(meta), (id) => writeDesigns(stored, id), changes));
+/** Forgets `gone` (stored records) and regroups what is left of their groups; returns how many. */
+async function forget(rows: PageRows, tally: Tally, gone: readonly PageRecord[], k: number): Promise<number> {
+  await Promise.all(
+    gone.map((record) => {
+      tally.change(record, undefined);
+      return rows.delete(record.id);
+    }),
+  );
+  await regroupAfterRemoval(rows, tally, gone, k);
+  return gone.length;
 }
 
 /**
@@ -539,9 +472,9 @@ async function forgetInTables(runs: RunStore, meta: RunIndexMeta, stored: Stored
  * gone, or whose simhash is no longer the entry's, is dropped (the tables are kept with every
  * write, so neither should happen: the records are the truth).
  */
-async function lookup(pages: PagesReader, runs: RunReader, index: RunIndex, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
-  const matches = await tableMatches(runs, index, stored, simhash, k);
-  const records = await Promise.all(matches.map((match) => pages.get(match.id)));
+async function lookup(rows: PageRows, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
+  const matches = await tableMatches(rows.runStore, rows.runIndex, stored, simhash, k);
+  const records = await Promise.all(matches.map((match) => rows.get(match.id)));
   const seen = new Set<string>();
   const out: NearDuplicate[] = [];
   records.forEach((record, i) => {
@@ -579,9 +512,8 @@ export function memberOf(record: PageRecord): (GroupMember & { record: PageRecor
 export const MAX_PAIRWISE = 400;
 
 /** Members of the groups `ids`, by group id. */
-async function membersOf(pages: PagesReader, ids: Iterable<string>): Promise<PageRecord[]> {
-  const index = pages.index('group');
-  return (await Promise.all([...new Set(ids)].map((id) => index.getAll(IDBKeyRange.only(id))))).flat();
+async function membersOf(rows: PageRows, ids: Iterable<string>): Promise<PageRecord[]> {
+  return (await Promise.all([...new Set(ids)].map((id) => rows.where('group', id)))).flat();
 }
 
 type Node = GroupMember & { record: PageRecord };
@@ -594,7 +526,7 @@ type Node = GroupMember & { record: PageRecord };
  * group gets a new one.
  */
 async function writeComponents(
-  pages: PagesWriter,
+  rows: PageRows,
   tally: Tally,
   components: readonly Node[][],
   always: { url: string; hint: string | undefined; before: PageRecord | undefined } | null,
@@ -615,50 +547,54 @@ async function writeComponents(
       if (next.group !== undefined) written.group = next.group;
       if (next.copySite !== undefined) written.copySite = next.copySite;
       tally.change(always !== null && record.url === always.url ? always.before : record, written);
-      puts.push(pages.put(written));
+      puts.push(rows.put(written));
     }
   }
   await Promise.all(puts);
 }
 
 /** Puts `record` (a new or changed page) and regroups it with its near-duplicates `near` and its old group. */
-async function regroupAround(pages: PagesWriter, tally: Tally, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], k: number): Promise<void> {
+async function regroupAround(rows: PageRows, tally: Tally, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], k: number): Promise<void> {
   const self = memberOf(record);
   if (self === null) {
     tally.change(old, record);
-    await pages.put(record); // unreadable: in no group
-    if (old !== undefined) await regroupAfterRemoval(pages, tally, [old], k);
+    await rows.put(record); // unreadable: in no group
+    if (old !== undefined) await regroupAfterRemoval(rows, tally, [old], k);
     return;
   }
   const groupIds = near.map((m) => m.record.group).filter((g): g is string => g !== undefined);
   if (old?.group !== undefined) groupIds.push(old.group);
   const byUrl = new Map<string, Node>();
-  for (const other of [...(await membersOf(pages, groupIds)), ...near.map((m) => m.record)]) {
+  for (const other of [...(await membersOf(rows, groupIds)), ...near.map((m) => m.record)]) {
     if (other.url === record.url) continue;
     const member = memberOf(other);
     if (member !== null) byUrl.set(other.url, member);
   }
   const nodes: Node[] = [self, ...byUrl.values()];
   const components = nodes.length <= MAX_PAIRWISE ? componentsOf(nodes, k) : [nodes]; // too many to compare: merged
-  await writeComponents(pages, tally, components, { url: record.url, hint: old?.group, before: old });
+  await writeComponents(rows, tally, components, { url: record.url, hint: old?.group, before: old });
 }
 
 /** After `gone` were deleted: regroups the rest of their groups (split, re-rooted or dissolved). */
-async function regroupAfterRemoval(pages: PagesWriter, tally: Tally, gone: readonly PageRecord[], k: number): Promise<void> {
+async function regroupAfterRemoval(rows: PageRows, tally: Tally, gone: readonly PageRecord[], k: number): Promise<void> {
   const goneUrls = new Set(gone.map((record) => record.url));
   const ids = new Set(gone.map((record) => record.group).filter((g): g is string => g !== undefined));
   for (const id of ids) {
-    const rest = (await membersOf(pages, [id])).filter((record) => !goneUrls.has(record.url));
+    const rest = (await membersOf(rows, [id])).filter((record) => !goneUrls.has(record.url));
     const members = rest.map(memberOf).filter((m): m is Node => m !== null);
     if (members.length === 0) continue;
-    await writeComponents(pages, tally, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
+    await writeComponents(rows, tally, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
   }
 }
 
+/** The URL IdbIndexBackend stores an id under: a page's URL must be one (its site is its host). */
+const indexUrl = (id: string): string => `https://index.invalid/${encodeURIComponent(id)}`;
+const indexId = (url: string): string => decodeURIComponent(url.slice('https://index.invalid/'.length));
+
 /**
- * lib/index.ts's IndexBackend over the same `pages` store and `keys` index, so that the shared
- * index suite (test/index-suite.ts) checks the IndexedDB layout. Ids are stored as URLs of minimal
- * records (no title, site or visits; check = simhash). For tests and benchmarks, not the extension.
+ * lib/index.ts's IndexBackend over the same blocks and table trees, so that the shared index suite
+ * (test/index-suite.ts) checks the IndexedDB layout. Ids are stored as URLs of minimal records (no
+ * title or visits; check = simhash). For tests and benchmarks, not the extension.
  */
 export class IdbIndexBackend implements IndexBackend<string> {
   constructor(
@@ -666,64 +602,55 @@ export class IdbIndexBackend implements IndexBackend<string> {
     readonly design: TableDesign,
   ) {}
 
+  /** The rows of one readwrite transaction, their tables written for this backend's design. */
+  private async write<T>(work: (rows: PageRows, tally: Tally) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction(WRITE_STORES, 'readwrite');
+    const meta = tx.objectStore('meta');
+    return within(tx, async () => {
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+      const tally = new Tally(rows);
+      const result = await work(rows, tally);
+      await tally.flush(meta, tx.objectStore('siteCounts'));
+      await rows.flush(meta, () => [this.design]);
+      return result;
+    });
+  }
+
   async add(id: string, fp: Fingerprint, keys: readonly TableKey[]): Promise<void> {
     if (keys.length !== this.design.tables.length) {
       throw new RangeError(`expected ${this.design.tables.length} table keys: got ${keys.length}`);
     }
     const hex = toHex(fp);
-    const record: PageRecord = {
-      id: 0, // its slot's key, below
-      url: id,
-      title: '',
-      site: '',
-      simhash: hex,
-      check: hex,
-      firstSeen: 0,
-      lastSeen: 0,
-      visits: 0,
-    };
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
-    const tally = new Tally(tx.objectStore('pages'));
-    await within(tx, async () => {
-      const pages = tx.objectStore('pages');
-      const meta = tx.objectStore('meta');
-      const [slot, index] = await Promise.all([readSlots(pages, [id]), readRunIndex(meta)]);
-      if (slot.records.has(id)) throw new DOMException(`${id} is already stored`, 'ConstraintError');
-      record.id = slot.keys.get(id)!;
-      tally.change(undefined, record);
-      await pages.add(record);
+    const url = indexUrl(id);
+    await this.write(async (rows, tally) => {
+      if ((await rows.byUrl(url)) !== undefined) throw new DOMException(`${id} is already stored`, 'ConstraintError');
       // the trees' keys are computed from fp: they are `keys` for this design (lib/tables.ts tableKeys)
-      await writeRunIndex(meta, await applyTableChanges(tx.objectStore('runs'), index, () => [this.design], [{ id: record.id, after: fp }]));
-      await tally.flush(meta, tx.objectStore('siteCounts'));
+      const record: PageRecord = { id: rows.newId(), url, title: '', site: 'index.invalid', simhash: hex, check: hex, firstSeen: 0, lastSeen: 0, visits: 0 };
+      tally.change(undefined, record);
+      await rows.put(record);
     });
   }
 
   async remove(id: string): Promise<boolean> {
-    const tx = this.db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readwrite');
-    const pages = tx.objectStore('pages');
-    const tally = new Tally(pages);
-    return within(tx, async () => {
-      const record = await readByUrl(pages, id);
+    return this.write(async (rows, tally) => {
+      const record = await rows.byUrl(indexUrl(id));
       if (record === undefined) return false;
       tally.change(record, undefined);
-      await pages.delete(record.id);
-      const meta = tx.objectStore('meta');
-      await writeRunIndex(meta, await applyTableChanges(tx.objectStore('runs'), await readRunIndex(meta), () => [this.design], [tableChange(record.id, record, { ...record, simhash: '' })]));
-      await tally.flush(meta, tx.objectStore('siteCounts'));
-      return true;
+      return rows.delete(record.id);
     });
   }
 
   /** The pages whose key in `table` is `key` (a 32-bit word of the tree can hold longer keys that differ: those are left out). */
   async candidates(table: number, key: TableKey): Promise<Candidate<string>[]> {
-    const tx = this.db.transaction(['pages', 'meta', 'runs'], 'readonly');
+    const tx = this.db.transaction(READ_STORES, 'readonly');
     return within(tx, async () => {
-      const index = await readRunIndex(tx.objectStore('meta'));
-      const entries = await lookupRun(tx.objectStore('runs'), index, tableTree(this.design, table), key % 2 ** 32);
+      const meta = tx.objectStore('meta');
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+      const entries = await lookupRun(rows.runStore, rows.runIndex, tableTree(this.design, table), key % 2 ** 32);
       const steps = this.design.tables[table]!.steps;
       const exact = entries.filter((entry) => keyOf(steps, entry[1]!, entry[2]!) === key);
-      const records = await Promise.all(exact.map((entry) => tx.objectStore('pages').get(entry[3]! * 2 ** 32 + entry[4]!)));
-      return records.filter((record): record is PageRecord => record !== undefined).map((record) => ({ id: record.url, fp: fingerprintFromHex(record.simhash) }));
+      const records = await Promise.all(exact.map((entry) => rows.get(entry[3]! * 2 ** 32 + entry[4]!)));
+      return records.filter((record): record is PageRecord => record !== undefined).map((record) => ({ id: indexId(record.url), fp: fingerprintFromHex(record.simhash) }));
     });
   }
 

@@ -1,6 +1,7 @@
 // Sorted runs (an LSM tree) over one IndexedDB object store: the layout that bench:layout measured
 // as the only one near the issue's write and size targets (README, *The floor of a layout*). Used
-// by schema version 6 for the permuted-block tables (lib/store/table-trees.ts).
+// by schema versions 6 and 7 for the permuted-block tables (lib/store/table-trees.ts) and, in 7, for
+// the page fields that version 6 indexed (lib/store/page-rows.ts).
 //
 // A tree holds fixed-width entries of `stride` 32-bit words, the first word the entry's key. Each
 // write adds one run: its entries sorted by key, then by their other words. When a level holds MERGE_AT runs they are merged
@@ -12,8 +13,8 @@
 // caller keeps (in meta) and writes in the same transaction as the chunks, so a transaction that
 // aborts leaves both as they were.
 //
-// Entries are never deleted one by one: a reader checks what an entry points to (the page may be
-// gone, or have changed), and a merge keeps every entry.
+// An entry is removed by rewriting the chunk that holds it (purgeEntries, lib/store/table-trees.ts),
+// in the transaction that changes its page; a merge keeps every entry.
 
 /** The key of a chunk in the runs store: [tree, level, run, chunk]. */
 export type RunChunkKey = [tree: number, level: number, run: number, chunk: number];
@@ -247,50 +248,67 @@ export async function lookup(store: RunReader, index: RunIndex, spec: RunTree, k
 
 /**
  * Up to `limit` entries of the tree in descending order (sortEntries' order, reversed), those
- * strictly before `before` if given: the last entry of one page is the `before` of the next. Reads
- * each run backwards, a chunk at a time, as the merge needs it. Two identical entries (the same
- * words) at the boundary of two pages come out once.
+ * strictly before `before` if given: the last entry of one page is the `before` of the next.
  */
-export async function readDescending(store: RunReader, index: RunIndex, spec: RunTree, { before, limit }: { before?: ArrayLike<number>; limit: number }): Promise<Uint32Array[]> {
+export function readDescending(store: RunReader, index: RunIndex, spec: RunTree, { before, limit }: { before?: ArrayLike<number>; limit: number }): Promise<Uint32Array[]> {
+  return readInOrder(store, index, spec, { past: before, limit, descending: true });
+}
+
+/** Up to `limit` entries of the tree in ascending order (sortEntries' order), those strictly after `after` if given. */
+export function readAscending(store: RunReader, index: RunIndex, spec: RunTree, { after, limit }: { after?: ArrayLike<number>; limit: number }): Promise<Uint32Array[]> {
+  return readInOrder(store, index, spec, { past: after, limit, descending: false });
+}
+
+/**
+ * The entries of the tree in order (or reversed), strictly past the cursor `past` if given. Reads
+ * each run a chunk at a time in that direction, as the k-way merge needs it. Two identical entries
+ * (the same words) at the boundary of two pages come out once.
+ */
+async function readInOrder(store: RunReader, index: RunIndex, spec: RunTree, { past, limit, descending }: { past?: ArrayLike<number>; limit: number; descending: boolean }): Promise<Uint32Array[]> {
   const { stride } = spec;
-  if (before !== undefined && before.length !== stride) throw new RangeError(`a cursor of ${before.length} words for entries of ${stride}`);
+  if (past !== undefined && past.length !== stride) throw new RangeError(`a cursor of ${past.length} words for entries of ${stride}`);
+  const sign = descending ? -1 : 1;
   interface Cursor {
     run: RunInfo;
     chunk: number;
     words: Uint32Array;
-    /** The word at which the current entry starts; below 0 once this chunk is used up. */
+    /** The word at which the current entry starts; outside the chunk once it is used up. */
     at: number;
   }
+  const usedUp = (c: Cursor): boolean => c.at < 0 || c.at >= c.words.length;
+  const firstAt = (words: Uint32Array): number => (descending ? words.length - stride : 0);
   const runs = index.runs.filter((r) => r.tree === spec.tree);
   const cursors: Cursor[] = [];
   await Promise.all(
     runs.map(async (run) => {
-      const chunk = before === undefined ? run.firsts.length - 1 : chunkFor(run.firsts, before[0]!);
-      if (chunk < 0) return;
+      let chunk: number;
+      if (past === undefined) chunk = descending ? run.firsts.length - 1 : 0;
+      else chunk = Math.max(chunkFor(run.firsts, past[0]!), descending ? -1 : 0);
+      if (chunk < 0 || chunk >= run.firsts.length) return;
       const words = await readChunk(store, run, chunk);
-      let at = words.length - stride;
-      if (before !== undefined) while (at >= 0 && compareAt(words, at, before, 0, stride) >= 0) at -= stride;
-      // an entry equal to `before` in key may also end the chunk before this one; that chunk is read when this one is used up
-      cursors.push({ run, chunk, words, at });
+      const cursor: Cursor = { run, chunk, words, at: firstAt(words) };
+      // an entry equal to `past` in key may also end the chunk before this one (descending); that chunk is read when this one is used up
+      if (past !== undefined) while (!usedUp(cursor) && sign * compareAt(words, cursor.at, past, 0, stride) <= 0) cursor.at += sign * stride;
+      cursors.push(cursor);
     }),
   );
   const out: Uint32Array[] = [];
   while (out.length < limit) {
     for (const cursor of cursors) {
-      while (cursor.at < 0 && cursor.chunk > 0) {
-        cursor.chunk -= 1;
+      while (usedUp(cursor) && (descending ? cursor.chunk > 0 : cursor.chunk < cursor.run.firsts.length - 1)) {
+        cursor.chunk += sign;
         cursor.words = await readChunk(store, cursor.run, cursor.chunk);
-        cursor.at = cursor.words.length - stride;
+        cursor.at = firstAt(cursor.words);
       }
     }
     let best: Cursor | undefined;
     for (const cursor of cursors) {
-      if (cursor.at < 0) continue;
-      if (best === undefined || compareAt(cursor.words, cursor.at, best.words, best.at, stride) > 0) best = cursor;
+      if (usedUp(cursor)) continue;
+      if (best === undefined || sign * compareAt(cursor.words, cursor.at, best.words, best.at, stride) < 0) best = cursor;
     }
     if (best === undefined) break;
     out.push(best.words.slice(best.at, best.at + stride));
-    best.at -= stride;
+    best.at += sign * stride;
   }
   return out;
 }

@@ -2,28 +2,27 @@
 // database is laid out. Nothing here stores page text: a page is its URL, title, site, two
 // 64-bit fingerprints, visit times and its permuted-block table keys.
 //
-// Layout, version 6:
-// - `pages`, keyed by `id`, a number derived from the canonical URL (lib/url.ts) by
-//   lib/store/slots.ts: a hash of the URL, and a probe on the rare clash. One PageRecord per
-//   page; a URL's record is read with one getAll over its slot. Indexes:
-//   - `site` (for forgetting a site and counting its pages);
-//   - `lastSeen` (the history page lists pages newest first; the oldest are evicted first);
-//   - `group` and `copySite`, sparse: only pages with a near-duplicate carry `group`, and only
-//     copies (lib/groups.ts) carry `copySite`, so the many pages in no group cost no entry.
-//   - `keys`, only in a database upgraded from version 1–5, where it indexes the old records' table
-//     keys until each is rewritten; version 6 reads it nowhere (see the `< 6` step). The worker
-//     rewrites the records that still carry keys after each start until it is empty
-//     (PageStore.dropLegacyKeys).
-// - `runs`, out-of-line keys [tree, level, run, chunk]: the permuted-block tables, one tree of
-//   sorted runs per table (lib/store/table-trees.ts, lib/store/runs.ts), written with the records.
+// Layout, version 7:
+// - `blocks`, out-of-line keys: the block number. BLOCK_PAGES pages a value (lib/store/blocks.ts),
+//   a page's id being block × BLOCK_PAGES + slot, given out in order from meta `nextId` and never
+//   again. bench:layout measured a record a page at a third of the write rate and 1.5× the bytes.
+// - `runs`, out-of-line keys [tree, level, run, chunk]: every tree of sorted runs (lib/store/runs.ts),
+//   written with the blocks in their transaction, each holding exactly the entries of the stored
+//   pages: the permuted-block tables, one tree per table (lib/store/table-trees.ts), and in place
+//   of indexes, the url, site, lastSeen, group and copySite trees (lib/store/page-rows.ts).
+// - `pages`: version 6's store (a PageRecord a page, keyed by a hash of its URL: lib/store/slots.ts,
+//   with indexes on site, lastSeen, group and copySite, and `keys` in a database upgraded from
+//   version 1–5). Empty once lib/store/build.ts has moved its pages into blocks after the upgrade;
+//   only an upgrade can delete a store. Version 5's move (lib/store/move.ts) still moves a version
+//   1–4 database's pages into it first.
 // - `meta`, out-of-line keys: `design` → the table design {k, b} the tables are built for, and a
 //   migration to another under way (lib/store/migrate.ts); `runs` → the RunIndex of every tree,
 //   and `runsStamp`, a random number written with it (a reader's cache: lib/store/table-trees.ts);
-//   `tables` → how far the tables of a database upgraded from version 1–5 are built
-//   (lib/store/build.ts); `groups` → the k the groups
+//   `toBlocks` → how far the pages of a database upgraded from version 1–6 are moved into blocks
+//   (lib/store/build.ts); `nextId` → the next page id; `groups` → the k the groups
 //   were computed with and whether they are complete (lib/store/groups.ts); `pageCount` → how many
-//   records `pages` holds, kept by every write that adds or removes one, in its transaction.
-//   IndexedDB's count() walks every key: at a million pages it holds the database for a second,
+//   pages are stored, kept by every write that adds or removes one, in its transaction.
+//   Counting walks every page: at a million pages it holds the database for a second,
 //   and the worker needs the count each time it starts (is the table design still the right size?);
 //   `groupCounts` → how many pages are in a group and how many groups there are, kept the same way.
 // - `siteCounts`, keyed by bucket (0–63, a hash of the site: lib/store/tally.ts): {bucket, rows},
@@ -33,6 +32,9 @@
 //   hundreds of sites, and a read and a write per site slowed it by a third (bench:browser at 100,000
 //   pages); a visit touches one bucket of a few dozen rows.
 //
+// Version 6 stored a PageRecord object a page in `pages`, with four indexes: 370 bytes a page and
+// 6,320 pages/s of raw writes at a million pages (bench:layout), against 198–209 and 30,903–35,842
+// for blocks (README, *Pages in blocks*).
 // Version 5 kept the tables as a multiEntry index `keys` over a `keys` field of `${table}:${hex}`
 // strings: 4 index entries a page, which bounded the import rate (bench:layout: 2,566 pages/s raw
 // at a million pages, against 5,144 with the tables as runs).
@@ -44,15 +46,16 @@
 // (lib/store/move.ts, as soon as the database is opened), and empty after.
 //
 // Upgrades: `upgradeSchema` is a ladder of `if (oldVersion < n)` steps, each taking the database
-// from version n − 1 to n. A version 7 bumps DB_VERSION and adds `if (oldVersion < 7) { … }` below
+// from version n − 1 to n. A version 8 bumps DB_VERSION and adds `if (oldVersion < 8) { … }` below
 // the last step; a step never deletes data it does not understand.
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, unwrap } from 'idb';
 import { type Fingerprint, fingerprintToHex } from '../fingerprint';
+import type { StoredBlock } from './blocks';
 import type { RunChunkKey, RunIndex } from './runs';
-import { countGroups, countSite, toBuckets } from './tally';
+import { countGroups, countSiteInIndexes, toBuckets } from './tally';
 
 export const DB_NAME = 'doppel';
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 /**
  * The store of a database upgraded from version 1–4: its pages keyed by URL, until
  * lib/store/move.ts has moved them all to `pages`; empty from then on. New databases have none.
@@ -128,8 +131,12 @@ export interface MetaValues {
   runs: RunIndex;
   /** A random number written with every `runs`, so that a reader can tell it is the one it read last (lib/store/table-trees.ts). */
   runsStamp: number;
-  /** In a database upgraded from version 1–5: pages entered in the tables so far (lib/store/build.ts). */
+  /** Left in a database upgraded from version 1–5 to 6: how far version 6's tables were built. Version 7 deletes it. */
   tables: BuildMeta;
+  /** In a database upgraded from version 1–6: pages moved into blocks so far (lib/store/build.ts). */
+  toBlocks: BuildMeta;
+  /** The id the next new page gets (lib/store/page-rows.ts); none in a store that has had no page. */
+  nextId: number;
 }
 
 export interface BuildMeta {
@@ -155,6 +162,11 @@ export interface DoppelDB extends DBSchema {
   runs: {
     key: RunChunkKey;
     value: Uint32Array;
+  };
+  /** Version 7's pages, BLOCK_PAGES a value, keyed by the block's number (lib/store/blocks.ts). */
+  blocks: {
+    key: number;
+    value: StoredBlock;
   };
   meta: {
     key: keyof MetaValues;
@@ -247,7 +259,7 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
       sites.push(cursor.key);
       cursor = await cursor.continue();
     }
-    const rows = await Promise.all(sites.map((site) => countSite(pages, site)));
+    const rows = await Promise.all(sites.map((site) => countSiteInIndexes(pages, site)));
     await Promise.all(toBuckets(rows).map((bucket) => counts.put(bucket)));
     await transaction.objectStore('meta').put(await countGroups(pages.index('group')), 'groupCounts');
   }
@@ -293,5 +305,21 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     const design = (await meta.get('design')) as (DesignMeta & { migration?: unknown }) | undefined;
     if (design?.migration !== undefined) await meta.put({ k: design.k, b: design.b } satisfies DesignMeta, 'design');
   }
-  // if (oldVersion < 7) { … }: the next step goes here.
+  if (oldVersion < 7) {
+    // The pages move from one record each in `pages` to BLOCK_PAGES a record in `blocks`, and the
+    // indexes to trees of sorted runs (lib/store/page-rows.ts). lib/store/build.ts moves them once
+    // the database is open, in batches of their own transactions (the reason is move.ts's), and
+    // rewrites every tree with the pages' new ids; until then nothing reads the store. `pages`
+    // stays, emptied by the move: only an upgrade can delete a store. A build of version 6's tables
+    // still under way is dropped (the move rebuilds them), and so is a migration between designs
+    // (it starts again once the move is done, lib/store/migrate.ts).
+    db.createObjectStore('blocks');
+    const meta = transaction.objectStore('meta');
+    await meta.delete('tables');
+    const pageCount = await meta.get('pageCount');
+    if (oldVersion > 0 && pageCount !== 0) await meta.put({ built: 0, done: false } satisfies BuildMeta, 'toBlocks');
+    const design = (await meta.get('design')) as (DesignMeta & { migration?: unknown }) | undefined;
+    if (design?.migration !== undefined) await meta.put({ k: design.k, b: design.b } satisfies DesignMeta, 'design');
+  }
+  // if (oldVersion < 8) { … }: the next step goes here.
 }

@@ -1,4 +1,4 @@
-// The permuted-block tables of schema version 6, as sorted runs (lib/store/runs.ts) in the `runs`
+// The permuted-block tables of schema versions 6 and 7, as sorted runs (lib/store/runs.ts) in the `runs`
 // store: one tree per table of a design. Version 5 kept them as a multiEntry index of strings, one
 // entry per table per page; bench:layout measured that layout at half the write rate of runs
 // (README, *The floor of a layout*).
@@ -120,45 +120,46 @@ export async function addToTables(runs: RunStore, index: RunIndex, design: Desig
 
 /**
  * Removes the entries of `pages` (each with the simhash it was entered with) from every table of
- * the design: each chunk that can hold one is read, and written back without it. The run index
- * does not change (a chunk's first key still bounds what it holds, even emptied).
+ * the design (purgeEntries).
  */
 export async function removeFromTables(runs: RunStore, index: RunIndex, design: DesignId, pages: readonly TablePage[]): Promise<void> {
   if (pages.length === 0) return;
   const tables = tablesFor(design);
-  const work: Promise<void>[] = [];
-  for (let t = 0; t < tables.tables.length; t++) {
-    const { tree } = tableTree(design, t);
-    const entries = tableEntries(design, t, pages);
-    // the chunks that can hold each entry: one a run
-    const byChunk = new Map<string, { key: [number, number, number, number]; gone: Set<string> }>();
-    for (const run of index.runs) {
-      if (run.tree !== tree) continue;
-      for (let e = 0; e < entries.length; e += TABLE_STRIDE) {
-        const c = chunkFor(run.firsts, entries[e]!);
-        if (c < 0) continue;
-        const id = `${run.level}/${run.run}/${c}`;
-        let chunk = byChunk.get(id);
-        if (chunk === undefined) byChunk.set(id, (chunk = { key: [tree, run.level, run.run, c], gone: new Set() }));
-        chunk.gone.add(entries.subarray(e, e + TABLE_STRIDE).join(','));
-      }
-    }
-    for (const { key, gone } of byChunk.values()) {
-      work.push(
-        (async () => {
-          const words = await runs.get(key);
-          if (words === undefined) return; // an index that names a missing chunk: lookup reports it
-          const kept: number[] = [];
-          for (let e = 0; e < words.length; e += TABLE_STRIDE) {
-            const entry = words.subarray(e, e + TABLE_STRIDE);
-            if (!gone.has(entry.join(','))) kept.push(...entry);
-          }
-          if (kept.length < words.length) await runs.put(Uint32Array.from(kept), key);
-        })(),
-      );
+  await Promise.all(tables.tables.map((_, t) => purgeEntries(runs, index, tableTree(design, t), tableEntries(design, t, pages))));
+}
+
+/**
+ * Removes `entries` (stride words each, any order) from the tree: each chunk that can hold one
+ * (one a run, found by the chunks' first keys) is read, and written back without it. The run
+ * index does not change (a chunk's first key still bounds what it holds, even emptied).
+ */
+export async function purgeEntries(runs: RunStore, index: RunIndex, spec: RunTree, entries: Uint32Array): Promise<void> {
+  const { tree, stride } = spec;
+  if (entries.length === 0) return;
+  const byChunk = new Map<string, { key: [number, number, number, number]; gone: Set<string> }>();
+  for (const run of index.runs) {
+    if (run.tree !== tree) continue;
+    for (let e = 0; e < entries.length; e += stride) {
+      const c = chunkFor(run.firsts, entries[e]!);
+      if (c < 0) continue;
+      const id = `${run.level}/${run.run}/${c}`;
+      let chunk = byChunk.get(id);
+      if (chunk === undefined) byChunk.set(id, (chunk = { key: [tree, run.level, run.run, c], gone: new Set() }));
+      chunk.gone.add(entries.subarray(e, e + stride).join(','));
     }
   }
-  await Promise.all(work);
+  await Promise.all(
+    [...byChunk.values()].map(async ({ key, gone }) => {
+      const words = await runs.get(key);
+      if (words === undefined) return; // an index that names a missing chunk: lookup reports it
+      const kept: number[] = [];
+      for (let e = 0; e < words.length; e += stride) {
+        const entry = words.subarray(e, e + stride);
+        if (!gone.has(entry.join(','))) kept.push(...entry);
+      }
+      if (kept.length < words.length) await runs.put(Uint32Array.from(kept), key);
+    }),
+  );
 }
 
 /** The tables of the design with at least `minRuns` runs, and two at least (one run is merged already). */

@@ -12,18 +12,25 @@
 import { hash64 } from '../hash';
 import type { GroupCounts, PageRecord, SiteBucket, SiteCounts } from './schema';
 
-/** The `group` index, as much of it as a tally needs (in any transaction over `pages`). */
+/** The `group` index of a `pages` store of versions 1–6, as much of it as counting needs (the upgrade steps of schema.ts). */
 export interface GroupIndex {
-  getKey(query: IDBKeyRange): Promise<unknown>;
   count(query?: IDBKeyRange | null): Promise<number>;
   openKeyCursor(query: null, direction: 'nextunique'): Promise<{ continue(): Promise<unknown> } | null>;
 }
 
-/** What counting needs of the `pages` store. */
-export interface CountedPages {
-  count(): Promise<number>;
-  index(name: 'group'): GroupIndex;
+/** A `pages` store of versions 1–6, as much of it as counting a site needs (the upgrade steps of schema.ts). */
+export interface IndexedPages {
   index(name: 'site' | 'copySite'): { count(query: IDBKeyRange): Promise<number> };
+}
+
+/** What a tally needs of the pages (lib/store/page-rows.ts PageRows), in its transaction. */
+export interface CountedPages {
+  countAll(): Promise<number>;
+  countWhere(field: 'site' | 'copySite', value: string): Promise<number>;
+  /** Whether some page had `group` before the transaction's first change, and whether one has it now. */
+  hadGroup(group: string): Promise<boolean>;
+  hasGroup(group: string): Promise<boolean>;
+  countGroups(): Promise<GroupCounts>;
 }
 
 export interface TallyMeta {
@@ -81,9 +88,9 @@ export function parseSiteBucket(value: unknown): Map<string, SiteCounts> | null 
 export const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** meta `pageCount`; counted (a walk over every page) only if it is missing or unreadable. */
-export async function readPageCount(pages: { count(): Promise<number> }, meta: { get(key: 'pageCount'): Promise<unknown> }): Promise<number> {
+export async function readPageCount(pages: Pick<CountedPages, 'countAll'>, meta: { get(key: 'pageCount'): Promise<unknown> }): Promise<number> {
   const stored = await meta.get('pageCount');
-  return isCount(stored) ? stored : pages.count();
+  return isCount(stored) ? stored : pages.countAll();
 }
 
 /** meta `groupCounts`, if it is readable. */
@@ -110,10 +117,16 @@ export async function countGroups(groupIndex: GroupIndex): Promise<GroupCounts> 
   return { grouped, groups };
 }
 
-/** A site's row counted from the `site` and `copySite` indexes. */
-export async function countSite(pages: CountedPages, site: string): Promise<SiteCounts> {
+/** A site's row counted from the `site` and `copySite` indexes of a `pages` store of versions 1–6. */
+export async function countSiteInIndexes(pages: IndexedPages, site: string): Promise<SiteCounts> {
   const only = IDBKeyRange.only(site);
   const [pageCount, copies] = await Promise.all([pages.index('site').count(only), pages.index('copySite').count(only)]);
+  return { site, pages: pageCount, copies };
+}
+
+/** A site's row counted from the site and copySite trees. */
+export async function countSite(pages: Pick<CountedPages, 'countWhere'>, site: string): Promise<SiteCounts> {
+  const [pageCount, copies] = await Promise.all([pages.countWhere('site', site), pages.countWhere('copySite', site)]);
   return { site, pages: pageCount, copies };
 }
 
@@ -128,8 +141,8 @@ export class Tally {
   private pageDelta = 0;
   private groupedDelta = 0;
   private readonly sites = new Map<string, SiteDelta>();
-  /** Whether each group touched had a member before this transaction's first change to it. */
-  private readonly groupsBefore = new Map<string, Promise<boolean>>();
+  /** The groups a page joined or left. */
+  private readonly groupsTouched = new Set<string>();
   /** Each record changed so far, as last written (null: deleted): the `before` of a later change. */
   private readonly written = new Map<string, PageRecord | null>();
 
@@ -145,12 +158,9 @@ export class Tally {
     if (url === undefined) return;
     if (this.written.has(url)) before = this.written.get(url) ?? undefined;
     this.written.set(url, after ?? null);
-    // A group can appear or vanish only when a record joins or leaves it. Requests in a transaction
-    // run in the order they were made: this look sees the store before the write.
+    // a group can appear or vanish only when a record joins or leaves it
     if (before?.group !== after?.group) {
-      for (const group of [before?.group, after?.group]) {
-        if (group !== undefined && !this.groupsBefore.has(group)) this.groupsBefore.set(group, this.hasMembers(group));
-      }
+      for (const group of [before?.group, after?.group]) if (group !== undefined) this.groupsTouched.add(group);
     }
     const sign = (record: PageRecord | undefined): number => (record === undefined ? 0 : 1);
     this.pageDelta += sign(after) - sign(before);
@@ -167,23 +177,22 @@ export class Tally {
     return delta;
   }
 
-  private async hasMembers(group: string): Promise<boolean> {
-    return (await this.pages.index('group').getKey(IDBKeyRange.only(group))) !== undefined;
-  }
-
-  /** Writes the counts after every write of the transaction has been made. */
+  /**
+   * Writes the counts after every change of the transaction has been made, and before the pages
+   * are flushed (PageRows.flush): it compares the groups with what they were before.
+   */
   async flush(meta: TallyMeta, siteCounts: SiteCountsStore): Promise<void> {
     const [pageCount, groupCounts] = await Promise.all([meta.get('pageCount'), meta.get('groupCounts')]);
     const writes: Promise<unknown>[] = [];
     if (this.pageDelta !== 0 || !isCount(pageCount)) {
-      writes.push(meta.put(isCount(pageCount) ? Math.max(0, pageCount + this.pageDelta) : await this.pages.count(), 'pageCount'));
+      writes.push(meta.put(isCount(pageCount) ? Math.max(0, pageCount + this.pageDelta) : await this.pages.countAll(), 'pageCount'));
     }
     const groups = parseGroupCounts(groupCounts);
     if (groups === null) {
-      writes.push(meta.put(await countGroups(this.pages.index('group')), 'groupCounts'));
-    } else if (this.groupedDelta !== 0 || this.groupsBefore.size > 0) {
+      writes.push(meta.put(await this.pages.countGroups(), 'groupCounts'));
+    } else if (this.groupedDelta !== 0 || this.groupsTouched.size > 0) {
       let groupDelta = 0;
-      for (const [group, before] of this.groupsBefore) groupDelta += Number(await this.hasMembers(group)) - Number(await before);
+      for (const group of this.groupsTouched) groupDelta += Number(await this.pages.hasGroup(group)) - Number(await this.pages.hadGroup(group));
       if (this.groupedDelta !== 0 || groupDelta !== 0) {
         writes.push(meta.put({ grouped: Math.max(0, groups.grouped + this.groupedDelta), groups: Math.max(0, groups.groups + groupDelta) }, 'groupCounts'));
       }

@@ -23,13 +23,13 @@
 import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
 import { type ImportedPage, exportHeader, pageToLine, parseHeader, parsePageLine } from '../ndjson';
 import type { PageFields } from './schema';
-import type { SlotFilter } from './slots';
+import type { UrlFilter } from './page-rows';
 
 /**
- * Batches an import writes before it fills a SlotFilter of the store, after which it reads only
- * the slots of pages that may be stored. A short import never pays for reading every key; a long
- * one skips most of its reads. (bench:layout measured a read of the slot before each write at
- * 0.76× the write rate, at 100,000 pages.)
+ * Batches an import writes before it fills a UrlFilter of the store, after which it looks up only
+ * the URLs that may be stored. A short import never pays for reading the whole url tree; a long
+ * one skips most of its lookups. (bench:layout measured a read before each write at 0.76× the
+ * write rate, at 100,000 pages, in version 5's layout.)
  */
 export const FILTER_AFTER_BATCHES = 4;
 
@@ -173,7 +173,7 @@ function sameRecord(a: PageFields, b: PageFields): boolean {
 }
 
 /** Writes one batch in one transaction; the counts are added to `summary` only once it commits. */
-async function commit(store: PageStore, batch: readonly ImportedPage[], summary: ImportSummary, filter: SlotFilter | undefined): Promise<void> {
+async function commit(store: PageStore, batch: readonly ImportedPage[], summary: ImportSummary, filter: UrlFilter | undefined): Promise<void> {
   if (batch.length === 0) return;
   const counts = { added: 0, merged: 0, unchanged: 0 };
   await store.updateMany([...new Set(batch.map((page) => page.url))], (stored) => {
@@ -222,10 +222,10 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
   let batchStart = 0; // the last line of the previous batch
   let reported = -1;
   let batches = 0;
-  let filter: SlotFilter | undefined;
+  let filter: UrlFilter | undefined;
   const flush = async (): Promise<void> => {
-    // a long import reads which slots are taken once, and then reads only those (SlotFilter)
-    if (batches++ === FILTER_AFTER_BATCHES) filter = await store.slotFilter();
+    // a long import reads which URLs may be stored once, and then looks up only those (UrlFilter)
+    if (batches++ === FILTER_AFTER_BATCHES) filter = await store.urlFilter();
     await commit(store, batch, summary, filter);
     batch = [];
     batchStart = lineNumber;
