@@ -15,7 +15,9 @@
 import { parseStoredDesign, writeDesigns } from './migrate';
 import type { MoveProgress } from './move';
 import { PageRows } from './page-rows';
-import { type BuildMeta, type Db, storedRecord } from './schema';
+import { siteOf } from '../url';
+import { checkStorable } from './codec';
+import { type BuildMeta, type Db, type PageRecord, storedRecord } from './schema';
 import { EMPTY_RUN_INDEX } from './runs';
 import { readRunIndex } from './table-trees';
 import { isCount } from './tally';
@@ -37,6 +39,32 @@ export interface BuildOptions {
   onProgress?: (progress: MoveProgress) => void;
   /** Stop after this many batches, even if pages are left (tests: a move cut off half way). */
   maxBatches?: number;
+}
+
+/**
+ * A version 6 record as a block can hold it (lib/store/codec.ts checkStorable): the site is its
+ * URL's host, a time that is not a finite number is 0, visits that are not a count are 1. null
+ * for a record whose URL does not parse: no version wrote one (URLs are canonical, lib/url.ts).
+ */
+export function storableRecord(record: PageRecord): PageRecord | null {
+  let site: string;
+  try {
+    site = siteOf(record.url);
+  } catch {
+    return null;
+  }
+  const page = storedRecord({ ...record, site });
+  if (typeof page.title !== 'string') page.title = '';
+  for (const name of ['firstSeen', 'lastSeen'] as const) if (typeof page[name] !== 'number' || !Number.isFinite(page[name])) page[name] = 0;
+  if (!Number.isSafeInteger(page.visits) || page.visits < 0) page.visits = 1;
+  if (page.group !== undefined && typeof page.group !== 'string') delete page.group;
+  if (page.copySite !== undefined && typeof page.copySite !== 'string') delete page.copySite;
+  try {
+    checkStorable(page);
+  } catch {
+    return null;
+  }
+  return page;
 }
 
 /** Moves what is left of `pages` into blocks and trees (see above); returns how many pages this call moved. */
@@ -69,11 +97,19 @@ export async function buildBlocks(db: Db, { batchSize = BUILD_BATCH, onProgress,
         index = EMPTY_RUN_INDEX;
       }
       const rows = await PageRows.open(tx.objectStore('blocks'), runs, meta, index);
-      await Promise.all(records.map((record) => rows.put(storedRecord({ ...record, id: rows.newId() }))));
+      const moved: number[] = [];
+      const puts: Promise<void>[] = [];
+      for (const record of records) {
+        const page = storableRecord(record);
+        if (page === null) continue; // kept in `pages`, where nothing reads it, rather than lost
+        puts.push(rows.put({ ...page, id: rows.newId() }));
+        moved.push(record.id);
+      }
+      await Promise.all(puts);
       await rows.flush(meta, (id) => writeDesigns(stored, id));
       const last = records[records.length - 1]!.id;
       const next: BuildMeta = { built: build.built + records.length, done: false, after: last };
-      await Promise.all([pages.delete(IDBKeyRange.bound(records[0]!.id, last)), meta.put(next, 'toBlocks')]);
+      await Promise.all([...moved.map((id) => pages.delete(id)), meta.put(next, 'toBlocks')]);
       return { count: records.length, progress: { moved: next.built, total: isCount(total) ? total : 0 } };
     });
     if (step === null) break;
