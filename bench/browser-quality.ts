@@ -27,6 +27,7 @@ import { CHECK_MAX_DISTANCE } from '../lib/features';
 import { fingerprintToHex } from '../lib/fingerprint';
 import { type ScanReport, fingerprintDocument } from '../lib/scan';
 import { sourcesNewerThan } from './built';
+import { readStoredPages } from '../test/e2e/blocks';
 import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
 import { type Result, pct, runScan, score, writePages } from './quality-score';
 import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
@@ -146,31 +147,9 @@ interface Fingerprints {
   check: string;
 }
 
-/** The extension's recorded pages (url → fingerprints), read from its IndexedDB in an extension page. */
+/** The extension's recorded pages (url → fingerprints), read from its IndexedDB (the `blocks` store, decoded here) in an extension page. */
 async function recordedFingerprints(popup: Page): Promise<Map<string, Fingerprints>> {
-  const rows = await popup.evaluate(async () => {
-    const dbs = await indexedDB.databases();
-    type Row = { url: string; simhash: string; check: string };
-    if (!dbs.some((d) => d.name === 'doppel')) return [] as Row[];
-    return new Promise<Row[]>((ok, fail) => {
-      const open = indexedDB.open('doppel'); // no version: never upgrades an existing database
-      open.onerror = () => fail(open.error);
-      open.onsuccess = () => {
-        const db = open.result;
-        if (!db.objectStoreNames.contains('pages')) {
-          db.close();
-          ok([]);
-          return;
-        }
-        const all = db.transaction('pages', 'readonly').objectStore('pages').getAll();
-        all.onerror = () => fail(all.error);
-        all.onsuccess = () => {
-          db.close();
-          ok((all.result as Row[]).map(({ url, simhash, check }) => ({ url, simhash, check })));
-        };
-      };
-    });
-  });
+  const rows = await readStoredPages(popup);
   return new Map(rows.map((r) => [r.url, { simhash: r.simhash, check: r.check }]));
 }
 

@@ -54,6 +54,8 @@ import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
 import { deeperThanSelector, readabilityWork } from '../lib/reading';
 import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_READABILITY_WORK, MAX_TEXT_CHARS } from '../lib/page-reader';
 import { mulberry32 } from '../lib/random';
+import { BLOCK_PAGES } from '../lib/store/blocks';
+import { FIELD_TREES, textKey } from '../lib/store/page-rows';
 import { canonicalUrl } from '../lib/url';
 import { sourcesNewerThan } from './built';
 import { hugeTextPage, manyElementsPage } from '../test/e2e/generated-pages';
@@ -316,34 +318,72 @@ async function workerHeap(ext: ExtensionSession): Promise<{ before: HeapUsage; a
 type Handled = { state: 'recorded' } | { state: string; reason: string } | null;
 
 async function handledInWorker(worker: Worker, url: string): Promise<Handled> {
-  return worker.evaluate(async (address) => {
-    type ChromeLike = { chrome: { storage: { session: { get(key: string): Promise<Record<string, { state: string; reason: string } | undefined>> } } } };
-    const { chrome } = globalThis as unknown as ChromeLike;
-    // Never open (and so create) the database if it is not there yet.
-    if ((await indexedDB.databases()).some((d) => d.name === 'doppel')) {
-      const db = await new Promise<IDBDatabase>((ok, fail) => {
-        const open = indexedDB.open('doppel');
-        open.onsuccess = () => ok(open.result);
-        open.onerror = () => fail(open.error);
-      });
-      try {
-        if (db.objectStoreNames.contains('pages')) {
-          // records are keyed by a hash of the URL (lib/store/slots.ts, not importable here): look among the site's
-          const found = await new Promise<boolean>((ok, fail) => {
-            const get = db.transaction('pages', 'readonly').objectStore('pages').index('site').getAll(new URL(address).host);
-            get.onsuccess = () => ok((get.result as { url: string }[]).some((record) => record.url === address));
-            get.onerror = () => fail(get.error);
-          });
-          if (found) return { state: 'recorded' };
+  // Version 7 keeps a page in a block of 64 (lib/store/blocks.ts), found through the url tree of
+  // sorted runs (lib/store/page-rows.ts): a lookup of the URL's hash in each run of the tree gives
+  // candidate ids, and each candidate's block is read and its slot's URL compared. lib/ is not
+  // importable in the worker: the hash is taken here, the rest is lib/store/runs.ts's `lookup`
+  // written out (a key's entries in a run are all in the last chunk whose first key is at most it).
+  const key = textKey(url);
+  const spec = { tree: FIELD_TREES.url.tree, stride: FIELD_TREES.url.stride, blockPages: BLOCK_PAGES };
+  return worker.evaluate(
+    async ({ address, key, spec }) => {
+      // (no named functions in here: tsx, which runs this file, would wrap them in a helper the worker lacks)
+      type ChromeLike = { chrome: { storage: { session: { get(key: string): Promise<Record<string, { state: string; reason: string } | undefined>> } } } };
+      type Run = { tree: number; level: number; run: number; firsts: number[] };
+      const { chrome } = globalThis as unknown as ChromeLike;
+      // Never open (and so create) the database if it is not there yet.
+      if ((await indexedDB.databases()).some((d) => d.name === 'doppel')) {
+        const db = await new Promise<IDBDatabase>((ok, fail) => {
+          const open = indexedDB.open('doppel');
+          open.onsuccess = () => ok(open.result);
+          open.onerror = () => fail(open.error);
+        });
+        try {
+          if (db.objectStoreNames.contains('blocks')) {
+            // the run index, then the chunk of each run of the url tree that can hold the key, then the
+            // candidates' blocks, in one readonly transaction (each step is started from the last one's
+            // success event); the inflating after it
+            const candidates = await new Promise<{ slot: number; value: unknown }[]>((ok, fail) => {
+              const tx = db.transaction(['meta', 'runs', 'blocks'], 'readonly');
+              const reads: { slot: number; request: IDBRequest }[] = [];
+              tx.oncomplete = () => ok(reads.map(({ slot, request }) => ({ slot, value: request.result as unknown })));
+              tx.onerror = () => fail(tx.error);
+              const index = tx.objectStore('meta').get('runs');
+              index.onsuccess = () => {
+                for (const run of ((index.result as { runs?: Run[] } | undefined)?.runs ?? []).filter((r) => r.tree === spec.tree)) {
+                  let c = -1;
+                  while (c + 1 < run.firsts.length && run.firsts[c + 1]! <= key) c++;
+                  if (c < 0) continue;
+                  const chunk = tx.objectStore('runs').get([run.tree, run.level, run.run, c]);
+                  chunk.onsuccess = () => {
+                    const words = (chunk.result as Uint32Array | undefined) ?? new Uint32Array(0);
+                    for (let e = 0; e < words.length; e += spec.stride) {
+                      if (words[e] !== key) continue;
+                      const id = words[e + spec.stride - 1]!;
+                      reads.push({ slot: id % spec.blockPages, request: tx.objectStore('blocks').get(Math.floor(id / spec.blockPages)) });
+                    }
+                  };
+                }
+              };
+            });
+            for (const { slot, value } of candidates) {
+              if (!Array.isArray(value) || !(value[1] instanceof Uint8Array)) continue;
+              // [format, raw deflate of the slots' JSON, fingerprints]: a slot's entry starts with its URL
+              const text = await new Response(new Blob([value[1] as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).text();
+              const entry = (JSON.parse(text) as unknown[])[slot];
+              if (Array.isArray(entry) && entry[0] === address) return { state: 'recorded' };
+            }
+          }
+        } finally {
+          db.close();
         }
-      } finally {
-        db.close();
       }
-    }
-    const key = `outcome:${address}`;
-    const outcome = (await chrome.storage.session.get(key))[key];
-    return outcome ? { state: outcome.state, reason: outcome.reason } : null;
-  }, url);
+      const outcomeKey = `outcome:${address}`;
+      const outcome = (await chrome.storage.session.get(outcomeKey))[outcomeKey];
+      return outcome ? { state: outcome.state, reason: outcome.reason } : null;
+    },
+    { address: url, key, spec },
+  );
 }
 
 /** Polls the worker until `url` is handled or `timeout` ms pass. */
@@ -686,7 +726,7 @@ async function main(): Promise<void> {
       log(`  bytes per page                  ${perPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(after.usage)} after − ${mb(before.usage)} before, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
       log(`  usageDetails after              ${Object.entries(after.usageDetails ?? {}).map(([k, v]) => `${k} ${mb(v)}`).join(', ')}`);
       if (idbDir) log(`  IndexedDB folder on disk        ${mb(diskAfter)} (${((diskAfter - diskBefore) / history.pages).toFixed(0)} B per page; ${idbDir.replace(profile!, '<profile>')})`);
-      log(`  the records hold                URL ${history.meanUrlChars.toFixed(0)} + title ${history.meanTitleChars.toFixed(0)} characters on average, site, two fingerprints, dates, visits; and one entry per table in the tables' sorted runs (schema version 6)`);
+      log(`  the records hold                URL ${history.meanUrlChars.toFixed(0)} + title ${history.meanTitleChars.toFixed(0)} characters on average, two fingerprints, dates, visits, deflated 64 pages to a block; and one entry per table and per page-field tree (url, site, lastSeen; group and copySite when set) in sorted runs (schema version 7)`);
 
       // 3. Worker memory
       const heap = await workerHeap(session);

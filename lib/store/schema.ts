@@ -63,7 +63,7 @@ export const DB_VERSION = 7;
 export const LEGACY_PAGES = 'pagesByUrl';
 
 export interface PageRecord {
-  /** The key: slotBase(url) plus a probe (lib/store/slots.ts). */
+  /** The page's id: block × BLOCK_PAGES + slot (lib/store/page-rows.ts). In version 5–6's `pages` store, the key: slotBase(url) plus a probe (lib/store/slots.ts). */
   id: number;
   /** Canonical URL. */
   url: string;

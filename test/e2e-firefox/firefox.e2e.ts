@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dumpStore, storeProblems } from '../e2e/consistency';
 import { servePages, sleep, type Site } from '../e2e/harness';
 
 const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -234,6 +235,11 @@ describe('Doppel in Firefox', () => {
     const visited = [url.original(), url.verbatim(), url.edited(), url.unrelatedRepublisher(), url.unrelatedOriginal()];
     const history = await browser.newPage();
     await openExtensionPage(history, 'history.html', '#list[data-state="ready"]');
+    // the store as Firefox keeps it is whole (test/e2e/consistency.ts: blocks, trees, counts), read from the history page
+    const storeOf = () => dumpStore(history as unknown as Parameters<typeof dumpStore>[0]);
+    const before = await storeOf();
+    expect(storeProblems(before)).toEqual([]);
+    expect(sorted(before.records.map((r) => r.url))).toEqual(sorted(visited));
 
     await history.click('#export');
     await waitFor(history, '#export[data-state="done"]');
@@ -276,6 +282,9 @@ describe('Doppel in Firefox', () => {
     expect(await waitForPopupState(url.original(), 'ready')).toEqual(sorted([url.verbatim(), url.edited()]));
     expect(await waitForPopupState(url.verbatim(), 'ready')).toEqual(sorted([url.original(), url.edited()]));
     for (const address of [url.unrelatedRepublisher(), url.unrelatedOriginal()]) expect(await waitForPopupState(address, 'ready'), address).toEqual([]);
+    const after = await storeOf();
+    expect(storeProblems(after)).toEqual([]);
+    expect(sorted(after.records.map((r) => r.url))).toEqual(sorted(visited));
     await history.close();
     expect(dialogs).toEqual([]);
   });

@@ -1,26 +1,57 @@
-// Is the extension's IndexedDB store whole? Reads every record and meta's table design from an
-// extension context (the worker or an extension page: they share the extension's origin), then
-// checks in Node, with lib/'s own code, that every record is whole: exactly the fields of a
-// PageRecord and readable fingerprints; that the tables' sorted runs hold exactly one entry per
-// record in each tree of the stored design (and of the migration under way, if any), and no chunk
-// outside their index (test/kept-tables.ts); that every group id is held by at
-// least two pages (a group is never half written); and that the counts kept beside the pages
-// (meta `pageCount` and `groupCounts`, the `siteCounts` rows: lib/store/tally.ts) are those of
-// the records.
+// Is the extension's IndexedDB store whole? Reads every block of pages, the trees' sorted runs,
+// the counts and meta from an extension context (the worker or an extension page: they share the
+// extension's origin) in one readonly transaction, then checks in Node, with lib/'s own code, the
+// invariants of schema version 7 (lib/store/schema.ts):
+// - every block decodes (lib/store/blocks.ts) and holds a page at least; every page is whole
+//   (exactly the fields of a PageRecord, readable fingerprints) and sits at block × 64 + slot;
+// - page ids are unique and below meta `nextId`, and no URL is stored twice (in the blocks, or in
+//   them and a store whose pages are still to move);
+// - the trees' sorted runs hold exactly one entry per page in each table tree of the stored design
+//   (and of the migration under way, if any), one per page in each page-field tree (url, site,
+//   group, copySite, lastSeen: lib/store/page-rows.ts), and no chunk outside their index
+//   (test/kept-tables.ts);
+// - every group id is held by at least two pages (a group is never half written);
+// - the counts kept beside the pages (meta `pageCount` and `groupCounts`, the `siteCounts` rows:
+//   lib/store/tally.ts) are those of the pages, wherever they are while a move is under way;
+// - once no move is under way (meta `move` and `toBlocks` done: lib/store/move.ts, build.ts), the
+//   stores the pages moved out of (version 6's `pages`, versions 1–4's LEGACY_PAGES) are empty.
 import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint';
+import { readBuild } from '../../lib/store/build';
 import { parseStoredDesign } from '../../lib/store/migrate';
+import { readNextId } from '../../lib/store/page-rows';
 import type { RunChunkKey } from '../../lib/store/runs';
-import { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../../lib/store/schema';
-import { SLOT_PROBES, slotBase } from '../../lib/store/slots';
+import { DB_VERSION, LEGACY_PAGES, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS, type PageRecord } from '../../lib/store/schema';
 import { readRunIndexValue } from '../../lib/store/table-trees';
 import { countsOfRecords, rowsOfBuckets } from '../kept-counts';
 import { tableProblems, tablesOfRecords, tablesOfRuns } from '../kept-tables';
+import { type PlainValue, decodeBlocks } from './blocks';
 
 export interface StoreDump {
+  /** The database's version. */
+  version: number;
   /** meta 'design' as stored. */
   design: unknown;
-  records: Record<string, unknown>[];
+  /** The pages of the `blocks` store, decoded, in id order. */
+  records: PageRecord[];
+  /** The `blocks` store as read (keys, values with their bytes as plain arrays). */
+  blocks: { key: number; value: PlainValue }[];
+  /** Blocks that did not decode, one line each. */
+  blockProblems: string[];
+  /** Blocks that decode to no page (an emptied block is deleted, not kept). */
+  emptyBlocks: number[];
+  /** meta 'nextId' as stored. */
+  nextId: unknown;
+  /** meta 'toBlocks' as stored: the move of version 6's pages into blocks (lib/store/build.ts). */
+  toBlocks: unknown;
+  /** meta 'move' as stored: the move of versions 1–4's pages keyed by URL (lib/store/move.ts). */
+  move: unknown;
+  /** Records left in version 6's `pages` store (a move under way), and its keys; none once the move is done. */
+  oldPages: Record<string, unknown>[];
+  oldPageKeys: number[];
+  /** Records left in LEGACY_PAGES (versions 1–4's store keyed by URL), if it exists. */
+  legacyPages: Record<string, unknown>[];
+  hasLegacyStore: boolean;
   pageCount: unknown;
   groupCounts: unknown;
   siteCounts: unknown[];
@@ -30,39 +61,75 @@ export interface StoreDump {
   chunks: { key: RunChunkKey; words: number[] }[];
 }
 
-/** Every record of database 'doppel' and its meta design, read in one readonly transaction. */
+type RawDump = Omit<StoreDump, 'records' | 'blockProblems' | 'emptyBlocks'>;
+
+/** Everything of database 'doppel' that the check reads, in one readonly transaction; the blocks decoded here, in Node. */
 export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
-  const read = () =>
-    new Promise<StoreDump>((resolve, reject) => {
+  const read = (legacyName: string) =>
+    new Promise<RawDump>((resolve, reject) => {
       const open = indexedDB.open('doppel');
       open.onerror = () => reject(open.error);
       open.onsuccess = () => {
         const db = open.result;
-        const tx = db.transaction(['pages', 'meta', 'siteCounts', 'runs'], 'readonly');
-        const records = tx.objectStore('pages').getAll();
-        const design = tx.objectStore('meta').get('design');
-        const pageCount = tx.objectStore('meta').get('pageCount');
-        const groupCounts = tx.objectStore('meta').get('groupCounts');
-        const siteCounts = tx.objectStore('siteCounts').getAll();
-        const runIndex = tx.objectStore('meta').get('runs');
-        const chunkKeys = tx.objectStore('runs').getAllKeys();
-        const chunks = tx.objectStore('runs').getAll();
+        // (a database still at an older version has no `blocks`: the check says so; no named
+        // functions in here: tsx would wrap them in a helper the browser lacks)
+        const stores = db.objectStoreNames;
+        const names = ['blocks', 'meta', 'siteCounts', 'runs', 'pages', legacyName].filter((name) => stores.contains(name));
+        const has = { blocks: stores.contains('blocks'), siteCounts: stores.contains('siteCounts'), runs: stores.contains('runs'), pages: stores.contains('pages'), legacy: stores.contains(legacyName) };
+        const tx = db.transaction(names, 'readonly');
+        const meta = tx.objectStore('meta');
+        const blockKeys = has.blocks ? tx.objectStore('blocks').getAllKeys() : null;
+        const blockValues = has.blocks ? tx.objectStore('blocks').getAll() : null;
+        const design = meta.get('design');
+        const nextId = meta.get('nextId');
+        const toBlocks = meta.get('toBlocks');
+        const move = meta.get('move');
+        const pageCount = meta.get('pageCount');
+        const groupCounts = meta.get('groupCounts');
+        const runIndex = meta.get('runs');
+        const siteCounts = has.siteCounts ? tx.objectStore('siteCounts').getAll() : null;
+        const chunkKeys = has.runs ? tx.objectStore('runs').getAllKeys() : null;
+        const chunks = has.runs ? tx.objectStore('runs').getAll() : null;
+        const oldPages = has.pages ? tx.objectStore('pages').getAll() : null;
+        const oldPageKeys = has.pages ? tx.objectStore('pages').getAllKeys() : null;
+        const legacyPages = has.legacy ? tx.objectStore(legacyName).getAll() : null;
         tx.oncomplete = () => {
           db.close();
           resolve({
+            version: db.version,
             design: design.result,
-            records: records.result as Record<string, unknown>[],
+            // evaluate's results are serialized: a Uint8Array would not come back as one
+            blocks: ((blockKeys?.result ?? []) as number[]).map((key, i) => {
+              const value = blockValues!.result[i] as unknown;
+              const parts = (Array.isArray(value) ? value : [value]).map((part: unknown) => (part instanceof Uint8Array ? { bytes: Array.from(part) } : part));
+              return { key, value: Array.isArray(value) ? parts : parts[0] };
+            }),
+            nextId: nextId.result,
+            toBlocks: toBlocks.result,
+            move: move.result,
+            oldPages: (oldPages?.result ?? []) as Record<string, unknown>[],
+            oldPageKeys: (oldPageKeys?.result ?? []) as number[],
+            legacyPages: (legacyPages?.result ?? []) as Record<string, unknown>[],
+            hasLegacyStore: legacyPages !== null,
             pageCount: pageCount.result,
             groupCounts: groupCounts.result,
-            siteCounts: siteCounts.result as unknown[],
+            siteCounts: (siteCounts?.result ?? []) as unknown[],
             runIndex: runIndex.result,
-            chunks: (chunkKeys.result as RunChunkKey[]).map((key, i) => ({ key, words: Array.from(chunks.result[i] as Uint32Array) })),
+            chunks: ((chunkKeys?.result ?? []) as RunChunkKey[]).map((key, i) => ({ key, words: Array.from(chunks!.result[i] as Uint32Array) })),
           });
         };
         tx.onerror = () => reject(tx.error);
       };
     });
-  return (context as Page).evaluate(read);
+  const raw = await (context as Page).evaluate(read, LEGACY_PAGES);
+  const { pages, problems, emptyBlocks } = decodeBlocks(raw.blocks);
+  return { ...raw, records: pages, blockProblems: problems, emptyBlocks };
+}
+
+/** Whether a move of the pages (version 1–4's, then version 6's into blocks) is under way. */
+export function moveUnderWay(dump: StoreDump): boolean {
+  const move = dump.move as { done?: unknown } | undefined;
+  return (dump.hasLegacyStore && move?.done !== true) || !readBuild(dump.toBlocks).done;
 }
 
 const REQUIRED = [...PAGE_RECORD_FIELDS].sort();
@@ -74,40 +141,85 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
   const add = (problem: string): void => {
     if (problems.length < limit) problems.push(problem);
   };
+  if (dump.version !== DB_VERSION) add(`the database is at version ${dump.version}, not ${DB_VERSION}`);
+  for (const problem of dump.blockProblems) add(problem);
+  for (const block of dump.emptyBlocks) add(`block ${block} holds no page: it should have been deleted`);
   let stored;
   try {
     stored = parseStoredDesign(dump.design);
   } catch (error) {
-    return [`meta design: ${(error as Error).message}`];
+    return [...problems, `meta design: ${(error as Error).message}`];
   }
+  let nextId: number | undefined;
+  try {
+    nextId = readNextId(dump.nextId);
+  } catch (error) {
+    add(`meta nextId: ${(error as Error).message}`);
+  }
+  const build = readBuild(dump.toBlocks);
+
   const groups = new Map<string, number>();
+  const ids = new Set<number>();
+  const urls = new Map<string, string>();
+  const seenUrl = (url: string, where: string): void => {
+    const before = urls.get(url);
+    if (before !== undefined) add(`${url} is stored twice: ${before} and ${where}`);
+    else urls.set(url, where);
+  };
   for (const record of dump.records) {
-    const url = String(record['url']);
+    const url = String(record.url);
     const fields = Object.keys(record);
     const missing = REQUIRED.filter((f) => !fields.includes(f));
     const extra = fields.filter((f) => !ALLOWED.has(f));
     if (missing.length > 0 || extra.length > 0) add(`${url}: fields missing ${JSON.stringify(missing)}, unexpected ${JSON.stringify(extra)}`);
-    const probe = Number(record['id']) - slotBase(url);
-    if (!Number.isInteger(probe) || probe < 0 || probe >= SLOT_PROBES) add(`${url}: key ${JSON.stringify(record['id'])} is not in its URL's slot`);
-    if (typeof record['title'] !== 'string' || typeof record['site'] !== 'string') add(`${url}: title or site is not a string`);
+    const id = record.id;
+    if (!Number.isSafeInteger(id) || id < 0) add(`${url}: id ${JSON.stringify(id)} is not a page id`);
+    if (ids.has(id)) add(`${url}: id ${id} is held by two pages`);
+    ids.add(id);
+    if (nextId !== undefined && !(id < nextId)) add(`${url}: id ${id} is not below meta nextId ${nextId}`);
+    seenUrl(url, `page ${id}`);
+    if (typeof record.title !== 'string' || typeof record.site !== 'string') add(`${url}: title or site is not a string`);
     for (const f of ['firstSeen', 'lastSeen', 'visits'] as const) if (typeof record[f] !== 'number' || !Number.isFinite(record[f])) add(`${url}: ${f} is ${JSON.stringify(record[f])}`);
-    if (typeof record['check'] !== 'string' || !(record['check'] === '' || /^[0-9a-f]{16}$/.test(record['check']))) add(`${url}: check is ${JSON.stringify(record['check'])}`);
+    if (typeof record.check !== 'string' || !(record.check === '' || /^[0-9a-f]{16}$/.test(record.check))) add(`${url}: check is ${JSON.stringify(record.check)}`);
     try {
-      fingerprintFromHex(String(record['simhash']));
+      fingerprintFromHex(String(record.simhash));
     } catch {
-      add(`${url}: simhash ${JSON.stringify(record['simhash'])} is unreadable`);
+      add(`${url}: simhash ${JSON.stringify(record.simhash)} is unreadable`);
       continue;
     }
-    if (typeof record['group'] === 'string') groups.set(record['group'], (groups.get(record['group']) ?? 0) + 1);
+    if (typeof record.group === 'string') groups.set(record.group, (groups.get(record.group) ?? 0) + 1);
   }
+
+  // the pages still to move: each once, and (version 6's) only past the move's cursor
+  for (const record of dump.oldPages) seenUrl(String(record['url']), `version 6's page ${JSON.stringify(record['id'])}`);
+  for (const record of dump.legacyPages) seenUrl(String(record['url']), 'the store keyed by URL');
+  // a group's pages may be on both sides of a move
+  for (const record of [...dump.oldPages, ...dump.legacyPages]) if (typeof record['group'] === 'string') groups.set(record['group'], (groups.get(record['group']) ?? 0) + 1);
   for (const [group, n] of groups) if (n < 2) add(`group ${group} is held by ${n} page`);
-  try {
-    const fromRecords = tablesOfRecords(stored, dump.records as unknown as { id: number; simhash: string }[]);
-    for (const problem of tableProblems(fromRecords, tablesOfRuns(readRunIndexValue(dump.runIndex), dump.chunks), limit)) add(problem);
-  } catch (error) {
-    add(`meta runs: ${(error as Error).message}`);
+  if (build.after !== undefined) {
+    const behind = dump.oldPageKeys.filter((key) => key <= build.after!);
+    if (behind.length > 0) add(`version 6's store still holds ${behind.length} pages at or before meta toBlocks' cursor ${build.after} (${JSON.stringify(behind.slice(0, 3))})`);
   }
-  const counted = countsOfRecords(dump.records as unknown as Parameters<typeof countsOfRecords>[0]);
+  if (!moveUnderWay(dump)) {
+    if (dump.oldPages.length > 0) add(`no move is under way, yet version 6's store 'pages' holds ${dump.oldPages.length} records (${JSON.stringify(dump.oldPageKeys.slice(0, 3))})`);
+    if (dump.legacyPages.length > 0) add(`no move is under way, yet ${LEGACY_PAGES} holds ${dump.legacyPages.length} records`);
+  }
+  if (!build.done && build.after === undefined && dump.records.length > 0) add(`meta toBlocks says no page is moved yet, but the blocks hold ${dump.records.length}`);
+
+  // The trees: once the move into blocks has begun (its first batch clears version 6's), those of
+  // the pages in blocks. Before, the runs may still hold version 6's trees, of the old ids.
+  if (build.done || build.after !== undefined) {
+    try {
+      const fromRecords = tablesOfRecords(stored, dump.records);
+      for (const problem of tableProblems(fromRecords, tablesOfRuns(readRunIndexValue(dump.runIndex), dump.chunks), limit)) add(problem);
+    } catch (error) {
+      add(`meta runs: ${(error as Error).message}`);
+    }
+  }
+
+  // the counts are of every page, moved or not
+  const all = [...dump.records, ...dump.oldPages, ...dump.legacyPages] as unknown as Parameters<typeof countsOfRecords>[0];
+  const counted = countsOfRecords(all);
   if (dump.pageCount !== counted.pageCount) add(`meta pageCount is ${JSON.stringify(dump.pageCount)}, the store holds ${counted.pageCount} pages`);
   if (JSON.stringify(dump.groupCounts) !== JSON.stringify(counted.groupCounts)) {
     add(`meta groupCounts is ${JSON.stringify(dump.groupCounts)}, the records give ${JSON.stringify(counted.groupCounts)}`);

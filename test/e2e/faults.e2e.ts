@@ -139,30 +139,11 @@ interface StoredRecord {
   fields: string[];
 }
 
-/** Every record in the extension's IndexedDB (database 'doppel', store 'pages'). */
+/** Every page in the extension's IndexedDB (database 'doppel', its `blocks` store decoded: test/e2e/consistency.ts). */
 async function storedRecords(worker: Worker): Promise<StoredRecord[]> {
-  return worker.evaluate(
-    () =>
-      new Promise<StoredRecord[]>((resolve, reject) => {
-        const open = indexedDB.open('doppel');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const req = db.transaction('pages', 'readonly').objectStore('pages').getAll();
-          req.onerror = () => reject(req.error);
-          req.onsuccess = () => {
-            db.close();
-            resolve(
-              (req.result as Array<Record<string, unknown>>).map((r) => ({
-                url: r['url'] as string,
-                visits: r['visits'] as number,
-                fields: Object.keys(r),
-              })),
-            );
-          };
-        };
-      }),
-  );
+  const dump = await dumpStore(worker);
+  expect(dump.blockProblems, 'every block decodes').toEqual([]);
+  return dump.records.map((r) => ({ url: r.url, visits: r.visits, fields: Object.keys(r) }));
 }
 
 /**
