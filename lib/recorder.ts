@@ -165,9 +165,8 @@ function earlier(a: PageRecord, b: PageRecord): boolean {
 }
 
 /** The page's record and its near-duplicates within k (clamped to the store's design); undefined if not recorded. */
-async function recordAndNear(pages: PageStore, url: string, k: number): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
-  const record = await pages.get(url);
-  return record === undefined ? undefined : { record, near: await pages.nearDuplicatesOf(record, { k, clamp: true }) };
+function recordAndNear(pages: PageStore, url: string, k: number): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
+  return pages.getWithNear(url, { k, clamp: true });
 }
 
 export function createRecorder(deps: RecorderDeps): Recorder {

@@ -5,7 +5,7 @@ import { serialize } from 'node:v8';
 import { openDB } from 'idb';
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, type StoredBlock, blockOf, decodeBlock, encodeBlock } from '../lib/store/blocks';
+import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, type StoredBlock, blockOf, decodeBlock, encodeBlock, openBlock } from '../lib/store/blocks';
 import type { PageValue } from '../lib/store/codec';
 import { asFingerprint, fingerprintToHex } from '../lib/fingerprint';
 import { mulberry32, splitmix64 } from '../lib/random';
@@ -129,6 +129,17 @@ describe('encodeBlock and decodeBlock', () => {
     const entries = goodEntries();
     entries[1]![5] = -1;
     expect(() => decodeBlock(0, [BLOCK_FORMAT, textOf(entries), good[2]] satisfies StoredBlock)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");
+  });
+
+  it('decode a page when it is read: the other pages of the block stay readable, and the damaged one is refused when read or written', () => {
+    const entries = goodEntries();
+    entries[1]![5] = -1;
+    const opened = openBlock(0, [BLOCK_FORMAT, textOf(entries), good[2]] satisfies StoredBlock);
+    expect(opened.get(0)).toEqual(decodeBlock(0, good)[0]);
+    expect(opened.get(2)).toBeUndefined();
+    expect(() => opened.get(1)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");
+    expect(() => opened.all()).toThrow("Doppel's stored page 1 is damaged");
+    expect(openBlock(0, good).all()).toEqual(decodeBlock(0, good));
   });
 });
 

@@ -407,7 +407,15 @@ describe('PageStore.nearDuplicates', () => {
     // stored pages as queries (their own page excluded), and random queries that find nothing
     for (const s of seeds.filter((_, i) => i % 25 === 0)) {
       expect(shape(await store.nearDuplicates(s.simhash, s.check, { excludeUrl: s.url }))).toEqual(bruteForce(s.simhash, s.check, 3, s.url));
+      // the popup's read, in one transaction: the same as get and nearDuplicatesOf, for each k
+      for (const k of [0, 3, 5]) {
+        const record = (await store.get(s.url))!;
+        expect(await store.getWithNear(s.url, { k, clamp: true })).toEqual({ record, near: await store.nearDuplicatesOf(record, { k, clamp: true }) });
+      }
+      expect(shape((await store.getWithNear(s.url))!.near)).toEqual(bruteForce(s.simhash, s.check, 3, s.url));
     }
+    expect(await store.getWithNear('https://never.example/')).toBeUndefined();
+    await expect(store.getWithNear(seeds[0]!.url, { k: 4 })).rejects.toThrow("k must be an integer from 0 to 3 (the stored table design's k): got 4");
     for (const [i, q] of randomFingerprints(0xf2e5n, 20).entries()) {
       expect(await store.nearDuplicates(q, randomChecks[i]!)).toEqual(bruteForce(q, randomChecks[i]!, 3));
     }

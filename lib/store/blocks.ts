@@ -71,9 +71,67 @@ export function encodeBlock(block: number, pages: readonly (PageValue | undefine
  * RangeError that names the block and what is wrong if the value is not a block of pages.
  */
 export function decodeBlock(block: number, value: unknown): (PageValue | undefined)[] {
-  const fail = (why: string): never => {
-    throw new RangeError(`Doppel's stored block ${block} (pages ${block * BLOCK_PAGES} to ${block * BLOCK_PAGES + BLOCK_PAGES - 1}) is damaged: ${why}.`);
-  };
+  return openBlock(block, value).all();
+}
+
+/**
+ * A block's slots, each page decoded when it is first read: a query reads a page or two of a
+ * block, and decoding all 64 (a URL parsed and two fingerprints written out for each) cost more
+ * than reading the block.
+ */
+export class BlockPages {
+  private readonly pages: (PageValue | undefined | null)[];
+
+  /** `entries`: the slots as stored (null: empty), `fingerprints` their bytes. Empty: a new block. */
+  constructor(
+    private readonly block: number,
+    private readonly entries: readonly unknown[] = [],
+    private readonly fingerprints: Uint8Array = new Uint8Array(0),
+  ) {
+    // null: not decoded yet
+    this.pages = entries.map((entry) => (entry === null ? undefined : null));
+  }
+
+  /** The page in `slot`, or undefined; a RangeError naming the block if that slot is damaged. */
+  get(slot: number): PageValue | undefined {
+    const page = this.pages[slot];
+    if (page !== null) return page;
+    const decoded = decodeSlot(this.block, slot, this.entries[slot], this.fingerprints);
+    this.pages[slot] = decoded;
+    return decoded;
+  }
+
+  set(slot: number, page: PageValue | undefined): void {
+    while (this.pages.length < slot) this.pages.push(undefined);
+    this.pages[slot] = page;
+  }
+
+  /** Whether every slot is empty. */
+  isEmpty(): boolean {
+    return this.pages.every((page) => page === undefined);
+  }
+
+  /** Every slot, decoded. */
+  all(): (PageValue | undefined)[] {
+    return this.pages.map((_, slot) => this.get(slot));
+  }
+}
+
+function blockFault(block: number, why: string): never {
+  throw new RangeError(`Doppel's stored block ${block} (pages ${block * BLOCK_PAGES} to ${block * BLOCK_PAGES + BLOCK_PAGES - 1}) is damaged: ${why}.`);
+}
+
+function decodeSlot(block: number, slot: number, entry: unknown, fingerprints: Uint8Array): PageValue {
+  if (!Array.isArray(entry)) return blockFault(block, `slot ${slot} is neither a page nor empty`);
+  const stored = [...entry] as unknown[];
+  if (stored[2] === 8 || stored[2] === 16) stored[2] = fingerprints.slice(slot * FINGERPRINT_BYTES, slot * FINGERPRINT_BYTES + (stored[2] as number));
+  else if (!Array.isArray(stored[2])) return blockFault(block, `slot ${slot}'s fingerprints are neither a length nor two strings`);
+  return decodePage(block * BLOCK_PAGES + slot, stored);
+}
+
+/** A block's slots from its stored value (each page decoded when read); a RangeError naming the block if the value is not a block. */
+export function openBlock(block: number, value: unknown): BlockPages {
+  const fail = (why: string): never => blockFault(block, why);
   if (!Array.isArray(value) || value.length !== 3) return fail('it is not a list of 3 parts');
   const [format, text, fingerprints] = value as unknown[];
   if (format !== BLOCK_FORMAT) return fail(`its format is ${JSON.stringify(format)}, not ${BLOCK_FORMAT}`);
@@ -87,14 +145,7 @@ export function decodeBlock(block: number, value: unknown): (PageValue | undefin
   }
   if (!Array.isArray(entries) || entries.length > BLOCK_PAGES) return fail(`its text is not a list of at most ${BLOCK_PAGES} pages`);
   if (fingerprints.length !== entries.length * FINGERPRINT_BYTES) return fail(`it has ${fingerprints.length} bytes of fingerprints for ${entries.length} slots`);
-  return entries.map((entry: unknown, slot) => {
-    if (entry === null) return undefined;
-    if (!Array.isArray(entry)) return fail(`slot ${slot} is neither a page nor empty`);
-    const stored = [...entry] as unknown[];
-    if (stored[2] === 8 || stored[2] === 16) stored[2] = fingerprints.slice(slot * FINGERPRINT_BYTES, slot * FINGERPRINT_BYTES + (stored[2] as number));
-    else if (!Array.isArray(stored[2])) return fail(`slot ${slot}'s fingerprints are neither a length nor two strings`);
-    return decodePage(block * BLOCK_PAGES + slot, stored);
-  });
+  return new BlockPages(block, entries, fingerprints);
 }
 
 /** What BlockCache needs to read the `blocks` object store (idb's store has it, readonly or not). */
@@ -115,15 +166,15 @@ export interface BlockStore extends BlockReader {
  * is written.
  */
 export class BlockCache {
-  private readonly read = new Map<number, Promise<(PageValue | undefined)[]>>();
+  private readonly read = new Map<number, Promise<BlockPages>>();
   private readonly changed = new Set<number>();
 
   constructor(private readonly store: BlockReader | BlockStore) {}
 
-  private pagesOf(block: number): Promise<(PageValue | undefined)[]> {
+  private pagesOf(block: number): Promise<BlockPages> {
     let pages = this.read.get(block);
     if (pages === undefined) {
-      pages = this.store.get(block).then((value) => (value === undefined ? [] : decodeBlock(block, value)));
+      pages = this.store.get(block).then((value) => (value === undefined ? new BlockPages(block) : openBlock(block, value)));
       pages.catch(() => undefined); // kept for later readers: a transaction that aborts rejects it, unread
       this.read.set(block, pages);
     }
@@ -133,15 +184,13 @@ export class BlockCache {
   /** The page stored as `id`, or undefined. */
   async get(id: number): Promise<PageValue | undefined> {
     const { block, slot } = blockOf(id);
-    return (await this.pagesOf(block))[slot];
+    return (await this.pagesOf(block)).get(slot);
   }
 
   /** Stores `page` as its id, in place of what was there. */
   async set(page: PageValue): Promise<void> {
     const { block, slot } = blockOf(page.id);
-    const pages = await this.pagesOf(block);
-    while (pages.length < slot) pages.push(undefined);
-    pages[slot] = page;
+    (await this.pagesOf(block)).set(slot, page);
     this.changed.add(block);
   }
 
@@ -149,8 +198,8 @@ export class BlockCache {
   async delete(id: number): Promise<boolean> {
     const { block, slot } = blockOf(id);
     const pages = await this.pagesOf(block);
-    if (pages[slot] === undefined) return false;
-    pages[slot] = undefined;
+    if (pages.get(slot) === undefined) return false;
+    pages.set(slot, undefined);
     this.changed.add(block);
     return true;
   }
@@ -165,7 +214,7 @@ export class BlockCache {
     await Promise.all(
       blocks.map(async (block) => {
         const pages = await this.pagesOf(block);
-        return pages.some((page) => page !== undefined) ? store.put(encodeBlock(block, pages), block) : store.delete(block);
+        return pages.isEmpty() ? store.delete(block) : store.put(encodeBlock(block, pages.all()), block);
       }),
     );
     return blocks.length;

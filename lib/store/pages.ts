@@ -291,6 +291,21 @@ export class PageStore {
     return this.near(fingerprintFromHex(record.simhash), check, { k, excludeUrl, clamp });
   }
 
+  /**
+   * get(url) and, if it is stored, nearDuplicatesOf it, in one readonly transaction: what the
+   * popup's report needs, with the page's block and the url tree's chunks read once.
+   */
+  async getWithNear(url: string, { k = DEFAULT_K, clamp = false }: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
+    return this.read(async (rows, tx) => {
+      const [record, stored] = await Promise.all([rows.byUrl(url), this.readMeta(tx.objectStore('meta'))]);
+      if (record === undefined) return undefined;
+      if (clamp) k = Math.min(k, tablesOf(stored).k);
+      checkK(tablesOf(stored), k);
+      const check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
+      return { record, near: await lookup(rows, stored, fingerprintFromHex(record.simhash), check, k, record.url) };
+    });
+  }
+
   /** Forgets every page; returns how many there were. The table design and settings stay. */
   async clear(): Promise<number> {
     const tx = this.db.transaction(WRITE_STORES, 'readwrite');
