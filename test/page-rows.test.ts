@@ -12,7 +12,6 @@ import { writeDesigns } from '../lib/store/migrate';
 import { MAX_PAGE_ID, PageRows, lastSeenEntry, textKey } from '../lib/store/page-rows';
 import { DEFAULT_DESIGN, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
-import { readRunIndex } from '../lib/store/table-trees';
 import { expectTablesOfRecords, storedPages } from './kept-tables';
 
 const opened: Db[] = [];
@@ -30,7 +29,7 @@ async function freshStore(): Promise<PageStore> {
 async function inTransaction<T>(db: Db, work: (rows: PageRows) => Promise<T>): Promise<T> {
   const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs'], 'readwrite');
   const meta = tx.objectStore('meta');
-  const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+  const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
   const result = await work(rows);
   await rows.flush(meta, (id) => writeDesigns(DEFAULT_DESIGN, id));
   await tx.done;
@@ -137,14 +136,14 @@ describe('PageRows', () => {
         for (const group of groups) expect(await rows.hadGroup(group)).toBe([...before.values()].some((p) => p.group === group));
       });
       const tx = db.transaction(['blocks', 'meta', 'runs'], 'readonly');
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta'), await readRunIndex(tx.objectStore('meta')));
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta'));
       await expectReads(rows, `round ${round}, committed`);
       const byLastSeen = [...reference.values()].sort((a, b) => a.lastSeen - b.lastSeen || a.id - b.id);
       expect((await rows.oldestFirst(7)).map((p) => p.id)).toEqual(byLastSeen.slice(0, 7).map((p) => p.id));
       const newest = await rows.newestFirst(4);
       expect(newest.pages.map((p) => p.id)).toEqual([...byLastSeen].reverse().slice(0, 4).map((p) => p.id));
       if (newest.next !== null) expect((await rows.newestFirst(3, newest.next)).pages.map((p) => p.id)).toEqual([...byLastSeen].reverse().slice(4, 7).map((p) => p.id));
-      expect((await rows.pagesAfter(tx.objectStore('blocks'), 40, 100)).map((p) => p.id)).toEqual([...reference.keys()].filter((id) => id > 40).sort((a, b) => a - b).slice(0, 100));
+      expect((await rows.pagesAfter(40, 100)).map((p) => p.id)).toEqual([...reference.keys()].filter((id) => id > 40).sort((a, b) => a - b).slice(0, 100));
       await tx.done;
       expect(await storedPages(db)).toEqual([...reference.values()].sort(byId));
       await expectTablesOfRecords(db);

@@ -3,7 +3,6 @@
 // groups.test.ts, the counts the upgrade from each earlier version writes.)
 import { PageRows } from '../lib/store/page-rows';
 import { DEFAULT_DESIGN } from '../lib/store/pages';
-import { readRunIndex } from '../lib/store/table-trees';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
@@ -90,7 +89,7 @@ describe('Tally', () => {
   async function apply(db: Awaited<ReturnType<typeof openDoppelDb>>, changes: [PageRecord | undefined, PageRecord | undefined][]) {
     const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const meta = tx.objectStore('meta');
-    const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+    const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
     while (rows.peekNextId < ids) rows.newId(); // the ids page() gave out
     const tally = new Tally(rows);
     for (const [before, after] of changes) {

@@ -169,9 +169,9 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
     const stored = parseStoredDesign(await meta.get('design'));
     const m = stored.migration;
     if (m === undefined) return null;
-    const runIndex = await readRunIndex(meta);
-    const rows = await PageRows.open(tx.objectStore('blocks'), runs, meta, runIndex);
-    const records = await rows.pagesAfter(tx.objectStore('blocks'), m.after, batchSize);
+    const rows = await PageRows.open(tx.objectStore('blocks'), runs, meta);
+    const runIndex = rows.runIndex;
+    const records = await rows.pagesAfter(m.after, batchSize);
     const pages = tablePagesOf(records);
     let index = await addToTables(runs, runIndex, m.to, pages);
     const ended = records.length === 0;

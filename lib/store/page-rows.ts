@@ -21,7 +21,7 @@ import { checkStorable } from './codec';
 import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
 import { type RunIndex, type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from './runs';
 import type { PageRecord } from './schema';
-import { type DesignId, type TableChange, applyTableChanges, levelForEntries, purgeEntries, writeRunIndex } from './table-trees';
+import { type DesignId, type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from './table-trees';
 
 /** The fields with a tree of [hash, id] entries. */
 export type PageField = 'url' | 'site' | 'group' | 'copySite';
@@ -123,8 +123,10 @@ class ChunkMemo implements RunStore {
 
 /** What PageRows needs of meta, in the caller's transaction: to read, and to write. */
 export interface PageRowsMeta {
-  get(key: 'nextId'): Promise<unknown>;
+  get(key: 'nextId' | 'runs' | 'runsStamp'): Promise<unknown>;
 }
+/** What PageRows needs of the `blocks` store (idb's has it, readonly or not). */
+export type PageBlocks = (BlockReader | BlockStore) & { getAllKeys(range: IDBKeyRange | null, count?: number): Promise<number[]> };
 export interface PageRowsMetaWriter {
   get(key: 'runs' | 'runsStamp' | 'nextId'): Promise<unknown>;
   put(value: RunIndex | number, key: 'runs' | 'runsStamp' | 'nextId'): Promise<unknown>;
@@ -150,16 +152,11 @@ export class UrlFilter {
   /** Every page with a smaller id has its URL in the filter. */
   throughId = 0;
 
-  private static bucket(url: string): number {
-    return textKey(url) >>> 8;
-  }
-
   add(url: string): void {
-    const b = UrlFilter.bucket(url);
-    this.bits[b >>> 5]! |= 1 << (b & 31);
+    this.addKey(textKey(url));
   }
 
-  /** Adds a url tree key (a hash: textKey). */
+  /** Adds a url tree key (a hash: textKey); its bucket is its top 24 bits. */
   addKey(key: number): void {
     const b = key >>> 8;
     this.bits[b >>> 5]! |= 1 << (b & 31);
@@ -167,7 +164,7 @@ export class UrlFilter {
 
   /** False only if no URL of this one's bucket was added. */
   mayHold(url: string): boolean {
-    const b = UrlFilter.bucket(url);
+    const b = textKey(url) >>> 8;
     return (this.bits[b >>> 5]! & (1 << (b & 31))) !== 0;
   }
 }
@@ -186,7 +183,7 @@ export class PageRows {
   private nextIdRead: number;
 
   private constructor(
-    blocks: BlockReader | BlockStore,
+    private readonly blocks: PageBlocks,
     runs: RunReader | RunStore,
     private index: RunIndex,
     private nextId: number,
@@ -196,9 +193,10 @@ export class PageRows {
     this.nextIdRead = nextId;
   }
 
-  /** The pages over the transaction's stores, with the run index it read from meta. */
-  static async open(blocks: BlockReader | BlockStore, runs: RunReader | RunStore, meta: PageRowsMeta, index: RunIndex): Promise<PageRows> {
-    return new PageRows(blocks, runs, index, readNextId(await meta.get('nextId')));
+  /** The pages over the transaction's stores: with `index`, or the run index meta holds (read beside meta `nextId`). */
+  static async open(blocks: PageBlocks, runs: RunReader | RunStore, meta: PageRowsMeta, index?: RunIndex): Promise<PageRows> {
+    const [runIndex, nextId] = await Promise.all([index ?? readRunIndex(meta), meta.get('nextId')]);
+    return new PageRows(blocks, runs, runIndex, readNextId(nextId));
   }
 
   /** The run index as this transaction's writes left it (the tables' lookups read through it). */
@@ -412,12 +410,12 @@ export class PageRows {
   }
 
   /** Up to `limit` pages with an id past `after` (from the first if undefined), in id order: reading every page a chunk at a time. */
-  async pagesAfter(blocks: { getAll(range: IDBKeyRange | null, count?: number): Promise<unknown[]>; getAllKeys(range: IDBKeyRange | null, count?: number): Promise<number[]> }, after: number | undefined, limit: number): Promise<PageRecord[]> {
+  async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]> {
     const first = after === undefined ? 0 : after + 1;
     const out: PageRecord[] = [];
     let block = blockOf(first).block;
     while (out.length < limit) {
-      const keys = await blocks.getAllKeys(IDBKeyRange.lowerBound(block), Math.ceil((limit - out.length) / BLOCK_PAGES) + 1);
+      const keys = await this.blocks.getAllKeys(IDBKeyRange.lowerBound(block), Math.ceil((limit - out.length) / BLOCK_PAGES) + 1);
       if (keys.length === 0) break;
       const pages = await Promise.all(keys.flatMap((b) => Array.from({ length: BLOCK_PAGES }, (_, slot) => this.cache.get(b * BLOCK_PAGES + slot))));
       for (const page of pages) if (page !== undefined && page.id >= first && out.length < limit) out.push(page);

@@ -124,8 +124,7 @@ export class PageStore {
     const tx = this.db.transaction(WRITE_STORES, 'readwrite');
     const meta = tx.objectStore('meta');
     return within(tx, async () => {
-      const [stored, groups, index] = await Promise.all([this.readMeta(meta), readGroupsMeta(meta), readRunIndex(meta)]);
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, index);
+      const [stored, groups, rows] = await Promise.all([this.readMeta(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta)]);
       const tally = new Tally(rows);
       const result = await work({ rows, tally, stored, groups, meta });
       await tally.flush(meta, tx.objectStore('siteCounts'));
@@ -135,10 +134,8 @@ export class PageStore {
   }
 
   /** Runs `work` in one readonly transaction over the pages (and meta and siteCounts, through `tx`). */
-  async read<T>(work: (rows: PageRows, tx: ReadTx) => Promise<T>): Promise<T> {
-    const tx = this.db.transaction(READ_STORES, 'readonly');
-    const meta = tx.objectStore('meta');
-    return within(tx, async () => work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta)), tx));
+  read<T>(work: (rows: PageRows, tx: ReadTx) => Promise<T>): Promise<T> {
+    return readPages(this.db, work);
   }
 
   /** Reads meta's design in the caller's transaction and keeps it; the cached one if meta has none. */
@@ -311,7 +308,7 @@ export class PageStore {
     const tx = this.db.transaction(WRITE_STORES, 'readwrite');
     return within(tx, async () => {
       const meta = tx.objectStore('meta');
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
       const count = await readPageCount(rows, meta);
       // meta `nextId` stays: ids are never given out twice
       await Promise.all([tx.objectStore('blocks').clear(), tx.objectStore('siteCounts').clear(), tx.objectStore('runs').clear(), writeRunIndex(meta, EMPTY_RUN_INDEX)]);
@@ -329,12 +326,7 @@ export class PageStore {
    * a time.
    */
   async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]> {
-    const tx = this.db.transaction(READ_STORES, 'readonly');
-    const meta = tx.objectStore('meta');
-    return within(tx, async () => {
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
-      return rows.pagesAfter(tx.objectStore('blocks'), after, limit);
-    });
+    return this.read((rows) => rows.pagesAfter(after, limit));
   }
 
   /**
@@ -452,11 +444,15 @@ function treesToCompact(index: RunIndex, design: StoredDesign, minRuns: number):
   return trees.filter((spec) => index.runs.filter((run) => run.tree === spec.tree).length >= least);
 }
 
-/** How many pages `db` holds: meta `pageCount` (readPageCount), in a readonly transaction of its own. */
-async function storedPageCount(db: Db): Promise<number> {
+/** Runs `work` over the pages of `db` in one readonly transaction (PageStore.read). */
+async function readPages<T>(db: Db, work: (rows: PageRows, tx: ReadTx) => Promise<T>): Promise<T> {
   const tx = db.transaction(READ_STORES, 'readonly');
-  const meta = tx.objectStore('meta');
-  return within(tx, async () => readPageCount(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta)), meta));
+  return within(tx, async () => work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta')), tx));
+}
+
+/** How many pages `db` holds: meta `pageCount` (readPageCount), in a readonly transaction of its own. */
+function storedPageCount(db: Db): Promise<number> {
+  return readPages(db, (rows, tx) => readPageCount(rows, tx.objectStore('meta')));
 }
 
 /** meta's `groups` value: a store without one (new, or empty when upgraded) has complete k = 3 groups. */
@@ -622,7 +618,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
     const tx = this.db.transaction(WRITE_STORES, 'readwrite');
     const meta = tx.objectStore('meta');
     return within(tx, async () => {
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
       const tally = new Tally(rows);
       const result = await work(rows, tally);
       await tally.flush(meta, tx.objectStore('siteCounts'));
@@ -657,10 +653,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
 
   /** The pages whose key in `table` is `key` (a 32-bit word of the tree can hold longer keys that differ: those are left out). */
   async candidates(table: number, key: TableKey): Promise<Candidate<string>[]> {
-    const tx = this.db.transaction(READ_STORES, 'readonly');
-    return within(tx, async () => {
-      const meta = tx.objectStore('meta');
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta, await readRunIndex(meta));
+    return readPages(this.db, async (rows) => {
       const entries = await lookupRun(rows.runStore, rows.runIndex, tableTree(this.design, table), key % 2 ** 32);
       const steps = this.design.tables[table]!.steps;
       const exact = entries.filter((entry) => keyOf(steps, entry[1]!, entry[2]!) === key);
