@@ -5,7 +5,7 @@
 // every pair of pages.
 import 'fake-indexeddb/auto';
 import { IDBFactory, IDBObjectStore as FakeObjectStore } from 'fake-indexeddb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';

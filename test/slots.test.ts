@@ -3,8 +3,7 @@
 // checked against a fake store whose slots hold whatever records a case puts there.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { SLOT_PROBES, SlotFilter, type SlotReader, readByUrl, readSlots, slotBase, slotRange } from '../lib/store/slots';
-import { mulberry32 } from '../lib/random';
+import { SLOT_PROBES, type SlotReader, readSlots, slotBase, slotRange } from '../lib/store/slots';
 
 type Rec = { id: number; url: string };
 
@@ -41,14 +40,13 @@ describe('slotBase', () => {
   });
 });
 
-describe('readByUrl and readSlots', () => {
+describe('readSlots', () => {
   const url = 'https://a.example/';
   const base = slotBase(url);
   const other = (probe: number, name = `https://clash${probe}.example/`): Rec => ({ id: base + probe, url: name });
 
   it('a URL not stored: not found, and the slot\'s first key', async () => {
     const store = fakeStore([]);
-    expect(await readByUrl(store, url)).toBeUndefined();
     const { records, keys } = await readSlots(store, [url]);
     expect([records.size, keys.get(url)]).toEqual([0, base]);
   });
@@ -56,7 +54,6 @@ describe('readByUrl and readSlots', () => {
   it('a stored URL: its record and its own key, wherever in the slot it is', async () => {
     const mine = { id: base + 2, url };
     const store = fakeStore([other(0), other(1), mine, other(3)]);
-    expect(await readByUrl(store, url)).toBe(mine);
     const { records, keys } = await readSlots(store, [url]);
     expect([records.get(url), keys.get(url)]).toEqual([mine, base + 2]);
   });
@@ -84,52 +81,5 @@ describe('readByUrl and readSlots', () => {
   it('a full slot is a clear error, not an overwrite', async () => {
     const full = fakeStore(Array.from({ length: SLOT_PROBES }, (_, probe) => other(probe)));
     await expect(readSlots(full, [url])).rejects.toThrow(`Doppel cannot store ${url}: ${SLOT_PROBES} other pages already have its address's hash`);
-  });
-});
-
-describe('SlotFilter', () => {
-  it('never says no for a slot of which a key was added, whichever key of the slot is asked', () => {
-    const filter = new SlotFilter();
-    const random = mulberry32(11);
-    const added = Array.from({ length: 5_000 }, () => slotBase(`https://site${Math.floor(random() * 1e9)}.example/`) + Math.floor(random() * SLOT_PROBES));
-    for (const key of added) filter.add(key);
-    for (const key of added) {
-      const base = key - (key % SLOT_PROBES);
-      expect([filter.mayHold(base), filter.mayHold(base + SLOT_PROBES - 1), filter.mayHold(key)]).toEqual([true, true, true]);
-    }
-  });
-
-  it('says no for most slots never added: about 5,000 in 2^24 buckets are set', () => {
-    const filter = new SlotFilter();
-    for (let i = 0; i < 5_000; i++) filter.add(slotBase(`https://stored${i}.example/`));
-    let maybe = 0;
-    for (let i = 0; i < 10_000; i++) if (filter.mayHold(slotBase(`https://new${i}.example/`))) maybe++;
-    expect(maybe).toBeLessThan(10); // expected 10,000 × 5,000 / 2^24 ≈ 3
-  });
-
-  it('readSlots skips the slots the filter says are empty, gives them their first key, and lists them as unread', async () => {
-    const stored = { id: slotBase('https://kept.example/'), url: 'https://kept.example/' };
-    const store = fakeStore([stored]);
-    const filter = new SlotFilter();
-    filter.add(stored.id);
-    const urls = ['https://kept.example/', 'https://new1.example/', 'https://new2.example/'];
-    const { records, keys, unread } = await readSlots(store, urls, new Set(), filter);
-    expect(store.reads).toBe(1);
-    expect([...unread]).toEqual(['https://new1.example/', 'https://new2.example/']);
-    expect(records.get('https://kept.example/')).toBe(stored);
-    expect(urls.map((u) => keys.get(u))).toEqual(urls.map(slotBase));
-  });
-
-  it('an unread URL still takes no key already given in the batch', async () => {
-    const url = 'https://new.example/';
-    const taken = new Set([slotBase(url)]);
-    const { keys, unread } = await readSlots(fakeStore([]), [url], taken, new SlotFilter());
-    expect([keys.get(url), [...unread]]).toEqual([slotBase(url) + 1, [url]]);
-  });
-
-  it('without a filter every slot is read and none is unread', async () => {
-    const store = fakeStore([]);
-    const { unread } = await readSlots(store, ['https://a.example/', 'https://b.example/']);
-    expect([store.reads, unread.size]).toEqual([2, 0]);
   });
 });

@@ -8,7 +8,6 @@ import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } fr
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
 import { regroupAll } from '../lib/store/groups';
 import { readOverview, readSiteStanding } from '../lib/store/history';
-import { slotBase } from '../lib/store/slots';
 import { siteBucket } from '../lib/store/tally';
 import { within } from '../lib/store/within';
 import { migrateDesign } from '../lib/store/migrate';

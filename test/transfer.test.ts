@@ -8,7 +8,6 @@ import { splitLines } from '../lib/ndjson';
 import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
-import { SlotFilter, slotBase } from '../lib/store/slots';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { readRunIndexValue } from '../lib/store/table-trees';
 import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';

@@ -9,6 +9,10 @@
 // looked up with one getAll over its slot's whole range, so a probe never depends on which other
 // pages exist or were deleted. Two URLs share a 47-bit hash with probability about n² / 2^48 over
 // a store of n pages (1 in 280 at a million): rare, and handled, never a lost page.
+//
+// Schema version 7 gives a page an id by its block instead (lib/store/page-rows.ts). These keys
+// remain for the `pages` store of versions 5 and 6: version 5's move fills it (lib/store/move.ts),
+// and version 7's move empties it into blocks (lib/store/build.ts).
 import { hash64 } from '../hash';
 
 /** Keys per slot: how many URLs with one 47-bit hash a store can hold. */
@@ -31,57 +35,20 @@ export interface SlotReader<T extends { id: number; url: string }> {
   getAll(query: IDBKeyRange): Promise<T[]>;
 }
 
-/** The record of `url`, if stored: one read of its slot. */
-export async function readByUrl<T extends { id: number; url: string }>(pages: SlotReader<T>, url: string): Promise<T | undefined> {
-  return (await pages.getAll(slotRange(url))).find((record) => record.url === url);
-}
-
-/**
- * Which slots may hold a page: one bit for each of 2^24 buckets of slots, set for every key the
- * filter was given. A clear bit means no page had that slot when the filter was filled, so an
- * import of many new pages can skip reading their slots. A page added since (by a visit, say) is
- * not in it: a writer that skipped the read must `add`, not `put`, so that the taken key fails
- * the batch instead of overwriting that page (PageStore.updateMany retries it with the reads).
- */
-export class SlotFilter {
-  static readonly BUCKETS = 2 ** 24;
-  private readonly bits = new Uint32Array(SlotFilter.BUCKETS / 32);
-
-  private static bucket(key: number): number {
-    return Math.floor(key / SLOT_PROBES) % SlotFilter.BUCKETS;
-  }
-
-  /** Marks the slot of this key (any key of the slot) as possibly holding a page. */
-  add(key: number): void {
-    const b = SlotFilter.bucket(key);
-    this.bits[b >>> 5]! |= 1 << (b & 31);
-  }
-
-  /** False only if no key of this slot was added. */
-  mayHold(key: number): boolean {
-    const b = SlotFilter.bucket(key);
-    return (this.bits[b >>> 5]! & (1 << (b & 31))) !== 0;
-  }
-}
-
 /**
  * The records of `urls` (absent ones are not in the map), and a key for each URL: its record's, or
  * a free one for a new page. `taken` holds keys given out earlier in the same transaction (two new
- * URLs of one slot in one batch get different keys); the keys given here are added to it. With a
- * `filter`, the slots it says are empty are not read: their URLs are in `unread`, to be written
- * with `add` (see SlotFilter).
+ * URLs of one slot in one batch get different keys); the keys given here are added to it. Used by
+ * version 5's move (lib/store/move.ts), which fills the `pages` store of versions 5 and 6.
  */
 export async function readSlots<T extends { id: number; url: string }>(
   pages: SlotReader<T>,
   urls: readonly string[],
   taken: Set<number> = new Set(),
-  filter?: SlotFilter,
-): Promise<{ records: Map<string, T>; keys: Map<string, number>; unread: Set<string> }> {
+): Promise<{ records: Map<string, T>; keys: Map<string, number> }> {
   const unique = [...new Set(urls)];
-  const unread = new Set(filter === undefined ? [] : unique.filter((url) => !filter.mayHold(slotBase(url))));
-  const read = unique.filter((url) => !unread.has(url));
   const slotOf = new Map<string, T[]>();
-  (await Promise.all(read.map((url) => pages.getAll(slotRange(url))))).forEach((slot, i) => slotOf.set(read[i]!, slot));
+  (await Promise.all(unique.map((url) => pages.getAll(slotRange(url))))).forEach((slot, i) => slotOf.set(unique[i]!, slot));
   const records = new Map<string, T>();
   const keys = new Map<string, number>();
   unique.forEach((url) => {
@@ -104,5 +71,5 @@ export async function readSlots<T extends { id: number; url: string }>(
     }
     throw new Error(`Doppel cannot store ${url}: ${SLOT_PROBES} other pages already have its address's hash`);
   });
-  return { records, keys, unread };
+  return { records, keys };
 }

@@ -3,12 +3,12 @@
 // took seconds and counting the pages of thousands of sites held the database for longer, while
 // later pages waited to open it (docs/bench/2026-11-22-1m-history-marks-after-*.txt).
 //
-// A Tally goes with one readwrite transaction. Each write of a page record is announced to it
-// (`change(before, after)`) just before the write request is made, and `flush` after the last
-// write adds up what changed: meta `pageCount` and `groupCounts`, and the `siteCounts` rows of the
+// A Tally goes with one readwrite transaction. Each change of a page is announced to it
+// (`change(before, after)`), and `flush` after the last change, before the pages are flushed (lib/store/page-rows.ts),
+// adds up what changed: meta `pageCount` and `groupCounts`, and the `siteCounts` rows of the
 // sites touched (in SITE_BUCKETS values: schema.ts). So the counts land with the writes, or not at
-// all. A count that is missing (lost, or never written) is counted afresh from the indexes, after
-// the writes, instead of adjusted.
+// all. A count that is missing (lost, or never written) is counted afresh from the trees, with
+// the transaction's changes, instead of adjusted.
 import { hash64 } from '../hash';
 import type { GroupCounts, PageRecord, SiteBucket, SiteCounts } from './schema';
 
@@ -150,8 +150,7 @@ export class Tally {
 
   /**
    * Announces that the record at `before`'s or `after`'s URL is about to go from `before`
-   * (undefined: not stored) to `after` (undefined: deleted). Call it before making the write
-   * request: it makes requests of its own that must see the store as it was.
+   * (undefined: not stored) to `after` (undefined: deleted).
    */
   change(before: PageRecord | undefined, after: PageRecord | undefined): void {
     const url = (after ?? before)?.url;
