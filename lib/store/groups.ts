@@ -16,7 +16,7 @@ import { type GroupMember, chooseGroupId, groupFieldsOf, rootOf } from '../group
 import { MemoryIndex } from '../index';
 import { chooseDesign, designTables } from '../tables';
 import { keepDesignFitted } from './migrate';
-import { NO_CHECK, type PageStore, readGroupsMeta } from './pages';
+import { type PageStore, checkOf, readGroupsMeta } from './pages';
 import { areNearDuplicates } from '../groups';
 import { type GroupsMeta, type PageRecord, storedRecord } from './schema';
 
@@ -84,7 +84,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
       let check: Fingerprint | null;
       try {
         simhash = fingerprintFromHex(record.simhash);
-        check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
+        check = checkOf(record);
       } catch {
         continue; // unreadable: in no group
       }

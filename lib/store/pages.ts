@@ -284,8 +284,7 @@ export class PageStore {
    * works for a record whose check is NO_CHECK: its matches are then accepted on the simhash alone.
    */
   async nearDuplicatesOf(record: PageRecord, { k = DEFAULT_K, excludeUrl = record.url, clamp = false }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
-    const check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
-    return this.near(fingerprintFromHex(record.simhash), check, { k, excludeUrl, clamp });
+    return this.near(fingerprintFromHex(record.simhash), checkOf(record), { k, excludeUrl, clamp });
   }
 
   /**
@@ -296,10 +295,7 @@ export class PageStore {
     return this.read(async (rows, tx) => {
       const [record, stored] = await Promise.all([rows.byUrl(url), this.readMeta(tx.objectStore('meta'))]);
       if (record === undefined) return undefined;
-      if (clamp) k = Math.min(k, tablesOf(stored).k);
-      checkK(tablesOf(stored), k);
-      const check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
-      return { record, near: await lookup(rows, stored, fingerprintFromHex(record.simhash), check, k, record.url) };
+      return { record, near: await checkedLookup(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), { k, clamp, excludeUrl: record.url }) };
     });
   }
 
@@ -429,10 +425,8 @@ export class PageStore {
   private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl, clamp = false }: NearDuplicateOptions): Promise<NearDuplicate[]> {
     return this.read(async (rows, tx) => {
       // the trees to read are those of meta's design in this very transaction (migrate.ts)
-      const stored = await this.readMeta(tx.objectStore('meta'));
-      if (clamp) k = Math.min(k, tablesOf(stored).k);
-      checkK(tablesOf(stored), k);
-      return lookup(rows, stored, simhash, check, k, excludeUrl);
+      // the trees to read are those of meta's design in this very transaction (migrate.ts)
+      return checkedLookup(rows, await this.readMeta(tx.objectStore('meta')), simhash, check, { k, clamp, excludeUrl });
     });
   }
 }
@@ -505,12 +499,26 @@ async function lookup(rows: PageRows, stored: StoredDesign, simhash: Fingerprint
   );
 }
 
+/** A record's check fingerprint; null when it is unknown (NO_CHECK). Throws if it is unreadable. */
+export function checkOf(record: PageRecord): Fingerprint | null {
+  return record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
+}
+
+/**
+ * lookup for a query's options: k checked against the stored design (or, with clamp, lowered to
+ * its k) before the tables are read.
+ */
+function checkedLookup(rows: PageRows, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, clamp = false, excludeUrl }: NearDuplicateOptions): Promise<NearDuplicate[]> {
+  if (clamp) k = Math.min(k, tablesOf(stored).k);
+  checkK(tablesOf(stored), k);
+  return lookup(rows, stored, simhash, check, k, excludeUrl);
+}
+
 /** A record as lib/groups.ts sees it; null if its fingerprints are unreadable. */
 export function memberOf(record: PageRecord): (GroupMember & { record: PageRecord }) | null {
   try {
     const simhash = fingerprintFromHex(record.simhash);
-    const check = record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
-    return { url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, record };
+    return { url: record.url, site: record.site, simhash, check: checkOf(record), firstSeen: record.firstSeen, record };
   } catch {
     return null;
   }
