@@ -2,6 +2,7 @@
 import { browser } from 'wxt/browser';
 import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/deadline';
 import { createRecorder } from '@/lib/recorder';
+import { measureHandling } from '@/lib/timing';
 import { ORGANISE_LOCK, organise } from '@/lib/store/groups';
 import { htmlReader } from './reader';
 import { extensionStores } from './stores';
@@ -70,7 +71,9 @@ export default defineBackground(() => {
   // Registered synchronously, so that a message which wakes the worker is not missed.
   browser.runtime.onMessage.addListener((message: unknown, sender) => {
     const type = (message as { type?: unknown } | null)?.type;
+    const received = performance.now();
     const handled = recorder.handle(message, sender, ext).then((reply) => {
+      measureHandling(type, received);
       const tabId = sender.tab?.id;
       if (reply.ok && tabId !== undefined && (type === 'page/extracted' || type === 'page/html')) {
         const url = (message as { payload: { url: string } }).payload.url;

@@ -1,0 +1,18 @@
+// How long the worker takes to handle each message, kept as a User Timing measure named
+// "doppel:<type>" (from the listener's call to its reply): DevTools' Performance panel shows them,
+// and bench:browser reads them to time the near-duplicate report in the worker itself, without the
+// messaging round trip. The browser keeps measures until they are cleared, so once there are
+// MAX_MEASURES of them they are all cleared: memory stays bounded in a long-lived background page.
+import { MESSAGE_TYPES, type MessageType } from './messages';
+
+export const MAX_MEASURES = 1000;
+/** The measure's name for a message of this type; a type outside the protocol gets one name for all. */
+export function measureName(type: unknown): string {
+  return MESSAGE_TYPES.includes(type as MessageType) ? `doppel:${type as string}` : 'doppel:invalid';
+}
+
+/** Records the handling of a message of `type` that started at `start` (performance.now()) and ends now. */
+export function measureHandling(type: unknown, start: number): void {
+  if (performance.getEntriesByType('measure').length >= MAX_MEASURES) performance.clearMeasures();
+  performance.measure(measureName(type), { start, end: performance.now() });
+}
