@@ -17,6 +17,8 @@ const CHUNK = 40;
 const SEARCH_SCAN = 4000;
 /** Chunks within this distance of the viewport stay drawn. */
 const DRAWN_MARGIN = '1500px';
+/** How far below the viewport the list's end starts the next read. */
+const LOAD_AHEAD_PX = 800;
 
 performance.mark('doppel:history-script'); // the marks on the way to the first screen: read by npm run bench:browser
 
@@ -168,7 +170,7 @@ const chunkObserver = new IntersectionObserver(
 
 const endObserver = new IntersectionObserver((changes) => {
   if (changes.some((c) => c.isIntersecting)) void loadMore();
-}, { rootMargin: '800px 0px' });
+}, { rootMargin: `0px 0px ${LOAD_AHEAD_PX}px 0px` }); // the region of endIsNear: the viewport and LOAD_AHEAD_PX below it
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -178,6 +180,12 @@ const filtering = (): boolean => Boolean(state.filter.text) || state.filter.hasC
 function setListState(value: 'loading' | 'ready' | 'empty' | 'searching' | 'error'): void {
   view.list.dataset['state'] = value;
   view.list.setAttribute('aria-busy', String(value === 'loading' || value === 'searching'));
+}
+
+/** True if the list's end is in the viewport or up to LOAD_AHEAD_PX below it: more entries are about to be seen. */
+function endIsNear(): boolean {
+  const end = view.end.getBoundingClientRect();
+  return end.bottom >= 0 && end.top < window.innerHeight + LOAD_AHEAD_PX;
 }
 
 async function loadMore(): Promise<void> {
@@ -230,8 +238,10 @@ async function loadMore(): Promise<void> {
   } finally {
     if (generation === state.generation) state.loading = false;
   }
-  // still short of the viewport's end (a tall screen, or entries filtered out): read on
-  if (generation === state.generation && !state.ended && view.end.getBoundingClientRect().top < window.innerHeight + 800) void loadMore();
+  // still short of the viewport's end (a tall screen, or entries filtered out): read on. Not when
+  // the list's end is above the viewport (the page is scrolled down to the import form, say):
+  // each chunk added there moves nothing into view, and reading on would read the whole history.
+  if (generation === state.generation && !state.ended && endIsNear()) void loadMore();
 }
 
 function readFilter(): HistoryFilter {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchWithExtension, servePages, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
+import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
 const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
@@ -143,6 +143,45 @@ describe('export and import in Chromium', () => {
 
     // the same file again: nothing new
     expect((await importFile(history, exported)).summary).toBe('0 pages added, 0 merged, 3 unchanged, 0 lines rejected.');
+  });
+
+  test('an import made while scrolled down to the form reads the list only as far as the viewport needs', async () => {
+    // A page whose list end is above the viewport must not read on: with scroll anchoring the
+    // end stays above, and the page once read the whole history after every import (at a
+    // million pages, a gigabyte of entries in the page and its main thread busy for minutes).
+    ext ??= await launchWithExtension(EXTENSION_DIR);
+    const lines = (from: number, count: number): string[] =>
+      Array.from({ length: count }, (_, i) => {
+        const n = from + i;
+        // distinct simhashes far apart: every page is its own article, its own entry
+        const simhash = (BigInt(n + 1) * 0x9e3779b97f4a7c15n & 0xffffffffffffffffn).toString(16).padStart(16, '0');
+        return JSON.stringify({ url: `https://scroll.example/articles/${n}.html`, title: `Article number ${n}`, simhash, check: null, visits: 1 });
+      });
+    const header = JSON.stringify({ format: 'doppel', version: 1 });
+    const first = join(dir, 'scroll-first.ndjson');
+    const second = join(dir, 'scroll-second.ndjson');
+    writeFileSync(first, [header, ...lines(0, 400), ''].join('\n'));
+    writeFileSync(second, [header, ...lines(400, 400), ''].join('\n'));
+    const history = await openHistory(ext);
+    expect((await importFile(history, first)).summary).toBe('400 pages added, 0 merged, 0 unchanged, 0 lines rejected.');
+    const chunks = (): Promise<number> => history.locator('#list .chunk').count();
+    await expect.poll(chunks).toBeGreaterThan(0);
+
+    await history.locator('#import-form').scrollIntoViewIfNeeded();
+    const listEndAbove = (): Promise<boolean> => history.evaluate(() => document.getElementById('list-end')!.getBoundingClientRect().bottom < 0);
+    expect(await listEndAbove()).toBe(true);
+    expect((await importFile(history, second)).summary).toBe('400 pages added, 0 merged, 0 unchanged, 0 lines rejected.');
+    await history.locator('#list[data-state="ready"]').waitFor();
+    await sleep(1000); // time for reads that should not happen
+    // the list starts again after an import: its first chunk only
+    expect(await chunks()).toBe(1);
+    expect(await listEndAbove()).toBe(true);
+
+    // scrolled back to the list, reading goes on as the end comes near
+    const before = await chunks();
+    await history.locator('#list-end').scrollIntoViewIfNeeded();
+    await expect.poll(chunks).toBeGreaterThan(before);
+    await closeSession();
   });
 
   test('bad lines are listed with their line numbers; the good ones are imported', async () => {
