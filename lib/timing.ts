@@ -11,8 +11,15 @@ export function measureName(type: unknown): string {
   return MESSAGE_TYPES.includes(type as MessageType) ? `doppel:${type as string}` : 'doppel:invalid';
 }
 
-/** Records the handling of a message of `type` that started at `start` (performance.now()) and ends now. */
+/**
+ * Records the handling of a message of `type` that started at `start` (performance.now()) and ends
+ * now. Never throws: a browser without User Timing's start/end options loses the measure, not the reply.
+ */
 export function measureHandling(type: unknown, start: number): void {
-  if (performance.getEntriesByType('measure').length >= MAX_MEASURES) performance.clearMeasures();
-  performance.measure(measureName(type), { start, end: performance.now() });
+  try {
+    if (performance.getEntriesByType('measure').length >= MAX_MEASURES) performance.clearMeasures();
+    performance.measure(measureName(type), { start, end: performance.now() });
+  } catch {
+    // a profiling aid only
+  }
 }

@@ -1,7 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_MEASURES, measureHandling, measureName } from '../lib/timing';
 
-afterEach(() => performance.clearMeasures());
+afterEach(() => {
+  vi.restoreAllMocks();
+  performance.clearMeasures();
+});
 
 describe('measureName', () => {
   it.each([
@@ -32,5 +35,13 @@ describe('measureHandling', () => {
     expect(performance.getEntriesByType('measure')).toHaveLength(MAX_MEASURES);
     measureHandling('report/get', performance.now());
     expect(performance.getEntriesByType('measure').map((e) => e.name)).toEqual(['doppel:report/get']);
+  });
+
+  it('never throws where the browser refuses the measure', () => {
+    const measure = vi.spyOn(performance, 'measure').mockImplementation(() => {
+      throw new TypeError('measure options are not supported');
+    });
+    expect(() => measureHandling('report/get', performance.now())).not.toThrow();
+    expect(measure).toHaveBeenCalledOnce();
   });
 });
