@@ -253,8 +253,9 @@ export function parseMessage(message: unknown): Message {
 }
 
 // ---- background → the reader document ----------------------------------------------------
-// runtime.sendMessage reaches every extension page, so the request names its receiver: the reader
-// document answers only messages addressed to it, and every other page ignores them.
+// The worker sends each request over a port named READER_TARGET (lib/reader-client.ts
+// portRequest), and the request names its receiver as well: the reader document answers only
+// requests addressed to it.
 
 export const READER_TARGET = 'doppel-reader';
 

@@ -8,12 +8,12 @@ export interface ReaderDocument {
   exists(): Promise<boolean>;
   /** Creates the document; resolves once it has loaded. Chromium refuses a second one. */
   create(): Promise<void>;
-  /** runtime.sendMessage: resolves with the reply. */
+  /** Sends the request (portRequest, over a port of its own): resolves with the reply. */
   send(request: ReaderRequest): Promise<unknown>;
   sleep(ms: number): Promise<void>;
 }
 
-/** What sendMessage says when no page listens (the document is loading, or closed itself since the check). */
+/** What a send says when no page listens (the document is loading, or closed itself since the check). */
 const NOT_LISTENING = /Receiving end does not exist|message port closed/i;
 /** What createDocument says when a document exists already (another context made it meanwhile). */
 const ALREADY_OPEN = /single offscreen document/i;
@@ -56,4 +56,41 @@ export function readerClient(doc: ReaderDocument): (html: string, url: string) =
       return reply.value;
     }
   };
+}
+
+/** What portRequest needs of a runtime.Port. */
+export interface ReaderPort {
+  postMessage(message: unknown): void;
+  disconnect(): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+}
+
+/**
+ * Sends one request to the reader document over a port of its own (runtime.connect, named
+ * READER_TARGET) and resolves with its reply. A port, not runtime.sendMessage: sendMessage reaches
+ * every extension page with an onMessage listener, so a reader document listening there would
+ * receive a copy of every content script's `page/html` (its whole HTML) and every popup's message,
+ * only to ignore them; with a port it listens to onConnect alone, which no broadcast reaches.
+ * A port that closes before the reply (no document listens yet, or it closed itself) rejects with
+ * Chromium's runtime.lastError, or with "message port closed": both are NOT_LISTENING, so
+ * readerClient tries again.
+ */
+export function portRequest(connect: () => ReaderPort, request: ReaderRequest, lastError: () => string | undefined): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const port = connect();
+    let answered = false;
+    port.onMessage.addListener((reply) => {
+      if (answered) return;
+      answered = true;
+      resolve(reply);
+      port.disconnect();
+    });
+    port.onDisconnect.addListener(() => {
+      if (answered) return;
+      answered = true;
+      reject(new Error(lastError() ?? 'The message port closed before the reader document replied.'));
+    });
+    port.postMessage(request);
+  });
 }

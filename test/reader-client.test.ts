@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { READER_TARGET, type ReaderRequest } from '../lib/messages';
-import { RETRY_DELAYS_MS, type ReaderDocument, readerClient } from '../lib/reader-client';
+import { RETRY_DELAYS_MS, type ReaderDocument, type ReaderPort, portRequest, readerClient } from '../lib/reader-client';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,5 +130,71 @@ describe('readerClient', () => {
     doc.reply = (request) => ((seen = request), { ok: true, value: null });
     await readerClient(doc)('<p>hello</p>', 'https://example.com/a');
     expect(seen).toEqual({ target: READER_TARGET, url: 'https://example.com/a', html: '<p>hello</p>' });
+  });
+});
+
+/** A runtime.Port as Chromium gives it: events fired by the test; what the client posted and whether it disconnected. */
+class FakePort implements ReaderPort {
+  posted: unknown[] = [];
+  disconnected = false;
+  private messageListeners: ((message: unknown) => void)[] = [];
+  private disconnectListeners: (() => void)[] = [];
+  onMessage = { addListener: (listener: (message: unknown) => void) => void this.messageListeners.push(listener) };
+  onDisconnect = { addListener: (listener: () => void) => void this.disconnectListeners.push(listener) };
+  postMessage(message: unknown): void {
+    this.posted.push(message);
+  }
+  disconnect(): void {
+    this.disconnected = true;
+  }
+  reply(message: unknown): void {
+    for (const listener of this.messageListeners) listener(message);
+  }
+  close(): void {
+    for (const listener of this.disconnectListeners) listener();
+  }
+}
+
+describe('portRequest', () => {
+  const request: ReaderRequest = { target: READER_TARGET, url: 'https://example.com/a', html: '<p>a</p>' };
+
+  test('posts the request on a new port, resolves with the first reply and closes the port', async () => {
+    const port = new FakePort();
+    const pending = portRequest(() => port, request, () => undefined);
+    expect(port.posted).toEqual([request]);
+    port.reply({ ok: true, value: 1 });
+    port.reply({ ok: true, value: 2 });
+    port.close(); // the disconnect that follows is no error
+    await expect(pending).resolves.toEqual({ ok: true, value: 1 });
+    expect(port.disconnected).toBe(true);
+  });
+
+  test.each([
+    ['no document listens: Chromium says so in runtime.lastError', 'Could not establish connection. Receiving end does not exist.', /Receiving end does not exist/],
+    ['the document closed before it replied, with no lastError', undefined, /message port closed/],
+  ])('%s: rejects with an error that readerClient retries', async (_, lastError, message) => {
+    const port = new FakePort();
+    const pending = portRequest(() => port, request, () => lastError);
+    port.close();
+    await expect(pending).rejects.toThrow(message);
+  });
+
+  test('through readerClient: a port closed before the reply is retried on a new port', async () => {
+    const ports: FakePort[] = [];
+    const doc: ReaderDocument = {
+      exists: async () => true,
+      create: async () => {},
+      send: (req) => {
+        const port = new FakePort();
+        ports.push(port);
+        const pending = portRequest(() => port, req, () => undefined);
+        if (ports.length === 1) port.close();
+        else port.reply({ ok: true, value: { read: req.url } });
+        return pending;
+      },
+      sleep: async () => {},
+    };
+    await expect(readerClient(doc)('<p>a</p>', 'https://example.com/a')).resolves.toEqual({ read: 'https://example.com/a' });
+    expect(ports).toHaveLength(2);
   });
 });

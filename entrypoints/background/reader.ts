@@ -4,7 +4,8 @@
 // choice is made at build time, so that Chromium's worker does not carry Readability (about 40 kB
 // of its script, parsed at every start) that only the offscreen document runs.
 import { browser } from 'wxt/browser';
-import { readerClient } from '@/lib/reader-client';
+import { READER_TARGET } from '@/lib/messages';
+import { portRequest, readerClient } from '@/lib/reader-client';
 
 const READER_PATH = '/reader.html';
 
@@ -25,7 +26,7 @@ export function htmlReader(): (html: string, url: string) => Promise<unknown> {
         reasons: ['DOM_PARSER' as never],
         justification: "Reads the article of a visited page from its HTML with Readability, off the page's main thread.",
       }),
-    send: (request) => browser.runtime.sendMessage(request),
+    send: (request) => portRequest(() => browser.runtime.connect({ name: READER_TARGET }), request, () => browser.runtime.lastError?.message),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   });
 }

@@ -2,9 +2,9 @@
 // Readability (lib/html-reader.ts) for the service worker, which has no DOMParser. It lives on
 // between pages, so Readability runs warm, and on the extension's thread, not the page's. It closes
 // itself after a while without work; the worker opens it again when a page needs it.
-import { browser } from 'wxt/browser';
+import { type Browser, browser } from 'wxt/browser';
 import { readHtml } from '@/lib/html-reader';
-import { type ReaderReply, parseReaderRequest } from '@/lib/messages';
+import { READER_TARGET, type ReaderReply, parseReaderRequest } from '@/lib/messages';
 
 /** Closes the document after this long without a page to read (it costs memory while open). */
 const IDLE_CLOSE_MS = 5 * 60_000;
@@ -14,19 +14,25 @@ const parse = (html: string): Document => parser.parseFromString(html, 'text/htm
 const own = browser.runtime.getURL('/');
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-browser.runtime.onMessage.addListener((message: unknown, sender): Promise<ReaderReply> | undefined => {
+// The worker sends each page over a port of its own (lib/reader-client.ts portRequest): listening
+// to onConnect alone, this document receives none of the messages sent to the worker.
+browser.runtime.onConnect.addListener((port) => {
+  if (port.name !== READER_TARGET) return;
+  port.onMessage.addListener((message: unknown) => port.postMessage(answer(message, port.sender)));
+});
+
+function answer(message: unknown, sender: Browser.runtime.MessageSender | undefined): ReaderReply {
+  if (sender?.id !== browser.runtime.id || sender.tab !== undefined || !sender.url?.startsWith(own)) {
+    return { ok: false, error: 'The reader document reads only for Doppel.' };
+  }
   let request;
   try {
     request = parseReaderRequest(message);
   } catch (error) {
-    return Promise.resolve({ ok: false, error: `The reader document rejected a malformed request: ${(error as Error).message}` });
+    return { ok: false, error: `The reader document rejected a malformed request: ${(error as Error).message}` };
   }
-  // Every message sent to the extension's pages arrives here too: answer only the worker's requests.
-  if (request === null) return undefined;
-  if (sender.id !== browser.runtime.id || sender.tab !== undefined || !sender.url?.startsWith(own)) {
-    return Promise.resolve({ ok: false, error: 'The reader document reads only for Doppel.' });
-  }
+  if (request === null) return { ok: false, error: 'The reader document received a request without its target.' };
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => window.close(), IDLE_CLOSE_MS);
-  return Promise.resolve({ ok: true, value: readHtml(request.html, request.url, parse) });
-});
+  return { ok: true, value: readHtml(request.html, request.url, parse) };
+}

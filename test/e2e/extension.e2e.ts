@@ -226,7 +226,21 @@ describe('Doppel in Chromium', () => {
     const reader = targetInfos.find((t) => t.url === `chrome-extension://${ext.extensionId}/reader.html`);
     expect(reader, 'the reader document target').toBeDefined();
     const { sessionId } = await session.send('Target.attachToTarget', { targetId: reader!.targetId, flatten: false });
-    await session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression: 'window.close()' } }) });
+    const evaluate = (id: number, expression: string): Promise<unknown> =>
+      new Promise((resolve) => {
+        const listener = (event: { sessionId: string; message: string }): void => {
+          const reply = JSON.parse(event.message) as { id?: number; result?: { result?: { value?: unknown } } };
+          if (event.sessionId !== sessionId || reply.id !== id) return;
+          session.off('Target.receivedMessageFromTarget', listener);
+          resolve(reply.result?.result?.value);
+        };
+        session.on('Target.receivedMessageFromTarget', listener);
+        void session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }) });
+      });
+    // It takes the worker's requests over ports: with no onMessage listener, no content script's
+    // page/html (the page's whole HTML) or popup message is copied into it.
+    expect(await evaluate(1, '[chrome.runtime.onMessage.hasListeners(), chrome.runtime.onConnect.hasListeners()]')).toEqual([false, true]);
+    await session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 2, method: 'Runtime.evaluate', params: { expression: 'window.close()' } }) });
     expect(await pollFor(readers, 0, 10_000), 'the reader document closed itself').toBe(0);
     await session.detach().catch(() => {});
 
