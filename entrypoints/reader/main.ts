@@ -18,7 +18,16 @@ let idleTimer: ReturnType<typeof setTimeout> | undefined;
 // to onConnect alone, this document receives none of the messages sent to the worker.
 browser.runtime.onConnect.addListener((port) => {
   if (port.name !== READER_TARGET) return;
-  port.onMessage.addListener((message: unknown) => port.postMessage(answer(message, port.sender)));
+  port.onMessage.addListener((message: unknown) => {
+    let reply: ReaderReply;
+    try {
+      reply = answer(message, port.sender);
+    } catch (error) {
+      // a reply in every case: the worker waits on this port until it has one
+      reply = { ok: false, error: `The reader document could not read the page: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    port.postMessage(reply);
+  });
 });
 
 function answer(message: unknown, sender: Browser.runtime.MessageSender | undefined): ReaderReply {
