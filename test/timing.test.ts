@@ -37,6 +37,28 @@ describe('measureHandling', () => {
     expect(performance.getEntriesByType('measure').map((e) => e.name)).toEqual(['doppel:report/get']);
   });
 
+  it('counts the timeline about once per MAX_MEASURES messages, and it never holds more than MAX_MEASURES', () => {
+    const count = vi.spyOn(performance, 'getEntriesByType');
+    let countsInside = 0;
+    let most = 0;
+    for (let i = 0; i < 3 * MAX_MEASURES; i++) {
+      const before = count.mock.calls.length;
+      measureHandling('page/html', performance.now());
+      countsInside += count.mock.calls.length - before;
+      most = Math.max(most, performance.getEntriesByType('measure').length);
+    }
+    expect(countsInside).toBeGreaterThanOrEqual(3);
+    expect(countsInside).toBeLessThanOrEqual(4);
+    expect(most).toBe(MAX_MEASURES);
+  });
+
+  it('a timeline someone else cleared fills up to MAX_MEASURES again before it is cleared', () => {
+    for (let i = 0; i < 500; i++) measureHandling('report/get', performance.now());
+    performance.clearMeasures(); // as bench:browser does before its queries
+    for (let i = 0; i < MAX_MEASURES; i++) measureHandling('report/get', performance.now());
+    expect(performance.getEntriesByName('doppel:report/get')).toHaveLength(MAX_MEASURES);
+  });
+
   it('never throws where the browser refuses the measure', () => {
     const measure = vi.spyOn(performance, 'measure').mockImplementation(() => {
       throw new TypeError('measure options are not supported');
