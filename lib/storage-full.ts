@@ -4,7 +4,7 @@
 // status are passed in (lib/store/pages.ts and entrypoints/background/stores.ts in the extension,
 // fakes in test/storage-full.test.ts).
 //
-// The rule (README, "Storage full"):
+// The rule (docs/reliability.md, "Storage full"):
 // - a page's write fails with QuotaExceededError → forget the least recently seen pages (by
 //   lastSeen, oldest first): 1% of the stored pages, at least EVICT_MIN (100), through
 //   PageStore.forgetMany, so the groups of near-duplicates they leave stay consistent; then write

@@ -13,7 +13,7 @@
 // Times: "load" is navigation start → load event; "reported" is navigation start → the worker's
 // report for the URL leaving `unknown` (polled every 25 ms with report/get from an extension page),
 // so reported − load is about the content script's time (idle wait + Readability + messaging +
-// the worker's fingerprinting). A table is printed at the end for the README.
+// the worker's fingerprinting). A table is printed at the end for docs/reliability.md.
 import type { Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

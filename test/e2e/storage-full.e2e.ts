@@ -1,4 +1,4 @@
-// A full disk, end to end in Chromium. Doppel asks for `unlimitedStorage` (README, permissions):
+// A full disk, end to end in Chromium. Doppel asks for `unlimitedStorage` (docs/architecture.md, permissions):
 // without it Chromium keeps an extension's data as "best effort" and, under disk pressure, was
 // seen deleting all of it. With it there is no quota short of the disk, so what a person meets is
 // a full disk: here the profile sits on a 200 MB tmpfs (mounted here, root only; or an existing
