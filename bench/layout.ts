@@ -31,7 +31,7 @@
 //   found without an index of URLs, and every index entry carries 8 bytes of key, not the URL.
 // - v5-counter: the same, keyed by a counter, with an index on a 53-bit hash of the URL instead.
 // - v5-slot-read: v5-slot, and before each put a getAll over the page's 64 slots, as Doppel's
-//   import reads each line's slot to merge with a stored page (lib/store/slots.ts readSlots).
+//   import read each line's slot to merge with a stored page (schema version 5).
 // - v5-runs: v5-slot without the `keys` field and index; the 4 tables as runs (as in runs), whose
 //   entries carry the page's 53-bit id in two words. The `site` and `lastSeen` indexes stay.
 // - runs-full: every per-page index gone. Records keyed by v5-slot's id, with short field names;

@@ -1,7 +1,7 @@
 // Chrome stops an extension's service worker when one event takes longer than 5 minutes to
-// handle, and with it all the worker's work. A page's message waits for the store, which after an
-// update of Doppel may first move a million pages (lib/store/move.ts, minutes long). Replying
-// before the deadline ends the event; the work goes on, kept alive by the start-up work's own
+// handle, and with it all the worker's work. A page's message waits for the store, which may be
+// held by long work first (a schema upgrade, at a million pages). Replying before the deadline
+// ends the event; the work goes on, kept alive by the start-up work's own
 // keep-alive (entrypoints/background), and the page is recorded when the store is ready.
 
 /** What a page's message waits at most before its reply says the page will be recorded later. */

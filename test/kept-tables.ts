@@ -9,7 +9,7 @@ import { fingerprintFromHex } from '../lib/fingerprint';
 import { type StoredDesign, parseStoredDesign, tablesOf } from '../lib/store/migrate';
 import { decodeBlock } from '../lib/store/blocks';
 import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../lib/store/page-rows';
-import type { RunChunkKey, RunIndex } from '../lib/store/runs';
+import type { RunChunkKey, RunIndex } from '../lib/store/schema';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { TABLE_STRIDE, readRunIndexValue, tableEntries, tableTree } from '../lib/store/table-trees';
 

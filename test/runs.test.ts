@@ -7,8 +7,6 @@ import { mulberry32 } from '../lib/random';
 import {
   EMPTY_RUN_INDEX,
   MERGE_AT,
-  type RunChunkKey,
-  type RunIndex,
   type RunTree,
   appendRun,
   chunkFor,
@@ -23,6 +21,7 @@ import {
   sortEntries,
   splitChunks,
 } from '../lib/store/runs';
+import type { RunChunkKey, RunIndex } from '../lib/store/schema';
 import { within } from '../lib/store/within';
 
 interface RunsDB extends DBSchema {

@@ -1,4 +1,4 @@
-// lib/store/: the IndexedDB schema, PageStore and opening/upgrading, on fake-indexeddb. Each test
+// lib/store/: the IndexedDB schema, PageStore and opening, on fake-indexeddb. Each test
 // opens a fresh IDBFactory, so tests share nothing.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -11,11 +11,11 @@ import { readOverview, readSiteStanding } from '../lib/store/history';
 import { siteBucket } from '../lib/store/tally';
 import { within } from '../lib/store/within';
 import { migrateDesign } from '../lib/store/migrate';
-import { getDb, isOpen, openDoppelDb, openVersioned, resetDb } from '../lib/store/db';
+import { getDb, isOpen, openDoppelDb, openVersioned, resetDb, upgradeSchema } from '../lib/store/db';
 import { DEFAULT_DESIGN, type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
 import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/store/page-rows';
 import { tableTree } from '../lib/store/table-trees';
-import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord, upgradeSchema } from '../lib/store/schema';
+import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { flipBits } from './index-suite';
 import { expectCountsKept } from './kept-counts';
 import { expectTablesOfRecords, storedPages } from './kept-tables';
@@ -82,34 +82,22 @@ describe('within (one transaction: every write lands, or none does)', () => {
 });
 
 describe('schema', () => {
-  it(`creates version ${DB_VERSION} with the blocks, meta, runs and siteCounts stores, and an empty pages store of version 6's shape`, async () => {
+  it(`creates version ${DB_VERSION}: the blocks, meta, runs and siteCounts stores, no page, zero counts`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(7);
-    expect(db.version).toBe(7);
-    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'pages', 'runs', 'siteCounts']);
-    const tx = db.transaction(['blocks', 'pages', 'meta', 'siteCounts', 'runs']);
-    const blocks = tx.objectStore('blocks');
-    expect([blocks.keyPath, blocks.autoIncrement, [...blocks.indexNames]]).toEqual([null, false, []]);
-    expect(await tx.objectStore('meta').get('toBlocks')).toBeUndefined(); // nothing to move
-    expect(await tx.objectStore('meta').get('nextId')).toBeUndefined(); // no page yet: ids start at 0
-    const pages = tx.objectStore('pages');
-    expect(pages.keyPath).toBe('id');
-    expect(pages.autoIncrement).toBe(false);
-    expect([...pages.indexNames]).toEqual(['copySite', 'group', 'lastSeen', 'site']);
-    const runs = tx.objectStore('runs');
-    expect([runs.keyPath, runs.autoIncrement, [...runs.indexNames]]).toEqual([null, false, []]);
-    expect(await tx.objectStore('meta').get('tables')).toBeUndefined(); // nothing to build
-    const site = pages.index('site');
-    expect([site.keyPath, site.multiEntry, site.unique]).toEqual(['site', false, false]);
-    for (const name of ['lastSeen', 'group', 'copySite'] as const) {
-      const index = pages.index(name);
-      expect([index.keyPath, index.multiEntry, index.unique]).toEqual([name, false, false]);
+    expect(DB_VERSION).toBe(1);
+    expect(db.version).toBe(1);
+    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'runs', 'siteCounts']);
+    const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs']);
+    for (const name of ['blocks', 'meta', 'runs'] as const) {
+      const store = tx.objectStore(name);
+      expect([store.keyPath, store.autoIncrement, [...store.indexNames]]).toEqual([null, false, []]);
     }
-    expect(tx.objectStore('meta').keyPath).toBeNull();
-    expect(await tx.objectStore('meta').get('pageCount')).toBe(0);
-    expect(await tx.objectStore('meta').get('groupCounts')).toEqual({ grouped: 0, groups: 0 });
     const siteCounts = tx.objectStore('siteCounts');
     expect([siteCounts.keyPath, siteCounts.autoIncrement, [...siteCounts.indexNames]]).toEqual(['bucket', false, []]);
+    const meta = tx.objectStore('meta');
+    expect(await meta.getAllKeys()).toEqual(['groupCounts', 'pageCount']); // no nextId yet: ids start at 0
+    expect(await meta.get('pageCount')).toBe(0);
+    expect(await meta.get('groupCounts')).toEqual({ grouped: 0, groups: 0 });
     await tx.done;
   });
 
@@ -149,7 +137,7 @@ describe('schema', () => {
 describe('opening and upgrading', () => {
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 8, (db) => {
+    const newer = await rawOpen(factory, 'doppel', 2, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -160,11 +148,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 8\b.*version 7\b/);
+    expect((error as Error).message).toMatch(/version 2\b.*version 1\b/);
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(8);
+    expect(after.version).toBe(2);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -176,25 +164,25 @@ describe('opening and upgrading', () => {
     await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 8 whose step deletes the blocks store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 8, async (upgrading, oldVersion, tx) => {
+    // A version 2 whose step deletes the blocks store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', 2, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 8) {
+      if (oldVersion < 2) {
         upgrading.deleteObjectStore('blocks');
-        throw new Error('step 8 failed');
+        throw new Error('step 2 failed');
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 7 to version 8: step 8 failed\. Nothing was changed; it is still at version 7/);
+    await expect(failing).rejects.toThrow(/from version 1 to version 2: step 2 failed\. Nothing was changed; it is still at version 1/);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 8, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', 2, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 7 to version 8: later.');
+    await expect(failingLater).rejects.toThrow('from version 1 to version 2: later.');
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(7);
+    expect(reopened.version).toBe(1);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
     expect((await storedPages(reopened)).map((record) => [record.url, record.visits])).toEqual([['https://a.example/', 1]]);
   });
@@ -203,11 +191,11 @@ describe('opening and upgrading', () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 8, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(8);
+    const upgraded = await openVersioned('doppel', 2, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(2);
     expect(closed).toBe(1);
     upgraded.close();
-    expect(() => first.transaction('pages')).toThrow();
+    expect(() => first.transaction('blocks')).toThrow();
   });
 
   it('getDb opens the shared connection once; resetDb closes it', async () => {
@@ -241,7 +229,7 @@ describe('opening and upgrading', () => {
     const b = await getDb();
     expect(b).not.toBe(a);
     expect(isOpen(b)).toBe(true);
-    expect(await b.count('pages')).toBeGreaterThanOrEqual(0);
+    expect(await b.count('blocks')).toBeGreaterThanOrEqual(0);
     expect(await getDb()).toBe(b);
     await resetDb();
   });

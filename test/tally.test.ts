@@ -8,7 +8,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openDoppelDb } from '../lib/store/db';
 import type { PageRecord } from '../lib/store/schema';
-import { SITE_BUCKETS, Tally, parseGroupCounts, parseSiteBucket, parseSiteCounts, siteBucket, toBuckets } from '../lib/store/tally';
+import { SITE_BUCKETS, Tally, parseGroupCounts, parseSiteBucket, parseSiteCounts, siteBucket } from '../lib/store/tally';
 
 describe('parseGroupCounts', () => {
   it.each([
@@ -45,18 +45,6 @@ describe('site buckets', () => {
     const sizes = Array.from({ length: SITE_BUCKETS }, (_, b) => buckets.filter((x) => x === b).length);
     expect(Math.min(...sizes)).toBeGreaterThan(20); // 46.9 on average
     expect(Math.max(...sizes)).toBeLessThan(80);
-  });
-
-  it('toBuckets puts each row in its site\'s bucket, by site, and leaves out sites with no page', () => {
-    const rows = [
-      { site: 'b.example', pages: 2, copies: 1 },
-      { site: 'a.example', pages: 1, copies: 0 },
-      { site: 'gone.example', pages: 0, copies: 0 },
-    ];
-    const buckets = toBuckets(rows);
-    expect(buckets.flatMap((b) => b.rows.map((row) => [b.bucket, row.site]))).toEqual(
-      [...rows.slice(0, 2)].sort((x, y) => siteBucket(x.site) - siteBucket(y.site) || x.site.localeCompare(y.site)).map((row) => [siteBucket(row.site), row.site]),
-    );
   });
 
   it('parseSiteBucket keeps the readable rows that belong in the bucket', () => {

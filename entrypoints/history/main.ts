@@ -3,24 +3,12 @@
 // its own module; this one starts them, and first brings the store up to date if an import, an
 // upgrade or a change of k left the groups incomplete (the worker may be doing it already: the
 // Web Lock makes this wait for it).
-import { onMoveProgress } from '@/lib/store/db';
 import { needsRegroup } from '@/lib/store/groups';
 import { setupData } from './data';
 import { setupList } from './list';
 import { $, errorText, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
 import { setupSettings } from './settings';
 import { setupSites } from './sites';
-
-// After an update from a Doppel whose database was keyed by URL, opening the store first moves
-// every page to its new key (lib/store/move.ts): say so while it lasts (the sections' own loading
-// lines take over once the store is open).
-const stopMoveProgress = onMoveProgress(({ moved, total }) => {
-  const share = total > 0 ? ` ${Math.min(100, Math.floor((100 * moved) / total))}%` : '';
-  const text = `Updating how your history is stored (once, after an update of Doppel):${share} of ${total.toLocaleString('en')} pages…`;
-  $('overview').textContent = text;
-  $('list-status').textContent = text;
-});
-void store().then(stopMoveProgress, stopMoveProgress);
 
 setupList();
 setupSites();

@@ -5,8 +5,6 @@ import { browser } from 'wxt/browser';
 import { absoluteTime, distanceDetail, likeness, plural, relativeTime } from '@/lib/format';
 import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/messages';
 import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/storage-full';
-import { readMoveProgress } from '@/lib/store/move';
-import { DB_NAME } from '@/lib/store/schema';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 
 type ViewState = 'loading' | 'ready' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'storage-full' | 'unsupported' | 'error';
@@ -156,7 +154,6 @@ function render(report: Report, now: number): void {
   view.matches.replaceChildren();
   view.matchesSection.hidden = true;
   view.detail.textContent = '';
-  delete view.root.dataset['move'];
   switch (report.state) {
     case 'recorded': {
       const page = report.page!;
@@ -251,22 +248,6 @@ async function main(): Promise<void> {
   browser.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && STORAGE_STATUS_KEY in changes) void refresh().catch(() => {});
   });
-  // After an update from a Doppel whose database was keyed by URL, the worker moves every page to
-  // its new key before it answers (lib/store/move.ts; minutes at a million pages). While the first
-  // report is awaited, the popup reads how far the move has got and says so.
-  const watchMove = async (): Promise<void> => {
-    while (view.root.dataset['state'] === 'loading') {
-      const progress = await readMoveProgress(DB_NAME);
-      if (progress !== null && view.root.dataset['state'] === 'loading') {
-        const share = progress.total > 0 ? Math.min(100, Math.floor((100 * progress.moved) / progress.total)) : 0;
-        view.root.dataset['move'] = String(share);
-        view.status.textContent = 'Updating how your history is stored…';
-        view.detail.textContent = `Once, after an update of Doppel: ${share}% of ${progress.total.toLocaleString('en')} pages done. The report appears when it ends; closing this loses nothing.`;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  };
-  setTimeout(() => void watchMove(), 300); // a usual report comes well before
   try {
     await refresh();
   } catch (error) {

@@ -18,6 +18,7 @@
 //   random bits, which a deflate cannot shrink, so they are kept out of it.
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { type PageValue, type StoredPage, decodePage, encodePage } from './codec';
+import type { StoredBlock } from './schema';
 
 /**
  * Pages a block. Deflating URLs and titles 32, 64, 128 and 256 pages at a time took 61, 54, 50 and
@@ -29,8 +30,6 @@ export const BLOCK_PAGES = 64;
 /** The first element of every block value: a later format gets another number. */
 export const BLOCK_FORMAT = 1;
 const FINGERPRINT_BYTES = 16;
-
-export type StoredBlock = [format: typeof BLOCK_FORMAT, text: Uint8Array, fingerprints: Uint8Array];
 
 /** The block that holds page `id`, and its slot in it. */
 export function blockOf(id: number): { block: number; slot: number } {

@@ -1,9 +1,7 @@
 // Opening Doppel's IndexedDB database. The background opens it once per service-worker life
 // (getDb) and every store shares that connection.
 import { unwrap, wrap } from 'idb';
-import { buildBlocks, readBuild } from './build';
-import { type MoveProgress, moveLegacyPages } from './move';
-import { type Db, type UpgradeTransaction, DB_NAME, DB_VERSION, upgradeSchema } from './schema';
+import { type Db, type UpgradeTransaction, DB_NAME, DB_VERSION } from './schema';
 
 export interface OpenOptions {
   /** The IndexedDB to use: the global one by default (tests pass a fresh fake-indexeddb one). */
@@ -15,15 +13,11 @@ export interface OpenOptions {
   onClose?: () => void;
   /** The upgrade waits for older connections that do not close; called while it waits. */
   onBlocked?: (currentVersion: number, requestedVersion: number | null) => void;
-  /** Called after each batch while the pages of an upgraded database are moved (lib/store/move.ts) or entered in the tables (lib/store/build.ts). */
-  onMoveProgress?: (progress: MoveProgress) => void;
 }
 
 export type Upgrade = (db: Db, oldVersion: number, transaction: UpgradeTransaction) => void | Promise<void>;
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
-/** describe, without a final full stop: for the middle of a sentence. */
-const clause = (error: unknown): string => describe(error).replace(/\.$/, '');
 
 /** The version a database is at, without upgrading it (undefined if that cannot be read). */
 function versionOf(factory: IDBFactory, name: string): Promise<number | undefined> {
@@ -115,45 +109,28 @@ export async function openVersioned(name: string, version: number, upgrade: Upgr
 }
 
 /**
- * Opens (creating or upgrading to DB_VERSION) Doppel's database, and resolves once the pages of a
- * database upgraded from version 1–4 are all moved to their new keys (lib/store/move.ts), and the
- * pages of one upgraded from version 1–6 are all in blocks and trees (lib/store/build.ts): until
- * then the store would look empty, or miss near-duplicates. Either cut off (the worker stopped)
- * resumes at the next open.
+ * Brings the database from `oldVersion` (0: it did not exist) to DB_VERSION inside the
+ * versionchange transaction. Throwing (or rejecting) aborts the upgrade: the database stays as it
+ * was, at oldVersion. Each version adds one step, `if (oldVersion < n) { … }`, taking the database
+ * from version n − 1 to n, and a fixture of what version n − 1 wrote (test/fixtures/db/, opened by
+ * test/schema-fixtures.test.ts). A step never deletes data it does not understand, and awaits only
+ * requests of `transaction` (any other await lets it commit).
  */
-export async function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}): Promise<Db> {
-  const db = await openVersioned(name, DB_VERSION, upgradeSchema, options);
-  try {
-    await moveLegacyPages(db, { onProgress: options.onMoveProgress });
-  } catch (error) {
-    const moved = await db.get('meta', 'move').then((move) => (move as { moved?: unknown } | undefined)?.moved ?? 0, () => '?');
-    db.close();
-    throw new Error(
-      `Could not finish moving Doppel's pages to the layout of version ${DB_VERSION} (${String(moved)} moved so far): ${clause(error)}. ` +
-        'Every page is kept, moved or not; the move goes on the next time Doppel opens its database.',
-      { cause: error },
-    );
+export async function upgradeSchema(db: Db, oldVersion: number, transaction: UpgradeTransaction): Promise<void> {
+  if (oldVersion < 1) {
+    db.createObjectStore('blocks');
+    db.createObjectStore('runs');
+    db.createObjectStore('meta');
+    db.createObjectStore('siteCounts', { keyPath: 'bucket' });
+    const meta = transaction.objectStore('meta');
+    await Promise.all([meta.put(0, 'pageCount'), meta.put({ grouped: 0, groups: 0 }, 'groupCounts')]);
   }
-  try {
-    await buildBlocks(db, { onProgress: options.onMoveProgress });
-  } catch (error) {
-    const built = await db.get('meta', 'toBlocks').then((build) => readBuild(build).built, () => '?');
-    db.close();
-    throw new Error(
-      `Could not finish moving Doppel's pages into the blocks of version ${DB_VERSION} (${String(built)} pages so far): ${clause(error)}. ` +
-        'Every page is kept, moved or not; the move goes on the next time Doppel opens its database.',
-      { cause: error },
-    );
-  }
-  return db;
+  // if (oldVersion < 2) { … }: version 2's step goes here.
 }
 
-const moveListeners = new Set<(progress: MoveProgress) => void>();
-
-/** Calls `listener` on each batch of a move (see openDoppelDb) that the shared connection makes; returns the unsubscribe. */
-export function onMoveProgress(listener: (progress: MoveProgress) => void): () => void {
-  moveListeners.add(listener);
-  return () => moveListeners.delete(listener);
+/** Opens (creating or upgrading to DB_VERSION) Doppel's database. */
+export function openDoppelDb(name: string = DB_NAME, options: OpenOptions = {}): Promise<Db> {
+  return openVersioned(name, DB_VERSION, upgradeSchema, options);
 }
 
 let shared: Promise<Db> | undefined;
@@ -180,7 +157,6 @@ function openShared(): Promise<Db> {
     onClose: () => {
       if (shared === opening) shared = undefined;
     },
-    onMoveProgress: (progress) => moveListeners.forEach((listener) => listener(progress)),
   });
   shared = opening;
   opening.catch(() => {

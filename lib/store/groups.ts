@@ -16,9 +16,9 @@ import { type GroupMember, chooseGroupId, groupFieldsOf, rootOf } from '../group
 import { MemoryIndex } from '../index';
 import { chooseDesign, designTables } from '../tables';
 import { keepDesignFitted } from './migrate';
-import { type PageStore, checkOf, readGroupsMeta } from './pages';
+import { type PageStore, checkOf, readGroupsMeta, storedRecord } from './pages';
 import { areNearDuplicates } from '../groups';
-import { type GroupsMeta, type PageRecord, storedRecord } from './schema';
+import type { GroupsMeta, PageRecord } from './schema';
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;

@@ -19,8 +19,8 @@ import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
 import { hash64 } from '../hash';
 import { checkStorable } from './codec';
 import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
-import { type RunIndex, type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from './runs';
-import type { PageRecord } from './schema';
+import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from './runs';
+import type { PageRecord, RunIndex } from './schema';
 import { type DesignId, type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from './table-trees';
 
 /** The fields with a tree of [hash, id] entries. */

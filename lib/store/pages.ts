@@ -1,15 +1,15 @@
 // The pages Doppel has recorded, and their near-duplicates, in IndexedDB (see schema.ts).
 import { confirmsNearDuplicate } from '../features';
-import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, hammingDistance } from '../fingerprint';
+import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint';
 import type { Candidate, IndexBackend } from '../index';
 import { DEFAULT_K, type TableDesign, type TableKey, designTables, keyOf } from '../tables';
 import type { IDBPTransaction } from 'idb';
-import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, storedRecord, toHex } from './schema';
+import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type RunIndex } from './schema';
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './migrate';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
-import { EMPTY_RUN_INDEX, MERGE_AT, type RunIndex, type RunTree, lookup as lookupRun, mergeAll } from './runs';
+import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, lookup as lookupRun, mergeAll } from './runs';
 import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-trees';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
@@ -65,6 +65,24 @@ export interface NearDuplicateOptions {
   clamp?: boolean;
   /** Leave this page out (the page the query is for). */
   excludeUrl?: string;
+}
+
+/** A copy of `record` with exactly PageRecord's fields, in their order. */
+export function storedRecord(record: PageRecord): PageRecord {
+  const out: PageRecord = {
+    id: record.id,
+    url: record.url,
+    title: record.title,
+    site: record.site,
+    simhash: record.simhash,
+    check: record.check,
+    firstSeen: record.firstSeen,
+    lastSeen: record.lastSeen,
+    visits: record.visits,
+  };
+  if (record.group !== undefined) out.group = record.group;
+  if (record.copySite !== undefined) out.copySite = record.copySite;
+  return out;
 }
 
 function checkK(design: TableDesign, k: number): void {
@@ -197,8 +215,8 @@ export class PageStore {
    * updated. Groups use the k they were computed with (meta `groups`), not this call's k.
    */
   async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[] }> {
-    const simhash = toHex(visit.simhash);
-    const check = toHex(visit.check);
+    const simhash = fingerprintToHex(visit.simhash);
+    const check = fingerprintToHex(visit.check);
     return this.write(async ({ rows, tally, stored, groups: groupsMeta }) => {
       const old = await rows.byUrl(visit.url);
       const design = tablesOf(stored);
@@ -639,7 +657,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
     if (keys.length !== this.design.tables.length) {
       throw new RangeError(`expected ${this.design.tables.length} table keys: got ${keys.length}`);
     }
-    const hex = toHex(fp);
+    const hex = fingerprintToHex(fp);
     const url = indexUrl(id);
     await this.write(async (rows, tally) => {
       if ((await rows.byUrl(url)) !== undefined) throw new DOMException(`${id} is already stored`, 'ConstraintError');

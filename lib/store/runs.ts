@@ -15,9 +15,7 @@
 //
 // An entry is removed by rewriting the chunk that holds it (purgeEntries, lib/store/table-trees.ts),
 // in the transaction that changes its page; a merge keeps every entry.
-
-/** The key of a chunk in the runs store: [tree, level, run, chunk]. */
-export type RunChunkKey = [tree: number, level: number, run: number, chunk: number];
+import { type RunChunkKey, type RunIndex, type RunInfo, isCount } from './schema';
 
 /** What a lookup needs of the runs' object store (idb's IDBPObjectStore has it, readonly or not). */
 export interface RunReader {
@@ -40,28 +38,12 @@ export interface RunTree {
   chunkEntries: number;
 }
 
-export interface RunInfo {
-  tree: number;
-  level: number;
-  run: number;
-  entries: number;
-  /** The first key of each chunk, in order. */
-  firsts: number[];
-}
-
-export interface RunIndex {
-  /** The number the next run gets: run numbers are never reused. */
-  nextRun: number;
-  runs: RunInfo[];
-}
-
 /** How many runs of a level are merged into one of the next. */
 export const MERGE_AT = 8;
 
 export const EMPTY_RUN_INDEX: RunIndex = { nextRun: 0, runs: [] };
 
 const isWord = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 0xffffffff;
-const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 
 /** A RunIndex read back from storage, checked; throws a RangeError that says what is wrong. */
 export function parseRunIndex(value: unknown): RunIndex {

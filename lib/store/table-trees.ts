@@ -17,8 +17,8 @@
 // candidate against its record all the same (a record is the truth).
 import { type Fingerprint, fingerprintFromHex, fingerprintHalves, hammingDistanceHalves } from '../fingerprint';
 import { type TableDesign, designTables, keyOf } from '../tables';
+import type { RunIndex } from './schema';
 import {
-  type RunIndex,
   type RunReader,
   type RunStore,
   type RunTree,

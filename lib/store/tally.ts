@@ -6,22 +6,11 @@
 // A Tally goes with one readwrite transaction. Each change of a page is announced to it
 // (`change(before, after)`), and `flush` after the last change, before the pages are flushed (lib/store/page-rows.ts),
 // adds up what changed: meta `pageCount` and `groupCounts`, and the `siteCounts` rows of the
-// sites touched (in SITE_BUCKETS values: schema.ts). So the counts land with the writes, or not at
+// sites touched (in SITE_BUCKETS values: lib/store/schema.ts). So the counts land with the writes, or not at
 // all. A count that is missing (lost, or never written) is counted afresh from the trees, with
 // the transaction's changes, instead of adjusted.
 import { hash64 } from '../hash';
-import type { GroupCounts, PageRecord, SiteBucket, SiteCounts } from './schema';
-
-/** The `group` index of a `pages` store of versions 1–6, as much of it as counting needs (the upgrade steps of schema.ts). */
-export interface GroupIndex {
-  count(query?: IDBKeyRange | null): Promise<number>;
-  openKeyCursor(query: null, direction: 'nextunique'): Promise<{ continue(): Promise<unknown> } | null>;
-}
-
-/** A `pages` store of versions 1–6, as much of it as counting a site needs (the upgrade steps of schema.ts). */
-export interface IndexedPages {
-  index(name: 'site' | 'copySite'): { count(query: IDBKeyRange): Promise<number> };
-}
+import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCount } from './schema';
 
 /** What a tally needs of the pages (lib/store/page-rows.ts PageRows), in its transaction. */
 export interface CountedPages {
@@ -67,12 +56,6 @@ function byBucket<T>(items: Iterable<T>, siteOf: (item: T) => string): Map<numbe
   return buckets;
 }
 
-/** Rows in their buckets (rows by site), leaving out empty buckets and rows of sites with no page. */
-export function toBuckets(rows: Iterable<SiteCounts>): SiteBucket[] {
-  const buckets = byBucket([...rows].filter((row) => row.pages > 0), (row) => row.site);
-  return [...buckets].sort(([a], [b]) => a - b).map(([bucket, list]) => ({ bucket, rows: list.sort(bySite) }));
-}
-
 /** A stored bucket's readable rows in it, by site; null if the value is not a bucket. */
 export function parseSiteBucket(value: unknown): Map<string, SiteCounts> | null {
   const v = value as Partial<SiteBucket> | null | undefined;
@@ -84,8 +67,6 @@ export function parseSiteBucket(value: unknown): Map<string, SiteCounts> | null 
   }
   return rows;
 }
-
-export const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** meta `pageCount`; counted (a walk over every page) only if it is missing or unreadable. */
 export async function readPageCount(pages: Pick<CountedPages, 'countAll'>, meta: { get(key: 'pageCount'): Promise<unknown> }): Promise<number> {
@@ -103,25 +84,6 @@ export function parseGroupCounts(value: unknown): GroupCounts | null {
 export function parseSiteCounts(value: unknown): SiteCounts | null {
   const v = value as Partial<SiteCounts> | null | undefined;
   return v != null && typeof v.site === 'string' && isCount(v.pages) && isCount(v.copies) && v.copies <= v.pages ? { site: v.site, pages: v.pages, copies: v.copies } : null;
-}
-
-/** The groups counted from the `group` index: pages in one, and distinct group ids (a walk over the groups). */
-export async function countGroups(groupIndex: GroupIndex): Promise<GroupCounts> {
-  const grouped = await groupIndex.count();
-  let groups = 0;
-  let cursor = await groupIndex.openKeyCursor(null, 'nextunique');
-  while (cursor) {
-    groups++;
-    cursor = (await cursor.continue()) as typeof cursor;
-  }
-  return { grouped, groups };
-}
-
-/** A site's row counted from the `site` and `copySite` indexes of a `pages` store of versions 1–6. */
-export async function countSiteInIndexes(pages: IndexedPages, site: string): Promise<SiteCounts> {
-  const only = IDBKeyRange.only(site);
-  const [pageCount, copies] = await Promise.all([pages.index('site').count(only), pages.index('copySite').count(only)]);
-  return { site, pages: pageCount, copies };
 }
 
 /** A site's row counted from the site and copySite trees. */

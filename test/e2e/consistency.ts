@@ -1,27 +1,23 @@
 // Is the extension's IndexedDB store whole? Reads every block of pages, the trees' sorted runs,
 // the counts and meta from an extension context (the worker or an extension page: they share the
 // extension's origin) in one readonly transaction, then checks in Node, with lib/'s own code, the
-// invariants of schema version 7 (lib/store/schema.ts):
+// invariants of the schema (lib/store/schema.ts):
 // - every block decodes (lib/store/blocks.ts) and holds a page at least; every page is whole
 //   (exactly the fields of a PageRecord, readable fingerprints) and sits at block × 64 + slot;
-// - page ids are unique and below meta `nextId`, and no URL is stored twice (in the blocks, or in
-//   them and a store whose pages are still to move);
+// - page ids are unique and below meta `nextId`, and no URL is stored twice;
 // - the trees' sorted runs hold exactly one entry per page in each table tree of the stored design
 //   (and of the migration under way, if any), one per page in each page-field tree (url, site,
 //   group, copySite, lastSeen: lib/store/page-rows.ts), and no chunk outside their index
 //   (test/kept-tables.ts);
 // - every group id is held by at least two pages (a group is never half written);
 // - the counts kept beside the pages (meta `pageCount` and `groupCounts`, the `siteCounts` rows:
-//   lib/store/tally.ts) are those of the pages, wherever they are while a move is under way;
-// - once no move is under way (meta `move` and `toBlocks` done: lib/store/move.ts, build.ts), the
-//   stores the pages moved out of (version 6's `pages`, versions 1–4's LEGACY_PAGES) are empty.
+//   lib/store/tally.ts) are those of the pages.
 import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint';
-import { readBuild } from '../../lib/store/build';
 import { parseStoredDesign } from '../../lib/store/migrate';
 import { readNextId } from '../../lib/store/page-rows';
-import type { RunChunkKey } from '../../lib/store/runs';
-import { DB_VERSION, LEGACY_PAGES, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS, type PageRecord } from '../../lib/store/schema';
+import type { RunChunkKey } from '../../lib/store/schema';
+import { DB_VERSION, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS, type PageRecord } from '../../lib/store/schema';
 import { readRunIndexValue } from '../../lib/store/table-trees';
 import { countsOfRecords, rowsOfBuckets } from '../kept-counts';
 import { tableProblems, tablesOfRecords, tablesOfRuns } from '../kept-tables';
@@ -42,16 +38,6 @@ export interface StoreDump {
   emptyBlocks: number[];
   /** meta 'nextId' as stored. */
   nextId: unknown;
-  /** meta 'toBlocks' as stored: the move of version 6's pages into blocks (lib/store/build.ts). */
-  toBlocks: unknown;
-  /** meta 'move' as stored: the move of versions 1–4's pages keyed by URL (lib/store/move.ts). */
-  move: unknown;
-  /** Records left in version 6's `pages` store (a move under way), and its keys; none once the move is done. */
-  oldPages: Record<string, unknown>[];
-  oldPageKeys: number[];
-  /** Records left in LEGACY_PAGES (versions 1–4's store keyed by URL), if it exists. */
-  legacyPages: Record<string, unknown>[];
-  hasLegacyStore: boolean;
   pageCount: unknown;
   groupCounts: unknown;
   siteCounts: unknown[];
@@ -65,7 +51,7 @@ type RawDump = Omit<StoreDump, 'records' | 'blockProblems' | 'emptyBlocks'>;
 
 /** Everything of database 'doppel' that the check reads, in one readonly transaction; the blocks decoded here, in Node. */
 export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
-  const read = (legacyName: string) =>
+  const read = () =>
     new Promise<RawDump>((resolve, reject) => {
       const open = indexedDB.open('doppel');
       open.onerror = () => reject(open.error);
@@ -74,25 +60,20 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
         // (a database still at an older version has no `blocks`: the check says so; no named
         // functions in here: tsx would wrap them in a helper the browser lacks)
         const stores = db.objectStoreNames;
-        const names = ['blocks', 'meta', 'siteCounts', 'runs', 'pages', legacyName].filter((name) => stores.contains(name));
-        const has = { blocks: stores.contains('blocks'), siteCounts: stores.contains('siteCounts'), runs: stores.contains('runs'), pages: stores.contains('pages'), legacy: stores.contains(legacyName) };
+        const names = ['blocks', 'meta', 'siteCounts', 'runs'].filter((name) => stores.contains(name));
+        const has = { blocks: stores.contains('blocks'), siteCounts: stores.contains('siteCounts'), runs: stores.contains('runs') };
         const tx = db.transaction(names, 'readonly');
         const meta = tx.objectStore('meta');
         const blockKeys = has.blocks ? tx.objectStore('blocks').getAllKeys() : null;
         const blockValues = has.blocks ? tx.objectStore('blocks').getAll() : null;
         const design = meta.get('design');
         const nextId = meta.get('nextId');
-        const toBlocks = meta.get('toBlocks');
-        const move = meta.get('move');
         const pageCount = meta.get('pageCount');
         const groupCounts = meta.get('groupCounts');
         const runIndex = meta.get('runs');
         const siteCounts = has.siteCounts ? tx.objectStore('siteCounts').getAll() : null;
         const chunkKeys = has.runs ? tx.objectStore('runs').getAllKeys() : null;
         const chunks = has.runs ? tx.objectStore('runs').getAll() : null;
-        const oldPages = has.pages ? tx.objectStore('pages').getAll() : null;
-        const oldPageKeys = has.pages ? tx.objectStore('pages').getAllKeys() : null;
-        const legacyPages = has.legacy ? tx.objectStore(legacyName).getAll() : null;
         tx.oncomplete = () => {
           db.close();
           resolve({
@@ -105,12 +86,6 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
               return { key, value: Array.isArray(value) ? parts : parts[0] };
             }),
             nextId: nextId.result,
-            toBlocks: toBlocks.result,
-            move: move.result,
-            oldPages: (oldPages?.result ?? []) as Record<string, unknown>[],
-            oldPageKeys: (oldPageKeys?.result ?? []) as number[],
-            legacyPages: (legacyPages?.result ?? []) as Record<string, unknown>[],
-            hasLegacyStore: legacyPages !== null,
             pageCount: pageCount.result,
             groupCounts: groupCounts.result,
             siteCounts: (siteCounts?.result ?? []) as unknown[],
@@ -121,15 +96,9 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
         tx.onerror = () => reject(tx.error);
       };
     });
-  const raw = await (context as Page).evaluate(read, LEGACY_PAGES);
+  const raw = await (context as Page).evaluate(read);
   const { pages, problems, emptyBlocks } = decodeBlocks(raw.blocks);
   return { ...raw, records: pages, blockProblems: problems, emptyBlocks };
-}
-
-/** Whether a move of the pages (version 1–4's, then version 6's into blocks) is under way. */
-export function moveUnderWay(dump: StoreDump): boolean {
-  const move = dump.move as { done?: unknown } | undefined;
-  return (dump.hasLegacyStore && move?.done !== true) || !readBuild(dump.toBlocks).done;
 }
 
 const REQUIRED = [...PAGE_RECORD_FIELDS].sort();
@@ -156,7 +125,6 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
   } catch (error) {
     add(`meta nextId: ${(error as Error).message}`);
   }
-  const build = readBuild(dump.toBlocks);
 
   const groups = new Map<string, number>();
   const ids = new Set<number>();
@@ -190,36 +158,15 @@ export function storeProblems(dump: StoreDump, limit = 20): string[] {
     if (typeof record.group === 'string') groups.set(record.group, (groups.get(record.group) ?? 0) + 1);
   }
 
-  // the pages still to move: each once, and (version 6's) only past the move's cursor
-  for (const record of dump.oldPages) seenUrl(String(record['url']), `version 6's page ${JSON.stringify(record['id'])}`);
-  for (const record of dump.legacyPages) seenUrl(String(record['url']), 'the store keyed by URL');
-  // a group's pages may be on both sides of a move
-  for (const record of [...dump.oldPages, ...dump.legacyPages]) if (typeof record['group'] === 'string') groups.set(record['group'], (groups.get(record['group']) ?? 0) + 1);
   for (const [group, n] of groups) if (n < 2) add(`group ${group} is held by ${n} page`);
-  if (build.after !== undefined) {
-    const behind = dump.oldPageKeys.filter((key) => key <= build.after!);
-    if (behind.length > 0) add(`version 6's store still holds ${behind.length} pages at or before meta toBlocks' cursor ${build.after} (${JSON.stringify(behind.slice(0, 3))})`);
-  }
-  if (!moveUnderWay(dump)) {
-    if (dump.oldPages.length > 0) add(`no move is under way, yet version 6's store 'pages' holds ${dump.oldPages.length} records (${JSON.stringify(dump.oldPageKeys.slice(0, 3))})`);
-    if (dump.legacyPages.length > 0) add(`no move is under way, yet ${LEGACY_PAGES} holds ${dump.legacyPages.length} records`);
-  }
-  if (!build.done && build.after === undefined && dump.records.length > 0) add(`meta toBlocks says no page is moved yet, but the blocks hold ${dump.records.length}`);
-
-  // The trees: once the move into blocks has begun (its first batch clears version 6's), those of
-  // the pages in blocks. Before, the runs may still hold version 6's trees, of the old ids.
-  if (build.done || build.after !== undefined) {
-    try {
-      const fromRecords = tablesOfRecords(stored, dump.records);
-      for (const problem of tableProblems(fromRecords, tablesOfRuns(readRunIndexValue(dump.runIndex), dump.chunks), limit)) add(problem);
-    } catch (error) {
-      add(`meta runs: ${(error as Error).message}`);
-    }
+  try {
+    const fromRecords = tablesOfRecords(stored, dump.records);
+    for (const problem of tableProblems(fromRecords, tablesOfRuns(readRunIndexValue(dump.runIndex), dump.chunks), limit)) add(problem);
+  } catch (error) {
+    add(`meta runs: ${(error as Error).message}`);
   }
 
-  // the counts are of every page, moved or not
-  const all = [...dump.records, ...dump.oldPages, ...dump.legacyPages] as unknown as Parameters<typeof countsOfRecords>[0];
-  const counted = countsOfRecords(all);
+  const counted = countsOfRecords(dump.records as unknown as Parameters<typeof countsOfRecords>[0]);
   if (dump.pageCount !== counted.pageCount) add(`meta pageCount is ${JSON.stringify(dump.pageCount)}, the store holds ${counted.pageCount} pages`);
   if (JSON.stringify(dump.groupCounts) !== JSON.stringify(counted.groupCounts)) {
     add(`meta groupCounts is ${JSON.stringify(dump.groupCounts)}, the records give ${JSON.stringify(counted.groupCounts)}`);

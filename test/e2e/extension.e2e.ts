@@ -16,6 +16,7 @@
 import type { Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DB_VERSION } from '../../lib/store/schema';
 import {
   badgeText,
   isServiceWorkerRunning,
@@ -124,6 +125,13 @@ describe('Doppel in Chromium', () => {
     await expectBadge(edited.tab, '2');
 
     for (const tab of [first.tab, verbatim.tab, edited.tab]) await tab.page.close();
+  });
+
+  test('the worker keeps the pages in IndexedDB database "doppel" at schema version 1', async () => {
+    const worker = await ext.getWorker();
+    const databases = await worker.evaluate(async () => (await indexedDB.databases()).map(({ name, version }) => ({ name, version })));
+    expect(databases).toEqual([{ name: 'doppel', version: DB_VERSION }]);
+    expect(DB_VERSION).toBe(1);
   });
 
   test("the original's popup lists its copies", async () => {

@@ -1,0 +1,55 @@
+// Writes test/fixtures/db/version-<DB_VERSION>.json: a database written by this build (a few pages
+// visited, grouped, imported without a check, revisited with a changed text, forgotten), dumped
+// store by store, with this build's answers to test/db-fixtures.ts's queries. Run it once per
+// schema version, when DB_VERSION goes up (before the new version's code changes the layout):
+//   npx tsx scripts/db-fixture.ts
+import 'fake-indexeddb/auto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IDBFactory } from 'fake-indexeddb';
+import { unwrap } from 'idb';
+import { asFingerprint } from '../lib/fingerprint';
+import { openDoppelDb } from '../lib/store/db';
+import { NO_CHECK, PageStore } from '../lib/store/pages';
+import { DB_VERSION } from '../lib/store/schema';
+import { FIXTURE_DIR, type DbFixture, answersOf, dumpDatabase } from '../test/db-fixtures';
+
+const fp = (hex: string) => asFingerprint(BigInt('0x' + hex));
+const CHECK = fp('00ff00ff00ff00ff');
+const day = 86_400_000;
+const t0 = Date.UTC(2026, 10, 1);
+
+const visits = [
+  // an article and two near-duplicates of it on other sites (1 and 3 bits away): one group
+  { url: 'https://news.example/mill-closes', title: 'The mill closes', simhash: fp('0123456789abcdef'), check: CHECK, now: t0 },
+  { url: 'https://copy.example/2026/mill', title: 'Mill closes (copy)', simhash: fp('0123456789abcdee'), check: CHECK, now: t0 + day },
+  { url: 'https://aggregator.example/a?id=7', title: 'Mill', simhash: fp('8123456789abcdeb'), check: CHECK, now: t0 + 2 * day },
+  // unrelated pages, one of them on the first site
+  { url: 'https://news.example/weather', title: 'Weather: rain', simhash: fp('fedcba9876543210'), check: fp('1111111111111111'), now: t0 + 3 * day },
+  { url: 'https://blog.example/ünïcode-päth', title: '标题 · título', simhash: fp('0f0f0f0f0f0f0f0f'), check: fp('2222222222222222'), now: t0 + 4 * day },
+  { url: 'https://gone.example/', title: 'Forgotten', simhash: fp('3333333333333333'), check: CHECK, now: t0 + 5 * day },
+];
+
+const factory = new IDBFactory();
+const db = await openDoppelDb('doppel', { factory });
+const store = await PageStore.open(db);
+for (const visit of visits) await store.record({ ...visit, site: new URL(visit.url).host });
+// a revisit whose text changed: it leaves its group
+await store.record({ ...visits[2]!, site: 'aggregator.example', simhash: fp('7777777777777777'), now: t0 + 6 * day });
+// an imported page, whose check is unknown, 2 bits from the weather page
+await store.updateMany(['https://imported.example/weather'], () => [
+  { url: 'https://imported.example/weather', title: 'Imported', site: 'imported.example', simhash: 'fedcba9876543213', check: NO_CHECK, firstSeen: t0 - day, lastSeen: t0 - day, visits: 2 },
+]);
+await store.forget('https://gone.example/');
+
+const urls = [...visits.map((visit) => visit.url), 'https://imported.example/weather'];
+const fixture: DbFixture = {
+  version: DB_VERSION,
+  writtenBy: 'npx tsx scripts/db-fixture.ts',
+  ...(await dumpDatabase(unwrap(db) as IDBDatabase)),
+  answers: await answersOf(store, urls),
+};
+db.close();
+const path = join(FIXTURE_DIR, `version-${DB_VERSION}.json`);
+writeFileSync(path, JSON.stringify(fixture, null, 1) + '\n');
+console.log(`wrote ${path}: ${fixture.answers.count} pages, ${Object.values(fixture.records).reduce((n, r) => n + r.length, 0)} records`);
