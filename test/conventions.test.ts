@@ -1,7 +1,8 @@
-// Conventions that keep the codebase honest (STYLE.md): every lib/ module is imported by a test.
+// Conventions that keep the codebase honest (STYLE.md): every lib/ module is imported by a test,
+// and no lib/ module imports itself through others (an import cycle), type imports included.
 // (That every message type has a handler is checked in recorder.test.ts.)
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -27,4 +28,55 @@ describe('conventions', () => {
     const importPath = new RegExp(`from '(\\.\\./)+${module.replace(/[/.]/g, '\\$&')}'`);
     expect(tests.some((source) => importPath.test(source))).toBe(true);
   });
+
+  it('lib/ has no import cycle', () => {
+    const graph = importGraph(modules.map((m) => join(ROOT, `${m}.ts`)));
+    expect(graph.size).toBe(modules.length);
+    expect(cyclesOf(graph).map((cycle) => cycle.map((f) => relative(ROOT, f)).join(' → '))).toEqual([]);
+  });
+
+  it('the cycle check finds a cycle, and a type import closes one', () => {
+    const graph = importGraph([], {
+      '/x/a.ts': "import { b } from './b';",
+      '/x/b.ts': "import type { C } from './c';\nexport { d } from './d';",
+      '/x/c.ts': "import {\n  type A,\n} from './a';",
+      '/x/d.ts': "import { readFileSync } from 'node:fs';\nconst s = \"from './a'\";",
+    });
+    expect([...graph.get('/x/b.ts')!]).toEqual(['/x/c.ts', '/x/d.ts']);
+    expect(cyclesOf(graph)).toEqual([['/x/a.ts', '/x/b.ts', '/x/c.ts', '/x/a.ts']]);
+  });
 });
+
+/** The relative `import … from` and `export … from` of each file, resolved to files (`sources` in place of reading them: tests). */
+function importGraph(files: readonly string[], sources?: Record<string, string>): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sources === undefined ? files : Object.keys(sources)) {
+    const text = sources?.[file] ?? readFileSync(file, 'utf8');
+    const targets = new Set<string>();
+    for (const match of text.matchAll(/^(?:import|export)\b[^;'"]*?\bfrom\s+'(\.{1,2}\/[^']+)'/gm)) {
+      const target = resolve(dirname(file), match[1]!);
+      targets.add(sources !== undefined || existsSync(`${target}.ts`) ? `${target}.ts` : join(target, 'index.ts'));
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** One cycle through each strongly connected part of the graph that has one (a depth-first search), as [a, b, …, a]. */
+function cyclesOf(graph: Map<string, Set<string>>): string[][] {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
+  return cycles;
+}

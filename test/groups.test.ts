@@ -3,19 +3,17 @@
 // (lib/store/groups.ts) and the history page's reads (lib/store/history.ts). Every grouping is checked against a brute-force reference: union-find over
 // every pair of pages.
 import 'fake-indexeddb/auto';
-import { IDBFactory, IDBObjectStore as FakeObjectStore } from 'fake-indexeddb';
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
-import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
+import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/groups';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageFields, PageRecord } from '../lib/store/schema';
-import { countsOfRecords, expectCountsKept } from './kept-counts';
-import { expectTablesOfRecords, storedPages } from './kept-tables';
-import { designTables } from '../lib/tables';
+import { storedPages } from './kept-tables';
 
 /** fp with n distinct random bits flipped. */
 function flipBits(fp: Fingerprint, n: number, random: () => number): Fingerprint {

@@ -6,7 +6,7 @@
 // over fake-indexeddb and by the e2e store check (test/e2e/consistency.ts).
 import { expect } from 'vitest';
 import { fingerprintFromHex } from '../lib/fingerprint';
-import { type StoredDesign, parseStoredDesign, tablesOf } from '../lib/store/migrate';
+import { type StoredDesign, parseStoredDesign, tablesOf } from '../lib/store/design';
 import { decodeBlock } from '../lib/store/blocks';
 import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../lib/store/page-rows';
 import type { RunChunkKey, RunIndex } from '../lib/store/schema';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { asFingerprint, fingerprintToHex } from '../lib/fingerprint';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { writeDesigns } from '../lib/store/migrate';
+import { writeDesigns } from '../lib/store/design';
 import { MAX_PAGE_ID, PageRows, lastSeenEntry, textKey } from '../lib/store/page-rows';
 import { DEFAULT_DESIGN, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';

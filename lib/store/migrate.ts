@@ -1,26 +1,5 @@
-// Choosing the table design from the store's size, and moving the store to a new design without
-// losing a page, and without a moment in which a query misses a near-duplicate.
-//
-// Choice (designFor). For 2^d stored pages and a table keyed on p bits, a query's lookup in that
-// table returns 2^(d − p) random candidates on average (the true near-duplicates aside), so a
-// design of T tables costs T lookups and about T · 2^(d − p) candidates per query. chooseDesign
-// takes the fewest blocks b whose narrowest key keeps that at most 16 per table, for the current
-// page count (HEADROOM = 1): the store is redesigned once it has grown past what its design is
-// good for. (It once asked for twice the count, to start the pass over every record early; at a
-// million pages that moved the store to 10 tables, 2.5 times the index entries of 4, each about a
-// hundred bytes, and a 45-minute pass, for a query that returns 64 candidates instead of 32 at
-// the top of the range: not worth it. The pass is resumable and queries stay exact during it.)
-// For k = 3:
-//
-//   pages (count)              design  tables  key bits (tables)     per table     per query, at the top
-//   0 … 1,048,576 (2^20)       b = 4      4    16 (4)                2^(d−16)      4·16 = 64
-//   … 536,870,912 (2^29)       b = 5     10    25 (4), 26 (6)        2^(d−25/26)   4·16 + 6·8 = 112
-//   … 34,359,738,368 (2^35)    b = 6     20    31 (4), 32 (12), 33 (4)             4·16 + 12·8 + 4·4 = 176
-//
-// (4 tables of 16-bit keys serve up to a million pages at 16 candidates per table. Right after the
-// move a query costs 10 lookups returning about 2^(20−25) ≈ 0.03 random candidates each.)
-
-// Migration scheme (schema versions 6 and 7). Each design has trees of its own (lib/store/table-trees.ts
+// Moving the store to a new table design (lib/store/design.ts chooses it) without losing a page,
+// and without a moment in which a query misses a near-duplicate. Each design has trees of its own (lib/store/table-trees.ts
 // numbers them by design), so a migration from design D to design N builds N's trees beside D's,
 // in one pass over the records in key order, a batch per readwrite transaction. Its state lives
 // in meta's `design` value, written in the same transaction as each batch:
@@ -38,86 +17,12 @@
 // to {N} and deletes D's trees, in one transaction: a query reads meta and the trees in its own
 // transaction, so it always reads complete trees. A migration interrupted at any point (a failed
 // batch is rolled back whole) goes on from its cursor when migrateDesign is called again.
-import { DEFAULT_K, type TableDesign, chooseDesign, designTables } from '../tables';
 import type { PageStore } from './pages';
+import { type StoredDesign, parseStoredDesign, sameDesign, tablesOf, designFor, DESIGN_K } from './design';
 import type { Db, DesignMeta } from './schema';
-import { type DesignId, addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
+import { addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
 import { FIELD_TREES, PageRows, treeRange } from './page-rows';
 import { within } from './within';
-
-/** designFor sizes the design for this many times the current count (see above). */
-export const HEADROOM = 1;
-/** The k of every design Doppel chooses. */
-export const DESIGN_K = DEFAULT_K;
-
-/**
- * Past this many tables a design costs too much storage (every table is one index entry per page;
- * about 80 bytes while the URL was the key, before schema version 5): for k > 3, designFor takes no
- * more, longer-bucketed tables.
- */
-export const MAX_TABLES = 20;
-
-/**
- * The design for a store of `count` pages whose near-duplicates are wanted within k bits:
- * chooseDesign for HEADROOM · count pages at max(k, 3) (a k = 3 design answers every k below 3 as
- * well, so lowering k moves nothing). For k > 3 chooseDesign's designs need up to 165 tables at a
- * million pages; then the design with the most tables up to MAX_TABLES is taken instead, whose
- * lookups return more candidates (slower queries on a large store, at the same storage).
- */
-export function designFor(count: number, k: number = DESIGN_K): DesignMeta {
-  const kk = Math.max(k, DESIGN_K);
-  const { design } = chooseDesign({ k: kk, expectedSize: count * HEADROOM });
-  if (kk === DESIGN_K || design.tables.length <= MAX_TABLES) return { k: design.k, b: design.b };
-  let b = kk + 1;
-  while (b + 1 < design.b && designTables({ k: kk, b: b + 1 }).tables.length <= MAX_TABLES) b++;
-  return { k: kk, b };
-}
-
-/** A migration in progress, as stored in meta's `design` value (alongside the readable {k, b}). */
-export type MigrationState = { phase: 'adding'; to: DesignMeta; after?: number };
-
-/** meta's `design` value: the design whose plain keys queries read, and a migration under way. */
-export interface StoredDesign extends DesignMeta {
-  migration?: MigrationState;
-}
-
-const sameDesign = (x: DesignMeta, y: DesignMeta): boolean => x.k === y.k && x.b === y.b;
-const isInt = (x: unknown): x is number => Number.isInteger(x);
-const isDesign = (x: unknown): x is DesignMeta =>
-  typeof x === 'object' && x !== null && isInt((x as DesignMeta).k) && isInt((x as DesignMeta).b);
-
-/** Parses meta's design value; throws on an unreadable one. */
-export function parseStoredDesign(value: unknown): StoredDesign {
-  if (!isDesign(value)) throw new Error(`the stored table design is unreadable: ${JSON.stringify(value)}`);
-  const out: StoredDesign = { k: value.k, b: value.b };
-  const m = (value as StoredDesign).migration;
-  if (m === undefined) return out;
-  // (a cursor that is not a number, a URL written before schema version 5, starts the pass over)
-  const after = typeof m.after === 'number' ? { after: m.after } : {};
-  // (version 5's `removing` phase is cleared by the upgrade to version 6: schema.ts)
-  if (m.phase === 'adding' && isDesign(m.to)) out.migration = { phase: 'adding', to: { k: m.to.k, b: m.to.b }, ...after };
-  else throw new Error(`the stored table design's migration is unreadable: ${JSON.stringify(value)}`);
-  return out;
-}
-
-const designs = new Map<string, TableDesign>();
-/** designTables, memoised per {k, b}. */
-export function tablesOf(meta: DesignMeta): TableDesign {
-  const id = `${meta.k}/${meta.b}`;
-  let design = designs.get(id);
-  if (design === undefined) {
-    design = designTables({ k: meta.k, b: meta.b });
-    designs.set(id, design);
-  }
-  return design;
-}
-
-/** The designs whose trees a write to page `id` must keep while meta is `stored` (the table above). */
-export function writeDesigns(stored: StoredDesign, id: number): DesignId[] {
-  const m = stored.migration;
-  if (m !== undefined && m.after !== undefined && id <= m.after) return [stored, m.to];
-  return [stored];
-}
 
 export interface MigrationProgress {
   phase: 'adding';

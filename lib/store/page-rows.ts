@@ -20,8 +20,8 @@ import { hash64 } from '../hash';
 import { checkStorable } from './codec';
 import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
 import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from './runs';
-import type { PageRecord, RunIndex } from './schema';
-import { type DesignId, type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from './table-trees';
+import type { DesignMeta, PageRecord, RunIndex } from './schema';
+import { type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from './table-trees';
 
 /** The fields with a tree of [hash, id] entries. */
 export type PageField = 'url' | 'site' | 'group' | 'copySite';
@@ -308,7 +308,7 @@ export class PageRows {
    * (old ones purged, new ones added; the tables of the designs `designsOf` gives), meta `nextId`
    * and the run index. Call once, after the last change, before the transaction ends.
    */
-  async flush(meta: PageRowsMetaWriter, designsOf: (id: number) => readonly DesignId[]): Promise<void> {
+  async flush(meta: PageRowsMetaWriter, designsOf: (id: number) => readonly DesignMeta[]): Promise<void> {
     if (this.before.size === 0 && this.nextId === this.nextIdRead) return;
     const gone = new Map<number, number[]>();
     const added = new Map<number, number[]>();

@@ -7,7 +7,7 @@ import type { IDBPTransaction } from 'idb';
 import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type RunIndex } from './schema';
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
-import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './migrate';
+import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
 import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, lookup as lookupRun, mergeAll } from './runs';
 import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-trees';

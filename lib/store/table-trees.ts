@@ -16,8 +16,9 @@
 // simhash and the hash of its URL would otherwise be readable on disk. Readers check each
 // candidate against its record all the same (a record is the truth).
 import { type Fingerprint, fingerprintFromHex, fingerprintHalves, hammingDistanceHalves } from '../fingerprint';
-import { type TableDesign, designTables, keyOf } from '../tables';
-import type { RunIndex } from './schema';
+import { type TableDesign, keyOf } from '../tables';
+import { tablesOf } from './design';
+import type { DesignMeta, RunIndex } from './schema';
 import {
   type RunReader,
   type RunStore,
@@ -27,7 +28,6 @@ import {
   appendRun,
   chunkFor,
   lookup,
-  mergeAll,
   mergeDue,
   parseRunIndex,
 } from './runs';
@@ -39,14 +39,8 @@ export const TABLE_CHUNK_ENTRIES = 256;
 /** Tables a design can have in the tree numbering (tableTree). */
 const TREES_PER_DESIGN = 64;
 
-/** What tableTree needs of a design. */
-export interface DesignId {
-  k: number;
-  b: number;
-}
-
 /** The tree of table t of a design: designs never share a tree number, so a migration builds its new trees beside the old. */
-export function tableTree(design: DesignId, t: number): RunTree {
+export function tableTree(design: DesignMeta, t: number): RunTree {
   if (!Number.isInteger(design.k) || design.k < 0 || design.k > 63 || !Number.isInteger(design.b) || design.b < 1 || design.b > 63) {
     throw new RangeError(`no tree numbers for the design k = ${design.k}, b = ${design.b}`);
   }
@@ -73,14 +67,6 @@ export function tablePagesOf(records: readonly { id: number; simhash: string }[]
   return pages;
 }
 
-const designs = new Map<string, TableDesign>();
-function tablesFor({ k, b }: DesignId): TableDesign {
-  const id = `${k}/${b}`;
-  let design = designs.get(id);
-  if (design === undefined) designs.set(id, (design = designTables({ k, b })));
-  return design;
-}
-
 /** Writes one entry of `page` for table `t` at `at` in `words`. */
 function putEntry(words: Uint32Array, at: number, design: TableDesign, t: number, page: TablePage): void {
   const { hi, lo } = fingerprintHalves(page.simhash);
@@ -92,8 +78,8 @@ function putEntry(words: Uint32Array, at: number, design: TableDesign, t: number
 }
 
 /** The entries of `pages` in table t's tree, in their order (not sorted). */
-export function tableEntries(design: DesignId, t: number, pages: readonly TablePage[]): Uint32Array {
-  const tables = tablesFor(design);
+export function tableEntries(design: DesignMeta, t: number, pages: readonly TablePage[]): Uint32Array {
+  const tables = tablesOf(design);
   const words = new Uint32Array(pages.length * TABLE_STRIDE);
   pages.forEach((page, i) => putEntry(words, i * TABLE_STRIDE, tables, t, page));
   return words;
@@ -107,9 +93,9 @@ export function levelForEntries(n: number): number {
 }
 
 /** Adds `pages` to every table of the design, one run a table, then merges what is due; returns the index to write. */
-export async function addToTables(runs: RunStore, index: RunIndex, design: DesignId, pages: readonly TablePage[]): Promise<RunIndex> {
+export async function addToTables(runs: RunStore, index: RunIndex, design: DesignMeta, pages: readonly TablePage[]): Promise<RunIndex> {
   if (pages.length === 0) return index;
-  const tables = tablesFor(design);
+  const tables = tablesOf(design);
   for (let t = 0; t < tables.tables.length; t++) {
     const tree = tableTree(design, t);
     index = await appendRun(runs, index, tree, tableEntries(design, t, pages), levelForEntries(pages.length));
@@ -122,9 +108,9 @@ export async function addToTables(runs: RunStore, index: RunIndex, design: Desig
  * Removes the entries of `pages` (each with the simhash it was entered with) from every table of
  * the design (purgeEntries).
  */
-export async function removeFromTables(runs: RunStore, index: RunIndex, design: DesignId, pages: readonly TablePage[]): Promise<void> {
+export async function removeFromTables(runs: RunStore, index: RunIndex, design: DesignMeta, pages: readonly TablePage[]): Promise<void> {
   if (pages.length === 0) return;
-  const tables = tablesFor(design);
+  const tables = tablesOf(design);
   await Promise.all(tables.tables.map((_, t) => purgeEntries(runs, index, tableTree(design, t), tableEntries(design, t, pages))));
 }
 
@@ -162,20 +148,9 @@ export async function purgeEntries(runs: RunStore, index: RunIndex, spec: RunTre
   );
 }
 
-/** The tables of the design with at least `minRuns` runs, and two at least (one run is merged already). */
-export function tablesToCompact(index: RunIndex, design: DesignId, minRuns: number): number[] {
-  const least = Math.max(2, minRuns);
-  return tablesFor(design).tables.map((_, t) => t).filter((t) => index.runs.filter((run) => run.tree === tableTree(design, t).tree).length >= least);
-}
-
-/** Merges every run of table t's tree into one (runs.ts mergeAll); returns the index to write. */
-export function compactTable(runs: RunStore, index: RunIndex, design: DesignId, t: number): Promise<RunIndex> {
-  return mergeAll(runs, index, tableTree(design, t));
-}
-
 /** Deletes every tree of the design (a migration away from it has finished); returns the index without them. */
-export async function dropTables(runs: RunStore, index: RunIndex, design: DesignId): Promise<RunIndex> {
-  const trees = new Set(tablesFor(design).tables.map((_, t) => tableTree(design, t).tree));
+export async function dropTables(runs: RunStore, index: RunIndex, design: DesignMeta): Promise<RunIndex> {
+  const trees = new Set(tablesOf(design).tables.map((_, t) => tableTree(design, t).tree));
   await Promise.all([...trees].map((tree) => runs.delete(IDBKeyRange.bound([tree], [tree, Infinity]))));
   return { nextRun: index.nextRun, runs: index.runs.filter((run) => !trees.has(run.tree)) };
 }
@@ -191,8 +166,8 @@ export interface TableMatch {
  * The pages within k bits of `simhash` among those sharing a key with it in some table of the
  * design (every page within the design's k does, Manku's guarantee), each once (by id and simhash).
  */
-export async function tableMatches(runs: RunReader, index: RunIndex, design: DesignId, simhash: Fingerprint, k: number): Promise<TableMatch[]> {
-  const tables = tablesFor(design);
+export async function tableMatches(runs: RunReader, index: RunIndex, design: DesignMeta, simhash: Fingerprint, k: number): Promise<TableMatch[]> {
+  const tables = tablesOf(design);
   const { hi, lo } = fingerprintHalves(simhash);
   const found = await Promise.all(tables.tables.map((table, t) => lookup(runs, index, tableTree(design, t), keyOf(table.steps, hi, lo) % 2 ** 32)));
   const seen = new Set<string>();
@@ -257,8 +232,8 @@ export interface TableChange {
  * writeDesigns) in step with `changes`: a page whose simhash is unchanged is left as it is, others
  * have their old entries purged and their new ones added. Returns the index to write.
  */
-export async function applyTableChanges(runs: RunStore, index: RunIndex, designsOf: (id: number) => readonly DesignId[], changes: readonly TableChange[]): Promise<RunIndex> {
-  const work = new Map<string, { design: DesignId; gone: TablePage[]; added: TablePage[] }>();
+export async function applyTableChanges(runs: RunStore, index: RunIndex, designsOf: (id: number) => readonly DesignMeta[], changes: readonly TableChange[]): Promise<RunIndex> {
+  const work = new Map<string, { design: DesignMeta; gone: TablePage[]; added: TablePage[] }>();
   for (const { id, before, after } of changes) {
     if (before === after) continue;
     for (const design of designsOf(id)) {
