@@ -711,7 +711,7 @@ async function main(): Promise<void> {
       log(`  total, to data-state "${imp['finalState'] as string}"        ${s(imp['doneS'] as number)}`);
       log(`  data-state sequence             ${(imp['states'] as [string, number][]).map(([st, t]) => `"${st}" at ${s(t)}`).join(' → ')}`);
       const summaryS = imp['summaryS'] as number;
-      log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/store/groups.ts organise)`);
+      log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/store/regroup.ts organise)`);
       log(`  summary                         ${JSON.stringify(imp['summary'])}${imp['error'] ? `; error: ${JSON.stringify(imp['error'])}` : ''}`);
       log(`  CPU over the import (/proc)     ${(imp['cpu'] as [string, number][]).map(([k, c]) => `${k} ${s(c)}`).join('; ')}  (wall ${s(imp['wallSeconds'] as number)}, ${cpus().length} cores)`);
       log(`  the rest of the machine         ${s(imp['otherCpu'] as number)} of CPU in other processes over the import; mean load average ${(imp['meanLoad'] as number).toFixed(1)}`);

@@ -1,6 +1,6 @@
 // Groups of near-duplicates: the pure rules (lib/groups.ts), their upkeep in the store one visit
 // or forgetting at a time (PageStore.record, forgetMany), the whole-store regroup
-// (lib/store/groups.ts) and the history page's reads (lib/store/history.ts). Every grouping is checked against a brute-force reference: union-find over
+// (lib/store/regroup.ts) and the history page's reads (lib/store/history.ts). Every grouping is checked against a brute-force reference: union-find over
 // every pair of pages.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -9,7 +9,7 @@ import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex }
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { needsRegroup, regroupAll } from '../lib/store/groups';
+import { needsRegroup, regroupAll } from '../lib/store/regroup';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageFields, PageRecord } from '../lib/store/schema';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { asFingerprint } from '../lib/fingerprint';
 import { BackendIndex, type IndexBackend } from '../lib/index';
 import { openDoppelDb } from '../lib/store/db';
-import { IdbIndexBackend } from '../lib/store/pages';
+import { IdbIndexBackend } from './idb-index-backend';
 import { designTables, tableKeys } from '../lib/tables';
 import { type IndexFactory, runIndexSuite } from './index-suite';
 import { expectTablesOfRecords, storedPages } from './kept-tables';

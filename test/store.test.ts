@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/features';
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
-import { regroupAll } from '../lib/store/groups';
+import { regroupAll } from '../lib/store/regroup';
 import { readOverview, readSiteStanding } from '../lib/store/history';
 import { siteBucket } from '../lib/store/tally';
 import { within } from '../lib/store/within';

@@ -3,7 +3,7 @@ import { browser } from 'wxt/browser';
 import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/deadline';
 import { createRecorder } from '@/lib/recorder';
 import { measureHandling } from '@/lib/timing';
-import { ORGANISE_LOCK, organise } from '@/lib/store/groups';
+import { ORGANISE_LOCK, organise } from '@/lib/store/regroup';
 import { htmlReader } from './reader';
 import { extensionStores } from './stores';
 

@@ -3,7 +3,7 @@
 // its own module; this one starts them, and first brings the store up to date if an import, an
 // upgrade or a change of k left the groups incomplete (the worker may be doing it already: the
 // Web Lock makes this wait for it).
-import { needsRegroup } from '@/lib/store/groups';
+import { needsRegroup } from '@/lib/store/regroup';
 import { setupData } from './data';
 import { setupList } from './list';
 import { $, errorText, organiseNow, organiseText, pagesChanged, settings, store } from './shared';

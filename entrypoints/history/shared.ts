@@ -4,7 +4,7 @@
 // change of k.
 import { browser } from 'wxt/browser';
 import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/messages';
-import { ORGANISE_LOCK, type OrganiseProgress, type OrganiseResult, organise } from '@/lib/store/groups';
+import { ORGANISE_LOCK, type OrganiseProgress, type OrganiseResult, organise } from '@/lib/store/regroup';
 import { keptPageStore } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';

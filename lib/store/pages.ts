@@ -1,15 +1,14 @@
 // The pages Doppel has recorded, and their near-duplicates, in IndexedDB (see schema.ts).
 import { confirmsNearDuplicate } from '../features';
 import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint';
-import type { Candidate, IndexBackend } from '../index';
-import { DEFAULT_K, type TableDesign, type TableKey, designTables, keyOf } from '../tables';
+import { DEFAULT_K, type TableDesign, designTables } from '../tables';
 import type { IDBPTransaction } from 'idb';
 import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type RunIndex } from './schema';
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
-import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, lookup as lookupRun, mergeAll } from './runs';
+import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from './runs';
 import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-trees';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
@@ -234,7 +233,7 @@ export class PageStore {
       };
       const groupK = Math.min(groupsMeta.k, design.k);
       const lookupK = Math.max(groupK, Math.min(k, design.k));
-      const near = await lookup(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
+      const near = await findNear(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
       // the trees (the tables among them) follow the record when the transaction's writes are flushed
       if (old !== undefined && old.simhash === simhash && old.site === record.site) {
         // same text: the groups stay as they are
@@ -288,32 +287,32 @@ export class PageStore {
 
   /**
    * Recorded pages within k bits of `simhash` whose check fingerprint confirms them
-   * (confirmsNearDuplicate), nearest first, then earliest first. A record whose check is NO_CHECK
-   * (imported without one) cannot be confirmed and is accepted on the simhash alone. One
-   * lookup per table tree, in one readonly transaction.
+   * (confirmsNearDuplicate), nearest first, then earliest first. A null `check` (the query's is
+   * unknown), or a record whose check is NO_CHECK (imported without one), cannot confirm: such a
+   * match is accepted on the simhash alone. One lookup per table tree of meta's design, read in
+   * this readonly transaction (lib/store/migrate.ts).
    */
-  async nearDuplicates(simhash: Fingerprint, check: Fingerprint, options: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
-    return this.near(simhash, check, options);
+  async nearDuplicates(simhash: Fingerprint, check: Fingerprint | null, options: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
+    return this.read(async (rows, tx) => {
+      const stored = await this.readMeta(tx.objectStore('meta'));
+      return findNear(rows, stored, simhash, check, queryK(stored, options), options.excludeUrl);
+    });
   }
 
-  /**
-   * nearDuplicates of a stored record (itself left out unless excludeUrl says otherwise). Unlike
-   * nearDuplicates(fingerprintFromHex(record.simhash), fingerprintFromHex(record.check)), this
-   * works for a record whose check is NO_CHECK: its matches are then accepted on the simhash alone.
-   */
-  async nearDuplicatesOf(record: PageRecord, { k = DEFAULT_K, excludeUrl = record.url, clamp = false }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
-    return this.near(fingerprintFromHex(record.simhash), checkOf(record), { k, excludeUrl, clamp });
+  /** nearDuplicates of a stored record, itself left out unless excludeUrl says otherwise. */
+  async nearDuplicatesOf(record: PageRecord, { excludeUrl = record.url, ...options }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
+    return this.nearDuplicates(fingerprintFromHex(record.simhash), checkOf(record), { ...options, excludeUrl });
   }
 
   /**
    * get(url) and, if it is stored, nearDuplicatesOf it, in one readonly transaction: what the
    * popup's report needs, with the page's block and the url tree's chunks read once.
    */
-  async getWithNear(url: string, { k = DEFAULT_K, clamp = false }: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
+  async getWithNear(url: string, options: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
     return this.read(async (rows, tx) => {
       const [record, stored] = await Promise.all([rows.byUrl(url), this.readMeta(tx.objectStore('meta'))]);
       if (record === undefined) return undefined;
-      return { record, near: await checkedLookup(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), { k, clamp, excludeUrl: record.url }) };
+      return { record, near: await findNear(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), queryK(stored, options), record.url) };
     });
   }
 
@@ -352,7 +351,7 @@ export class PageStore {
    * the moment of the write (this store's `design` may be stale: another store may have migrated the
    * database, lib/store/migrate.ts; during a migration, both designs' while the new trees are
    * being built). A record whose simhash is unchanged keeps its group fields; a new or changed one
-   * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/groups.ts)
+   * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/regroup.ts)
    * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
    * are not looked up; the URLs written are added to it once the transaction commits.
    */
@@ -438,15 +437,6 @@ export class PageStore {
     }
     return merged;
   }
-
-  /** nearDuplicates, where a null check (the query's check is unknown) confirms every match. */
-  private async near(simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, excludeUrl, clamp = false }: NearDuplicateOptions): Promise<NearDuplicate[]> {
-    return this.read(async (rows, tx) => {
-      // the trees to read are those of meta's design in this very transaction (migrate.ts)
-      // the trees to read are those of meta's design in this very transaction (migrate.ts)
-      return checkedLookup(rows, await this.readMeta(tx.objectStore('meta')), simhash, check, { k, clamp, excludeUrl });
-    });
-  }
 }
 
 /** The trees with at least `minRuns` runs, and two at least (one run is merged already): the tables of the design, and the page fields'. */
@@ -495,7 +485,7 @@ async function forget(rows: PageRows, tally: Tally, gone: readonly PageRecord[],
  * gone, or whose simhash is no longer the entry's, is dropped (the tables are kept with every
  * write, so neither should happen: the records are the truth).
  */
-async function lookup(rows: PageRows, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
+async function findNear(rows: PageRows, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
   const matches = await tableMatches(rows.runStore, rows.runIndex, stored, simhash, k);
   const records = await Promise.all(matches.map((match) => rows.get(match.id)));
   const seen = new Set<string>();
@@ -522,14 +512,12 @@ export function checkOf(record: PageRecord): Fingerprint | null {
   return record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
 }
 
-/**
- * lookup for a query's options: k checked against the stored design (or, with clamp, lowered to
- * its k) before the tables are read.
- */
-function checkedLookup(rows: PageRows, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, { k = DEFAULT_K, clamp = false, excludeUrl }: NearDuplicateOptions): Promise<NearDuplicate[]> {
-  if (clamp) k = Math.min(k, tablesOf(stored).k);
-  checkK(tablesOf(stored), k);
-  return lookup(rows, stored, simhash, check, k, excludeUrl);
+/** A query's k: checked against the stored design's (with clamp, lowered to it). */
+function queryK(stored: StoredDesign, { k = DEFAULT_K, clamp = false }: NearDuplicateOptions): number {
+  const design = tablesOf(stored);
+  if (clamp) k = Math.min(k, design.k);
+  checkK(design, k);
+  return k;
 }
 
 /** A record as lib/groups.ts sees it; null if its fingerprints are unreadable. */
@@ -621,75 +609,6 @@ async function regroupAfterRemoval(rows: PageRows, tally: Tally, gone: readonly 
     const members = rest.map(memberOf).filter((m): m is Node => m !== null);
     if (members.length === 0) continue;
     await writeComponents(rows, tally, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
-  }
-}
-
-/** The URL IdbIndexBackend stores an id under: a page's URL must be one (its site is its host). */
-const indexUrl = (id: string): string => `https://index.invalid/${encodeURIComponent(id)}`;
-const indexId = (url: string): string => decodeURIComponent(url.slice('https://index.invalid/'.length));
-
-/**
- * lib/index.ts's IndexBackend over the same blocks and table trees, so that the shared index suite
- * (test/index-suite.ts) checks the IndexedDB layout. Ids are stored as URLs of minimal records (no
- * title or visits; check = simhash). For tests and benchmarks, not the extension.
- */
-export class IdbIndexBackend implements IndexBackend<string> {
-  constructor(
-    readonly db: Db,
-    readonly design: TableDesign,
-  ) {}
-
-  /** The rows of one readwrite transaction, their tables written for this backend's design. */
-  private async write<T>(work: (rows: PageRows, tally: Tally) => Promise<T>): Promise<T> {
-    const tx = this.db.transaction(WRITE_STORES, 'readwrite');
-    const meta = tx.objectStore('meta');
-    return within(tx, async () => {
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
-      const tally = new Tally(rows);
-      const result = await work(rows, tally);
-      await tally.flush(meta, tx.objectStore('siteCounts'));
-      await rows.flush(meta, () => [this.design]);
-      return result;
-    });
-  }
-
-  async add(id: string, fp: Fingerprint, keys: readonly TableKey[]): Promise<void> {
-    if (keys.length !== this.design.tables.length) {
-      throw new RangeError(`expected ${this.design.tables.length} table keys: got ${keys.length}`);
-    }
-    const hex = fingerprintToHex(fp);
-    const url = indexUrl(id);
-    await this.write(async (rows, tally) => {
-      if ((await rows.byUrl(url)) !== undefined) throw new DOMException(`${id} is already stored`, 'ConstraintError');
-      // the trees' keys are computed from fp: they are `keys` for this design (lib/tables.ts tableKeys)
-      const record: PageRecord = { id: rows.newId(), url, title: '', site: 'index.invalid', simhash: hex, check: hex, firstSeen: 0, lastSeen: 0, visits: 0 };
-      tally.change(undefined, record);
-      await rows.put(record);
-    });
-  }
-
-  async remove(id: string): Promise<boolean> {
-    return this.write(async (rows, tally) => {
-      const record = await rows.byUrl(indexUrl(id));
-      if (record === undefined) return false;
-      tally.change(record, undefined);
-      return rows.delete(record.id);
-    });
-  }
-
-  /** The pages whose key in `table` is `key` (a 32-bit word of the tree can hold longer keys that differ: those are left out). */
-  async candidates(table: number, key: TableKey): Promise<Candidate<string>[]> {
-    return readPages(this.db, async (rows) => {
-      const entries = await lookupRun(rows.runStore, rows.runIndex, tableTree(this.design, table), key % 2 ** 32);
-      const steps = this.design.tables[table]!.steps;
-      const exact = entries.filter((entry) => keyOf(steps, entry[1]!, entry[2]!) === key);
-      const records = await Promise.all(exact.map((entry) => rows.get(entry[3]! * 2 ** 32 + entry[4]!)));
-      return records.filter((record): record is PageRecord => record !== undefined).map((record) => ({ id: indexId(record.url), fp: fingerprintFromHex(record.simhash) }));
-    });
-  }
-
-  async size(): Promise<number> {
-    return storedPageCount(this.db);
   }
 }
 

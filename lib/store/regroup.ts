@@ -1,7 +1,7 @@
 // Regrouping a whole store: the groups of near-duplicates (lib/groups.ts) computed afresh, for a
-// new k, after an import (imported pages arrive in no group), or after the upgrade from schema
-// version 1 (which had none). Day to day the groups are kept by PageStore.record and forgetMany,
-// one visit at a time; this pass is for when many pages change at once.
+// new k, or after an import (imported pages arrive in no group). Day to day the groups are kept
+// by PageStore.record and forgetMany, one visit at a time; this pass is for when many pages
+// change at once.
 //
 // The pass reads every record (URL, site, fingerprints, first seen: about 100 bytes each in
 // memory), finds every near-duplicate pair through an in-memory permuted-block index (MemoryIndex,
@@ -12,12 +12,11 @@
 // record whose simhash is still the one the pass read.
 import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
 import { UnionFind } from '../clusters';
-import { type GroupMember, chooseGroupId, groupFieldsOf, rootOf } from '../groups';
+import { type GroupMember, areNearDuplicates, chooseGroupId, groupFieldsOf, rootOf } from '../groups';
 import { MemoryIndex } from '../index';
 import { chooseDesign, designTables } from '../tables';
 import { keepDesignFitted } from './migrate';
 import { type PageStore, checkOf, readGroupsMeta, storedRecord } from './pages';
-import { areNearDuplicates } from '../groups';
 import type { GroupsMeta, PageRecord } from './schema';
 
 /** Longest stretch of work between two yields to the event loop. */
@@ -188,7 +187,7 @@ export interface OrganiseResult {
 /**
  * Brings a store up to date for k: the table design its size and k call for, then the groups, if
  * either is due, then the tables' trees merged into one run each where they hold many (a query
- * reads one chunk a run) (after an import, an upgrade, a change of k, or an interrupted run). A no-op on a
+ * reads one chunk a run) (after an import, a change of k, or an interrupted run). A no-op on a
  * store that is up to date. Callers in the extension hold the Web Lock ORGANISE_LOCK around it, so
  * that the worker and a history page never run it at the same time.
  */
