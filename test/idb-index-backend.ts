@@ -75,7 +75,7 @@ export class IdbIndexBackend implements IndexBackend<string> {
       const entries = await lookup(rows.runStore, rows.runIndex, tableTree(this.design, table), key % 2 ** 32);
       const steps = this.design.tables[table]!.steps;
       const exact = entries.filter((entry) => keyOf(steps, entry[1]!, entry[2]!) === key);
-      const records = await Promise.all(exact.map((entry) => rows.get(entry[3]! * 2 ** 32 + entry[4]!)));
+      const records = await Promise.all(exact.map((entry) => rows.get(entry[3]!)));
       return records.filter((record): record is PageRecord => record !== undefined).map((record) => ({ id: indexId(record.url), fp: fingerprintFromHex(record.simhash) }));
     });
   }

@@ -115,7 +115,7 @@ describe('schema', () => {
     await expect(PageStore.open(await freshDb(), { k: 3, b: 3 })).rejects.toThrow('blocks must exceed k: got 3 blocks for k = 3');
   });
 
-  it('enters a page in one tree per table ([key, simhash, id] entries of 5 words) and in the url, site and lastSeen trees, in a block of its own id', async () => {
+  it('enters a page in one tree per table ([key, simhash, id] entries of 4 words) and in the url, site and lastSeen trees, in a block of its own id', async () => {
     const store = await freshStore();
     const record = await store.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1_234 });
     expect(record.id).toBe(0);
@@ -123,7 +123,7 @@ describe('schema', () => {
     const [keys, chunks] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
     const byTree = new Map(keys.map((key, i) => [key[0], [...chunks[i]!]]));
     // one run of one entry in each of the 4 tables; the key of table t is block t (b = 4, k = 3: tables of 1 block)
-    expect([0, 1, 2, 3].map((t) => byTree.get(tableTree(DEFAULT_DESIGN, t).tree))).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef].map((key) => [key, 0x01234567, 0x89abcdef, 0, 0]));
+    expect([0, 1, 2, 3].map((t) => byTree.get(tableTree(DEFAULT_DESIGN, t).tree))).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef].map((key) => [key, 0x01234567, 0x89abcdef, 0]));
     expect(byTree.get(FIELD_TREES.url.tree)).toEqual([textKey('https://a.example/'), 0]);
     expect(byTree.get(FIELD_TREES.site.tree)).toEqual([textKey('a.example'), 0]);
     expect(byTree.get(FIELD_TREES.lastSeen.tree)).toEqual([1, 234, 0]);

@@ -1,13 +1,11 @@
-// The permuted-block tables of schema versions 6 and 7, as sorted runs (lib/store/runs.ts) in the `runs`
-// store: one tree per table of a design. Version 5 kept them as a multiEntry index of strings, one
-// entry per table per page; bench:layout measured that layout at half the write rate of runs
-// (README, *The floor of a layout*).
+// The permuted-block tables, as sorted runs (lib/store/runs.ts) in the `runs` store: one tree per
+// table of a design.
 //
-// An entry is 5 words: [key, simhash high, simhash low, page id high, page id low]. The key is
-// the low 32 bits of the table's key (lib/tables.ts): for keys of up to 32 bits, the key itself;
-// a longer key shares its word with a few other keys, whose pages the distance then rules out.
-// The simhash in the entry lets a lookup rule out candidates by their distance before it reads a
-// single record.
+// An entry is 4 words: [key, simhash high, simhash low, page id] (page ids are below 2^32:
+// MAX_PAGE_ID, lib/store/page-rows.ts). The key is the low 32 bits of the table's key
+// (lib/tables.ts): for keys of up to 32 bits, the key itself; a longer key shares its word with a
+// few other keys, whose pages the distance then rules out. The simhash in the entry lets a lookup
+// rule out candidates by their distance before it reads a single record.
 //
 // Entries are written with the record, in its transaction: a new page adds one per table, a page
 // whose simhash changed has its old entries purged and new ones added, a forgotten page has its
@@ -32,9 +30,9 @@ import {
   parseRunIndex,
 } from './runs';
 
-/** Words an entry: the key, the simhash's halves, the page id's halves. */
-export const TABLE_STRIDE = 5;
-/** Entries a chunk: a lookup reads one chunk (about 5 kB) a run. bench:layout's runs layouts used 256. */
+/** Words an entry: the key, the simhash's halves, the page id. */
+export const TABLE_STRIDE = 4;
+/** Entries a chunk: a lookup reads one chunk (4 kB) a run. bench:layout's runs layouts used 256. */
 export const TABLE_CHUNK_ENTRIES = 256;
 /** Tables a design can have in the tree numbering (tableTree). */
 const TREES_PER_DESIGN = 64;
@@ -61,7 +59,7 @@ export function tablePagesOf(records: readonly { id: number; simhash: string }[]
     try {
       pages.push({ id: record.id, simhash: fingerprintFromHex(record.simhash) });
     } catch {
-      // unreadable: in no table (version 5 gave such a record no keys either)
+      // unreadable: in no table
     }
   }
   return pages;
@@ -73,8 +71,8 @@ function putEntry(words: Uint32Array, at: number, design: TableDesign, t: number
   words[at] = keyOf(design.tables[t]!.steps, hi, lo) % 2 ** 32;
   words[at + 1] = hi;
   words[at + 2] = lo;
-  words[at + 3] = Math.floor(page.id / 2 ** 32);
-  words[at + 4] = page.id % 2 ** 32;
+  if (!Number.isInteger(page.id) || page.id < 0 || page.id >= 2 ** 32) throw new RangeError(`a page id must be a whole number up to ${2 ** 32 - 1}: got ${page.id}`);
+  words[at + 3] = page.id;
 }
 
 /** The entries of `pages` in table t's tree, in their order (not sorted). */
@@ -176,7 +174,7 @@ export async function tableMatches(runs: RunReader, index: RunIndex, design: Des
     for (const entry of entries) {
       const distance = hammingDistanceHalves(hi, lo, entry[1]!, entry[2]!);
       if (distance > k) continue;
-      const id = entry[3]! * 2 ** 32 + entry[4]!;
+      const id = entry[3]!;
       const key = `${id}/${entry[1]}/${entry[2]}`;
       if (seen.has(key)) continue;
       seen.add(key);
