@@ -97,7 +97,7 @@ describe('encodeBlock and decodeBlock', () => {
     expect(() => encodeBlock(0, Array.from({ length: BLOCK_PAGES + 1 }, (_, s) => page(s)))).toThrow(`a block holds at most ${BLOCK_PAGES} pages: got ${BLOCK_PAGES + 1}`);
   });
 
-  it('take under a third of the bytes of the same pages as version 6 records, in V8 serialization as IndexedDB writes it', () => {
+  it('take under a third of the bytes of the same pages as one record each, in V8 serialization as IndexedDB writes it', () => {
     // varied text, as URLs and titles are: the same words over and over would compress unfairly well
     const random = mulberry32(11);
     const word = (): string => Math.floor(random() * 36 ** 6).toString(36);

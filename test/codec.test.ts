@@ -1,4 +1,4 @@
-// The stored form of a page planned for schema version 6 (lib/store/codec.ts): every field back as
+// The stored form of a page (lib/store/codec.ts): every field back as
 // it went in, and a damaged value refused with the field named.
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('encodePage and decodePage', () => {
     expect(decodePage(7, encodePage({ ...PAGE, url: 'http://127.0.0.1:8080/a' })).site).toBe('127.0.0.1:8080');
   });
 
-  it('take about half the bytes of a version 5 record in V8 serialization, as IndexedDB writes it', () => {
+  it('take about half the bytes of the record as an object with its table keys as strings, in V8 serialization, as IndexedDB writes it', () => {
     const version5 = { ...PAGE, keys: ['0:0123', '1:4567', '2:89ab', '3:cdef'] };
     const before = serialize(version5).length;
     const after = serialize(encodePage(PAGE)).length;

@@ -51,13 +51,11 @@ export default defineBackground(() => {
   /** Messages after which some tab's badge may be wrong. */
   const CHANGES_PAGES = new Set(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
 
-  // A store that has grown past its table design, a change of k, or an import or upgrade that left
-  // the groups incomplete (or such work cut off when the worker was stopped) is brought up to date
-  // at start-up, in batches, while queries keep working; a history page doing it too waits its turn.
-  // Opening the store first finishes moving the pages of a store upgraded from schema version 1–4
-  // (lib/store/move.ts), then entering those of one upgraded from version 1–5 in the tables
-  // (lib/store/build.ts): minutes at a million pages. Chrome stops a worker that has had no event
-  // and made no extension call for 30 s, so a cheap call every 20 s keeps it running meanwhile.
+  // A store that has grown past its table design, a change of k, or an import that left the groups
+  // incomplete (or such work cut off when the worker was stopped) is brought up to date at
+  // start-up, in batches, while queries keep working; a history page doing it too waits its turn.
+  // That can take minutes at a million pages. Chrome stops a worker that has had no event and made
+  // no extension call for 30 s, so a cheap call every 20 s keeps it running meanwhile.
   void whileWorking(async () => {
     const store = await stores.store();
     const { k } = await stores.settings.get();

@@ -1,11 +1,8 @@
-// Pages packed BLOCK_PAGES to an IndexedDB value: schema version 7's record layout
-// (docs/design-runs.md, *Version 7: pages in blocks*), read and written through lib/store/page-rows.ts.
+// Pages packed BLOCK_PAGES to an IndexedDB value, read and written through lib/store/page-rows.ts.
 //
-// Why: at a million pages, bench:layout measured the same pages and trees written one record a
-// page (runs-lib) and 64 to a record (blocks), and the latter with its text deflated
-// (blocks-deflate); README, *Pages in blocks*. A record a page costs Chromium's IndexedDB a key, a
-// value header and a LevelDB entry each, and a single page's 140 bytes of URL and title are too
-// short to compress; 64 pages' are not.
+// Why: a record a page costs Chromium's IndexedDB a key, a value header and a LevelDB entry each,
+// and a single page's 140 bytes of URL and title are too short to compress; 64 pages' are not
+// (bench:layout compares one record a page with blocks, deflated or not, at a million pages).
 //
 // A page's id is its block's number times BLOCK_PAGES plus its slot in the block. The block's
 // value is [BLOCK_FORMAT, text, fingerprints]:

@@ -1,6 +1,5 @@
-// Schema version 7's pages, within one transaction: the records in blocks of BLOCK_PAGES
-// (lib/store/blocks.ts), found through trees of sorted runs (lib/store/runs.ts) in place of
-// version 6's indexes (docs/design-runs.md, *Version 7: pages in blocks*).
+// The pages, within one transaction: the records in blocks of BLOCK_PAGES (lib/store/blocks.ts),
+// found through trees of sorted runs (lib/store/runs.ts), with no IndexedDB index.
 //
 // The trees beside the tables (lib/store/table-trees.ts), entries of 32-bit words:
 // - url, site, group, copySite: [32-bit hash of the text, page id]. A lookup of the hash gives

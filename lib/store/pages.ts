@@ -413,7 +413,7 @@ export class PageStore {
    * and the url, site, lastSeen, group and copySite trees), a tree per readwrite transaction;
    * returns how many trees were merged. A query reads one chunk per run: after a million-page
    * import, 17 runs a table (68 reads); after this, 4 reads. Run when the store is otherwise at
-   * rest (organise, after an import or an upgrade).
+   * rest (organise, after an import).
    */
   async compactTables(minRuns: number = MERGE_AT): Promise<number> {
     // a readonly look first: at every start of the worker there is usually nothing to merge, and a
@@ -457,7 +457,7 @@ function storedPageCount(db: Db): Promise<number> {
   return readPages(db, (rows, tx) => readPageCount(rows, tx.objectStore('meta')));
 }
 
-/** meta's `groups` value: a store without one (new, or empty when upgraded) has complete k = 3 groups. */
+/** meta's `groups` value: a store without one (new) has complete k = 3 groups. */
 export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown> }): Promise<GroupsMeta> {
   const value = (await meta.get('groups')) as Partial<GroupsMeta> | undefined;
   if (value === undefined || !Number.isInteger(value.k)) return { k: DEFAULT_K, complete: true };

@@ -55,7 +55,7 @@ async function setGroupsState(store: PageStore, state: GroupsMeta): Promise<void
   await store.db.put('meta', state, 'groups');
 }
 
-/** True if the stored groups are not those of k (another k, or an import or upgrade left them incomplete). */
+/** True if the stored groups are not those of k (another k, or an import left them incomplete). */
 export async function needsRegroup(store: PageStore, k: number): Promise<boolean> {
   const state = await groupsState(store);
   return !state.complete || state.k !== k;

@@ -1,7 +1,6 @@
-// Sorted runs (an LSM tree) over one IndexedDB object store: the layout that bench:layout measured
-// as the only one near the issue's write and size targets (README, *The floor of a layout*). Used
-// by schema versions 6 and 7 for the permuted-block tables (lib/store/table-trees.ts) and, in 7, for
-// the page fields that version 6 indexed (lib/store/page-rows.ts).
+// Sorted runs (an LSM tree) over one IndexedDB object store, for the permuted-block tables
+// (lib/store/table-trees.ts) and the page fields' trees (lib/store/page-rows.ts). Of the layouts
+// bench:layout compares, it is the one near the write and size targets.
 //
 // A tree holds fixed-width entries of `stride` 32-bit words, the first word the entry's key. Each
 // write adds one run: its entries sorted by key, then by their other words. When a level holds MERGE_AT runs they are merged

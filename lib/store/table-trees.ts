@@ -32,7 +32,7 @@ import {
 
 /** Words an entry: the key, the simhash's halves, the page id. */
 export const TABLE_STRIDE = 4;
-/** Entries a chunk: a lookup reads one chunk (4 kB) a run. bench:layout's runs layouts used 256. */
+/** Entries a chunk: a lookup reads one chunk (4 kB) a run. */
 export const TABLE_CHUNK_ENTRIES = 256;
 /** Tables a design can have in the tree numbering (tableTree). */
 const TREES_PER_DESIGN = 64;

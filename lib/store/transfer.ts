@@ -28,8 +28,7 @@ import type { UrlFilter } from './page-rows';
 /**
  * Batches an import writes before it fills a UrlFilter of the store, after which it looks up only
  * the URLs that may be stored. A short import never pays for reading the whole url tree; a long
- * one skips most of its lookups. (bench:layout measured a read before each write at 0.76× the
- * write rate, at 100,000 pages, in version 5's layout.)
+ * one skips most of its lookups.
  */
 export const FILTER_AFTER_BATCHES = 4;
 
