@@ -1,6 +1,6 @@
 // Reading the history page's data out of the store: entries newest first (a group of
 // near-duplicates folded into one entry), the overall counts, and the sites that copy. Every read
-// is one short readonly transaction over an index or the kept counts (lib/store/tally.ts), so that
+// is one short readonly transaction over a tree or the kept counts (lib/store/tally.ts), so that
 // the first screen of a store of a million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
 import { MAX_PAGE_ID, lastSeenEntry } from './page-rows';
@@ -150,7 +150,7 @@ export async function readOverview(store: PageStore): Promise<Overview> {
 type SiteCountsReader = { get(bucket: number): Promise<unknown> };
 type PagesCounter = Parameters<typeof countSite>[0];
 
-/** A site's kept counts; counted from the indexes if it has no readable row (a site with no pages has none). */
+/** A site's kept counts; counted from the site tree if it has no readable row (a site with no pages has none). */
 async function siteCountsOf(counts: SiteCountsReader, pages: PagesCounter, site: string): Promise<SiteCounts> {
   return parseSiteBucket(await counts.get(siteBucket(site)))?.get(site) ?? countSite(pages, site);
 }

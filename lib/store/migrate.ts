@@ -1,8 +1,9 @@
 // Moving the store to a new table design (lib/store/design.ts chooses it) without losing a page,
-// and without a moment in which a query misses a near-duplicate. Each design has trees of its own (lib/store/table-trees.ts
-// numbers them by design), so a migration from design D to design N builds N's trees beside D's,
-// in one pass over the records in key order, a batch per readwrite transaction. Its state lives
-// in meta's `design` value, written in the same transaction as each batch:
+// and without a moment in which a query misses a near-duplicate. Each design has trees of its own
+// (lib/store/table-trees.ts numbers them by design), so a migration from design D to design N
+// builds N's trees beside D's, in one pass over the records in key order, a batch per readwrite
+// transaction. Its state lives in meta's `design` value, written in the same transaction as each
+// batch:
 //
 //   meta.design                        queries read    a write enters a page in
 //   ────────────────────────────────   ────────────   ─────────────────────────────────────────
@@ -17,8 +18,8 @@
 // to {N} and deletes D's trees, in one transaction: a query reads meta and the trees in its own
 // transaction, so it always reads complete trees. A migration interrupted at any point (a failed
 // batch is rolled back whole) goes on from its cursor when migrateDesign is called again.
+import { DESIGN_K, type StoredDesign, designFor, parseStoredDesign, sameDesign, tablesOf } from './design';
 import type { PageStore } from './pages';
-import { type StoredDesign, parseStoredDesign, sameDesign, tablesOf, designFor, DESIGN_K } from './design';
 import type { Db, DesignMeta } from './schema';
 import { addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
 import { FIELD_TREES, PageRows, treeRange } from './page-rows';
