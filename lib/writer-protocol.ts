@@ -13,14 +13,14 @@
 //                                   ◀──    organise/progress …, then done
 //   pages/forget {urls}             ──▶    ◀── done {forgotten}
 //   store/organise                  ──▶    ◀── organise/progress …, done
-//   site/exclude {site}, data/clear ──▶    ◀── done {forgotten}
+//   data/clear                      ──▶    ◀── done {forgotten}
 //
 // `import/saved` is the acknowledgement: the lines through `through` are committed, and the page
 // keeps at most IMPORT_WINDOW_LINES lines sent but not yet saved, so neither side holds more than
 // a few batches of a large file. A job that fails ends with `failed`: `refused` (the file is not
 // an export: nothing was imported), `interrupted` (the import stopped part way: what the
 // `import/saved` events counted stays) or `failed` (anything else).
-import { InvalidMessage, type Json, LIMITS, object, site, string } from './validation';
+import { InvalidMessage, type Json, LIMITS, object, string } from './validation';
 
 export const WRITER_PORT = 'doppel-writer';
 
@@ -52,8 +52,6 @@ export type WriterRequest =
   | { type: 'pages/forget'; urls: string[] }
   /** Brings the store up to date for the current settings' k (table design, groups). */
   | { type: 'store/organise' }
-  /** Excludes a site and forgets its pages. */
-  | { type: 'site/exclude'; site: string }
   /** Forgets every page (settings are kept). */
   | { type: 'data/clear' };
 
@@ -113,7 +111,7 @@ function oneOf<T extends string>(o: Json, key: string, values: readonly T[]): T 
   return v as T;
 }
 
-const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'site/exclude', 'data/clear'];
+const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'data/clear'];
 const EVENT_TYPES: readonly WriterEventType[] = ['waiting', 'import/saved', 'organise/progress', 'done', 'failed'];
 const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'writing'];
 const FAILURES: readonly WriterFailure[] = ['refused', 'interrupted', 'failed'];
@@ -136,8 +134,6 @@ export function parseWriterRequest(message: unknown): WriterRequest {
     }
     case 'pages/forget':
       return { type, urls: strings(o, 'urls', WRITER_LIMITS.urls, LIMITS.urlChars) };
-    case 'site/exclude':
-      return { type, site: site(o, 'site') };
     case 'import/end':
     case 'store/organise':
     case 'data/clear':

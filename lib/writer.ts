@@ -21,8 +21,6 @@ export interface WriterDeps {
   store(): Promise<PageStore>;
   /** The k of the current settings. */
   k(): Promise<number>;
-  /** Excludes a site and forgets its pages (the recorder's 'site/exclude'); returns how many it forgot. */
-  excludeSite(site: string): Promise<number>;
   /** Forgets every page (the recorder's 'data/clear'); returns how many. */
   clear(): Promise<number>;
   /** Told after a job changed the pages (the worker refreshes the toolbar badges). */
@@ -164,9 +162,6 @@ export function createWriter(deps: WriterDeps): Writer {
         switch (request.type) {
           case 'pages/forget':
             finish({ type: 'done', forgotten: await (await deps.store()).forgetMany(request.urls) });
-            break;
-          case 'site/exclude':
-            finish({ type: 'done', forgotten: await deps.excludeSite(request.site) });
             break;
           case 'data/clear':
             finish({ type: 'done', forgotten: await deps.clear() });

@@ -13,7 +13,6 @@ describe('parseWriterRequest', () => {
     { type: 'import/end' },
     { type: 'pages/forget', urls: ['https://a.example/p', 'http://127.0.0.1:8080/q'] },
     { type: 'store/organise' },
-    { type: 'site/exclude', site: 'news.example:8080' },
     { type: 'data/clear' },
   ])('accepts $type', (request) => {
     expect(parseWriterRequest(request)).toEqual(request);
@@ -27,8 +26,8 @@ describe('parseWriterRequest', () => {
   it.each<[string, unknown, string]>([
     ['null', null, 'the writer request must be an object'],
     ['a list', [], 'the writer request must be an object'],
-    ['no type', {}, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, site/exclude, data/clear: got nothing'],
-    ['an unknown type', { type: 'db/drop' }, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, site/exclude, data/clear: got "db/drop"'],
+    ['no type', {}, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, data/clear: got nothing'],
+    ['an unknown type', { type: 'db/drop' }, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, data/clear: got "db/drop"'],
     ['a numeric type', { type: 7 }, 'got 7'],
     ['a start without a time', { type: 'import/start' }, 'now must be a time in milliseconds'],
     ['a start at a negative time', { type: 'import/start', now: -1 }, 'now must be a time in milliseconds'],
@@ -43,8 +42,6 @@ describe('parseWriterRequest', () => {
     ['a fractional line', { type: 'import/lines', first: 1.5, lines: [] }, 'first must be a whole number, 0 or more'],
     ['urls that are not a list', { type: 'pages/forget', urls: 'https://a.example/' }, 'urls must be a list'],
     ['a url too long', { type: 'pages/forget', urls: ['https://a.example/' + 'x'.repeat(LIMITS.urlChars)] }, 'urls[0] is too long'],
-    ['a site that is not a host', { type: 'site/exclude', site: 'https://a.example/' }, 'site must be a host such as example.com:8080'],
-    ['a site in capitals', { type: 'site/exclude', site: 'A.example' }, 'site must be a host such as example.com:8080'],
   ])('refuses %s', (_, request, reason) => {
     expect(() => parseWriterRequest(request)).toThrow(InvalidMessage);
     expect(() => parseWriterRequest(request)).toThrow(reason);

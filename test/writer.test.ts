@@ -96,7 +96,6 @@ function writerOver(store: PageStore, k = 3) {
   const writer = createWriter({
     store: async () => store,
     k: async () => k,
-    excludeSite: async (site) => store.forgetSite(site),
     clear: async () => store.clear(),
     onPagesChanged: () => void pagesChanged++,
   });
@@ -246,16 +245,13 @@ describe('other jobs through the worker', () => {
     return runJob(page, request, callbacks);
   };
 
-  it('forgets pages, a site, everything', async () => {
+  it('forgets pages, then everything', async () => {
     const { store, writer, changed } = await imported(100);
     expect(await job(writer, { type: 'pages/forget', urls: ['https://site0.example/a/0', 'https://site1.example/a/1', 'https://nowhere.example/'] })).toEqual({ forgotten: 2 });
     expect(await store.get('https://site0.example/a/0')).toBeUndefined();
-    const site2 = (await store.pagesAfter(undefined, 1000)).filter((p) => p.site === 'site2.example').length;
-    expect(site2).toBeGreaterThan(0);
-    expect(await job(writer, { type: 'site/exclude', site: 'site2.example' })).toEqual({ forgotten: site2 });
-    expect(await job(writer, { type: 'data/clear' })).toEqual({ forgotten: pagesIn(100) - 2 - site2 });
+    expect(await job(writer, { type: 'data/clear' })).toEqual({ forgotten: pagesIn(100) - 2 });
     expect(await store.count()).toBe(0);
-    expect(changed()).toBe(4);
+    expect(changed()).toBe(3);
   });
 
   it('organises for the current k, with progress', async () => {
@@ -274,7 +270,7 @@ describe('other jobs through the worker', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const order: string[] = [];
     // organising asks for k first: holding k back holds the organising in the queue
-    const writer = createWriter({ store: async () => store, k: async () => (await gate, 3), excludeSite: async () => 0, clear: async () => 0 });
+    const writer = createWriter({ store: async () => store, k: async () => (await gate, 3), clear: async () => 0 });
     const organising = writer.organise().then(() => void order.push('organise'));
     let waited = false;
     const forgetting = job(writer, { type: 'pages/forget', urls: ['https://a.example/'] }, { onWaiting: () => (waited = true) }).then((r) => {
@@ -292,7 +288,7 @@ describe('other jobs through the worker', () => {
 
   it('a worker stopped mid-job: WriterStopped, nothing saved to report', async () => {
     const store = await freshStore();
-    const writer = createWriter({ store: async () => store, k: async () => 3, excludeSite: async () => 0, clear: () => new Promise<number>(() => {}) });
+    const writer = createWriter({ store: async () => store, k: async () => 3, clear: () => new Promise<number>(() => {}) });
     const { page, worker } = portPair();
     writer.serve(worker);
     const result = runJob(page, { type: 'data/clear' });
