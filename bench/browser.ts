@@ -742,7 +742,7 @@ async function main(): Promise<void> {
       await pageCdp.send('HeapProfiler.collectGarbage');
       const { usedSize: pageHeapAfterGc } = await pageCdp.send('Runtime.getHeapUsage');
       await pageCdp.detach();
-      log(`  (the import ran in the history page, not the worker: its JS heap ${mb(pageHeap)} after the import, performance.memory; ${mb(pageHeapAfterGc)} after a GC, Runtime.getHeapUsage)`);
+      log(`  (the history page, which read the file: its JS heap ${mb(pageHeap)} after the import, performance.memory; ${mb(pageHeapAfterGc)} after a GC, Runtime.getHeapUsage)`);
       results['historyPageHeap'] = pageHeap;
       results['historyPageHeapAfterGc'] = pageHeapAfterGc;
 

@@ -2,24 +2,15 @@
 // (a page's HTML, or its simple reading), popup → background (reports and controls), and
 // background → the reader document (read a page's HTML). Both sides use these types; the receiver
 // validates everything that arrives (`parseMessage`, `parseReaderRequest`, `parseReaderReply`)
-// before acting on it.
+// before acting on it. The history page's jobs for the worker (import, forget, organise) have a
+// protocol of their own over a port, in lib/writer-protocol.ts, re-exported here.
 import type { NotArticleReason } from './reading';
 import type { SiteMark, SiteStanding } from './groups';
 import type { StorageStatus } from './storage-full';
+import { InvalidMessage, type Json, LIMITS, object, site, string } from './validation';
 
-export const LIMITS = {
-  urlChars: 8192,
-  titleChars: 1000,
-  siteNameChars: 500,
-  langChars: 64,
-  messageChars: 2000,
-  /** The content script cuts text to this before sending (lib/extract.ts DEFAULT_MAX_TEXT_CHARS). */
-  textChars: 2_000_000,
-  /** A page's HTML, sent for reading (lib/page-reader.ts MAX_HTML_CHARS). */
-  htmlChars: 8_000_000,
-  sites: 10_000,
-  siteChars: 300,
-} as const;
+export { InvalidMessage, LIMITS } from './validation';
+export * from './writer-protocol';
 
 /** Content script → background: what the content script read on a page. */
 export interface PageExtracted {
@@ -133,24 +124,6 @@ export const MESSAGE_TYPES: readonly MessageType[] = [
 
 // ---- validation ---------------------------------------------------------------------------
 
-export class InvalidMessage extends Error {
-  override name = 'InvalidMessage';
-}
-
-type Json = Record<string, unknown>;
-
-function object(value: unknown, what: string): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidMessage(`${what} must be an object`);
-  return value as Json;
-}
-
-function string(o: Json, key: string, max: number): string {
-  const v = o[key];
-  if (typeof v !== 'string') throw new InvalidMessage(`${key} must be a string`);
-  if (v.length > max) throw new InvalidMessage(`${key} is too long: ${v.length} characters (at most ${max})`);
-  return v;
-}
-
 function nullableString(o: Json, key: string, max: number): string | null {
   return o[key] === null || o[key] === undefined ? null : string(o, key, max);
 }
@@ -170,12 +143,6 @@ function httpUrl(o: Json, key: string): string {
   }
   if (protocol !== 'http:' && protocol !== 'https:') throw new InvalidMessage(`${key} must be an http or https URL: got ${protocol}`);
   return url;
-}
-
-function site(o: Json, key: string): string {
-  const s = string(o, key, LIMITS.siteChars);
-  if (!/^[a-z0-9.\-[\]:]+$/i.test(s) || s !== s.toLowerCase()) throw new InvalidMessage(`${key} must be a host such as example.com:8080`);
-  return s;
 }
 
 const NOT_ARTICLE_REASONS: readonly NotArticleReason[] = ['no-article', 'too-short', 'too-large'];

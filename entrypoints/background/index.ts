@@ -1,9 +1,12 @@
-// The service worker: wires browser events to lib/recorder.ts, and keeps the toolbar badge.
+// The service worker: wires browser events to lib/recorder.ts, keeps the toolbar badge, and is
+// the only context that writes the database: the history page's imports, forgetting, clearing
+// and organising arrive over writer ports (lib/writer.ts).
 import { browser } from 'wxt/browser';
 import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/deadline';
-import { createRecorder } from '@/lib/recorder';
+import { classifySender, createRecorder } from '@/lib/recorder';
 import { measureHandling } from '@/lib/timing';
-import { ORGANISE_LOCK, organise } from '@/lib/store/regroup';
+import { WRITER_PORT } from '@/lib/messages';
+import { createWriter } from '@/lib/writer';
 import { htmlReader } from './reader';
 import { extensionStores } from './stores';
 
@@ -51,20 +54,38 @@ export default defineBackground(() => {
   /** Messages after which some tab's badge may be wrong. */
   const CHANGES_PAGES = new Set(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
 
+  // The history page's jobs, one at a time. Clearing goes through the recorder's 'data/clear' (it
+  // also forgets the not-article outcomes and the storage-full notice).
+  const historyPage = { id: ext.id, url: ext.origin };
+  const writer = createWriter({
+    store: stores.store,
+    k: async () => (await stores.settings.get()).k,
+    clear: async () => {
+      const reply = await recorder.handle({ type: 'data/clear', payload: {} }, historyPage, ext);
+      if (!reply.ok) throw new Error(reply.error);
+      return (reply.value as { forgotten: number }).forgotten;
+    },
+    onPagesChanged: () => void refreshBadges(),
+    whileWorking,
+  });
+  // Registered synchronously, so that a port which wakes the worker is not missed.
+  browser.runtime.onConnect.addListener((port) => {
+    if (port.name !== WRITER_PORT) return;
+    if (classifySender(port.sender ?? {}, ext).kind !== 'extension-page') return port.disconnect();
+    writer.serve(port);
+  });
+
   // A store that has grown past its table design, a change of k, or an import that left the groups
-  // incomplete (or such work cut off when the worker was stopped) is brought up to date at
-  // start-up, in batches, while queries keep working; a history page doing it too waits its turn.
-  // That can take minutes at a million pages. Chrome stops a worker that has had no event and made
-  // no extension call for 30 s, so a cheap call every 20 s keeps it running meanwhile.
-  void whileWorking(async () => {
-    const store = await stores.store();
-    const { k } = await stores.settings.get();
-    const run = () => organise(store, k);
-    const { moved, regrouped, compacted } = navigator.locks ? await navigator.locks.request(ORGANISE_LOCK, run) : await run();
+  // incomplete (or such work cut off when the worker was stopped) is brought up to date at start-up,
+  // in batches, while queries keep working; a job of the history page waits its turn. That can take
+  // minutes at a million pages. Chrome stops a worker that has had no event and made no extension
+  // call for 30 s, so the writer makes a cheap call every 20 s meanwhile.
+  void (async () => {
+    const { moved, regrouped, compacted } = await writer.organise();
     if (moved) console.info(`Doppel: table design moved to k=${moved.to.k} b=${moved.to.b} (${moved.rewritten} pages)`);
     if (regrouped) console.info(`Doppel: regrouped ${regrouped.pages} pages for k=${regrouped.k}: ${regrouped.groups} groups`);
     if (compacted > 0) console.info(`Doppel: merged the runs of ${compacted} trees into one each`);
-  }).catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
+  })().catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
 
   // Registered synchronously, so that a message which wakes the worker is not missed.
   browser.runtime.onMessage.addListener((message: unknown, sender) => {

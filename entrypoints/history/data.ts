@@ -1,14 +1,16 @@
 // The history page's "Your data" section: exporting the recorded pages to an NDJSON file and
 // importing such a file (lib/store/transfer.ts).
 //
-// This page opens Doppel's IndexedDB database itself (getDb + PageStore.open) instead of asking
-// the background: extension pages share the extension's origin, so they share the background's
-// IndexedDB, and bulk data (a whole history, a file of a million lines) need not cross the
-// message protocol. Each import batch is one transaction, so the background sees whole pages.
+// The export reads Doppel's IndexedDB database from this page (extension pages share the
+// extension's IndexedDB, and a whole history need not cross a message). The import is written by
+// the worker, the only context that writes the database: the file is read here and its lines go
+// to the worker over a writer port in batches, the next batch when the worker has saved enough
+// (lib/writer-client.ts), so neither side holds a large file at once.
 import { plural } from '@/lib/format';
 import { splitLines } from '@/lib/ndjson';
-import { type ImportSummary, ImportError, ImportInterruptedError, exportPages, importLines } from '@/lib/store/transfer';
-import { $, errorText as message, localDate, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
+import { type ImportSummary, exportPages } from '@/lib/store/transfer';
+import { WriterFailed, WriterStopped, importThrough } from '@/lib/writer-client';
+import { $, errorText as message, localDate, organiseText, pagesChanged, store, writerPort } from './shared';
 
 /** How many rejected lines are listed; the rest are counted ("and N more"). */
 const MAX_REJECTIONS_SHOWN = 100;
@@ -132,41 +134,48 @@ async function importFile(file: File): Promise<void> {
   view.progress.hidden = false;
   const read = { bytes: 0 };
   try {
-    const summary = await importLines(await store(), splitLines(decodedChunks(file, read)), {
-      now: Date.now(),
-      onProgress: (linesRead) => {
+    // the worker saves the lines and then brings the store up to date (imported pages arrive in no
+    // group, and a large import can outgrow the table design); a tab closed meanwhile leaves the
+    // organising to the worker's next start
+    const summary = await importThrough(writerPort(), splitLines(decodedChunks(file, read)), Date.now(), {
+      onSaved: (saved) => {
         view.progress.value = Math.min(read.bytes, view.progress.max);
-        view.progress.setAttribute('aria-valuetext', `${linesRead} lines read`);
+        view.progress.setAttribute('aria-valuetext', `${saved.through} lines read`);
+      },
+      onAllSaved: (saved) => {
+        view.summary.textContent = `${summaryText(saved)}.`;
+        showRejections(saved);
+        view.form.dataset['state'] = 'organising';
+        view.progress.removeAttribute('value'); // indeterminate until the first report
+      },
+      onOrganise: (progress) => {
+        view.progress.max = Math.max(progress.total, 1);
+        view.progress.value = progress.done;
+        view.error.textContent = '';
+        view.progress.setAttribute('aria-valuetext', organiseText(progress));
       },
     });
-    view.progress.value = view.progress.max;
     view.summary.textContent = `${summaryText(summary)}.`;
     showRejections(summary);
-    // Imported pages arrive in no group, and a large import can outgrow the table design: bring
-    // the store up to date now (the worker resumes it at its next start if this tab closes first).
-    view.form.dataset['state'] = 'organising';
-    view.progress.removeAttribute('value'); // indeterminate until the first report
-    const { k } = await settings();
-    await organiseNow(k, (progress) => {
-      view.progress.max = Math.max(progress.total, 1);
-      view.progress.value = progress.done;
-      view.error.textContent = '';
-      view.progress.setAttribute('aria-valuetext', organiseText(progress));
-    });
     view.form.dataset['state'] = 'done';
     pagesChanged();
   } catch (error) {
     view.form.dataset['state'] = 'failed';
-    if (error instanceof ImportError) {
+    const saved = error instanceof WriterStopped || error instanceof WriterFailed ? error.saved : null;
+    if (error instanceof WriterFailed && error.failure === 'refused') {
       view.summary.textContent = '';
       // the message says "Nothing was imported." at its end; say it first instead
       view.error.textContent = `Nothing was imported: ${error.message.replace(/\s*Nothing was imported\.$/, '')}`;
-    } else if (error instanceof ImportInterruptedError) {
-      view.summary.textContent = `${summaryText(error.summary)}.`;
+    } else if (error instanceof WriterStopped && saved !== null) {
+      view.summary.textContent = `${summaryText(saved)}.`;
       view.error.textContent =
-        `The import stopped after ${plural(error.linesRead, 'line', 'lines')}; pages already imported are complete. ` +
-        `Import the file again to finish. (${message(error.cause)})`;
-      showRejections(error.summary);
+        `Doppel’s background worker stopped during the import, after ${plural(saved.through, 'line', 'lines')}; the pages saved until then are kept. ` +
+        'Import the file again to finish: the pages already saved are not counted twice.';
+      showRejections(saved);
+    } else if (saved !== null && saved.through > 0) {
+      view.summary.textContent = `${summaryText(saved)}.`;
+      view.error.textContent = message(error); // the worker's own words: what stopped it, and that the saved pages stay
+      showRejections(saved);
     } else {
       view.summary.textContent = '';
       view.error.textContent = `The import failed: ${message(error)}`;

@@ -9,7 +9,7 @@
 import { absoluteTime, plural, relativeTime } from '@/lib/format';
 import { type HistoryCursor, type HistoryEntry, type HistoryFilter, readHistory, readOverview } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
-import { $, errorText, markOnce, onPagesChanged, pageLink, pagesChanged, store } from './shared';
+import { $, errorText, markOnce, onPagesChanged, pageLink, pagesChanged, store, writerJob } from './shared';
 
 /** Entries per chunk (one read, one block of the virtualised list). */
 const CHUNK = 40;
@@ -305,7 +305,7 @@ async function forgetSelected(): Promise<void> {
   }
   view.forgetSelected.disabled = true;
   try {
-    const forgotten = await (await store()).forgetMany(urls);
+    const { forgotten = 0 } = await writerJob({ type: 'pages/forget', urls });
     state.selected.clear();
     showSelection();
     view.selectionCount.textContent = `Forgot ${plural(forgotten, 'page', 'pages')}.`;

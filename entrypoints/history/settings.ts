@@ -3,7 +3,7 @@
 // settings); a change of k then regroups the store here, with its progress shown.
 import { plural } from '@/lib/format';
 import type { Settings } from '@/lib/messages';
-import { $, errorText, organiseNow, organiseText, pagesChanged, send, settings } from './shared';
+import { $, errorText, organiseNow, organiseText, pagesChanged, send, settings, writerJob } from './shared';
 
 const view = {
   k: $<HTMLInputElement>('k'),
@@ -73,7 +73,7 @@ async function setK(k: number): Promise<void> {
     await send('settings/k', { k });
     view.kProgress.hidden = false;
     view.kProgress.removeAttribute('value');
-    await organiseNow(k, (progress) => {
+    await organiseNow((progress) => {
       view.kProgress.max = Math.max(progress.total, 1);
       view.kProgress.value = progress.done;
       view.kStatus.textContent = organiseText(progress);
@@ -114,7 +114,7 @@ export function setupSettings(): void {
     if (view.clearDialog.returnValue !== 'confirm') return;
     view.clearDialog.returnValue = '';
     try {
-      const { forgotten } = await send('data/clear', {});
+      const { forgotten = 0 } = await writerJob({ type: 'data/clear' });
       view.status.textContent = `Forgot ${plural(forgotten, 'page', 'pages')}.`;
       pagesChanged();
     } catch (error) {

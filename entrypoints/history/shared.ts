@@ -1,13 +1,15 @@
-// What the history page's sections share: the store (opened by the page itself: extension pages
-// share the extension's IndexedDB), the message channel to the worker (settings go through it, so
-// that the worker sees every change at once), and organising the store after an import or a
-// change of k.
+// What the history page's sections share: the store, opened by the page itself for reading
+// (extension pages share the extension's IndexedDB), the message channel to the worker (settings
+// go through it, so that the worker sees every change at once), and the writer port: the worker
+// is the only context that writes the database (lib/writer-client.ts).
 import { browser } from 'wxt/browser';
 import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/messages';
-import { ORGANISE_LOCK, type OrganiseProgress, type OrganiseResult, organise } from '@/lib/store/regroup';
+import { WRITER_PORT } from '@/lib/messages';
+import type { OrganiseProgress } from '@/lib/store/regroup';
 import { keptPageStore } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';
+import { type JobCallbacks, runJob } from '@/lib/writer-client';
 
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -30,11 +32,15 @@ export async function send<T extends MessageType>(type: T, payload: Request<T>):
 
 export const settings = (): Promise<Settings> => send('settings/get', {});
 
-/** Brings the store up to date for k (table design, then groups), one context at a time. */
-export async function organiseNow(k: number, onProgress?: (progress: OrganiseProgress) => void): Promise<OrganiseResult> {
-  const opened = await store();
-  const run = () => organise(opened, k, { onProgress });
-  return navigator.locks ? navigator.locks.request(ORGANISE_LOCK, run) : run();
+/** A port for one job of the worker's writer. */
+export const writerPort = () => browser.runtime.connect({ name: WRITER_PORT });
+
+/** Runs a job in the worker: forgetting, clearing, organising. */
+export const writerJob = (request: Parameters<typeof runJob>[1], callbacks?: JobCallbacks) => runJob(writerPort(), request, callbacks);
+
+/** Has the worker bring the store up to date for the settings' k (table design, then groups). */
+export async function organiseNow(onProgress?: (progress: OrganiseProgress) => void): Promise<void> {
+  await writerJob({ type: 'store/organise' }, { onOrganise: onProgress });
 }
 
 /** "Moving the tables… 40%": a progress line for organise. */

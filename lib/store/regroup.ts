@@ -188,8 +188,8 @@ export interface OrganiseResult {
  * Brings a store up to date for k: the table design its size and k call for, then the groups, if
  * either is due, then the tables' trees merged into one run each where they hold many (a query
  * reads one chunk a run) (after an import, a change of k, or an interrupted run). A no-op on a
- * store that is up to date. Callers in the extension hold the Web Lock ORGANISE_LOCK around it, so
- * that the worker and a history page never run it at the same time.
+ * store that is up to date. In the extension only the worker's writer runs it (lib/writer.ts), one
+ * job at a time.
  */
 export async function organise(store: PageStore, k: number, { onProgress }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void> } = {}): Promise<OrganiseResult> {
   const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
@@ -197,6 +197,3 @@ export async function organise(store: PageStore, k: number, { onProgress }: { on
   const compacted = await store.compactTables();
   return { moved, regrouped, compacted };
 }
-
-/** The Web Lock held while organising. */
-export const ORGANISE_LOCK = 'doppel-organise';

@@ -370,7 +370,7 @@ describe('Doppel under faults', () => {
     expect(entries(after), 'queries change nothing in the tables').toEqual(entries(before));
   });
 
-  test('an import cut off by closing its tab keeps whole batches of whole pages; importing the file again (the worker stopped meanwhile) completes it', { timeout: 600_000 }, async () => {
+  test('an import cut off by closing its tab, or by stopping the worker, keeps whole batches of whole pages; importing the file again completes it', { timeout: 600_000 }, async () => {
     const LINES = 50_000;
     const BATCH = IMPORT_BATCH; // the header is line 1 of the first batch
     const dir = mkdtempSync(join(tmpdir(), 'doppel-import-'));
@@ -422,15 +422,29 @@ describe('Doppel under faults', () => {
       expect((kept + 1) % BATCH, `${kept} pages: a whole number of batches`).toBe(0);
       expect(new Set(imported)).toEqual(new Set(Array.from({ length: kept }, (_, i) => url(i))));
 
-      // Again, with the worker stopped part way: the import runs in the page, not in the worker.
+      // Again, with the worker stopped part way: the worker writes the import, so it stops with a
+      // clear error, and what the worker had saved stays, in whole batches.
       const second = await startImport();
       await waitForLines(second, 20_000);
       await stopWorkerOnce();
       await second.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('import-form')?.dataset['state'] ?? ''), null, { timeout: 480_000 });
-      console.info(`import of ${LINES} lines, cut off at ${kept} pages, completed ${Date.now() - t0} ms after the first start`);
-      expect(await second.locator('#import-error').textContent()).toBe('');
-      expect(await second.locator('#import-summary').textContent()).toBe(`${LINES - kept} pages added, 0 merged, ${kept} unchanged, 0 lines rejected.`);
+      expect(await second.locator('#import-form').getAttribute('data-state')).toBe('failed');
+      expect(await second.locator('#import-error').textContent()).toMatch(/^Doppel’s background worker stopped during the import, after \d+ lines; the pages saved until then are kept\./);
       await second.close();
+      const stopped = await dumpStore(await ext.getWorker());
+      expect(storeProblems(stopped)).toEqual([]);
+      const keptAtStop = stopped.records.filter((r) => (r['url'] as string).startsWith('https://import.example/')).length;
+      expect(keptAtStop, 'stopped before the end').toBeLessThan(LINES);
+      expect(keptAtStop).toBeGreaterThanOrEqual(20_000 - 1);
+      expect((keptAtStop + 1) % BATCH, `${keptAtStop} pages: a whole number of batches`).toBe(0);
+
+      // A third time, uninterrupted: the file is complete, nothing counted twice.
+      const third = await startImport();
+      await third.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('import-form')?.dataset['state'] ?? ''), null, { timeout: 480_000 });
+      console.info(`import of ${LINES} lines, cut off at ${kept} pages, stopped at ${keptAtStop}, completed ${Date.now() - t0} ms after the first start`);
+      expect(await third.locator('#import-error').textContent()).toBe('');
+      expect(await third.locator('#import-summary').textContent()).toBe(`${LINES - keptAtStop} pages added, 0 merged, ${keptAtStop} unchanged, 0 lines rejected.`);
+      await third.close();
 
       const done = await dumpStore(await ext.getWorker());
       expect(done.records).toHaveLength(before + LINES);

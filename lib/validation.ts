@@ -1,0 +1,43 @@
+// What every message validator shares: the size limits of what crosses a message, the error a
+// malformed message gets, and the checks of an object and of a string field.
+
+export const LIMITS = {
+  urlChars: 8192,
+  titleChars: 1000,
+  siteNameChars: 500,
+  langChars: 64,
+  messageChars: 2000,
+  /** The content script cuts text to this before sending (lib/extract.ts DEFAULT_MAX_TEXT_CHARS). */
+  textChars: 2_000_000,
+  /** A page's HTML, sent for reading (lib/page-reader.ts MAX_HTML_CHARS). */
+  htmlChars: 8_000_000,
+  sites: 10_000,
+  siteChars: 300,
+} as const;
+
+export class InvalidMessage extends Error {
+  override name = 'InvalidMessage';
+}
+
+export type Json = Record<string, unknown>;
+
+/** The value as an object (not null, not an array), or InvalidMessage naming `what`. */
+export function object(value: unknown, what: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidMessage(`${what} must be an object`);
+  return value as Json;
+}
+
+/** o[key] as a string of at most `max` characters, or InvalidMessage naming the key. */
+export function string(o: Json, key: string, max: number): string {
+  const v = o[key];
+  if (typeof v !== 'string') throw new InvalidMessage(`${key} must be a string`);
+  if (v.length > max) throw new InvalidMessage(`${key} is too long: ${v.length} characters (at most ${max})`);
+  return v;
+}
+
+/** o[key] as a host (URL.host: lower case, an optional port), or InvalidMessage naming the key. */
+export function site(o: Json, key: string): string {
+  const s = string(o, key, LIMITS.siteChars);
+  if (!/^[a-z0-9.\-[\]:]+$/i.test(s) || s !== s.toLowerCase()) throw new InvalidMessage(`${key} must be a host such as example.com:8080`);
+  return s;
+}

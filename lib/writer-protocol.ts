@@ -1,0 +1,165 @@
+// The writer protocol: how the history page asks the service worker, the only context that writes
+// the database, to import a file, forget pages or organise the store. Each job has a port of its
+// own (runtime.connect, named WRITER_PORT): the page sends requests, the worker answers with
+// progress events and ends with `done` or `failed`. Both sides validate everything that arrives
+// (parseWriterRequest in the worker, parseWriterEvent in the page) and refuse a malformed message
+// with InvalidMessage. A port that closes before `done` or `failed` means the worker stopped.
+//
+//   page                                   worker
+//   import/start {now}              ──▶    queues the job (one job at a time: `waiting` meanwhile)
+//   import/lines {first, lines}  ×n ──▶    feeds importLines (lib/store/transfer.ts)
+//                                   ◀──    import/saved {through, counts, new rejections}  (per commit)
+//   import/end                      ──▶
+//                                   ◀──    organise/progress …, then done
+//   pages/forget {urls}             ──▶    ◀── done {forgotten}
+//   store/organise                  ──▶    ◀── organise/progress …, done
+//   data/clear                      ──▶    ◀── done {forgotten}
+//
+// `import/saved` is the acknowledgement: the lines through `through` are committed, and the page
+// keeps at most IMPORT_WINDOW_LINES lines sent but not yet saved, so neither side holds more than
+// a few batches of a large file. A job that fails ends with `failed`: `refused` (the file is not
+// an export: nothing was imported), `interrupted` (the import stopped part way: what the
+// `import/saved` events counted stays) or `failed` (anything else).
+import { InvalidMessage, type Json, LIMITS, object, string } from './validation';
+
+export const WRITER_PORT = 'doppel-writer';
+
+export const WRITER_LIMITS = {
+  /** Lines in one import/lines message. */
+  linesPerMessage: 10_000,
+  /** Characters of one line (a Doppel export's lines are a few hundred). */
+  lineChars: 16_000_000,
+  /** Characters of all the lines of one import/lines message (Chrome refuses a message over 64 MB). */
+  messageChars: 24_000_000,
+  /** URLs in one pages/forget message. */
+  urls: 1_000_000,
+  /** Rejected lines reported in one import/saved event. */
+  rejections: 100_000,
+} as const;
+
+/**
+ * Lines the page may have sent that the worker has not yet reported saved. More than one batch of
+ * importLines (IMPORT_BATCH lines), so that the worker always has a batch to commit while the
+ * page reads the file on.
+ */
+export const IMPORT_WINDOW_LINES = 4_000;
+
+export type WriterRequest =
+  | { type: 'import/start'; now: number }
+  /** Lines `first`, `first + 1`, … of the file (1-based, blank lines included, in order). */
+  | { type: 'import/lines'; first: number; lines: string[] }
+  | { type: 'import/end' }
+  | { type: 'pages/forget'; urls: string[] }
+  /** Brings the store up to date for the current settings' k (table design, groups). */
+  | { type: 'store/organise' }
+  /** Forgets every page (settings are kept). */
+  | { type: 'data/clear' };
+
+export interface ImportCounts {
+  added: number;
+  merged: number;
+  unchanged: number;
+}
+
+export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'writing';
+export type WriterFailure = 'refused' | 'interrupted' | 'failed';
+
+export type WriterEvent =
+  /** The job waits for another one (an import, or the organising the worker does when it starts). */
+  | { type: 'waiting' }
+  /** Committed through line `through`: the totals so far, and the lines rejected since the previous event. */
+  | ({ type: 'import/saved'; through: number; rejected: { line: number; reason: string }[] } & ImportCounts)
+  | { type: 'organise/progress'; phase: OrganisePhase; done: number; total: number }
+  | { type: 'done'; forgotten?: number }
+  | { type: 'failed'; failure: WriterFailure; error: string };
+
+export type WriterRequestType = WriterRequest['type'];
+export type WriterEventType = WriterEvent['type'];
+
+function count(o: Json, key: string): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InvalidMessage(`${key} must be a whole number, 0 or more`);
+  return v;
+}
+
+function lineNumber(o: Json, key: string): number {
+  const v = count(o, key);
+  if (v < 1) throw new InvalidMessage(`${key} must be a line number, 1 or more`);
+  return v;
+}
+
+function list(o: Json, key: string, max: number): unknown[] {
+  const v = o[key];
+  if (!Array.isArray(v)) throw new InvalidMessage(`${key} must be a list`);
+  if (v.length > max) throw new InvalidMessage(`${key} has too many items: ${v.length} (at most ${max})`);
+  return v;
+}
+
+function strings(o: Json, key: string, max: number, maxChars: number): string[] {
+  return list(o, key, max).map((item, i) => {
+    if (typeof item !== 'string') throw new InvalidMessage(`${key}[${i}] must be a string`);
+    if (item.length > maxChars) throw new InvalidMessage(`${key}[${i}] is too long: ${item.length} characters (at most ${maxChars})`);
+    return item;
+  });
+}
+
+function oneOf<T extends string>(o: Json, key: string, values: readonly T[]): T {
+  const v = o[key];
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
+    throw new InvalidMessage(`${key} must be one of ${values.join(', ')}: got ${JSON.stringify(typeof v === 'string' ? v.slice(0, 60) : v) ?? 'nothing'}`);
+  }
+  return v as T;
+}
+
+const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'data/clear'];
+const EVENT_TYPES: readonly WriterEventType[] = ['waiting', 'import/saved', 'organise/progress', 'done', 'failed'];
+const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'writing'];
+const FAILURES: readonly WriterFailure[] = ['refused', 'interrupted', 'failed'];
+
+/** Validates what the history page sent the worker. Throws InvalidMessage with the reason. */
+export function parseWriterRequest(message: unknown): WriterRequest {
+  const o = object(message, 'the writer request');
+  const type = oneOf(o, 'type', REQUEST_TYPES);
+  switch (type) {
+    case 'import/start': {
+      const now = o['now'];
+      if (typeof now !== 'number' || !Number.isFinite(now) || now < 0) throw new InvalidMessage('now must be a time in milliseconds');
+      return { type, now };
+    }
+    case 'import/lines': {
+      const lines = strings(o, 'lines', WRITER_LIMITS.linesPerMessage, WRITER_LIMITS.lineChars);
+      const chars = lines.reduce((sum, line) => sum + line.length, 0);
+      if (chars > WRITER_LIMITS.messageChars) throw new InvalidMessage(`lines are too long together: ${chars} characters (at most ${WRITER_LIMITS.messageChars})`);
+      return { type, first: lineNumber(o, 'first'), lines };
+    }
+    case 'pages/forget':
+      return { type, urls: strings(o, 'urls', WRITER_LIMITS.urls, LIMITS.urlChars) };
+    case 'import/end':
+    case 'store/organise':
+    case 'data/clear':
+      return { type };
+  }
+}
+
+/** Validates what the worker sent the history page. Throws InvalidMessage with the reason. */
+export function parseWriterEvent(message: unknown): WriterEvent {
+  const o = object(message, 'the writer event');
+  const type = oneOf(o, 'type', EVENT_TYPES);
+  switch (type) {
+    case 'waiting':
+      return { type };
+    case 'import/saved': {
+      const rejected = list(o, 'rejected', WRITER_LIMITS.rejections).map((item) => {
+        const r = object(item, 'a rejected line');
+        return { line: lineNumber(r, 'line'), reason: string(r, 'reason', LIMITS.messageChars) };
+      });
+      return { type, through: count(o, 'through'), added: count(o, 'added'), merged: count(o, 'merged'), unchanged: count(o, 'unchanged'), rejected };
+    }
+    case 'organise/progress':
+      return { type, phase: oneOf(o, 'phase', PHASES), done: count(o, 'done'), total: count(o, 'total') };
+    case 'done':
+      return o['forgotten'] === undefined ? { type } : { type, forgotten: count(o, 'forgotten') };
+    case 'failed':
+      return { type, failure: oneOf(o, 'failure', FAILURES), error: string(o, 'error', LIMITS.messageChars) };
+  }
+}

@@ -1,0 +1,308 @@
+// lib/writer.ts and lib/writer-client.ts: the history page's jobs run in the worker, over a port.
+// Both ends are the real code; the port between them is a fake that delivers each message as a
+// structured clone, later, as runtime.Port does, and can be cut (a worker stopped mid-way).
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fingerprintToHex } from '../lib/fingerprint';
+import { randomFingerprints } from '../lib/random';
+import { openDoppelDb } from '../lib/store/db';
+import { groupsState } from '../lib/store/regroup';
+import { PageStore } from '../lib/store/pages';
+import type { Db } from '../lib/store/schema';
+import { type PortLike, createWriter } from '../lib/writer';
+import { IMPORT_MESSAGE_LINES, type Saved, WriterFailed, WriterStopped, importThrough, runJob } from '../lib/writer-client';
+import { IMPORT_WINDOW_LINES, type WriterEvent } from '../lib/writer-protocol';
+
+const opened: Db[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+async function freshStore(): Promise<PageStore> {
+  const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
+  opened.push(db);
+  return PageStore.open(db);
+}
+
+interface End extends PortLike {
+  listeners: ((message: unknown) => void)[];
+  gone: (() => void)[];
+  open: boolean;
+}
+
+/** Two ends of a port. `cut()` closes it as a stopped worker does: the page hears onDisconnect. */
+function portPair(onWorkerMessage?: (message: unknown) => void) {
+  const make = (): End => {
+    const e = { listeners: [] as ((message: unknown) => void)[], gone: [] as (() => void)[], open: true } as End;
+    e.onMessage = { addListener: (listener) => void e.listeners.push(listener) };
+    e.onDisconnect = { addListener: (listener) => void e.gone.push(listener) };
+    return e;
+  };
+  const page = make();
+  const worker = make();
+  const link = (from: End, to: End, spy?: (message: unknown) => void) => {
+    from.postMessage = (message) => {
+      if (!from.open) throw new Error('Attempting to use a disconnected port object');
+      const copy = structuredClone(message);
+      setTimeout(() => {
+        if (!to.open) return;
+        spy?.(copy);
+        for (const listener of to.listeners) listener(copy);
+      }, 0);
+    };
+    from.disconnect = () => {
+      if (!from.open) return;
+      from.open = false;
+      setTimeout(() => {
+        if (!to.open) return;
+        to.open = false;
+        for (const listener of to.gone) listener();
+      }, 0);
+    };
+  };
+  link(page, worker, onWorkerMessage);
+  link(worker, page);
+  /** The worker is stopped: its code runs no more, the page hears onDisconnect and nothing else. */
+  const stopWorker = (): void => {
+    worker.open = false;
+    worker.listeners.length = 0;
+    setTimeout(() => {
+      if (!page.open) return;
+      page.open = false;
+      for (const listener of page.gone) listener();
+    }, 0);
+  };
+  return { page, worker, stopWorker };
+}
+
+const NOW = Date.UTC(2025, 0, 15, 9, 30);
+const HEADER = '{"format":"doppel","version":1,"exported":"2025-01-01T00:00:00.000Z","pages":0,"k":3}';
+
+/** An export of `count` pages (header first), every 10th page line malformed, a blank line every 7. */
+function exportFile(count: number): string[] {
+  const simhashes = randomFingerprints(0x5eedn, count);
+  const lines = [HEADER];
+  for (let i = 0; i < count; i++) {
+    if (i % 7 === 3) lines.push('');
+    lines.push(i % 10 === 9 ? `{"url": "https://bad.example/${i}"` : JSON.stringify({ url: `https://site${i % 13}.example/a/${i}`, title: `Article ${i}`, simhash: fingerprintToHex(simhashes[i]!), visits: 1 + (i % 3) }));
+  }
+  return lines;
+}
+const pagesIn = (count: number): number => count - Math.floor(count / 10);
+
+function writerOver(store: PageStore, k = 3) {
+  let pagesChanged = 0;
+  const writer = createWriter({
+    store: async () => store,
+    k: async () => k,
+    clear: async () => store.clear(),
+    onPagesChanged: () => void pagesChanged++,
+  });
+  return { writer, changed: () => pagesChanged };
+}
+
+describe('an import through the worker', () => {
+  it('saves every page, reports each batch saved, then organises the store; importing again adds nothing', async () => {
+    const store = await freshStore();
+    const { writer, changed } = writerOver(store);
+    const lines = exportFile(9_000);
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    const saves: Saved[] = [];
+    const phases = new Set<string>();
+    let allSaved: Saved | undefined;
+    const saved = await importThrough(page, lines, NOW, {
+      onSaved: (s) => saves.push({ ...s, rejected: [...s.rejected] }),
+      onAllSaved: (s) => (allSaved = { ...s }),
+      onOrganise: (step) => phases.add(step.phase),
+    });
+    expect(saved).toMatchObject({ through: lines.length, added: pagesIn(9_000), merged: 0, unchanged: 0 });
+    expect(saved.rejected).toHaveLength(900);
+    expect(saved.rejected[0]).toEqual({ line: lines.indexOf('{"url": "https://bad.example/9"') + 1, reason: expect.any(String) });
+    expect(saves.map((s) => s.through)).toEqual([2000, 4000, 6000, 8000, 10_000, lines.length]);
+    expect(allSaved?.through).toBe(lines.length);
+    expect(await store.count()).toBe(pagesIn(9_000));
+    expect(phases.has('reading')).toBe(true);
+    expect(await groupsState(store)).toEqual({ k: 3, complete: true });
+    expect(changed()).toBe(1);
+
+    const again = portPair();
+    writer.serve(again.worker);
+    expect(await importThrough(again.page, lines, NOW + 1000)).toMatchObject({ added: 0, merged: 0, unchanged: pagesIn(9_000) });
+    expect(await store.count()).toBe(pagesIn(9_000));
+  });
+
+  it('never has more than the window of lines sent and not yet saved', async () => {
+    const store = await freshStore();
+    const { writer } = writerOver(store);
+    const lines = exportFile(20_000);
+    let received = 0;
+    let savedThrough = 0;
+    let most = 0;
+    const { page, worker } = portPair((message) => {
+      const m = message as { type: string; lines?: string[] };
+      if (m.type === 'import/lines') received += m.lines!.length;
+      most = Math.max(most, received - savedThrough);
+    });
+    writer.serve(worker);
+    let read = 0;
+    let mostRead = 0;
+    async function* reading() {
+      for (const line of lines) {
+        read++;
+        mostRead = Math.max(mostRead, read - savedThrough);
+        yield line;
+      }
+    }
+    await importThrough(page, reading(), NOW, { onSaved: (s) => (savedThrough = s.through) });
+    expect(received).toBe(lines.length);
+    expect(most).toBeLessThanOrEqual(IMPORT_WINDOW_LINES + IMPORT_MESSAGE_LINES);
+    expect(mostRead).toBeLessThanOrEqual(IMPORT_WINDOW_LINES + IMPORT_MESSAGE_LINES);
+  });
+
+  it('a file that is not an export is refused and nothing is imported', async () => {
+    const store = await freshStore();
+    const { writer } = writerOver(store);
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    const lines = ['{"not":"doppel"}', ...exportFile(5_000).slice(1)];
+    const error = await importThrough(page, lines, NOW).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WriterFailed);
+    expect((error as WriterFailed).failure).toBe('refused');
+    expect((error as WriterFailed).message).toMatch(/^Cannot import line 1: .*Nothing was imported\.$/);
+    expect(await store.count()).toBe(0);
+  });
+
+  it('a worker stopped mid-import: WriterStopped with what was saved, which is all stored; importing again completes it', async () => {
+    const store = await freshStore();
+    const { writer } = writerOver(store);
+    const lines = exportFile(12_000);
+    const { page, worker, stopWorker } = portPair();
+    writer.serve(worker);
+    let stopped = false;
+    const error = await importThrough(page, lines, NOW, {
+      onSaved: (s) => {
+        if (s.through >= 4000 && !stopped) {
+          stopped = true;
+          stopWorker();
+        }
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WriterStopped);
+    const saved = (error as WriterStopped).saved!;
+    expect(saved.through).toBe(4000);
+    expect(error).toHaveProperty('message', 'Doppel’s background worker stopped before the job was finished.');
+    const stored = await store.count();
+    expect(stored).toBeGreaterThanOrEqual(saved.added);
+
+    // the browser starts the worker again: a new writer over the same database
+    const restarted = writerOver(store).writer;
+    const again = portPair();
+    restarted.serve(again.worker);
+    const second = await importThrough(again.page, lines, NOW);
+    expect(second.added + second.unchanged).toBe(pagesIn(12_000));
+    expect(second.unchanged).toBe(stored);
+    expect(await store.count()).toBe(pagesIn(12_000));
+  });
+
+  it('lines out of order, or lines before a start, are refused', async () => {
+    const store = await freshStore();
+    const { writer } = writerOver(store);
+    const events: unknown[] = [];
+    const { page, worker } = portPair();
+    page.onMessage.addListener((message) => events.push(message));
+    writer.serve(worker);
+    page.postMessage({ type: 'import/lines', first: 1, lines: [HEADER] });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual([{ type: 'failed', failure: 'failed', error: 'Doppel refused a message: import/lines must follow import/start' }]);
+
+    const second = portPair();
+    const got: WriterEvent[] = [];
+    second.page.onMessage.addListener((message) => got.push(message as WriterEvent));
+    writer.serve(second.worker);
+    second.page.postMessage({ type: 'import/start', now: NOW });
+    second.page.postMessage({ type: 'import/lines', first: 1, lines: [HEADER] });
+    second.page.postMessage({ type: 'import/lines', first: 5, lines: [] });
+    await writer.idle();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(got.at(-1)).toEqual({ type: 'failed', failure: 'interrupted', error: expect.stringContaining('lines must arrive in order: expected line 2, got 5') });
+  });
+});
+
+describe('other jobs through the worker', () => {
+  async function imported(count: number) {
+    const store = await freshStore();
+    const { writer, changed } = writerOver(store);
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    await importThrough(page, exportFile(count), NOW);
+    return { store, writer, changed };
+  }
+  const job = async (writer: ReturnType<typeof createWriter>, request: Parameters<typeof runJob>[1], callbacks = {}) => {
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    return runJob(page, request, callbacks);
+  };
+
+  it('forgets pages, then everything', async () => {
+    const { store, writer, changed } = await imported(100);
+    expect(await job(writer, { type: 'pages/forget', urls: ['https://site0.example/a/0', 'https://site1.example/a/1', 'https://nowhere.example/'] })).toEqual({ forgotten: 2 });
+    expect(await store.get('https://site0.example/a/0')).toBeUndefined();
+    expect(await job(writer, { type: 'data/clear' })).toEqual({ forgotten: pagesIn(100) - 2 });
+    expect(await store.count()).toBe(0);
+    expect(changed()).toBe(3);
+  });
+
+  it('organises for the current k, with progress', async () => {
+    const { store } = await imported(300);
+    expect(await groupsState(store)).toEqual({ k: 3, complete: true });
+    const other = writerOver(store, 5).writer; // the settings' k is now 5
+    const phases: string[] = [];
+    expect(await job(other, { type: 'store/organise' }, { onOrganise: (s: { phase: string }) => phases.push(s.phase) })).toEqual({});
+    expect(phases).toContain('reading');
+    expect(await groupsState(store)).toEqual({ k: 5, complete: true });
+  });
+
+  it('runs one job at a time: a job queued behind another hears `waiting`, and starts after it ends', async () => {
+    const store = await freshStore();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    // organising asks for k first: holding k back holds the organising in the queue
+    const writer = createWriter({ store: async () => store, k: async () => (await gate, 3), clear: async () => 0 });
+    const organising = writer.organise().then(() => void order.push('organise'));
+    let waited = false;
+    const forgetting = job(writer, { type: 'pages/forget', urls: ['https://a.example/'] }, { onWaiting: () => (waited = true) }).then((r) => {
+      order.push('forget');
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(waited).toBe(true);
+    expect(order).toEqual([]);
+    release();
+    expect(await forgetting).toEqual({ forgotten: 0 });
+    await organising;
+    expect(order).toEqual(['organise', 'forget']);
+  });
+
+  it('a worker stopped mid-job: WriterStopped, nothing saved to report', async () => {
+    const store = await freshStore();
+    const writer = createWriter({ store: async () => store, k: async () => 3, clear: () => new Promise<number>(() => {}) });
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    const result = runJob(page, { type: 'data/clear' });
+    setTimeout(() => worker.disconnect(), 10);
+    const error = await result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WriterStopped);
+    expect((error as WriterStopped).saved).toBeNull();
+  });
+
+  it('an event the page cannot read ends the job with a clear error', async () => {
+    const { page, worker } = portPair();
+    worker.onMessage.addListener(() => worker.postMessage({ type: 'done', forgotten: -1 }));
+    const error = await runJob(page, { type: 'data/clear' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WriterFailed);
+    expect((error as WriterFailed).message).toBe('Doppel’s worker sent a message the page cannot read: forgotten must be a whole number, 0 or more');
+  });
+});
