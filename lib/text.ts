@@ -192,13 +192,13 @@ export interface WordSpans {
 
 /**
  * Words of spaced scripts and Thai-like scripts, and single characters of Chinese and Japanese
- * (their bigrams are left out: a k-gram of characters already spans them), in order.
+ * (their bigrams are left out: a k-gram of characters already spans them), in order: each word's
+ * range in `normalized` (a normalizeText result).
  */
-export function wordSpans(text: string): WordSpans {
-  const { normalized, source } = normalizeWithOffsets(text);
+export function normalizedWordRanges(normalized: string): { count: number; start: Int32Array; end: Int32Array } {
   let capacity = 64;
-  let normalizedStart = new Int32Array(capacity);
-  let normalizedEnd = new Int32Array(capacity);
+  let start = new Int32Array(capacity);
+  let end = new Int32Array(capacity);
   let count = 0;
   forEachToken(normalized, (s, e, kind) => {
     if (kind === BIGRAM && e !== s + charWidth(normalized, s)) return;
@@ -206,16 +206,21 @@ export function wordSpans(text: string): WordSpans {
       capacity *= 2;
       const grownStart = new Int32Array(capacity);
       const grownEnd = new Int32Array(capacity);
-      grownStart.set(normalizedStart);
-      grownEnd.set(normalizedEnd);
-      normalizedStart = grownStart;
-      normalizedEnd = grownEnd;
+      grownStart.set(start);
+      grownEnd.set(end);
+      start = grownStart;
+      end = grownEnd;
     }
-    normalizedStart[count] = s;
-    normalizedEnd[count++] = e;
+    start[count] = s;
+    end[count++] = e;
   });
-  normalizedStart = normalizedStart.slice(0, count);
-  normalizedEnd = normalizedEnd.slice(0, count);
+  return { count, start: start.slice(0, count), end: end.slice(0, count) };
+}
+
+/** The words of normalizedWordRanges, with their offsets in the text as given. */
+export function wordSpans(text: string): WordSpans {
+  const { normalized, source } = normalizeWithOffsets(text);
+  const { count, start: normalizedStart, end: normalizedEnd } = normalizedWordRanges(normalized);
   let start = normalizedStart;
   let end = normalizedEnd;
   if (source) {

@@ -6,6 +6,7 @@ import { PassageIndex } from '../lib/passages/index';
 import { coveredShare, passageLength, sharedPassages } from '../lib/passages/match';
 import { compareTexts, findReuse } from '../lib/passages/reuse';
 import { mulberry32 } from '../lib/random';
+import { hashRange } from '../lib/hash';
 
 /** Seeded random words from a vocabulary of 20,000 ("w0" … "w19999"), so unrelated texts share only chance words. */
 function wordsFrom(seed: number) {
@@ -40,6 +41,21 @@ describe('passageFingerprints', () => {
 
   it('rejects bad parameters', () => {
     expect(() => passageFingerprints('a b c', { k: 0, w: 3 })).toThrow('k and w must be positive integers: got k = 0, w = 3');
+  });
+
+  it.each([
+    ['English with an expanding ß, ligatures and soft hyphens', 'Die Straße: ﬁne ﬂow, co\u00adop\u00aderation and Cafe\u0301 déjà vu. İstanbul!'],
+    ['Chinese (characters)', '知乎上有个提问,小时候缺爱的女孩子,长大后该怎么办?'],
+    ['Japanese with a character beyond the BMP', 'かな𠮷と東京大学へ行きます。'],
+    ['Thai', 'ประเทศไทยมีประวัติศาสตร์ยาวนานและวัฒนธรรมที่หลากหลาย'],
+  ])('hashes exactly the words wordSpans maps back to the text: %s', (_name, text) => {
+    const f = passageFingerprints(text, { k: 2, w: 2 });
+    const spans = f.spans;
+    expect(spans.count).toBe(f.words);
+    expect(f.words).toBeGreaterThan(5);
+    const h = { hi: 0, lo: 0 };
+    for (let i = 0; i < f.words; i++) expect(hashRange(spans.normalized, spans.normalizedStart[i]!, spans.normalizedEnd[i]!, h).lo).toBe(f.wordHashes[i]);
+    expect(f.spans).toBe(spans); // worked out once
   });
 });
 

@@ -2,8 +2,8 @@
 // first word, so that a match can be shown. k + w − 1 = 30: any run of 30 words that two texts
 // share gives them a shared fingerprint (docs/passages.md has the measurements behind k and w).
 import { type Hash64, hashRange } from '../hash';
-import { kgramHashes, winnow } from '../fingerprint/winnow';
-import { type WordSpans, wordSpans } from '../text';
+import { kgramHashes, winnowHashes } from '../fingerprint/winnow';
+import { type WordSpans, normalizeText, normalizedWordRanges, wordSpans } from '../text';
 
 export interface PassageParams {
   /** Words per k-gram. */
@@ -29,7 +29,8 @@ export interface PassageFingerprints {
 
 /** The fingerprints with what is needed to extend and show a match in this text. */
 export interface TextPassageFingerprints extends PassageFingerprints {
-  spans: WordSpans;
+  /** Each word's offsets in the text as given (worked out on first use). */
+  readonly spans: WordSpans;
   /** A 32-bit hash of each word. */
   wordHashes: Uint32Array;
 }
@@ -40,12 +41,26 @@ export function checkPassageParams({ k, w }: PassageParams): void {
   }
 }
 
+/**
+ * Hashes every word of normalizeText(text) (the words of wordSpans, whose offsets back into the
+ * text are only worked out when `spans` is first read: they cost more than the fingerprints).
+ */
 export function passageFingerprints(text: string, params: PassageParams = PASSAGE_PARAMS): TextPassageFingerprints {
   checkPassageParams(params);
-  const spans = wordSpans(text);
-  const wordHashes = new Uint32Array(spans.count);
+  const normalized = normalizeText(text);
+  const words = normalizedWordRanges(normalized);
+  const wordHashes = new Uint32Array(words.count);
   const h: Hash64 = { hi: 0, lo: 0 };
-  for (let i = 0; i < spans.count; i++) wordHashes[i] = hashRange(spans.normalized, spans.normalizedStart[i]!, spans.normalizedEnd[i]!, h).lo;
-  const { values, positions } = winnow(kgramHashes(wordHashes, params.k), params.w);
-  return { words: spans.count, hashes: Uint32Array.from(values), positions: Int32Array.from(positions), spans, wordHashes };
+  for (let i = 0; i < words.count; i++) wordHashes[i] = hashRange(normalized, words.start[i]!, words.end[i]!, h).lo;
+  const { hashes, positions } = winnowHashes(kgramHashes(wordHashes, params.k), params.w);
+  let spans: WordSpans | undefined;
+  return {
+    words: words.count,
+    hashes,
+    positions,
+    wordHashes,
+    get spans(): WordSpans {
+      return (spans ??= wordSpans(text));
+    },
+  };
 }
