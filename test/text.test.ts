@@ -1,5 +1,6 @@
 // normalizeText, tokenize and forEachToken, script by script, with exact expected tokens.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../lib/random';
 import { BIGRAM, SEGMENTED, WORD, type TokenKind, forEachToken, normalizeText, normalizeWithOffsets, tokenize, wordSpans } from '../lib/text';
 
 /** forEachToken's calls, as [start, end, kind, text]. */
@@ -185,5 +186,22 @@ describe('wordSpans: words with offsets in the text as given', () => {
     expect(normalized).toBe(normalizeText(text));
     expect(source).not.toBeNull();
     expect(normalizeWithOffsets('plain ascii text').source).toBeNull();
+  });
+
+  it('on seeded random text of awkward characters, normalises like normalizeText and maps each word back to input that normalises to it', () => {
+    const pieces = ['a', 'B', 'ß', 'ﬁ', 'İ', 'Σ', 'ς', 'e\u0301', '\u0301', '\u00ad', '\u200b', 'Ａ', '１', '½', '東', '京', 'か', '𠮷', 'ไทย', ' ', ' ', '\u00a0', ',', '.', '…', '’', '\ufe0f', '😀'];
+    const random = mulberry32(23);
+    for (let n = 0; n < 300; n++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 30) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      expect(normalizeWithOffsets(text).normalized).toBe(normalizeText(text));
+      const s = wordSpans(text);
+      for (let i = 0; i < s.count; i++) {
+        expect(s.start[i]).toBeLessThan(s.end[i]!);
+        // In order; two words may come from one input character (½ → 1⁄2).
+        if (i > 0) expect(s.start[i]).toBeGreaterThanOrEqual(s.start[i - 1]!);
+        // The input of a word normalises to text containing the word (a cluster may carry neighbours along).
+        expect(normalizeText(text.slice(s.start[i], s.end[i]))).toContain(s.normalized.slice(s.normalizedStart[i], s.normalizedEnd[i]));
+      }
+    }
   });
 });
