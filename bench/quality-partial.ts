@@ -47,11 +47,11 @@ export function printPartial(result: PartialResult, partialPages: number): void 
   const pct = (n: number, total: number): string => `${((100 * n) / Math.max(1, total)).toFixed(1)}% (${n}/${total})`;
   console.log(`\nNear-duplicates and passages side by side (${partialPages} partial copies added to the same scan: 3 variants of each partial kind per article)`);
   console.log(`A copy is found with a source when its original is in \`pairs\` (near-duplicates) or \`reuse\` (shared passages of 30 words or more); a stitched page counts once per source.`);
-  console.log(`${''.padEnd(20)}${'pairs'.padEnd(20)}${'reuse'.padEnd(20)}${'pairs or reuse'.padEnd(20)}target`);
+  console.log(`${''.padEnd(28)}${'pairs'.padEnd(28)}${'reuse'.padEnd(28)}${'pairs or reuse'.padEnd(28)}target`);
   for (const r of result.rows) {
-    console.log(`${r.row.padEnd(20)}${pct(r.pairs, r.total).padEnd(20)}${pct(r.reuse, r.total).padEnd(20)}${pct(r.either, r.total).padEnd(20)}${r.target === null ? '' : `≥ ${r.target * 100}%`}`);
+    console.log(`${r.row.padEnd(28)}${pct(r.pairs, r.total).padEnd(28)}${pct(r.reuse, r.total).padEnd(28)}${pct(r.either, r.total).padEnd(28)}${r.target === null ? '' : `≥ ${r.target * 100}%`}`);
   }
-  console.log(`${'false (different articles)'.padEnd(20)}${String(result.falsePairs.length).padEnd(20)}${String(result.falseReuse.length).padEnd(20)}${String(result.falsePairs.length + result.falseReuse.length).padEnd(20)}0`);
+  console.log(`${'false (different articles)'.padEnd(28)}${String(result.falsePairs.length).padEnd(28)}${String(result.falseReuse.length).padEnd(28)}${String(result.falsePairs.length + result.falseReuse.length).padEnd(28)}0`);
   for (const p of result.falsePairs.slice(0, 10)) console.log(`  false pair: ${p.a} ~ ${p.b}`);
   for (const p of result.falseReuse.slice(0, 10)) console.log(`  false reuse: ${p.a} ~ ${p.b}`);
   console.log(result.met ? 'Partial-copy targets met.' : 'Partial-copy targets NOT met.');
