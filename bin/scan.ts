@@ -14,9 +14,9 @@ import {
   fingerprintDocument,
 } from '../lib/scan';
 import { type ReuseDocument, findScanReuse, formatReuse, siteOfHtml } from '../lib/scan-reuse';
-import { COMPARE_USAGE, runCompare } from './scan-compare';
+import { runCompare } from './scan-compare';
 
-const USAGE_LINE = `usage: npm run scan -- [DIR] [--k N] [--json]   (N: integer 0..${MAX_K}, default ${DEFAULT_K}); ${COMPARE_USAGE}`;
+const USAGE_LINE = `usage: npm run scan -- [DIR] [--k N] [--json]   (N: integer 0..${MAX_K}, default ${DEFAULT_K}), or npm run scan -- --compare A B`;
 const HELP = `${USAGE_LINE}
 
 Finds near-duplicate pages among the .html, .htm and .txt files under DIR (recursively).
