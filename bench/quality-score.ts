@@ -57,3 +57,47 @@ export function runScan(dir: string, k: number): ScanReport {
   });
   return JSON.parse(stdout) as ScanReport;
 }
+
+// ---------- Near-duplicates and passages side by side ----------
+
+/** What a scanned page is made of: articles it must be found with, and others it may pair with. */
+export interface PageSources {
+  path: string;
+  /** Kind name for the report ("original" pages are not scored). */
+  kind: string;
+  sources: string[];
+  related: string[];
+}
+
+export interface SideBySide {
+  /** Per kind: trials (page, source), found by pairs, by reuse, by either. */
+  byKind: Map<string, { total: number; pairs: number; reuse: number; either: number }>;
+  falsePairs: { a: string; b: string }[];
+  falseReuse: { a: string; b: string }[];
+}
+
+/** Scores pairs and reuse: a copy is found with a source when it is paired with that source's original. */
+export function scoreSideBySide(pages: readonly PageSources[], pairs: readonly { a: string; b: string }[], reuse: readonly { a: string; b: string }[]): SideBySide {
+  const key = (a: string, b: string): string => (a < b ? `${a}\n${b}` : `${b}\n${a}`);
+  const paired = new Set(pairs.map(({ a, b }) => key(a, b)));
+  const reused = new Set(reuse.map(({ a, b }) => key(a, b)));
+  const byKind: SideBySide['byKind'] = new Map();
+  for (const page of pages) {
+    if (page.kind === 'original') continue;
+    const s = byKind.get(page.kind) ?? byKind.set(page.kind, { total: 0, pairs: 0, reuse: 0, either: 0 }).get(page.kind)!;
+    for (const source of page.sources) {
+      const k = key(`${source}/original.html`, page.path);
+      s.total++;
+      if (paired.has(k)) s.pairs++;
+      if (reused.has(k)) s.reuse++;
+      if (paired.has(k) || reused.has(k)) s.either++;
+    }
+  }
+  const articles = new Map(pages.map((p) => [p.path, new Set([...p.sources, ...p.related])]));
+  const unrelated = ({ a, b }: { a: string; b: string }): boolean => {
+    const x = articles.get(a);
+    const y = articles.get(b);
+    return !x || !y || ![...x].some((article) => y.has(article));
+  };
+  return { byKind, falsePairs: pairs.filter(unrelated), falseReuse: reuse.filter(unrelated) };
+}

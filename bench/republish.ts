@@ -36,7 +36,7 @@ export interface QualitySet {
 }
 
 /** Readability's test fixtures that are lorem ipsum or markup tests rather than articles. */
-function isLoremIpsum(text: string): boolean {
+export function isLoremIpsum(text: string): boolean {
   const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
   const latin = new Set(['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipisicing', 'adipiscing', 'elit', 'sed', 'eiusmod', 'tempor', 'incididunt', 'labore', 'dolore', 'magna', 'aliqua', 'enim', 'minim', 'veniam', 'quis', 'nostrud', 'exercitation', 'ullamco', 'laboris', 'nisi', 'aliquip', 'commodo', 'consequat', 'duis', 'aute', 'irure', 'reprehenderit', 'voluptate', 'velit', 'esse', 'cillum', 'fugiat', 'nulla', 'pariatur', 'excepteur', 'sint', 'occaecat', 'cupidatat', 'non', 'proident', 'sunt', 'culpa', 'qui', 'officia', 'deserunt', 'mollit', 'anim', 'est', 'laborum', 'ut', 'ad', 'ex', 'ea', 'in', 'et', 'id']);
   const hits = words.filter((w) => latin.has(w)).length;
@@ -80,6 +80,7 @@ function template(site: (typeof SITES)[number], title: string, articleHtml: stri
   const trending = [...TRENDING].sort(() => random() - 0.5).slice(0, 4);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} | ${site.name}</title>
+<meta property="og:site_name" content="${site.name}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:sans-serif;margin:0} header{background:${site.color};color:#fff;padding:1em} .sidebar{float:right;width:30%}</style>
 </head><body>
@@ -212,4 +213,80 @@ function hashName(name: string): number {
   let h = 2166136261;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
   return h >>> 0;
+}
+
+// ---------- Partial copies (passages) ----------
+
+export type PartialKind = 'excerpt-30' | 'stitched' | 'quote';
+export const PARTIAL_KINDS: readonly PartialKind[] = ['excerpt-30', 'stitched', 'quote'];
+
+/** A page built from parts of articles: found when paired with each of `sources`; `related` may pair too. */
+export interface PartialPage {
+  path: string;
+  kind: PartialKind;
+  html: string;
+  /** Articles whose original it should be found with. */
+  sources: string[];
+  /** Other articles it contains (a quote's host): a pair with them is no false pair. */
+  related: string[];
+}
+
+/** A site's own box at the end of every partial page it runs (45 words): boilerplate, not copying. */
+function siteBoilerplate(site: string): string {
+  return `A version of this story appears in the weekend print edition of ${site}. Our journalism is funded by readers like you: for unlimited access to every article, podcast and newsletter, and to support reporting from our correspondents around the world, subscribe today from just one pound a week.`;
+}
+
+/** Words of the quote kind. */
+export const QUOTE_WORDS = 60;
+
+/** Paragraph blocks of an article's expected HTML, as outer HTML and text. */
+function blocksOf(corpusDir: string, article: string): { html: string; text: string }[] {
+  const { document } = parseHTML(`<!DOCTYPE html><html><body><div id="doppel-article">${readFileSync(join(corpusDir, article, 'expected.html'), 'utf8')}</div></body></html>`);
+  return paragraphs(document.getElementById('doppel-article')!).map((el) => ({ html: el.outerHTML, text: el.textContent ?? '' }));
+}
+
+/** Whole blocks from the start (or from `fromShare` of the text on) until `share` of the text. */
+function blocksUpTo(blocks: { html: string; text: string }[], fromShare: number, share: number): string[] {
+  const total = blocks.reduce((n, b) => n + b.text.length, 0);
+  const out: string[] = [];
+  let seen = 0;
+  for (const b of blocks) {
+    if (seen >= total * fromShare && seen < total * share) out.push(b.html);
+    seen += b.text.length;
+  }
+  return out;
+}
+
+/**
+ * For each article, `variants` pages of each partial kind: the first 30% of it; its first half
+ * followed by the second half of another article; a 60-word quote of it inside another article
+ * (a blockquote halfway through). Each is dressed in a republishing site's template.
+ */
+export function buildPartialCopies(set: QualitySet, corpusDir = CORPUS_DIR, variants = 3, seed = 20231): PartialPage[] {
+  const pages: PartialPage[] = [];
+  const { articles } = set;
+  const blocks = new Map(articles.map((a) => [a, blocksOf(corpusDir, a)]));
+  const titles = new Map(set.pages.filter((p) => p.kind === 'original').map((p) => [p.article, /<title[^>]*>([^<]*)/i.exec(p.html)?.[1]?.trim() ?? p.article]));
+  articles.forEach((article, i) => {
+    const random = mulberry32(seed ^ hashName(article));
+    const own = blocks.get(article)!;
+    const dress = (kind: PartialKind, variant: number, body: string[], sources: string[], related: string[] = []): void => {
+      const site = pick(random, SITES);
+      const html = template(site, titles.get(article) ?? article, [...body, `<p>${escapeHtml(siteBoilerplate(site.name))}</p>`].join('\n'), random);
+      pages.push({ path: `${article}/partial-${kind}-${variant}.html`, kind, sources, related, html });
+    };
+    for (let variant = 1; variant <= variants; variant++) {
+      const other = articles[(i + variant * 17) % articles.length]!;
+      dress('excerpt-30', variant, [...blocksUpTo(own, 0, 0.3), '<p><a href="/continue">Continue reading on the original site</a></p>'], [article]);
+      dress('stitched', variant, [...blocksUpTo(own, 0, 0.5), ...blocksUpTo(blocks.get(other)!, 0.5, 1.01)], [article, other]);
+      const words = own.map((b) => b.text).join(' ').split(/\s+/).filter(Boolean);
+      const from = Math.floor(random() * Math.max(1, words.length - QUOTE_WORDS));
+      const quote = escapeHtml(words.slice(from, from + QUOTE_WORDS).join(' '));
+      const host = articles[(i + variant * 31 + 5) % articles.length]!;
+      const hostBlocks = blocks.get(host)!.map((b) => b.html);
+      const half = Math.floor(hostBlocks.length / 2);
+      dress('quote', variant, [...hostBlocks.slice(0, half), `<blockquote><p>“${quote}”</p></blockquote>`, ...hostBlocks.slice(half)], [article], [host]);
+    }
+  });
+  return pages;
 }

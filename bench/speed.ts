@@ -14,6 +14,7 @@ import { countFeatures, fingerprintText } from '../lib/features';
 import { forEachToken, normalizeText } from '../lib/text';
 import { type IndexBenchResult, benchIndex } from './index-bench';
 import { mulberry32, pick } from '../lib/random';
+import { passageFingerprints } from '../lib/passages/fingerprints';
 
 const JSON_OUTPUT = process.argv.includes('--json');
 const CORPUS = new URL('../../shared/corpus/readability-test-pages', import.meta.url);
@@ -23,6 +24,9 @@ const SCRIPT_PASSES = 3;
 const SEGMENT_CHUNK = 2000; // V8's Intl.Segmenter runs out of memory on multi-megabyte strings
 const TARGET_RATIO = 30;
 const TARGET_MEDIAN_QUERY_US = 20;
+// Passage fingerprints (issue 23): at least this fast, and at least this share of fingerprintText's speed.
+const TARGET_PASSAGE_MB_S = 20;
+const TARGET_PASSAGE_SHARE = 0.5;
 
 interface SimHashJs {
   hash(text: string): number;
@@ -187,6 +191,12 @@ const simhashJs = timePasses(
   },
 );
 const ratio = doppel.mbPerS / simhashJs.mbPerS;
+// Passage fingerprints, timed right after fingerprintText on the same texts.
+const passageTiming = timePasses(DOPPEL_PASSES, bytes, () => {
+  for (const t of texts) sink += passageFingerprints(t).hashes.length;
+});
+const passageShare = passageTiming.mbPerS / doppel.mbPerS;
+const passageMet = passageTiming.mbPerS >= TARGET_PASSAGE_MB_S && passageShare >= TARGET_PASSAGE_SHARE;
 const normalize = timePasses(DOPPEL_PASSES, bytes, () => {
   for (const t of texts) sink += normalizeText(t).length;
 });
@@ -205,6 +215,8 @@ log(`Fingerprinting the same texts (median of the timed passes, after a warm-up)
 row('Doppel fingerprintText (simhash + check)', doppel);
 row('simhash-js new SimHash().hash(text)', simhashJs);
 log(`  ${'Doppel / simhash-js'.padEnd(44)} ${fmt(ratio).padStart(7)} ×      target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}`);
+row('passageFingerprints (winnowing, k 5, w 26)', passageTiming);
+log(`  ${'passages / fingerprintText'.padEnd(44)} ${fmt(passageShare).padStart(7)} ×      target ≥ ${TARGET_PASSAGE_MB_S} MB/s and ≥ ${TARGET_PASSAGE_SHARE}×: ${passageMet ? 'met' : 'NOT met'}`);
 log();
 log(`Parts, on the same texts`);
 row('normalizeText alone', normalize);
@@ -277,6 +289,7 @@ if (JSON_OUTPUT) {
         targetRatio: TARGET_RATIO,
         targetMet: ratio >= TARGET_RATIO,
       },
+      passages: { fingerprint: timing(passageTiming), share: round(passageShare), targetMbPerS: TARGET_PASSAGE_MB_S, targetShare: TARGET_PASSAGE_SHARE, targetMet: passageMet },
       parts: {
         normalizeText: timing(normalize),
         doppelTokens: timing(tokens),

@@ -13,8 +13,10 @@ import {
   buildReport,
   fingerprintDocument,
 } from '../lib/scan';
+import { type ReuseDocument, findScanReuse, formatReuse, siteOfHtml } from '../lib/scan-reuse';
+import { runCompare } from './scan-compare';
 
-const USAGE_LINE = `usage: npm run scan -- [DIR] [--k N] [--json]   (N: integer 0..${MAX_K}, default ${DEFAULT_K})`;
+const USAGE_LINE = `usage: npm run scan -- [DIR] [--k N] [--json]   (N: integer 0..${MAX_K}, default ${DEFAULT_K}), or npm run scan -- --compare A B`;
 const HELP = `${USAGE_LINE}
 
 Finds near-duplicate pages among the .html, .htm and .txt files under DIR (recursively).
@@ -23,7 +25,9 @@ fingerprints differ in at most N bits are reported as a pair, and pairs are join
 
   DIR       folder to scan (default: the repo's samples/ folder)
   --k N     maximum Hamming distance of a pair (default ${DEFAULT_K})
-  --json    print one JSON object {k, documents, pairs, clusters} instead of tables
+  --json    print one JSON object {k, documents, pairs, clusters, reuse} instead of tables
+            (reuse: pairs sharing passages of 30 words or more, not already in pairs)
+  --compare A B   show the passages files A and B share, side by side
   --help    print this help
 `;
 
@@ -268,6 +272,7 @@ class ProgressBar {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv.includes('--compare')) return runCompare(argv);
   let args: Args;
   try {
     args = parseArgs(argv);
@@ -299,6 +304,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const bar = process.stderr.isTTY && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
   const fingerprinted: FingerprintedDocument[] = [];
+  const forReuse: ReuseDocument[] = [];
   let done = 0;
   for (const file of files) {
     let bytes: Buffer | null = null;
@@ -310,15 +316,24 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (bytes) {
       const content = decode(bytes, file.kind);
-      fingerprinted.push(fingerprintDocument({ path: file.path, kind: file.kind, content }, parseHtml));
+      let text: string | null = null;
+      fingerprinted.push(fingerprintDocument({ path: file.path, kind: file.kind, content }, parseHtml, {}, (t) => (text = t)));
+      forReuse.push({ path: file.path, text, site: file.kind === 'html' ? siteOfHtml(content) : null });
     }
     bar?.update(++done, file.path);
   }
   bar?.clear();
 
   const report = buildReport(fingerprinted, args.k);
-  if (args.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-  else process.stdout.write(formatReport(report, process.stdout.isTTY ? process.stdout.columns || 100 : 100));
+  const reuse = findScanReuse(forReuse, report.pairs);
+  if (args.json) process.stdout.write(JSON.stringify({ ...report, reuse }, null, 2) + '\n');
+  else {
+    const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));
+    // The reuse section goes before the summary line, which stays last.
+    const tables = formatReport(report, process.stdout.isTTY ? process.stdout.columns || 100 : 100);
+    const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
+    process.stdout.write(tables.slice(0, summaryAt) + formatReuse(reuse, (path) => numbers.get(path) ?? '') + '\n' + tables.slice(summaryAt));
+  }
   return 0;
 }
 

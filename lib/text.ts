@@ -152,3 +152,89 @@ export function tokenize(text: string, { fold = true }: { fold?: boolean } = {})
   forEachToken(normalized, (s, e) => out.push(normalized.slice(s, e)));
   return out;
 }
+
+/**
+ * normalizeText with a map back to the input: `source[i]` is the offset in `text` of the input
+ * character that normalised character i came from, and `source[normalized.length]` is
+ * text.length. Null when the normalised text lines up with the input one to one (most text: the
+ * fast path costs two string passes).
+ */
+export function normalizeWithOffsets(text: string): { normalized: string; source: Int32Array | null } {
+  const normalized = normalizeText(text);
+  if (normalized.length === text.length && text.normalize('NFKC') === text && text.toLowerCase().length === text.length && !/[ςßſ\u200b-\u200d\u2060\ufeff\u00ad\ufe00-\ufe0f\u20e3]/.test(text)) {
+    return { normalized, source: null };
+  }
+  // Normalise each base character with its following marks on its own: NFKC composes within such
+  // a cluster, so the pieces join to the same text as normalising the whole.
+  const pieces: string[] = [];
+  const source: number[] = [];
+  const cluster = /\P{M}\p{M}*|\p{M}+/gsu;
+  for (let m = cluster.exec(text); m; m = cluster.exec(text)) {
+    const piece = normalizeText(m[0]);
+    pieces.push(piece);
+    for (let i = 0; i < piece.length; i++) source.push(m.index);
+  }
+  source.push(text.length);
+  return { normalized: pieces.join(''), source: Int32Array.from(source) };
+}
+
+/** The words of a text for passages, with their offsets in the text as given (not normalised). */
+export interface WordSpans {
+  count: number;
+  /** Offsets in the input text: word i is text.slice(start[i], end[i]). */
+  start: Int32Array;
+  end: Int32Array;
+  /** The normalised text and each word's range in it (what is hashed). */
+  normalized: string;
+  normalizedStart: Int32Array;
+  normalizedEnd: Int32Array;
+}
+
+/**
+ * Words of spaced scripts and Thai-like scripts, and single characters of Chinese and Japanese
+ * (their bigrams are left out: a k-gram of characters already spans them), in order: each word's
+ * range in `normalized` (a normalizeText result).
+ */
+export function normalizedWordRanges(normalized: string): { count: number; start: Int32Array; end: Int32Array } {
+  let capacity = 64;
+  let start = new Int32Array(capacity);
+  let end = new Int32Array(capacity);
+  let count = 0;
+  forEachToken(normalized, (s, e, kind) => {
+    if (kind === BIGRAM && e !== s + charWidth(normalized, s)) return;
+    if (count === capacity) {
+      capacity *= 2;
+      const grownStart = new Int32Array(capacity);
+      const grownEnd = new Int32Array(capacity);
+      grownStart.set(start);
+      grownEnd.set(end);
+      start = grownStart;
+      end = grownEnd;
+    }
+    start[count] = s;
+    end[count++] = e;
+  });
+  return { count, start: start.slice(0, count), end: end.slice(0, count) };
+}
+
+/** The words of normalizedWordRanges, with their offsets in the text as given. */
+export function wordSpans(text: string): WordSpans {
+  const { normalized, source } = normalizeWithOffsets(text);
+  const { count, start: normalizedStart, end: normalizedEnd } = normalizedWordRanges(normalized);
+  let start = normalizedStart;
+  let end = normalizedEnd;
+  if (source) {
+    start = normalizedStart.map((s) => source[s]!);
+    // A word ends where the input character after its last normalised character begins.
+    end = normalizedEnd.map((e) => nextSourceOffset(source, e));
+  }
+  return { count, start, end, normalized, normalizedStart, normalizedEnd };
+}
+
+/** The input offset just after normalised character e − 1 (the next distinct source offset). */
+function nextSourceOffset(source: Int32Array, e: number): number {
+  const from = source[e - 1]!;
+  let i = e;
+  while (source[i]! === from && i < source.length - 1) i++;
+  return source[i]!;
+}

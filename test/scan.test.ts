@@ -215,7 +215,7 @@ describe('bin/scan.ts', () => {
     const { code, stdout, stderr } = await runScan([dir, '--json', '--k', '2']);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as ScanReport;
-    expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters']);
+    expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters', 'reuse']);
     expect(report.k).toBe(2);
     expect(report.documents.map((d) => d.path)).toEqual(['folder.html/login.html', 'other/b.HTM', 'sub/a.html', 'sub/deeper/soup.txt']);
     for (const d of report.documents) {
@@ -280,5 +280,30 @@ describe('bin/scan.ts', () => {
     const notes = report.documents.filter((d) => d.simhash === null);
     expect(notes.map((d) => d.path)).toEqual(['photo-gallery/harbour-at-dawn.html']);
     expect(report.documents.map((d) => d.path)).toContain('notes/why-i-keep-a-field-notebook.txt');
+    // The history society's page quotes two paragraphs of the tide-mill story: it shares passages
+    // with the original and each copy (the copies carry those paragraphs), and is paired with none.
+    const quoting = 'history-society/2024/06/summer-walks-tide-mills.html';
+    const { reuse } = JSON.parse(stdout) as { reuse: { a: string; b: string; aShare: number; bShare: number; passages: number }[] };
+    expect(reuse.map((r) => [r.a, r.b].sort().join(' ')).sort()).toEqual(family.map((f) => [f, quoting].sort().join(' ')).sort());
+    const withOriginal = reuse.find((r) => r.a === quoting && r.b === original)!;
+    expect(withOriginal).toMatchObject({ passages: 2 });
+    expect(withOriginal.bShare).toBeGreaterThan(0.2);
+    expect(withOriginal.bShare).toBeLessThan(0.3);
+  });
+
+  it('--compare prints the shared passages side by side with plain markers off a terminal', async () => {
+    const original = join(ROOT, 'samples/original-site/2024/05/wrenmouth-tide-mill-turns-again.html');
+    const quoting = join(ROOT, 'samples/history-society/2024/06/summer-walks-tide-mills.html');
+    const { code, stdout, stderr } = await runScan(['--compare', original, quoting]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('2 shared passages of 30 words or more');
+    expect(stdout).toContain('[[Tide mills were once common along this stretch');
+    expect(stdout).toMatch(/left to the weather\.\]\]/);
+    expect(stdout).not.toContain('\x1b[');
+    const bad = await Promise.all([runScan(['--compare', original]), runScan(['--compare', original, join(ROOT, 'no-such.html')])]);
+    expect(bad.map((r) => r.code)).toEqual([2, 2]);
+    expect(bad[0]!.stderr).toMatch(/--compare needs exactly two files/);
+    expect(bad[1]!.stderr).toMatch(/no-such\.html: not found/);
   });
 });

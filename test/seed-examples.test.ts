@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fingerprintText } from '../lib/features';
 import { hammingDistance } from '../lib/fingerprint';
+import { karpRabinHashes, winnow } from '../lib/fingerprint/winnow';
 import { characterShingles, jaccard } from '../lib/shingles';
 import { fingerprintOfVector, simhash, simhashVector } from '../lib/simhash';
 import { NLTK_ENGLISH_STOPWORDS } from '../lib/stopwords';
@@ -120,5 +121,40 @@ describe("seed 002: Manku's table designs for f = 64, k = 3", () => {
       ['123', 33], ['124', 32], ['125', 32], ['134', 32], ['135', 32],
       ['145', 31], ['234', 32], ['235', 32], ['245', 31], ['345', 31],
     ]);
+  });
+});
+
+describe("seed 003: winnowing with the seed's own procedure (characters lower-cased only, n = 5, t = 9, base 17)", () => {
+  const test1 =
+    'In many applications it is useful to record not only the fingerprints of a document, but also the position of the fingerprints in the document. For example, we need positional information to show the matching substrings in a user interface. An efficient implementation of winnowing also needs to retain the position of the most recently selected fingerprint. Figure 2(f) shows the set of [fingerprint, position] pairs for this example (the first position is numbered 0). To avoid the notational complexity of indexing all hashes with their position in the global sequence of hashes of k-grams of a document, we suppress most explicit references to the position of k-grams in documents in our presentation.';
+  const test2 =
+    "An efficient implementation of winnowing needs to keep the pos of most recently selected fingerprint, too. To avoid the complexity of indexing hashes with position in global sequence of hashes of k-grams in a document. It is very useful in many applications to not only record the fingerprints of documents, but also to record the fingerprints. For example, if we need positions to show the matching substrings in a user's interface.";
+  // preprocessing: the seed's `re.compile(r'^a-zA-Z')` matches nothing, so only lower() applies.
+  const seedFingerprint = (text: string) => {
+    const codePoints = Array.from(text.toLowerCase(), (c) => c.codePointAt(0)!);
+    return winnow(karpRabinHashes(codePoints, 5, 17), 9 - 5 + 1);
+  };
+  /** The seed's `comparison`: values of the first found in the second, each repeat counted, over the smaller count. */
+  const seedComparison = (a: number[], b: number[]) => a.filter((v) => b.includes(v)).length / Math.min(a.length, b.length);
+  const f1 = seedFingerprint(test1);
+  const f2 = seedFingerprint(test2);
+
+  it('selects 220 and 133 positions', () => {
+    expect(f1.positions).toHaveLength(220);
+    expect(f2.positions).toHaveLength(133);
+  });
+
+  it("gives the seed's comparison 1.0677, which exceeds 1 because a repeated value counts each time", () => {
+    expect(seedComparison(f1.values, f2.values)).toBeCloseTo(1.0677, 4);
+    expect(seedComparison(f1.values, f2.values)).toBeGreaterThan(1);
+  });
+
+  it('over distinct values: 160 and 111, 89 shared, containment 0.802, Jaccard 0.489', () => {
+    const d1 = new Set(f1.values);
+    const d2 = new Set(f2.values);
+    const shared = [...d1].filter((v) => d2.has(v)).length;
+    expect([d1.size, d2.size, shared]).toEqual([160, 111, 89]);
+    expect(shared / Math.min(d1.size, d2.size)).toBeCloseTo(0.802, 3);
+    expect(jaccard(d1, d2)).toBeCloseTo(0.489, 3);
   });
 });

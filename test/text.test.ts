@@ -1,6 +1,7 @@
 // normalizeText, tokenize and forEachToken, script by script, with exact expected tokens.
 import { describe, expect, it } from 'vitest';
-import { BIGRAM, SEGMENTED, WORD, type TokenKind, forEachToken, normalizeText, tokenize } from '../lib/text';
+import { mulberry32 } from '../lib/random';
+import { BIGRAM, SEGMENTED, WORD, type TokenKind, forEachToken, normalizeText, normalizeWithOffsets, tokenize, wordSpans } from '../lib/text';
 
 /** forEachToken's calls, as [start, end, kind, text]. */
 function ranges(normalized: string): [number, number, TokenKind, string][] {
@@ -153,5 +154,54 @@ describe('forEachToken', () => {
   it('a word cut at a chunk boundary keeps all its characters', () => {
     const run = 'สวัสดี'.repeat(500);
     expect(ranges(run).map((t) => t[3]).join('')).toBe(run);
+  });
+});
+
+describe('wordSpans: words with offsets in the text as given', () => {
+  const words = (text: string) => {
+    const s = wordSpans(text);
+    return Array.from({ length: s.count }, (_, i) => [text.slice(s.start[i], s.end[i]), s.normalized.slice(s.normalizedStart[i], s.normalizedEnd[i])]);
+  };
+
+  it.each<[string, string, string[][]]>([
+    ['English (no normalisation needed)', 'Hello, World: it works.', [['Hello', 'hello'], ['World', 'world'], ['it', 'it'], ['works', 'works']]],
+    ['ß expands, offsets stay on the input', 'Die Straße hier', [['Die', 'die'], ['Straße', 'strasse'], ['hier', 'hier']]],
+    ['a ligature expands', 'ﬁne ﬂow', [['ﬁne', 'fine'], ['ﬂow', 'flow']]],
+    ['a decomposed accent composes', 'Cafe\u0301 ole\u0301!', [['Cafe\u0301', 'café'], ['ole\u0301', 'olé']]],
+    ['invisible characters are dropped inside a word', 'co\u00adop\u00aderation x\u200by', [['co\u00adop\u00aderation', 'cooperation'], ['x\u200by', 'xy']]],
+    ['fullwidth letters', 'ＡＢＣ １２', [['ＡＢＣ', 'abc'], ['１２', '12']]],
+    ['Chinese: its characters, not their bigrams', '东京大学。', [['东', '东'], ['京', '京'], ['大', '大'], ['学', '学']]],
+    ['Japanese kana and a character beyond the BMP', 'かな𠮷', [['か', 'か'], ['な', 'な'], ['𠮷', '𠮷']]],
+    ['Turkish dotted capital I (lower-cases to two code units)', 'İstanbul ve', [['İstanbul', 'i̇stanbul'], ['ve', 've']]],
+    ['empty', '', []],
+  ])('%s', (_name, text, expected) => {
+    expect(words(text)).toEqual(expected);
+  });
+
+  it('agrees with tokenize on spaced scripts, and maps back through normalizeWithOffsets', () => {
+    const text = 'ＡＢＣ Straße ΣΊΣΥΦΟΣ ﬁ co\u00adop Cafe\u0301 déjà';
+    const s = wordSpans(text);
+    expect(Array.from({ length: s.count }, (_, i) => s.normalized.slice(s.normalizedStart[i], s.normalizedEnd[i]))).toEqual(tokenize(text));
+    const { normalized, source } = normalizeWithOffsets(text);
+    expect(normalized).toBe(normalizeText(text));
+    expect(source).not.toBeNull();
+    expect(normalizeWithOffsets('plain ascii text').source).toBeNull();
+  });
+
+  it('on seeded random text of awkward characters, normalises like normalizeText and maps each word back to input that normalises to it', () => {
+    const pieces = ['a', 'B', 'ß', 'ﬁ', 'İ', 'Σ', 'ς', 'e\u0301', '\u0301', '\u00ad', '\u200b', 'Ａ', '１', '½', '東', '京', 'か', '𠮷', 'ไทย', ' ', ' ', '\u00a0', ',', '.', '…', '’', '\ufe0f', '😀'];
+    const random = mulberry32(23);
+    for (let n = 0; n < 300; n++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 30) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      expect(normalizeWithOffsets(text).normalized).toBe(normalizeText(text));
+      const s = wordSpans(text);
+      for (let i = 0; i < s.count; i++) {
+        expect(s.start[i]).toBeLessThan(s.end[i]!);
+        // In order; two words may come from one input character (½ → 1⁄2).
+        if (i > 0) expect(s.start[i]).toBeGreaterThanOrEqual(s.start[i - 1]!);
+        // The input of a word normalises to text containing the word (a cluster may carry neighbours along).
+        expect(normalizeText(text.slice(s.start[i], s.end[i]))).toContain(s.normalized.slice(s.normalizedStart[i], s.normalizedEnd[i]));
+      }
+    }
   });
 });

@@ -1,0 +1,49 @@
+// `npm run scan -- --compare A B`: the passages two files share, side by side (lib/compare-view.ts).
+import { readFile } from 'node:fs/promises';
+import { parseHTML } from 'linkedom';
+import { compareView } from '../lib/compare-view';
+import { fingerprintDocument } from '../lib/scan';
+
+export const COMPARE_USAGE = 'usage: npm run scan -- --compare A B   (two .html, .htm or .txt files)';
+
+/** The article text of a file (HTML: extracted as scan does), or why there is none. */
+async function textOf(file: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  const lower = file.toLowerCase();
+  const kind = lower.endsWith('.html') || lower.endsWith('.htm') ? 'html' : lower.endsWith('.txt') ? 'text' : null;
+  if (!kind) return { ok: false, reason: 'not an .html, .htm or .txt file' };
+  let content: string;
+  try {
+    content = new TextDecoder('utf-8').decode(await readFile(file));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, reason: code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(error) };
+  }
+  let text: string | null = null;
+  const { document } = fingerprintDocument({ path: file, kind, content }, (html) => parseHTML(html).document as unknown as Document, {}, (t) => {
+    text = t;
+  });
+  return text === null ? { ok: false, reason: document.note ?? 'no text' } : { ok: true, text };
+}
+
+/** Runs the comparison; the exit code (2: bad arguments or unreadable files). */
+export async function runCompare(argv: readonly string[]): Promise<number> {
+  const at = argv.indexOf('--compare');
+  const files = argv.filter((arg, i) => i !== at && arg !== '--');
+  if (files.length !== 2 || files.some((f) => f.startsWith('-'))) {
+    process.stderr.write(`scan: --compare needs exactly two files${files.length ? `: got ${files.map((f) => JSON.stringify(f)).join(' ')}` : ''}. ${COMPARE_USAGE}\n`);
+    return 2;
+  }
+  const texts = await Promise.all(files.map(textOf));
+  let failed = false;
+  texts.forEach((t, i) => {
+    if (!t.ok) {
+      process.stderr.write(`scan: ${files[i]}: ${t.reason}\n`);
+      failed = true;
+    }
+  });
+  if (failed) return 2;
+  const [a, b] = texts.map((t, i) => ({ name: files[i]!, text: (t as { text: string }).text }));
+  const tty = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  process.stdout.write(compareView(a!, b!, { columns: tty ? process.stdout.columns || 100 : 100, colour: tty }));
+  return 0;
+}
