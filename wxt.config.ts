@@ -32,8 +32,10 @@ export default defineConfig({
   // WXT 0.20+ no longer bundles webextension-polyfill; this module makes `wxt/browser` the polyfill.
   modules: ['@wxt-dev/webextension-polyfill'],
   manifest: ({ browser }) => ({
-    name: 'Doppel',
-    description: 'Notices when the page you are reading is a near-duplicate of one you read before.',
+    // Name and description come from public/_locales/LOCALE/messages.json.
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
     icons: ICONS,
     // The toolbar button (MV3 `action`, MV2 `browser_action`); WXT adds the popup to it.
     [browser === 'firefox' ? 'browser_action' : 'action']: { default_icon: ICONS },

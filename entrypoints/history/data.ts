@@ -5,10 +5,9 @@
 // the background: extension pages share the extension's origin, so they share the background's
 // IndexedDB, and bulk data (a whole history, a file of a million lines) need not cross the
 // message protocol. Each import batch is one transaction, so the background sees whole pages.
-import { plural } from '@/lib/format';
 import { splitLines } from '@/lib/ndjson';
 import { type ImportSummary, ImportError, ImportInterruptedError, exportPages, importLines } from '@/lib/store/transfer';
-import { $, errorText as message, localDate, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
+import { $, errorText as message, l, localDate, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
 
 /** How many rejected lines are listed; the rest are counted ("and N more"). */
 const MAX_REJECTIONS_SHOWN = 100;
@@ -34,7 +33,7 @@ const view = {
 async function exportHistory(): Promise<void> {
   view.exportButton.disabled = true;
   view.exportStatus.classList.remove('error');
-  view.exportStatus.textContent = 'Exporting…';
+  view.exportStatus.textContent = l.t('exporting');
   try {
     const now = Date.now();
     const parts: string[] = [];
@@ -54,11 +53,11 @@ async function exportHistory(): Promise<void> {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(href), 60_000); // the download has started by then
-    view.exportStatus.textContent = `Exported ${plural(pages, 'page', 'pages')}.`;
+    view.exportStatus.textContent = l.count('exportedPages', pages);
     view.exportButton.dataset['state'] = 'done';
   } catch (error) {
     view.exportStatus.classList.add('error');
-    view.exportStatus.textContent = `The export failed: ${message(error)}`;
+    view.exportStatus.textContent = l.t('exportFailed', message(error));
   } finally {
     view.exportButton.disabled = false;
   }
@@ -88,12 +87,7 @@ async function* decodedChunks(file: Blob, read: { bytes: number }): AsyncGenerat
 }
 
 function summaryText(summary: Readonly<ImportSummary>): string {
-  return [
-    `${plural(summary.added, 'page', 'pages')} added`,
-    `${summary.merged} merged`,
-    `${summary.unchanged} unchanged`,
-    `${plural(summary.rejected.length, 'line', 'lines')} rejected`,
-  ].join(', ');
+  return l.t('importSummary', l.count('pagesAdded', summary.added), l.count('pagesMerged', summary.merged), l.count('pagesUnchanged', summary.unchanged), l.count('linesRejected', summary.rejected.length));
 }
 
 function showRejections(summary: Readonly<ImportSummary>): void {
@@ -101,15 +95,15 @@ function showRejections(summary: Readonly<ImportSummary>): void {
   view.rejected.replaceChildren();
   view.rejections.hidden = rejected.length === 0;
   if (rejected.length === 0) return;
-  view.rejectionsHeading.textContent = rejected.length === 1 ? 'This line was not imported:' : 'These lines were not imported:';
+  view.rejectionsHeading.textContent = l.count('linesNotImported', rejected.length);
   for (const { line, reason } of rejected.slice(0, MAX_REJECTIONS_SHOWN)) {
     const item = document.createElement('li');
-    item.textContent = `line ${line}: ${reason}`; // text, never markup
+    item.textContent = l.t('rejectedLine', line, reason); // text, never markup
     view.rejected.append(item);
   }
   if (rejected.length > MAX_REJECTIONS_SHOWN) {
     const more = document.createElement('li');
-    more.textContent = `and ${rejected.length - MAX_REJECTIONS_SHOWN} more`;
+    more.textContent = l.count('andMore', rejected.length - MAX_REJECTIONS_SHOWN);
     view.rejected.append(more);
   }
 }
@@ -126,7 +120,7 @@ async function importFile(file: File): Promise<void> {
   view.file.disabled = true;
   view.form.dataset['state'] = 'importing';
   clearImportStatus();
-  view.summary.textContent = `Importing ${file.name}…`;
+  view.summary.textContent = l.t('importingFile', file.name);
   view.progress.max = Math.max(file.size, 1);
   view.progress.value = 0;
   view.progress.hidden = false;
@@ -136,11 +130,11 @@ async function importFile(file: File): Promise<void> {
       now: Date.now(),
       onProgress: (linesRead) => {
         view.progress.value = Math.min(read.bytes, view.progress.max);
-        view.progress.setAttribute('aria-valuetext', `${linesRead} lines read`);
+        view.progress.setAttribute('aria-valuetext', l.count('linesRead', linesRead));
       },
     });
     view.progress.value = view.progress.max;
-    view.summary.textContent = `${summaryText(summary)}.`;
+    view.summary.textContent = summaryText(summary);
     showRejections(summary);
     // Imported pages arrive in no group, and a large import can outgrow the table design: bring
     // the store up to date now (the worker resumes it at its next start if this tab closes first).
@@ -160,16 +154,14 @@ async function importFile(file: File): Promise<void> {
     if (error instanceof ImportError) {
       view.summary.textContent = '';
       // the message says "Nothing was imported." at its end; say it first instead
-      view.error.textContent = `Nothing was imported: ${error.message.replace(/\s*Nothing was imported\.$/, '')}`;
+      view.error.textContent = l.t('nothingImported', error.message.replace(/\s*Nothing was imported\.$/, ''));
     } else if (error instanceof ImportInterruptedError) {
-      view.summary.textContent = `${summaryText(error.summary)}.`;
-      view.error.textContent =
-        `The import stopped after ${plural(error.linesRead, 'line', 'lines')}; pages already imported are complete. ` +
-        `Import the file again to finish. (${message(error.cause)})`;
+      view.summary.textContent = summaryText(error.summary);
+      view.error.textContent = l.count('importStopped', error.linesRead, message(error.cause));
       showRejections(error.summary);
     } else {
       view.summary.textContent = '';
-      view.error.textContent = `The import failed: ${message(error)}`;
+      view.error.textContent = l.t('importFailed', message(error));
     }
   } finally {
     view.progress.hidden = true;

@@ -7,16 +7,18 @@ import { onMoveProgress } from '@/lib/store/db';
 import { needsRegroup } from '@/lib/store/groups';
 import { setupData } from './data';
 import { setupList } from './list';
-import { $, errorText, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
+import { localizePage } from '@/lib/i18n';
+import { $, errorText, l, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
 import { setupSettings } from './settings';
 import { setupSites } from './sites';
 
 // After an update from a Doppel whose database was keyed by URL, opening the store first moves
 // every page to its new key (lib/store/move.ts): say so while it lasts (the sections' own loading
 // lines take over once the store is open).
+localizePage(document, l);
+
 const stopMoveProgress = onMoveProgress(({ moved, total }) => {
-  const share = total > 0 ? ` ${Math.min(100, Math.floor((100 * moved) / total))}%` : '';
-  const text = `Updating how your history is stored (once, after an update of Doppel):${share} of ${total.toLocaleString('en')} pages…`;
+  const text = l.count('updatingStorageProgress', total, l.percent(total > 0 ? Math.min(100, Math.floor((100 * moved) / total)) : 0));
   $('overview').textContent = text;
   $('list-status').textContent = text;
 });
@@ -31,7 +33,7 @@ void (async () => {
   const { k } = await settings();
   if (!(await needsRegroup(await store(), k))) return;
   const status = $('overview');
-  status.textContent = 'Grouping your history…';
+  status.textContent = l.t('groupingHistory');
   await organiseNow(k, (progress) => (status.textContent = organiseText(progress)));
   pagesChanged();
-})().catch((error: unknown) => ($('overview').textContent = `Could not group your history: ${errorText(error)}`));
+})().catch((error: unknown) => ($('overview').textContent = l.t('groupingFailed', errorText(error))));

@@ -8,6 +8,10 @@ import { ORGANISE_LOCK, type OrganiseProgress, type OrganiseResult, organise } f
 import { keptPageStore } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';
+import { createLocalizer } from '@/lib/i18n';
+
+/** The page's words, in the browser's language (public/_locales/). */
+export const l = createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage());
 
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -23,7 +27,7 @@ export const errorText = (error: unknown): string => (error instanceof Error ? e
 
 export async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {
   const reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
-  if (!reply) throw new Error('Doppel did not answer. Try again in a moment.');
+  if (!reply) throw new Error(l.t('errorNoAnswer'));
   if (!reply.ok) throw new Error(reply.error);
   return reply.value;
 }
@@ -39,17 +43,8 @@ export async function organiseNow(k: number, onProgress?: (progress: OrganisePro
 
 /** "Moving the tables… 40%": a progress line for organise. */
 export function organiseText(progress: OrganiseProgress): string {
-  const share = progress.total > 0 ? ` ${Math.floor((100 * progress.done) / progress.total)}%` : '';
-  switch (progress.phase) {
-    case 'design':
-      return `Resizing the lookup tables…${share}`;
-    case 'reading':
-      return `Reading pages to regroup…${share}`;
-    case 'comparing':
-      return `Finding near-duplicates…${share}`;
-    case 'writing':
-      return `Saving the groups…${share}`;
-  }
+  const phase = { design: 'organiseDesign', reading: 'organiseReading', comparing: 'organiseComparing', writing: 'organiseWriting' }[progress.phase];
+  return progress.total > 0 ? l.t('progressShare', l.t(phase), l.percent(Math.floor((100 * progress.done) / progress.total))) : l.t(phase);
 }
 
 /** YYYY-MM-DD in local time. */
