@@ -46,8 +46,8 @@ export function pluralKey(key: string, n: number, rules: Intl.PluralRules): stri
 }
 
 export function createLocalizer(getMessage: GetMessage, uiLocale: string): Localizer {
-  const locale = supported(uiLocale) ?? 'en';
   const catalogLocale = supported(getMessage(CATALOG_LOCALE_KEY)) ?? 'en';
+  const locale = formatLocale(supported(uiLocale) ?? 'en', catalogLocale);
   const rules = new Intl.PluralRules(catalogLocale);
   const numbers = new Intl.NumberFormat(locale);
   const percents = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
@@ -73,6 +73,18 @@ export function createLocalizer(getMessage: GetMessage, uiLocale: string): Local
       return this.count('distanceDetail', distance, this.percent(bitSimilarity(distance)));
     },
   };
+}
+
+/**
+ * The locale numbers and dates are formatted in: the UI's, unless the browser chose a catalogue of
+ * another language than the UI's own (Chromium on Linux started with --lang=es answers
+ * getUILanguage() with "en-US" yet reads the Spanish catalogue): then the catalogue's, so that
+ * the dates match the words. A UI language without a catalogue (de-CH reads English) keeps its
+ * own formats.
+ */
+export function formatLocale(uiLocale: string, catalogLocale: string): string {
+  const language = (tag: string): string => tag.split('-')[0]!.toLowerCase();
+  return language(uiLocale) === language(catalogLocale) || catalogLocale === 'en' ? uiLocale : catalogLocale;
 }
 
 /** The canonical form of a BCP 47 tag ("zh_CN" → "zh-CN"), or null if Intl does not take it. */

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { type GetMessage, createLocalizer, localizePage, pluralKey } from '../lib/i18n';
+import { type GetMessage, createLocalizer, formatLocale, localizePage, pluralKey } from '../lib/i18n';
 import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './i18n-check';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -201,13 +201,31 @@ describe('createLocalizer', () => {
     expect(l.count('pagesCount', 12_345)).not.toBe('12,345 pages');
   });
 
-  it('a missing key shows itself; a missing plural form falls back to other; a bad locale to English', () => {
+  it.each([
+    ['en-GB', 'en', 'en-GB'],
+    ['de-CH', 'en', 'de-CH'],
+    ['es-MX', 'es', 'es-MX'],
+    ['zh-CN', 'zh-CN', 'zh-CN'],
+    ['en-US', 'es', 'es'],
+    ['en-US', 'zh-CN', 'zh-CN'],
+  ])('formats for UI %s with the %s catalogue in %s', (ui, catalog, expected) => {
+    expect(formatLocale(ui, catalog)).toBe(expected);
+  });
+
+  it('a UI locale that disagrees with the catalogue formats in the catalogue\'s language', () => {
+    const l = createLocalizer(getMessageOf(catalogue('es')), 'en-US');
+    expect(l.locale).toBe('es');
+    expect(l.count('pagesCount', 12_345)).toBe('12.345 páginas');
+  });
+
+  it('a missing key shows itself; a missing plural form falls back to other; a bad locale to the catalogue\'s', () => {
     const partial = { ...catalogue('es') };
     delete partial['pagesCount_many'];
     const l = createLocalizer(getMessageOf(partial), 'not a locale!');
-    expect(l.locale).toBe('en');
+    expect(l.locale).toBe('es');
     expect(l.t('noSuchKey')).toBe('noSuchKey');
-    expect(l.count('pagesCount', 1_000_000)).toBe('1,000,000 páginas');
+    expect(l.count('pagesCount', 1_000_000)).toBe('1.000.000 páginas');
+    expect(createLocalizer(getMessageOf(en), 'not a locale!').locale).toBe('en');
   });
 });
 

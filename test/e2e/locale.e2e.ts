@@ -18,6 +18,8 @@ interface Expected {
   /** .likeness of the verbatim copy's match */
   likeness: RegExp;
   badgeTitle: string;
+  /** the title of a match's first-seen time: a date in the language's format */
+  firstSeenOn: RegExp;
   historyHeading: string;
   overview: RegExp;
 }
@@ -31,6 +33,7 @@ const LANGUAGES: Expected[] = [
     forget: 'Olvidar esta página',
     likeness: /^El mismo texto · 0 bits de diferencia · 100\s?% de la huella en común$/,
     badgeTitle: 'Doppel: 1 casi duplicado de esta página entre las que has leído',
+    firstSeenOn: /^Vista por primera vez el \d{1,2} [a-z]{3,4}\.? \d{4}, \d{1,2}:\d{2}$/,
     historyHeading: 'Historial y datos',
     overview: /^2 páginas · 1 artículo distinto · 1 artículo encontrado más de una vez\.$/,
   },
@@ -42,6 +45,7 @@ const LANGUAGES: Expected[] = [
     forget: '忘记此网页',
     likeness: /^文本相同 · 相差 0 位 · 指纹有 100% 相同$/,
     badgeTitle: 'Doppel：你读过的网页中有 1 个与此页近似重复',
+    firstSeenOn: /^首次看到于 \d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}$/,
     historyHeading: '历史与数据',
     overview: /^2 个网页 · 1 篇不同的文章 · 1 篇文章遇到过不止一次。$/,
   },
@@ -84,6 +88,7 @@ describe.each(LANGUAGES)('Chromium with --lang=$lang', (want) => {
     expect(await popup.textContent('#matches-heading')).toBe(want.heading);
     expect(await popup.textContent('#forget')).toBe(want.forget);
     expect(await popup.locator('#matches .likeness').first().textContent()).toMatch(want.likeness);
+    expect(await popup.locator('#matches time').first().getAttribute('title')).toMatch(want.firstSeenOn);
 
     const worker = await ext.getWorker();
     const tabId = await tabIdOf(worker, copy);
