@@ -29,6 +29,8 @@ export default defineConfig({
       delete manifest.chrome_url_overrides;
     },
   },
+  // AMO's sources zip (npm run zip) needs what builds the add-on, not the documents' pictures.
+  zip: { excludeSources: ['docs/**/*.png'] },
   // WXT 0.20+ no longer bundles webextension-polyfill; this module makes `wxt/browser` the polyfill.
   modules: ['@wxt-dev/webextension-polyfill'],
   manifest: ({ browser }) => ({
