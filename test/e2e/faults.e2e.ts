@@ -387,7 +387,7 @@ describe('Doppel under faults', () => {
       writeFileSync(file, `${lines.join('\n')}\n`);
       const before = (await dumpStore(await ext.getWorker())).records.length;
 
-      const linesRead = async (page: Page): Promise<number> => Number(/^(\d+)/.exec((await page.locator('#import-progress').getAttribute('aria-valuetext')) ?? '')?.[1] ?? 0);
+      const linesRead = async (page: Page): Promise<number> => Number((/^([\d,]+)/.exec((await page.locator('#import-progress').getAttribute('aria-valuetext')) ?? '')?.[1] ?? '0').replaceAll(',', ''));
       const startImport = async (): Promise<Page> => {
         const page = await ext.ctx.newPage();
         await page.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
@@ -429,7 +429,7 @@ describe('Doppel under faults', () => {
       await second.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('import-form')?.dataset['state'] ?? ''), null, { timeout: 480_000 });
       console.info(`import of ${LINES} lines, cut off at ${kept} pages, completed ${Date.now() - t0} ms after the first start`);
       expect(await second.locator('#import-error').textContent()).toBe('');
-      expect(await second.locator('#import-summary').textContent()).toBe(`${LINES - kept} pages added, 0 merged, ${kept} unchanged, 0 lines rejected.`);
+      expect(await second.locator('#import-summary').textContent()).toBe(`${(LINES - kept).toLocaleString('en-US')} pages added, 0 merged, ${kept.toLocaleString('en-US')} unchanged, 0 lines rejected.`);
       await second.close();
 
       const done = await dumpStore(await ext.getWorker());
