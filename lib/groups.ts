@@ -9,8 +9,8 @@
 // - A page is a copy when the root of its group is on another site: it is a later near-duplicate
 //   of a page first seen elsewhere. A site republishing its own article is not copying.
 // - A site is flagged as a likely republisher when more than half of its recorded pages are
-//   copies (the rule the history page states: `siteFlagRule` in public/_locales), unless the user marked it trusted; a site marked as a content farm is
-//   always flagged.
+//   copies (the history page states the rule: `siteFlagRule` in public/_locales), unless the user
+//   marked it trusted; a site marked as a content farm is always flagged.
 import { confirmsNearDuplicate } from './features';
 import { type Fingerprint, hammingDistance } from './fingerprint';
 import { UnionFind } from './clusters';
