@@ -16,6 +16,9 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The toolbar and store icons: public/icon/SIZE.png, rendered from assets/icon/ by `npm run icons`. */
+const ICONS = Object.fromEntries([16, 32, 48, 128].map((size) => [size, `icon/${size}.png`]));
+
 // See https://wxt.dev/api/config.html
 export default defineConfig({
   hooks: {
@@ -26,11 +29,18 @@ export default defineConfig({
       delete manifest.chrome_url_overrides;
     },
   },
+  // AMO's sources zip (npm run zip) needs what builds the add-on, not the documents' pictures.
+  zip: { excludeSources: ['docs/**/*.png'] },
   // WXT 0.20+ no longer bundles webextension-polyfill; this module makes `wxt/browser` the polyfill.
   modules: ['@wxt-dev/webextension-polyfill'],
   manifest: ({ browser }) => ({
-    name: 'Doppel',
-    description: 'Notices when the page you are reading is a near-duplicate of one you read before.',
+    // Name and description come from public/_locales/LOCALE/messages.json.
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
+    icons: ICONS,
+    // The toolbar button (MV3 `action`, MV2 `browser_action`); WXT adds the popup to it.
+    [browser === 'firefox' ? 'browser_action' : 'action']: { default_icon: ICONS },
     // storage: settings (storage.local) and why a page was not recorded (storage.session).
     // activeTab: the popup reads the address of the tab it was opened on, and only that one.
     // offscreen (Chromium): the reader document, where Readability reads the pages' HTML

@@ -1,20 +1,9 @@
-// Words and numbers the popup and history page show a person.
+// Numbers and dates the popup and history page show a person, in a given locale (lib/i18n.ts puts
+// them into its messages).
 
 /** Share of the 64 fingerprint bits two pages have in common, as a whole percentage. */
 export function bitSimilarity(distance: number): number {
   return Math.round(((64 - distance) / 64) * 100);
-}
-
-/** How alike two pages are, in words, from the Hamming distance of their simhashes. */
-export function likeness(distance: number): string {
-  if (distance === 0) return 'Same text';
-  if (distance === 1) return 'Nearly the same text';
-  return 'Very similar text';
-}
-
-/** "2 bits apart · 97% of the fingerprint in common". */
-export function distanceDetail(distance: number): string {
-  return `${distance} ${distance === 1 ? 'bit' : 'bits'} apart · ${bitSimilarity(distance)}% of the fingerprint in common`;
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -36,22 +25,17 @@ function cached<T>(formats: Map<string, T>, locale: string, build: () => T): T {
   return format;
 }
 
-/** "3 days ago", "just now": when something happened, relative to now. */
+/** "3 days ago", "now": when something happened, relative to now, in the locale's words. */
 export function relativeTime(then: number, now: number, locale = 'en'): string {
   const elapsed = now - then;
-  if (elapsed < 60 * 1000) return 'just now';
   const format = cached(relativeFormats, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
   for (const [unit, ms] of UNITS) {
     if (elapsed >= ms) return format.format(-Math.floor(elapsed / ms), unit);
   }
-  return 'just now';
+  return format.format(0, 'second');
 }
 
 /** An absolute date and time, for tooltips. */
 export function absoluteTime(ms: number, locale = 'en'): string {
   return cached(absoluteFormats, locale, () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })).format(ms);
-}
-
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

@@ -9,8 +9,8 @@
 // - A page is a copy when the root of its group is on another site: it is a later near-duplicate
 //   of a page first seen elsewhere. A site republishing its own article is not copying.
 // - A site is flagged as a likely republisher when more than half of its recorded pages are
-//   copies (SITE_FLAG_RULE), unless the user marked it trusted; a site marked as a content farm is
-//   always flagged.
+//   copies (the history page states the rule: `siteFlagRule` in public/_locales), unless the user
+//   marked it trusted; a site marked as a content farm is always flagged.
 import { confirmsNearDuplicate } from './features';
 import { type Fingerprint, hammingDistance } from './fingerprint';
 import { UnionFind } from './clusters';
@@ -24,10 +24,6 @@ export interface GroupMember {
   check: Fingerprint | null;
   firstSeen: number;
 }
-
-/** The rule, in the sentence the history page shows. */
-export const SITE_FLAG_RULE =
-  'A site is flagged when more than half of the pages you read on it are later copies of pages you first saw on another site.';
 
 /** True if a and b are near-duplicates within k bits (the rule PageStore.nearDuplicates applies). */
 export function areNearDuplicates(a: GroupMember, b: GroupMember, k: number): boolean {

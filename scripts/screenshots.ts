@@ -1,51 +1,148 @@
-// Takes the README's screenshots (docs/screenshots/) in Debian's Chromium with the built
-// extension: the popup on a copy from a flagged site, and the history page, light and dark.
-// Run: npm run build && npm run screenshots
+// Screenshots of Doppel in Debian's Chromium with the built extension, after reading a few articles
+// of four sites served on 127.0.0.1 under realistic host names (Chromium's --host-resolver-rules;
+// .example is a reserved top-level domain, so no real site is named):
+// - docs/store/LANG/1-popup.png, 2-history.png, 3-sites.png: 1280×800, for the Chrome Web Store and
+//   addons.mozilla.org, in English, Spanish and Chinese (Chromium's --lang). The popup is drawn
+//   under a plain toolbar over the page it reports on: headless Chromium shows no browser chrome.
+// - docs/screenshots/: the README's popup and history page, light and dark (English run only).
+// Run: npm run build && npm run screenshots [-- en|es|zh-CN …]. The Chinese set needs a CJK font
+// (Debian: apt-get install fonts-noto-cjk), or Chromium draws empty boxes.
 import type { Page } from 'playwright-core';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launchWithExtension, servePages, sleep, visit, waitForPopupState } from '../test/e2e/harness';
+import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from '../test/e2e/harness';
 
 const PAGES = fileURLToPath(new URL('../test/e2e/pages/', import.meta.url));
-const OUT = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
+const ICON = fileURLToPath(new URL('../public/icon/32.png', import.meta.url));
+const STORE_SIZE = { width: 1280, height: 800 };
 
-const almanac = await servePages(`${PAGES}almanac`);
-const copierA = await servePages(`${PAGES}aggregator`);
-const copierB = await servePages(`${PAGES}aggregator`);
-const ext = await launchWithExtension(process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3');
-try {
-  const popup = await ext.ctx.newPage();
-  const reads = [
-    almanac.url('/history/lighthouse-logbooks.html'),
-    almanac.url('/nature/winter-bees.html'),
-    almanac.url('/waterways/canal-lock.html'),
-    copierA.url('/copies/lighthouse-logbooks.html'),
-    copierB.url('/copies/lighthouse-logbooks.html'),
-    copierB.url('/copies/winter-bees.html'),
-  ];
-  for (const address of reads) {
+/** Host name → the test site served under it. */
+const HOSTS = {
+  almanac: 'www.glenmorie-almanac.example',
+  courier: 'www.harrowby-courier.example',
+  digest: 'wireline-digest.example',
+  pulse: 'newspulse-today.example',
+} as const;
+const SOURCES: Record<keyof typeof HOSTS, string> = { almanac: 'almanac', courier: 'original', digest: 'aggregator', pulse: 'republisher' };
+
+/** The articles read, in order: originals first, then their copies on two other sites. */
+const READS: [keyof typeof HOSTS, string][] = [
+  ['almanac', '/history/lighthouse-logbooks.html'],
+  ['almanac', '/nature/winter-bees.html'],
+  ['courier', '/news/2024/ferry-returns.html'],
+  ['almanac', '/waterways/canal-lock.html'],
+  ['courier', '/culture/repair-cafe.html'],
+  ['digest', '/copies/lighthouse-logbooks.html'],
+  ['pulse', '/stories/ferry-service-back.html'],
+  ['digest', '/copies/winter-bees.html'],
+  ['pulse', '/stories/second-hand-bicycle.html'],
+  ['pulse', '/stories/skellan-ferry-linnet.html'],
+];
+/** The page the popup is shown on: an edited copy with two near-duplicates read before. */
+const SHOWN: [keyof typeof HOSTS, string] = ['pulse', '/stories/skellan-ferry-linnet.html'];
+
+const address = (host: keyof typeof HOSTS, path: string): string => `http://${HOSTS[host]}${path}`;
+const dataUrl = (png: Buffer): string => `data:image/png;base64,${png.toString('base64')}`;
+
+async function readArticles(ext: ExtensionSession, popup: Page): Promise<void> {
+  for (const [host, path] of READS) {
     const tab = await ext.ctx.newPage();
-    await visit(tab, address);
-    await waitForPopupState(popup, address, 'ready');
+    await visit(tab, address(host, path));
+    await waitForPopupState(popup, address(host, path), 'ready');
     await tab.close();
     await sleep(50);
   }
-  const history: Page = await ext.ctx.newPage();
+}
+
+/** The page at 1280×800 with the popup open under a toolbar showing its address and Doppel's badge. */
+async function popupOverPage(ext: ExtensionSession, popup: Page, out: string): Promise<void> {
+  const url = address(...SHOWN);
+  const tab = await ext.ctx.newPage();
+  const toolbar = 44;
+  await tab.setViewportSize({ width: STORE_SIZE.width, height: STORE_SIZE.height - toolbar });
+  await visit(tab, url);
+  const pageShot = await tab.screenshot();
+  await popup.setViewportSize({ width: 400, height: 600 });
+  const badge = (await waitForPopupState(popup, url, 'ready')).length;
+  const popupShot = await popup.locator('main').screenshot();
+  const frame = await ext.ctx.newPage();
+  await frame.setViewportSize(STORE_SIZE);
+  await frame.setContent(`<!doctype html><html><body style="margin:0;font:14px system-ui,sans-serif">
+    <div style="height:${toolbar}px;box-sizing:border-box;display:flex;align-items:center;gap:12px;padding:0 14px;background:#dee1e6;border-bottom:1px solid #c4c7cc">
+      <div style="flex:1;height:30px;border-radius:15px;background:#fff;display:flex;align-items:center;padding:0 16px;color:#3c4043">${url.replace(/^http:\/\//, '')}</div>
+      <div style="position:relative;width:28px;height:28px;display:grid;place-items:center;border-radius:6px;background:#c8ccd2">
+        <img src="${dataUrl(readFileSync(ICON))}" width="16" height="16" />
+        <span style="position:absolute;right:-4px;bottom:-3px;min-width:14px;padding:0 2px;border-radius:3px;background:#8a4b08;color:#fff;font-size:10px;line-height:14px;text-align:center">${badge}</span>
+      </div>
+    </div>
+    <img src="${dataUrl(pageShot)}" style="display:block" />
+    <img src="${dataUrl(popupShot)}" style="position:absolute;top:${toolbar - 4}px;right:10px;width:400px;border-radius:8px;box-shadow:0 6px 24px rgba(0,0,0,.28),0 0 0 1px rgba(0,0,0,.12)" />
+  </body></html>`);
+  await frame.screenshot({ path: out });
+  for (const page of [tab, frame]) await page.close();
+}
+
+async function historyShots(ext: ExtensionSession, dir: string): Promise<void> {
+  const history = await ext.ctx.newPage();
+  await history.setViewportSize(STORE_SIZE);
+  await history.goto(`chrome-extension://${ext.extensionId}/history.html`);
+  await history.locator('#list[data-state="ready"]').waitFor();
+  await history.locator('#site-list[data-state="ready"]').waitFor();
+  await history.screenshot({ path: `${dir}2-history.png` });
+  await history.locator(`tr[data-site="${HOSTS.pulse}"] button`).click();
+  await history.locator('.evidence:not([hidden]) li').first().waitFor();
+  await history.locator('#sites').evaluate((section) => section.scrollIntoView());
+  await history.screenshot({ path: `${dir}3-sites.png` });
+  await history.close();
+}
+
+/** The README's screenshots (docs/screenshots/), light and dark. */
+async function readmeShots(ext: ExtensionSession, popup: Page): Promise<void> {
+  const out = `${DOCS}screenshots/`;
+  const history = await ext.ctx.newPage();
   await history.setViewportSize({ width: 900, height: 1100 });
   await popup.setViewportSize({ width: 420, height: 560 });
   for (const scheme of ['light', 'dark'] as const) {
     await popup.emulateMedia({ colorScheme: scheme });
-    await waitForPopupState(popup, copierB.url('/copies/lighthouse-logbooks.html'), 'ready');
-    await popup.screenshot({ path: `${OUT}popup-${scheme}.png` });
+    await waitForPopupState(popup, address(...SHOWN), 'ready');
+    await popup.screenshot({ path: `${out}popup-${scheme}.png` });
     await history.emulateMedia({ colorScheme: scheme });
     await history.goto(`chrome-extension://${ext.extensionId}/history.html`);
     await history.locator('#list[data-state="ready"]').waitFor();
     await history.locator('#site-list[data-state="ready"]').waitFor();
-    await history.locator(`tr[data-site="${new URL(copierB.origin).host}"] button`).click();
+    await history.locator(`tr[data-site="${HOSTS.pulse}"] button`).click();
     await history.locator('.evidence:not([hidden]) li').first().waitFor();
-    await history.screenshot({ path: `${OUT}history-${scheme}.png`, fullPage: true });
-    console.log(`wrote popup-${scheme}.png and history-${scheme}.png`);
+    await history.screenshot({ path: `${out}history-${scheme}.png`, fullPage: true });
+    console.log(`wrote docs/screenshots/popup-${scheme}.png and history-${scheme}.png`);
+  }
+  await popup.emulateMedia({ colorScheme: 'light' });
+  await history.close();
+}
+
+const languages = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['en', 'es', 'zh-CN'];
+const sites: Record<string, Site> = {};
+for (const [name, source] of Object.entries(SOURCES)) sites[name] = await servePages(`${PAGES}${source}`);
+const rules = Object.entries(HOSTS).map(([name, host]) => `MAP ${host} 127.0.0.1:${sites[name]!.port}`).join(',');
+try {
+  for (const lang of languages) {
+    const ext = await launchWithExtension(process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3', {
+      // no HTTPS upgrade of the http:// addresses: the test sites serve plain HTTP
+      args: [`--lang=${lang}`, `--host-resolver-rules=${rules}`, '--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable'],
+    });
+    try {
+      const popup = await ext.ctx.newPage();
+      await readArticles(ext, popup);
+      const dir = `${DOCS}store/${lang}/`;
+      mkdirSync(dir, { recursive: true });
+      await popupOverPage(ext, popup, `${dir}1-popup.png`);
+      await historyShots(ext, dir);
+      console.log(`wrote docs/store/${lang}/1-popup.png, 2-history.png and 3-sites.png`);
+      if (lang === 'en') await readmeShots(ext, popup);
+    } finally {
+      await ext.close();
+    }
   }
 } finally {
-  await ext.close();
-  for (const site of [almanac, copierA, copierB]) await site.close();
+  for (const site of Object.values(sites)) await site.close();
 }

@@ -6,11 +6,10 @@
 // the worker, the only context that writes the database: the file is read here and its lines go
 // to the worker over a writer port in batches, the next batch when the worker has saved enough
 // (lib/writer-client.ts), so neither side holds a large file at once.
-import { plural } from '@/lib/format';
 import { splitLines } from '@/lib/ndjson';
 import { type ImportSummary, exportPages } from '@/lib/store/transfer';
 import { WriterFailed, WriterStopped, importThrough } from '@/lib/writer-client';
-import { $, errorText as message, localDate, organiseText, pagesChanged, store, writerPort } from './shared';
+import { $, errorText as message, l, localDate, organiseText, pagesChanged, store, writerPort } from './shared';
 
 /** How many rejected lines are listed; the rest are counted ("and N more"). */
 const MAX_REJECTIONS_SHOWN = 100;
@@ -36,7 +35,7 @@ const view = {
 async function exportHistory(): Promise<void> {
   view.exportButton.disabled = true;
   view.exportStatus.classList.remove('error');
-  view.exportStatus.textContent = 'Exporting…';
+  view.exportStatus.textContent = l.t('exporting');
   try {
     const now = Date.now();
     const parts: string[] = [];
@@ -56,11 +55,11 @@ async function exportHistory(): Promise<void> {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(href), 60_000); // the download has started by then
-    view.exportStatus.textContent = `Exported ${plural(pages, 'page', 'pages')}.`;
+    view.exportStatus.textContent = l.count('exportedPages', pages);
     view.exportButton.dataset['state'] = 'done';
   } catch (error) {
     view.exportStatus.classList.add('error');
-    view.exportStatus.textContent = `The export failed: ${message(error)}`;
+    view.exportStatus.textContent = l.t('exportFailed', message(error));
   } finally {
     view.exportButton.disabled = false;
   }
@@ -90,12 +89,7 @@ async function* decodedChunks(file: Blob, read: { bytes: number }): AsyncGenerat
 }
 
 function summaryText(summary: Readonly<ImportSummary>): string {
-  return [
-    `${plural(summary.added, 'page', 'pages')} added`,
-    `${summary.merged} merged`,
-    `${summary.unchanged} unchanged`,
-    `${plural(summary.rejected.length, 'line', 'lines')} rejected`,
-  ].join(', ');
+  return l.t('importSummary', l.count('pagesAdded', summary.added), l.count('pagesMerged', summary.merged), l.count('pagesUnchanged', summary.unchanged), l.count('linesRejected', summary.rejected.length));
 }
 
 function showRejections(summary: Readonly<ImportSummary>): void {
@@ -103,15 +97,15 @@ function showRejections(summary: Readonly<ImportSummary>): void {
   view.rejected.replaceChildren();
   view.rejections.hidden = rejected.length === 0;
   if (rejected.length === 0) return;
-  view.rejectionsHeading.textContent = rejected.length === 1 ? 'This line was not imported:' : 'These lines were not imported:';
+  view.rejectionsHeading.textContent = l.count('linesNotImported', rejected.length);
   for (const { line, reason } of rejected.slice(0, MAX_REJECTIONS_SHOWN)) {
     const item = document.createElement('li');
-    item.textContent = `line ${line}: ${reason}`; // text, never markup
+    item.textContent = l.t('rejectedLine', line, reason); // text, never markup
     view.rejected.append(item);
   }
   if (rejected.length > MAX_REJECTIONS_SHOWN) {
     const more = document.createElement('li');
-    more.textContent = `and ${rejected.length - MAX_REJECTIONS_SHOWN} more`;
+    more.textContent = l.count('andMore', rejected.length - MAX_REJECTIONS_SHOWN);
     view.rejected.append(more);
   }
 }
@@ -128,7 +122,7 @@ async function importFile(file: File): Promise<void> {
   view.file.disabled = true;
   view.form.dataset['state'] = 'importing';
   clearImportStatus();
-  view.summary.textContent = `Importing ${file.name}…`;
+  view.summary.textContent = l.t('importingFile', file.name);
   view.progress.max = Math.max(file.size, 1);
   view.progress.value = 0;
   view.progress.hidden = false;
@@ -140,10 +134,10 @@ async function importFile(file: File): Promise<void> {
     const summary = await importThrough(writerPort(), splitLines(decodedChunks(file, read)), Date.now(), {
       onSaved: (saved) => {
         view.progress.value = Math.min(read.bytes, view.progress.max);
-        view.progress.setAttribute('aria-valuetext', `${saved.through} lines read`);
+        view.progress.setAttribute('aria-valuetext', l.count('linesRead', saved.through));
       },
       onAllSaved: (saved) => {
-        view.summary.textContent = `${summaryText(saved)}.`;
+        view.summary.textContent = summaryText(saved);
         showRejections(saved);
         view.form.dataset['state'] = 'organising';
         view.progress.removeAttribute('value'); // indeterminate until the first report
@@ -155,7 +149,7 @@ async function importFile(file: File): Promise<void> {
         view.progress.setAttribute('aria-valuetext', organiseText(progress));
       },
     });
-    view.summary.textContent = `${summaryText(summary)}.`;
+    view.summary.textContent = summaryText(summary);
     showRejections(summary);
     view.form.dataset['state'] = 'done';
     pagesChanged();
@@ -165,20 +159,18 @@ async function importFile(file: File): Promise<void> {
     if (error instanceof WriterFailed && error.failure === 'refused') {
       view.summary.textContent = '';
       // the message says "Nothing was imported." at its end; say it first instead
-      view.error.textContent = `Nothing was imported: ${error.message.replace(/\s*Nothing was imported\.$/, '')}`;
+      view.error.textContent = l.t('nothingImported', error.message.replace(/\s*Nothing was imported\.$/, ''));
     } else if (error instanceof WriterStopped && saved !== null) {
-      view.summary.textContent = `${summaryText(saved)}.`;
-      view.error.textContent =
-        `Doppel’s background worker stopped during the import, after ${plural(saved.through, 'line', 'lines')}; the pages saved until then are kept. ` +
-        'Import the file again to finish: the pages already saved are not counted twice.';
+      view.summary.textContent = summaryText(saved);
+      view.error.textContent = l.count('importWorkerStopped', saved.through);
       showRejections(saved);
     } else if (saved !== null && saved.through > 0) {
-      view.summary.textContent = `${summaryText(saved)}.`;
-      view.error.textContent = message(error); // the worker's own words: what stopped it, and that the saved pages stay
+      view.summary.textContent = summaryText(saved);
+      view.error.textContent = l.count('importStopped', saved.through, message(error)); // the worker's own words: what stopped it
       showRejections(saved);
     } else {
       view.summary.textContent = '';
-      view.error.textContent = `The import failed: ${message(error)}`;
+      view.error.textContent = l.t('importFailed', message(error));
     }
   } finally {
     view.progress.hidden = true;

@@ -6,10 +6,9 @@
 // chunk far outside the viewport is emptied and keeps only its measured height, and is drawn
 // again when it comes back near. A search reads the store in slices of SEARCH_SCAN records,
 // showing how far it got, so that a rare match in a large history never blocks the page.
-import { absoluteTime, plural, relativeTime } from '@/lib/format';
 import { type HistoryCursor, type HistoryEntry, type HistoryFilter, readHistory, readOverview } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
-import { $, errorText, markOnce, onPagesChanged, pageLink, pagesChanged, store, writerJob } from './shared';
+import { $, errorText, l, markOnce, onPagesChanged, pageLink, pagesChanged, store, writerJob } from './shared';
 
 /** Entries per chunk (one read, one block of the virtualised list). */
 const CHUNK = 40;
@@ -65,11 +64,11 @@ const state = {
 // ---------------------------------------------------------------------------------------------
 // Drawing entries
 
-function when(ms: number, now: number, prefix: string): HTMLTimeElement {
+function firstSeen(ms: number, now: number): HTMLTimeElement {
   const time = document.createElement('time');
   time.dateTime = new Date(ms).toISOString();
-  time.title = absoluteTime(ms);
-  time.textContent = `${prefix} ${relativeTime(ms, now)}`;
+  time.title = l.date(ms);
+  time.textContent = l.t('firstSeenWhen', l.relative(ms, now));
   return time;
 }
 
@@ -93,19 +92,19 @@ function entryElement(entry: HistoryEntry, now: number): HTMLElement {
   const title = entry.root.title.trim() || entry.root.url;
   const head = document.createElement('div');
   head.className = 'entry-head';
-  head.append(picker(pages.map((p) => p.url), entry.copies.length > 0 ? `Select “${title}” and its ${plural(entry.copies.length, 'copy', 'copies')}` : `Select “${title}”`));
+  head.append(picker(pages.map((p) => p.url), entry.copies.length > 0 ? l.count('selectEntryAndCopies', entry.copies.length, title) : l.t('selectEntry', title)));
   const body = document.createElement('div');
   body.className = 'entry-body';
   body.append(pageLink(entry.root, 'entry-title'));
   const meta = document.createElement('p');
   meta.className = 'meta';
   const visits = pages.reduce((sum, p) => sum + p.visits, 0);
-  meta.append(`${entry.root.site} · `, when(entry.root.firstSeen, now, 'first seen'), ` · ${plural(visits, 'visit', 'visits')}`);
+  meta.append(`${entry.root.site} · `, firstSeen(entry.root.firstSeen, now), ` · ${l.count('visitsCount', visits)}`);
   if (entry.copies.length > 0) {
     const sites = new Set(pages.map((p) => p.site)).size;
     const tag = document.createElement('span');
     tag.className = 'tag';
-    tag.textContent = `met ${pages.length} times${sites > 1 ? ` on ${sites} sites` : ''}`;
+    tag.textContent = sites > 1 ? l.count('metTimesOnSites', pages.length, sites) : l.count('metTimes', pages.length);
     meta.append(' · ', tag);
   }
   body.append(meta);
@@ -114,16 +113,16 @@ function entryElement(entry: HistoryEntry, now: number): HTMLElement {
     list.className = 'copies';
     for (const copy of entry.copies) {
       const item = document.createElement('li');
-      item.append(picker([copy.url], `Select the copy on ${copy.site}`));
+      item.append(picker([copy.url], l.t('selectCopyOn', copy.site)));
       const text = document.createElement('div');
       text.append(pageLink(copy, 'copy-title'));
       const copyMeta = document.createElement('p');
       copyMeta.className = 'meta';
-      copyMeta.append(`${copy.site} · `, when(copy.firstSeen, now, 'first seen'));
+      copyMeta.append(`${copy.site} · `, firstSeen(copy.firstSeen, now));
       if (copy.copySite !== undefined) {
         const tag = document.createElement('span');
         tag.className = 'tag copy';
-        tag.textContent = `copy of ${entry.root.site}`;
+        tag.textContent = l.t('copyOfSite', entry.root.site);
         copyMeta.append(' · ', tag);
       }
       text.append(copyMeta);
@@ -206,7 +205,7 @@ async function loadMore(): Promise<void> {
       state.scanned += page.scanned;
       if (!state.ended && entries.length < CHUNK && filtering()) {
         if (state.chunks.length === 0) setListState('searching');
-        view.status.textContent = `Searching… ${state.scanned.toLocaleString('en')} pages looked at so far.`;
+        view.status.textContent = l.count('searchingLooked', state.scanned);
       }
     }
     if (entries.length > 0) {
@@ -220,10 +219,10 @@ async function loadMore(): Promise<void> {
     }
     if (state.chunks.length === 0) {
       setListState('empty');
-      view.status.textContent = filtering() ? 'Nothing you read matches this search.' : 'Doppel has not recorded any page yet. Articles you read are recorded once they finish loading.';
+      view.status.textContent = filtering() ? l.t('noSearchMatch') : l.t('nothingRecordedYet');
     } else {
       setListState('ready');
-      view.status.textContent = state.ended ? (filtering() ? 'End of the results.' : 'End of your history.') : '';
+      view.status.textContent = state.ended ? (filtering() ? l.t('endOfResults') : l.t('endOfHistory')) : '';
     }
     if (!state.firstScreen) {
       state.firstScreen = true;
@@ -233,7 +232,7 @@ async function loadMore(): Promise<void> {
   } catch (error) {
     if (generation !== state.generation) return;
     setListState('error');
-    view.status.textContent = `Doppel could not read your history: ${errorText(error)}`;
+    view.status.textContent = l.t('historyReadFailed', errorText(error));
     firstScreenShown();
   } finally {
     if (generation === state.generation) state.loading = false;
@@ -267,7 +266,7 @@ function restart(): void {
   state.filter = readFilter();
   view.list.replaceChildren();
   setListState('loading');
-  view.status.textContent = 'Loading…';
+  view.status.textContent = l.t('loading');
   void loadMore();
 }
 
@@ -276,12 +275,11 @@ async function showOverview(): Promise<void> {
     const { pages, articles, groups } = await readOverview(await store());
     view.overview.textContent =
       pages === 0
-        ? 'No pages recorded yet.'
-        : `${plural(pages, 'page', 'pages')} · ${plural(articles, 'distinct article', 'distinct articles')} · ` +
-          `${plural(groups, 'article', 'articles')} met more than once.`;
+        ? l.t('noPagesYet')
+        : l.t('overview', l.count('pagesCount', pages), l.count('distinctArticles', articles), l.count('articlesMetMoreThanOnce', groups));
     markOnce('doppel:history-overview');
   } catch (error) {
-    view.overview.textContent = `Could not count your pages: ${errorText(error)}`;
+    view.overview.textContent = l.t('countFailed', errorText(error));
   }
 }
 
@@ -290,9 +288,9 @@ async function showOverview(): Promise<void> {
 
 function showSelection(): void {
   const n = state.selected.size;
-  view.selectionCount.textContent = n === 0 ? 'Select pages or whole articles to forget them.' : `${plural(n, 'page', 'pages')} selected.`;
+  view.selectionCount.textContent = n === 0 ? l.t('selectToForget') : l.count('pagesSelected', n);
   view.forgetSelected.disabled = n === 0;
-  view.forgetSelected.textContent = 'Forget selected';
+  view.forgetSelected.textContent = l.t('forgetSelected');
   delete view.forgetSelected.dataset['confirm'];
 }
 
@@ -300,7 +298,7 @@ async function forgetSelected(): Promise<void> {
   const urls = [...state.selected];
   if (view.forgetSelected.dataset['confirm'] !== 'armed') {
     view.forgetSelected.dataset['confirm'] = 'armed';
-    view.forgetSelected.textContent = `Forget ${plural(urls.length, 'page', 'pages')}? Click again`;
+    view.forgetSelected.textContent = l.count('confirmForgetPages', urls.length);
     return;
   }
   view.forgetSelected.disabled = true;
@@ -308,11 +306,11 @@ async function forgetSelected(): Promise<void> {
     const { forgotten = 0 } = await writerJob({ type: 'pages/forget', urls });
     state.selected.clear();
     showSelection();
-    view.selectionCount.textContent = `Forgot ${plural(forgotten, 'page', 'pages')}.`;
+    view.selectionCount.textContent = l.count('forgotPages', forgotten);
     pagesChanged();
   } catch (error) {
     showSelection();
-    view.selectionCount.textContent = `Could not forget them: ${errorText(error)}`;
+    view.selectionCount.textContent = l.t('forgetFailed', errorText(error));
   }
 }
 

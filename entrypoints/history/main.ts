@@ -6,9 +6,12 @@
 import { needsRegroup } from '@/lib/store/regroup';
 import { setupData } from './data';
 import { setupList } from './list';
-import { $, errorText, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
+import { localizePage } from '@/lib/i18n';
+import { $, errorText, l, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
 import { setupSettings } from './settings';
 import { setupSites } from './sites';
+
+localizePage(document, l);
 
 setupList();
 setupSites();
@@ -19,7 +22,7 @@ void (async () => {
   const { k } = await settings();
   if (!(await needsRegroup(await store(), k))) return;
   const status = $('overview');
-  status.textContent = 'Grouping your history…';
+  status.textContent = l.t('groupingHistory');
   await organiseNow((progress) => (status.textContent = organiseText(progress)));
   pagesChanged();
-})().catch((error: unknown) => ($('overview').textContent = `Could not group your history: ${errorText(error)}`));
+})().catch((error: unknown) => ($('overview').textContent = l.t('groupingFailed', errorText(error))));

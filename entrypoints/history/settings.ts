@@ -1,9 +1,8 @@
 // Settings on the history page: k, pausing, private windows, sites never recorded, clearing all
 // data. Each change goes to the worker at once (the popup and the content script read the same
 // settings); a change of k then regroups the store here, with its progress shown.
-import { plural } from '@/lib/format';
 import type { Settings } from '@/lib/messages';
-import { $, errorText, organiseNow, organiseText, pagesChanged, send, settings, writerJob } from './shared';
+import { $, errorText, l, organiseNow, organiseText, pagesChanged, send, settings, writerJob } from './shared';
 
 const view = {
   k: $<HTMLInputElement>('k'),
@@ -29,7 +28,7 @@ function show(current: Settings): void {
   if (current.excludedSites.length === 0) {
     const none = document.createElement('li');
     none.className = 'detail';
-    none.textContent = 'None.';
+    none.textContent = l.t('noneExcluded');
     view.excluded.append(none);
   }
   for (const site of current.excludedSites) {
@@ -37,8 +36,8 @@ function show(current: Settings): void {
     item.dataset['excluded'] = site;
     const button = document.createElement('button');
     button.type = 'button';
-    button.textContent = 'Record again';
-    button.setAttribute('aria-label', `Record ${site} again`);
+    button.textContent = l.t('recordAgain');
+    button.setAttribute('aria-label', l.t('recordSiteAgain', site));
     button.addEventListener('click', () => void change(() => send('site/exclude', { site, excluded: false })));
     item.append(site, ' ', button);
     view.excluded.append(item);
@@ -68,7 +67,7 @@ function hostOf(typed: string): string | null {
 
 async function setK(k: number): Promise<void> {
   view.k.disabled = true;
-  view.kStatus.textContent = `Regrouping your history for ${k} bits…`;
+  view.kStatus.textContent = l.count('regroupingFor', k);
   try {
     await send('settings/k', { k });
     view.kProgress.hidden = false;
@@ -78,10 +77,10 @@ async function setK(k: number): Promise<void> {
       view.kProgress.value = progress.done;
       view.kStatus.textContent = organiseText(progress);
     });
-    view.kStatus.textContent = `Near-duplicates are now pages within ${k} bits.`;
+    view.kStatus.textContent = l.count('nearDuplicatesNowWithin', k);
     pagesChanged();
   } catch (error) {
-    view.kStatus.textContent = `Could not change it: ${errorText(error)}`;
+    view.kStatus.textContent = l.t('changeFailed', errorText(error));
     show(await settings());
   } finally {
     view.kProgress.hidden = true;
@@ -98,13 +97,13 @@ export function setupSettings(): void {
     event.preventDefault();
     const site = hostOf(view.excludeSite.value);
     if (site === null) {
-      view.status.textContent = `“${view.excludeSite.value}” is not a site address such as example.com.`;
+      view.status.textContent = l.t('notASiteAddress', view.excludeSite.value);
       return;
     }
     void change(async () => {
       const { forgotten, ...next } = await send('site/exclude', { site, excluded: true });
       view.excludeSite.value = '';
-      view.status.textContent = `${site} will not be recorded${forgotten > 0 ? `; ${plural(forgotten, 'page', 'pages')} forgotten` : ''}.`;
+      view.status.textContent = forgotten > 0 ? l.count('siteExcludedForgot', forgotten, site) : l.t('siteExcluded', site);
       if (forgotten > 0) pagesChanged();
       return next;
     });
@@ -115,11 +114,11 @@ export function setupSettings(): void {
     view.clearDialog.returnValue = '';
     try {
       const { forgotten = 0 } = await writerJob({ type: 'data/clear' });
-      view.status.textContent = `Forgot ${plural(forgotten, 'page', 'pages')}.`;
+      view.status.textContent = l.count('forgotPages', forgotten);
       pagesChanged();
     } catch (error) {
-      view.status.textContent = `Could not clear the data: ${errorText(error)}`;
+      view.status.textContent = l.t('clearFailed', errorText(error));
     }
   });
-  void settings().then(show, (error: unknown) => (view.status.textContent = `Could not load the settings: ${errorText(error)}`));
+  void settings().then(show, (error: unknown) => (view.status.textContent = l.t('settingsFailed', errorText(error))));
 }

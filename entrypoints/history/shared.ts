@@ -9,7 +9,11 @@ import type { OrganiseProgress } from '@/lib/store/regroup';
 import { keptPageStore } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';
-import { type JobCallbacks, runJob } from '@/lib/writer-client';
+import { type JobCallbacks, WriterStopped, runJob } from '@/lib/writer-client';
+import { createLocalizer } from '@/lib/i18n';
+
+/** The page's words, in the browser's language (public/_locales/). */
+export const l = createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage());
 
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -21,11 +25,13 @@ export function markOnce(name: string): void {
   if (performance.getEntriesByName(name, 'mark').length === 0) performance.mark(name);
 }
 
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** An error as a reader sees it: the worker stopping is said in the page's language. */
+export const errorText = (error: unknown): string =>
+  error instanceof WriterStopped ? l.t('workerStopped') : error instanceof Error ? error.message : String(error);
 
 export async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {
   const reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
-  if (!reply) throw new Error('Doppel did not answer. Try again in a moment.');
+  if (!reply) throw new Error(l.t('errorNoAnswer'));
   if (!reply.ok) throw new Error(reply.error);
   return reply.value;
 }
@@ -45,17 +51,8 @@ export async function organiseNow(onProgress?: (progress: OrganiseProgress) => v
 
 /** "Moving the tables… 40%": a progress line for organise. */
 export function organiseText(progress: OrganiseProgress): string {
-  const share = progress.total > 0 ? ` ${Math.floor((100 * progress.done) / progress.total)}%` : '';
-  switch (progress.phase) {
-    case 'design':
-      return `Resizing the lookup tables…${share}`;
-    case 'reading':
-      return `Reading pages to regroup…${share}`;
-    case 'comparing':
-      return `Finding near-duplicates…${share}`;
-    case 'writing':
-      return `Saving the groups…${share}`;
-  }
+  const phase = { design: 'organiseDesign', reading: 'organiseReading', comparing: 'organiseComparing', writing: 'organiseWriting' }[progress.phase];
+  return progress.total > 0 ? l.t('progressShare', l.t(phase), l.percent(Math.floor((100 * progress.done) / progress.total))) : l.t(phase);
 }
 
 /** YYYY-MM-DD in local time. */

@@ -1,11 +1,10 @@
 // "Sites that copy": per site, the pages recorded and how many are copies of a page first seen on
 // another site; flagged sites first (lib/groups.ts's rule, shown in one sentence), each with its
 // evidence one click away and a mark the user can set.
-import { absoluteTime, plural } from '@/lib/format';
-import { SITE_FLAG_RULE, type SiteMark, type SiteStanding } from '@/lib/groups';
+import type { SiteMark, SiteStanding } from '@/lib/groups';
 import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
-import { $, errorText, markOnce, onPagesChanged, pageLink, send, settings, store } from './shared';
+import { $, errorText, l, markOnce, onPagesChanged, pageLink, send, settings, store } from './shared';
 import { firstScreen } from './list';
 
 const view = { rule: $('site-rule'), list: $('site-list') };
@@ -18,17 +17,19 @@ function seen(record: PageRecord): HTMLElement {
   span.className = 'meta';
   const time = document.createElement('time');
   time.dateTime = new Date(record.firstSeen).toISOString();
-  time.textContent = absoluteTime(record.firstSeen);
-  span.append(` (${record.site}, first seen `, time, ')');
+  time.textContent = l.date(record.firstSeen);
+  // the message places the date: "(example.com, first seen $2)"
+  const [before = '', after = ''] = l.t('siteFirstSeen', record.site, '\u0001').split('\u0001');
+  span.append(` ${before}`, time, after);
   return span;
 }
 
 async function showEvidence(site: string, cell: HTMLElement): Promise<void> {
-  cell.textContent = 'Loading…';
+  cell.textContent = l.t('loading');
   try {
     const evidence = await readSiteEvidence(await store(), site);
     if (evidence.length === 0) {
-      cell.textContent = `No page you read on ${site} is a copy.`;
+      cell.textContent = l.t('noCopiesOnSite', site);
       return;
     }
     const list = document.createElement('ul');
@@ -37,12 +38,12 @@ async function showEvidence(site: string, cell: HTMLElement): Promise<void> {
       const item = document.createElement('li');
       item.dataset['copy'] = copy.url;
       item.dataset['original'] = original.url;
-      item.append(pageLink(copy), seen(copy), ' copies ', pageLink(original), seen(original));
+      item.append(pageLink(copy), seen(copy), ` ${l.t('copies')} `, pageLink(original), seen(original));
       list.append(item);
     }
     cell.replaceChildren(list);
   } catch (error) {
-    cell.textContent = `Could not load the evidence: ${errorText(error)}`;
+    cell.textContent = l.t('evidenceFailed', errorText(error));
   }
 }
 
@@ -56,11 +57,11 @@ function row(standing: SiteStanding, index: number): HTMLTableRowElement[] {
   if (standing.flagged) {
     const tag = document.createElement('span');
     tag.className = 'flag-tag';
-    tag.textContent = standing.mark === 'farm' ? 'content farm' : 'likely republisher';
+    tag.textContent = standing.mark === 'farm' ? l.t('tagContentFarm') : l.t('tagLikelyRepublisher');
     name.append(' ', tag);
   }
   const share = standing.pages === 0 ? 0 : Math.round((100 * standing.copies) / standing.pages);
-  const cells = [String(standing.pages), String(standing.copies), `${share}%`].map((text) => {
+  const cells = [l.number(standing.pages), l.number(standing.copies), l.percent(share)].map((text) => {
     const td = document.createElement('td');
     td.className = 'num';
     td.textContent = text;
@@ -68,8 +69,8 @@ function row(standing: SiteStanding, index: number): HTMLTableRowElement[] {
   });
   const markCell = document.createElement('td');
   const select = document.createElement('select');
-  select.setAttribute('aria-label', `Mark ${standing.site}`);
-  for (const [value, label] of [['', 'No mark'], ['trusted', 'Trusted: never flag'], ['farm', 'Content farm: always flag']] as const) {
+  select.setAttribute('aria-label', l.t('markSite', standing.site));
+  for (const [value, label] of [['', l.t('markNone')], ['trusted', l.t('markTrusted')], ['farm', l.t('markFarm')]] as const) {
     const option = document.createElement('option');
     option.value = value;
     option.textContent = label;
@@ -82,7 +83,7 @@ function row(standing: SiteStanding, index: number): HTMLTableRowElement[] {
       await send('site/mark', { site: standing.site, mark: select.value === '' ? null : (select.value as SiteMark) });
       await showSites();
     } catch (error) {
-      view.rule.textContent = `Could not mark ${standing.site}: ${errorText(error)}`;
+      view.rule.textContent = l.t('markFailed', standing.site, errorText(error));
       select.disabled = false;
     }
   });
@@ -99,7 +100,7 @@ function row(standing: SiteStanding, index: number): HTMLTableRowElement[] {
   const buttonCell = document.createElement('td');
   const button = document.createElement('button');
   button.type = 'button';
-  button.textContent = standing.copies > 0 ? `Show ${plural(standing.copies, 'copy', 'copies')}` : 'No copies';
+  button.textContent = standing.copies > 0 ? l.count('showCopies', standing.copies) : l.t('noCopies');
   button.disabled = standing.copies === 0;
   button.setAttribute('aria-expanded', 'false');
   button.setAttribute('aria-controls', evidenceRow.id);
@@ -107,7 +108,7 @@ function row(standing: SiteStanding, index: number): HTMLTableRowElement[] {
     const open = evidenceRow.hidden;
     evidenceRow.hidden = !open;
     button.setAttribute('aria-expanded', String(open));
-    button.textContent = open ? 'Hide copies' : `Show ${plural(standing.copies, 'copy', 'copies')}`;
+    button.textContent = open ? l.t('hideCopies') : l.count('showCopies', standing.copies);
     if (open) void showEvidence(standing.site, evidenceCell);
   });
   buttonCell.append(button);
@@ -123,14 +124,14 @@ export async function showSites(): Promise<void> {
     if (standings.length === 0) {
       const p = document.createElement('p');
       p.className = 'detail';
-      p.textContent = 'No copies found yet: no page you read is a later near-duplicate of a page you first saw on another site.';
+      p.textContent = l.t('noCopiesYet');
       view.list.replaceChildren(p);
     } else {
       const table = document.createElement('table');
       table.className = 'sites';
       const head = document.createElement('thead');
       const headRow = document.createElement('tr');
-      for (const [text, className] of [['Site', ''], ['Pages', 'num'], ['Copies', 'num'], ['Share', 'num'], ['Mark', ''], ['Evidence', 'visually-hidden']] as const) {
+      for (const [text, className] of [[l.t('columnSite'), ''], [l.t('columnPages'), 'num'], [l.t('columnCopies'), 'num'], [l.t('columnShare'), 'num'], [l.t('columnMark'), ''], [l.t('columnEvidence'), 'visually-hidden']] as const) {
         const th = document.createElement('th');
         th.scope = 'col';
         if (className !== '') th.className = className;
@@ -151,7 +152,7 @@ export async function showSites(): Promise<void> {
         drawn = next;
         more.hidden = drawn >= standings.length;
         const left = standings.length - drawn;
-        more.textContent = `Show ${plural(Math.min(left, SITES_PER_STEP), 'more site', 'more sites')} (${left.toLocaleString('en')} not shown)`;
+        more.textContent = l.count('showMoreSites', Math.min(left, SITES_PER_STEP), l.number(left));
       };
       more.addEventListener('click', drawMore);
       drawMore();
@@ -161,12 +162,12 @@ export async function showSites(): Promise<void> {
     markOnce('doppel:history-sites');
   } catch (error) {
     view.list.dataset['state'] = 'error';
-    view.list.textContent = `Could not list the sites: ${errorText(error)}`;
+    view.list.textContent = l.t('sitesFailed', errorText(error));
   }
 }
 
 export function setupSites(): void {
-  view.rule.textContent = SITE_FLAG_RULE;
+  view.rule.textContent = l.t('siteFlagRule');
   onPagesChanged(() => void showSites());
   void firstScreen.then(showSites); // after the list's first screen: at a million pages it reads far more
 }

@@ -2,10 +2,14 @@
 // Titles and URLs are data: they go into the page as text and validated link targets, never
 // as markup.
 import { browser } from 'wxt/browser';
-import { absoluteTime, distanceDetail, likeness, plural, relativeTime } from '@/lib/format';
+import { createLocalizer, localizePage } from '@/lib/i18n';
 import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/messages';
 import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/storage-full';
 import { isRecordableUrl, siteOf } from '@/lib/url';
+
+/** The popup's words, in the browser's language (public/_locales/). */
+const l = createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage());
+localizePage(document, l);
 
 type ViewState = 'loading' | 'ready' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'storage-full' | 'unsupported' | 'error';
 
@@ -56,7 +60,7 @@ async function send<T extends MessageType>(type: T, payload: Request<T>): Promis
     }
     if (reply !== undefined || attempt > 0 || !READ_ONLY.has(type)) break;
   }
-  if (!reply) throw new Error('Doppel did not answer. Try again in a moment.');
+  if (!reply) throw new Error(l.t('errorNoAnswer'));
   if (!reply.ok) throw new Error(reply.error);
   return reply.value;
 }
@@ -89,19 +93,19 @@ function matchItem(match: MatchSummary, now: number): HTMLLIElement {
   if (match.earliest) {
     const tag = document.createElement('span');
     tag.className = 'tag';
-    tag.textContent = 'Earliest seen';
+    tag.textContent = l.t('earliestSeen');
     item.append(' ', tag);
   }
   const meta = document.createElement('p');
   meta.className = 'meta';
   const when = document.createElement('time');
   when.dateTime = new Date(match.firstSeen).toISOString();
-  when.title = `First seen ${absoluteTime(match.firstSeen)}`;
-  when.textContent = `first seen ${relativeTime(match.firstSeen, now)}`;
+  when.title = l.t('firstSeenOn', l.date(match.firstSeen));
+  when.textContent = l.t('firstSeenWhen', l.relative(match.firstSeen, now));
   meta.append(`${match.site} · `, when);
   const alike = document.createElement('p');
   alike.className = 'likeness';
-  alike.textContent = `${likeness(match.distance)} · ${distanceDetail(match.distance)}`;
+  alike.textContent = l.t('likenessLine', l.likeness(match.distance), l.distanceDetail(match.distance));
   item.append(meta, alike);
   return item;
 }
@@ -118,14 +122,8 @@ function renderSiteFlag(report: Report): void {
   view.siteFlag.dataset['flag'] = 'copies';
   view.siteFlag.textContent =
     standing.mark === 'farm'
-      ? `You marked ${standing.site} as a content farm.`
-      : `${standing.site} looks like a republisher: ${standing.copies} of the ${plural(standing.pages, 'page', 'pages')} you read there ` +
-        `${standing.copies === 1 ? 'is a copy' : 'are copies'} of pages first seen on other sites.`;
-}
-
-/** "the 1,234 pages you saw longest ago" */
-function oldestPages(n: number): string {
-  return n === 1 ? 'the page you saw longest ago' : `the ${n.toLocaleString('en')} pages you saw longest ago`;
+      ? l.t('siteMarkedFarm', standing.site)
+      : l.count('siteLooksRepublisher', standing.copies, l.count('pagesCount', standing.pages), standing.site);
 }
 
 /** The notice that storage was full (lib/storage-full.ts); dismissable once recording goes on. */
@@ -133,16 +131,11 @@ function renderStorage(status: StorageStatus | null): void {
   view.storageNotice.hidden = status === null;
   if (status === null) return;
   view.storageNotice.dataset['storage'] = status.state;
-  const when = absoluteTime(status.at);
+  const when = l.date(status.at);
   if (status.state === 'evicted') {
-    view.storageText.textContent =
-      status.evicted > 0
-        ? `Storage was full (${when}): Doppel removed ${oldestPages(status.evicted)} to make room.`
-        : `Storage was full (${when}); there is room again.`;
+    view.storageText.textContent = status.evicted > 0 ? l.count('storageWasFullRemoved', status.evicted, when) : l.t('storageWasFull', when);
   } else {
-    view.storageText.textContent =
-      `Storage is full (since ${when}): Doppel records nothing new until there is room.` +
-      (status.evicted > 0 ? ` It removed ${oldestPages(status.evicted)}, which was not enough.` : '');
+    view.storageText.textContent = status.evicted > 0 ? l.count('storageIsFullRemoved', status.evicted, when) : l.t('storageIsFull', when);
   }
   view.storageDismiss.hidden = status.state === 'full';
 }
@@ -158,11 +151,10 @@ function render(report: Report, now: number): void {
     case 'recorded': {
       const page = report.page!;
       const n = report.matches.length;
-      view.status.textContent = n > 0 ? 'You have read this before, elsewhere.' : 'No near-duplicates among the pages you have read.';
-      view.detail.textContent = `Recorded ${relativeTime(page.firstSeen, now)} · ${plural(page.visits, 'visit', 'visits')}` +
-        (report.earliest ? ' · this page is the earliest-seen copy' : '');
+      view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : l.t('noNearDuplicates');
+      view.detail.textContent = l.t(report.earliest ? 'recordedEarliest' : 'recorded', l.relative(page.firstSeen, now), l.count('visitsCount', page.visits));
       if (n > 0) {
-        view.matchesHeading.textContent = `${plural(n, 'near-duplicate', 'near-duplicates')} within ${report.k} bits`;
+        view.matchesHeading.textContent = l.count('nearDuplicatesWithin', n, report.k);
         view.matches.append(...report.matches.map((m) => matchItem(m, now)));
         view.matchesSection.hidden = false;
       }
@@ -170,36 +162,34 @@ function render(report: Report, now: number): void {
       break;
     }
     case 'not-article':
-      view.status.textContent = 'Not recorded: this page is not an article.';
+      view.status.textContent = l.t('notRecordedNotArticle');
       view.detail.textContent = report.reason ?? '';
       setState('not-article');
       break;
     case 'excluded':
-      view.status.textContent = `Not recorded: you asked Doppel never to record ${site}.`;
+      view.status.textContent = l.t('notRecordedExcluded', site);
       setState('excluded');
       break;
     case 'paused':
-      view.status.textContent = 'Recording is paused.';
-      view.detail.textContent = 'Pages you open are not recorded until you resume.';
+      view.status.textContent = l.t('recordingPaused');
+      view.detail.textContent = l.t('recordingPausedDetail');
       setState('paused');
       break;
     case 'storage-full':
-      view.status.textContent = 'Not recorded: storage is full.';
-      view.detail.textContent =
-        'The browser has no room left for Doppel, even after it removed the pages you saw longest ago. ' +
-        'Free some disk space, or forget pages in History and data; Doppel tries again with each page you open.';
+      view.status.textContent = l.t('notRecordedStorageFull');
+      view.detail.textContent = l.t('notRecordedStorageFullDetail');
       setState('storage-full');
       break;
     case 'unknown':
-      view.status.textContent = 'Doppel has not recorded this page.';
-      view.detail.textContent = 'Articles are recorded once they finish loading.';
+      view.status.textContent = l.t('notRecordedYet');
+      view.detail.textContent = l.t('notRecordedYetDetail');
       setState('unknown');
       break;
   }
   const excluded = report.settings.excludedSites.includes(site);
-  view.pause.textContent = report.settings.paused ? 'Resume recording' : 'Pause recording';
+  view.pause.textContent = report.settings.paused ? l.t('resumeRecording') : l.t('pauseRecording');
   view.pause.setAttribute('aria-pressed', String(report.settings.paused));
-  view.exclude.textContent = excluded ? `Record ${site} again` : `Never record ${site}`;
+  view.exclude.textContent = excluded ? l.t('recordSiteAgain', site) : l.t('neverRecordSite', site);
   view.exclude.dataset['excluded'] = String(excluded);
   delete view.exclude.dataset['confirm'];
   view.forget.disabled = report.state !== 'recorded';
@@ -210,7 +200,7 @@ function render(report: Report, now: number): void {
 async function main(): Promise<void> {
   const url = await targetUrl();
   if (url === null || !isRecordableUrl(url)) {
-    view.status.textContent = 'Doppel records web pages (http and https) only.';
+    view.status.textContent = l.t('onlyWebPages');
     view.title.textContent = url ?? '';
     for (const control of [view.pause, view.exclude, view.forget]) control.hidden = true;
     setState('unsupported');
@@ -238,7 +228,7 @@ async function main(): Promise<void> {
     // Excluding forgets the site's pages: ask once more, in place.
     if (view.exclude.dataset['confirm'] !== 'armed') {
       view.exclude.dataset['confirm'] = 'armed';
-      view.exclude.textContent = `Forget ${site}'s pages and never record it? Click again`;
+      view.exclude.textContent = l.t('confirmExcludeSite', site);
       return;
     }
     return act(() => send('site/exclude', { site, excluded: true }))();
@@ -252,7 +242,7 @@ async function main(): Promise<void> {
     await refresh();
   } catch (error) {
     setState('error');
-    view.status.textContent = 'Doppel could not load the report for this page.';
+    view.status.textContent = l.t('reportFailed');
     showError(error instanceof Error ? error.message : String(error));
   }
 }

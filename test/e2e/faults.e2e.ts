@@ -387,7 +387,7 @@ describe('Doppel under faults', () => {
       writeFileSync(file, `${lines.join('\n')}\n`);
       const before = (await dumpStore(await ext.getWorker())).records.length;
 
-      const linesRead = async (page: Page): Promise<number> => Number(/^(\d+)/.exec((await page.locator('#import-progress').getAttribute('aria-valuetext')) ?? '')?.[1] ?? 0);
+      const linesRead = async (page: Page): Promise<number> => Number((/^([\d,]+)/.exec((await page.locator('#import-progress').getAttribute('aria-valuetext')) ?? '')?.[1] ?? '0').replaceAll(',', ''));
       const startImport = async (): Promise<Page> => {
         const page = await ext.ctx.newPage();
         await page.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
@@ -429,7 +429,7 @@ describe('Doppel under faults', () => {
       await stopWorkerOnce();
       await second.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('import-form')?.dataset['state'] ?? ''), null, { timeout: 480_000 });
       expect(await second.locator('#import-form').getAttribute('data-state')).toBe('failed');
-      expect(await second.locator('#import-error').textContent()).toMatch(/^Doppel’s background worker stopped during the import, after \d+ lines; the pages saved until then are kept\./);
+      expect(await second.locator('#import-error').textContent()).toMatch(/^Doppel’s background worker stopped during the import, after [\d,]+ lines; the pages saved until then are kept\./);
       await second.close();
       const stopped = await dumpStore(await ext.getWorker());
       expect(storeProblems(stopped)).toEqual([]);
@@ -443,7 +443,7 @@ describe('Doppel under faults', () => {
       await third.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('import-form')?.dataset['state'] ?? ''), null, { timeout: 480_000 });
       console.info(`import of ${LINES} lines, cut off at ${kept} pages, stopped at ${keptAtStop}, completed ${Date.now() - t0} ms after the first start`);
       expect(await third.locator('#import-error').textContent()).toBe('');
-      expect(await third.locator('#import-summary').textContent()).toBe(`${LINES - keptAtStop} pages added, 0 merged, ${keptAtStop} unchanged, 0 lines rejected.`);
+      expect(await third.locator('#import-summary').textContent()).toBe(`${(LINES - keptAtStop).toLocaleString('en-US')} pages added, 0 merged, ${keptAtStop.toLocaleString('en-US')} unchanged, 0 lines rejected.`);
       await third.close();
 
       const done = await dumpStore(await ext.getWorker());

@@ -157,13 +157,15 @@ export interface LaunchOptions {
   userDataParent?: string;
   /** A profile folder to use and keep (bench:browser --keep-profile) instead of a temporary one. */
   userDataDir?: string;
+  /** More Chromium switches (`--lang=es`, `--host-resolver-rules=…`). */
+  args?: string[];
 }
 
 /**
  * Starts Chromium with the unpacked extension in `extDir` in a fresh temporary profile and waits
  * for its service worker.
  */
-export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR, { userDataParent = tmpdir(), userDataDir: keptDir }: LaunchOptions = {}): Promise<ExtensionSession> {
+export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR, { userDataParent = tmpdir(), userDataDir: keptDir, args = [] }: LaunchOptions = {}): Promise<ExtensionSession> {
   const dir = resolve(extDir);
   if (!existsSync(join(dir, 'manifest.json'))) {
     throw new Error(`No extension at ${dir} (no manifest.json): run \`npm run build\` first.`);
@@ -190,6 +192,7 @@ export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        ...args,
       ],
     });
   } catch (error) {
@@ -381,7 +384,7 @@ interface TabLike {
 type ChromeInWorker = {
   chrome: {
     tabs: { query(q: object): Promise<TabLike[]> };
-    action: { getBadgeText(d: { tabId: number }): Promise<string> };
+    action: { getBadgeText(d: { tabId: number }): Promise<string>; getTitle(d: { tabId: number }): Promise<string> };
   };
 };
 
@@ -413,6 +416,14 @@ export async function badgeText(worker: Worker, tabId: number): Promise<string> 
   return worker.evaluate(async (id) => {
     const { chrome } = globalThis as unknown as ChromeInWorker;
     return chrome.action.getBadgeText({ tabId: id });
+  }, tabId);
+}
+
+/** The toolbar button's title (its tooltip) on a tab. */
+export async function badgeTitle(worker: Worker, tabId: number): Promise<string> {
+  return worker.evaluate(async (id) => {
+    const { chrome } = globalThis as unknown as ChromeInWorker;
+    return chrome.action.getTitle({ tabId: id });
   }, tabId);
 }
 

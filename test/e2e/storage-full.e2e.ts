@@ -148,7 +148,7 @@ afterAll(async () => {
 
 describe.skipIf(disk.skip !== null)('a full disk in Chromium', () => {
   test('the disk fills up: the popup says so in words, nothing stored is lost, and recording resumes once there is room', async () => {
-    expect(await importOldPages()).toBe(`${OLD_PAGES} pages added, 0 merged, 0 unchanged, 0 lines rejected.`);
+    expect(await importOldPages()).toBe(`${OLD_PAGES.toLocaleString('en-US')} pages added, 0 merged, 0 unchanged, 0 lines rejected.`);
     for (const i of [0, 1]) {
       await visit(tab, address(i));
       await waitForPopupState(popup, address(i), 'ready');

@@ -120,7 +120,7 @@ describe('the worker is the only writer', () => {
     const history = await openHistory(ext);
     await startImport(history, file);
     // the first batches are saved: the progress bar says how many lines
-    await history.waitForFunction(() => /^\d+ lines read$/.test(document.getElementById('import-progress')?.getAttribute('aria-valuetext') ?? ''), undefined, { timeout: 60_000 });
+    await history.waitForFunction(() => /^[\d,]+ lines read$/.test(document.getElementById('import-progress')?.getAttribute('aria-valuetext') ?? ''), undefined, { timeout: 60_000 });
     await stopServiceWorker(ext.ctx, ext.extensionId);
     const stopped = await importEnd(history);
     expect(stopped.state).toBe('failed');

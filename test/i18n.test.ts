@@ -1,0 +1,248 @@
+// The interface in three languages (public/_locales/{en,es,zh_CN}): the catalogues agree, every key
+// the code names exists, no page hard-codes English (test/i18n-check.ts, each check shown failing
+// on a planted case), and lib/i18n.ts formats messages, plurals, numbers and dates per language.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { type GetMessage, createLocalizer, formatLocale, localizePage, pluralKey } from '../lib/i18n';
+import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './i18n-check';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const LOCALES = { en: 'en', es: 'es', zh_CN: 'zh-CN' } as const;
+const catalogue = (folder: string): Catalogue => JSON.parse(readFileSync(join(ROOT, 'public/_locales', folder, 'messages.json'), 'utf8')) as Catalogue;
+const en = catalogue('en');
+
+/** browser.i18n.getMessage over a catalogue, as Chrome and Firefox do it: $1…$9 filled, '' for a missing key. */
+function getMessageOf(messages: Catalogue): GetMessage {
+  return (key, substitutions) => {
+    const values = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
+    const message = messages[key]?.message;
+    return message === undefined ? '' : message.replace(/\$([1-9]|\$)/g, (_, n: string) => (n === '$' ? '$' : (values[Number(n) - 1] ?? '')));
+  };
+}
+
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(path, keep);
+    return keep(entry.name) ? [path] : [];
+  });
+}
+
+describe('message catalogues', () => {
+  it('the locale folders are en, es and zh_CN', () => {
+    expect(readdirSync(join(ROOT, 'public/_locales')).sort()).toEqual(Object.keys(LOCALES).sort());
+  });
+
+  it.each(Object.entries(LOCALES))('%s has every key of English, the plural forms of its language, the same placeholders', (folder, locale) => {
+    const messages = catalogue(folder);
+    expect(catalogueProblems(en, messages, locale)).toEqual([]);
+    expect(messages['catalogLocale']?.message).toBe(locale);
+    expect(Object.keys(messages).length).toBeGreaterThan(150);
+  });
+
+  it('the check finds a missing key, a missing plural form, a lost placeholder and an extra key', () => {
+    const es = catalogue('es');
+    const planted: Catalogue = { ...es, exportFailed: { message: 'La exportación ha fallado' }, stray: { message: 'x' } };
+    delete planted['forgotPages_many'];
+    delete planted['cancel'];
+    expect(catalogueProblems(en, planted, 'es').sort()).toEqual([
+      'es: cancel is missing',
+      'es: exportFailed uses no placeholder, the reference $1',
+      'es: forgotPages has the forms one, other; es needs many, one, other',
+      'es: stray is not in the reference',
+    ]);
+    expect(catalogueProblems(en, { ...en, 'bad-name': { message: '' } }, 'en')).toEqual(['en: bad-name is not a valid message name', 'en: bad-name has no message', 'en: bad-name is not in the reference']);
+  });
+
+  it('placeholders and plural keys', () => {
+    expect(placeholders('$2 of $1, $2')).toEqual(['$1', '$2']);
+    expect(baseKey('pagesCount_many')).toBe('pagesCount');
+    expect(baseKey('catalogLocale')).toBe('catalogLocale');
+    expect(pluralKey('pagesCount', 1_000_000, new Intl.PluralRules('es'))).toBe('pagesCount_many');
+    expect(pluralKey('pagesCount', 1, new Intl.PluralRules('zh-CN'))).toBe('pagesCount_other');
+  });
+});
+
+describe('the code and the catalogues', () => {
+  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), join(ROOT, 'lib/i18n.ts'), join(ROOT, 'wxt.config.ts')];
+  const text = sources.map((f) => readFileSync(f, 'utf8')).join('\n');
+  const named = new Set([
+    ...[...text.matchAll(/\bl\.(?:t|count)\('(\w+)'/g)].map((m) => m[1]!),
+    ...[...text.matchAll(/data-i18n(?:-[a-z-]+)?="(\w+)"/g)].map((m) => m[1]!),
+    ...[...text.matchAll(/__MSG_(\w+)__/g)].map((m) => m[1]!),
+  ]);
+  const bases = new Set(Object.keys(en).map(baseKey));
+
+  it('every key the code names is in the English catalogue', () => {
+    expect(named.size).toBeGreaterThan(100);
+    expect([...named].filter((key) => !bases.has(key))).toEqual([]);
+  });
+
+  it('every key of the catalogue is used somewhere in the code', () => {
+    const quoted = new Set([...text.matchAll(/['"](\w+)['"]/g)].map((m) => m[1]!));
+    expect([...bases].filter((key) => !named.has(key) && !quoted.has(key))).toEqual([]);
+  });
+
+  it('the manifest takes its name and description from the catalogue, English by default', () => {
+    const config = readFileSync(join(ROOT, 'wxt.config.ts'), 'utf8');
+    expect(config).toMatch(/name: '__MSG_extName__'/);
+    expect(config).toMatch(/description: '__MSG_extDescription__'/);
+    expect(config).toMatch(/default_locale: 'en'/);
+  });
+});
+
+/**
+ * Strings in entrypoints that look like English but are not shown to a reader, each with why.
+ * Anything else a page spells out in English fails the test below.
+ */
+const NOT_SHOWN: Record<string, string[]> = {
+  // the reply to the content script, which does not show it (it only logs)
+  'entrypoints/background/index.ts': ['Doppel is still updating how your history is stored; it will record this page when that is done.'],
+  // chrome.offscreen's justification, read by Chrome's reviewers
+  'entrypoints/background/reader.ts': ["Reads the article of a visited page from its HTML with Readability, off the page's main thread."],
+  'entrypoints/history/list.ts': ['tag copy'], // class names
+  'entrypoints/history/shared.ts': ['noopener noreferrer'], // rel
+  'entrypoints/popup/main.ts': ['noopener noreferrer'],
+  // the offscreen reader document is never shown; its errors are logged by the worker
+  'entrypoints/reader/index.html': ['Doppel reader'],
+  'entrypoints/reader/main.ts': [
+    'The reader document could not read the page: ',
+    'The reader document reads only for Doppel.',
+    'The reader document rejected a malformed request: ',
+    'The reader document received a request without its target.',
+  ],
+};
+
+describe('no page hard-codes English', () => {
+  const pages = filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n));
+
+  it.each(pages.map((f) => relative(ROOT, f)))('%s', (file) => {
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    const found = file.endsWith('.html') ? englishInHtml(source) : englishInTs(source, file);
+    expect(found.filter((text) => !(NOT_SHOWN[file] ?? []).includes(text))).toEqual([]);
+  });
+
+  it('finds the popup and history pages', () => {
+    expect(pages.map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts']));
+  });
+
+  it('the HTML check finds planted text nodes and attributes, and lets keys, the name and numbers pass', () => {
+    const page = `<html><head><title>Doppel</title></head><body>
+      <h1>Doppel</h1><p data-i18n="loading"></p><output>3</output>
+      <p>Hard-coded words</p><label data-i18n="dateFrom"><input type="date" /></label>
+      <input placeholder="Search titles" /><button aria-label="Close">×</button><button value="cancel" data-i18n="cancel"></button>
+      <script>const notText = 'Some words';</script></body></html>`;
+    expect(englishInHtml(page)).toEqual(['Hard-coded words', 'placeholder="Search titles"', 'aria-label="Close"']);
+  });
+
+  it('the TypeScript check finds planted strings and templates, not console output, imports or single tokens', () => {
+    const source = [
+      "import { x } from './some module';",
+      "view.status.textContent = 'Forget this page';",
+      'view.detail.textContent = `${n} pages selected.`;',
+      "console.warn('Doppel: organising the store failed:', error);",
+      "element.className = 'entry';",
+      "view.status.textContent = l.t('loading');",
+      "throw new Error('Doppel did not answer.');",
+    ].join('\n');
+    expect(englishInTs(source)).toEqual(['Forget this page', ' pages selected.', 'Doppel did not answer.']);
+  });
+});
+
+describe('createLocalizer', () => {
+  const localizer = (folder: keyof typeof LOCALES, ui: string) => createLocalizer(getMessageOf(catalogue(folder)), ui);
+  const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+  it.each([
+    ['en', 'en-US', 1, '1 page'],
+    ['en', 'en-US', 1234, '1,234 pages'],
+    ['es', 'es', 1, '1 página'],
+    ['es', 'es', 12_345, '12.345 páginas'],
+    ['es', 'es', 1_000_000, '1.000.000 de páginas'],
+    ['zh_CN', 'zh-CN', 1, '1 个网页'],
+    ['zh_CN', 'zh-CN', 12_345, '12,345 个网页'],
+  ] as const)('%s: pagesCount %d', (folder, ui, n, expected) => {
+    expect(localizer(folder, ui).count('pagesCount', n)).toBe(expected);
+  });
+
+  it('fills the substitutions after the count, in their order in the message', () => {
+    expect(localizer('en', 'en').count('siteExcludedForgot', 3, 'example.com')).toBe('example.com will not be recorded; 3 pages forgotten.');
+    expect(localizer('es', 'es').count('siteExcludedForgot', 1, 'ejemplo.es')).toBe('ejemplo.es no se registrará; se ha olvidado 1 página.');
+    expect(localizer('zh_CN', 'zh-CN').count('siteExcludedForgot', 2, 'example.cn')).toBe('不会再记录 example.cn；已忘记 2 个网页。');
+    expect(localizer('en', 'en').t('markFailed', 'a.com', 'no room')).toBe('Could not mark a.com: no room');
+  });
+
+  it('likeness and distance, percentages in the locale', () => {
+    expect(localizer('en', 'en').distanceDetail(1)).toBe('1 bit apart · 98% of the fingerprint in common');
+    expect(localizer('en', 'en').distanceDetail(2)).toBe('2 bits apart · 97% of the fingerprint in common');
+    expect(localizer('es', 'es').distanceDetail(3)).toBe(`3 bits de diferencia · ${new Intl.NumberFormat('es', { style: 'percent' }).format(0.95)} de la huella en común`);
+    expect(localizer('zh_CN', 'zh-CN').distanceDetail(3)).toBe('相差 3 位 · 指纹有 95% 相同');
+    expect([0, 1, 3].map((d) => localizer('es', 'es').likeness(d))).toEqual(['El mismo texto', 'Texto casi idéntico', 'Texto muy parecido']);
+  });
+
+  it('dates and relative times in the UI locale; "just now" from the catalogue', () => {
+    const at = now - 3 * 24 * 3600_000;
+    expect(localizer('es', 'es').relative(at, now)).toBe('hace 3 días');
+    expect(localizer('zh_CN', 'zh-CN').relative(at, now)).toBe('3天前');
+    expect(localizer('en', 'en').relative(at, now)).toBe('3 days ago');
+    expect(localizer('es', 'es').relative(now - 5_000, now)).toBe('ahora mismo');
+    expect(localizer('es', 'es').date(at)).toBe(new Intl.DateTimeFormat('es', { dateStyle: 'medium', timeStyle: 'short' }).format(at));
+    expect(localizer('zh_CN', 'zh-CN').date(at)).toMatch(/^2026年11月19日/);
+  });
+
+  it('the UI locale formats, the catalogue picks the words and plural rules', () => {
+    // a Swiss German browser gets the English catalogue, with Swiss numbers
+    const l = createLocalizer(getMessageOf(en), 'de-CH');
+    expect(l.catalogLocale).toBe('en');
+    expect(l.locale).toBe('de-CH');
+    expect(l.count('pagesCount', 12_345)).toBe(`${new Intl.NumberFormat('de-CH').format(12_345)} pages`);
+    expect(l.count('pagesCount', 12_345)).not.toBe('12,345 pages');
+  });
+
+  it.each([
+    ['en-GB', 'en', 'en-GB'],
+    ['de-CH', 'en', 'de-CH'],
+    ['es-MX', 'es', 'es-MX'],
+    ['zh-CN', 'zh-CN', 'zh-CN'],
+    ['en-US', 'es', 'es'],
+    ['en-US', 'zh-CN', 'zh-CN'],
+  ])('formats for UI %s with the %s catalogue in %s', (ui, catalog, expected) => {
+    expect(formatLocale(ui, catalog)).toBe(expected);
+  });
+
+  it('a UI locale that disagrees with the catalogue formats in the catalogue\'s language', () => {
+    const l = createLocalizer(getMessageOf(catalogue('es')), 'en-US');
+    expect(l.locale).toBe('es');
+    expect(l.count('pagesCount', 12_345)).toBe('12.345 páginas');
+  });
+
+  it('a missing key shows itself; a missing plural form falls back to other; a bad locale to the catalogue\'s', () => {
+    const partial = { ...catalogue('es') };
+    delete partial['pagesCount_many'];
+    const l = createLocalizer(getMessageOf(partial), 'not a locale!');
+    expect(l.locale).toBe('es');
+    expect(l.t('noSuchKey')).toBe('noSuchKey');
+    expect(l.count('pagesCount', 1_000_000)).toBe('1.000.000 páginas');
+    expect(createLocalizer(getMessageOf(en), 'not a locale!').locale).toBe('en');
+  });
+});
+
+describe('localizePage', () => {
+  it('fills text, places child elements at $1 or before the text, fills attributes, sets lang', () => {
+    const { document } = parseHTML(`<html lang="en"><body>
+      <h1 data-i18n="historyAndData">old</h1>
+      <label id="from" data-i18n="dateFrom"><input type="date" /></label>
+      <label id="paused" data-i18n="pauseRecording"><input type="checkbox" /></label>
+      <input id="search" data-i18n-placeholder="searchPlaceholder" data-i18n-aria-label="searchPlaceholder" />
+    </body></html>`);
+    localizePage(document as unknown as Document, createLocalizer(getMessageOf(catalogue('zh_CN')), 'zh-CN'));
+    expect(document.documentElement.lang).toBe('zh-CN');
+    expect(document.querySelector('h1')!.textContent).toBe('历史与数据');
+    expect(document.getElementById('from')!.innerHTML).toBe('从 <input type="date">');
+    expect(document.getElementById('paused')!.innerHTML).toBe('<input type="checkbox"> 暂停记录');
+    expect(document.getElementById('search')!.getAttribute('placeholder')).toBe('搜索标题、网址和网站');
+    expect(document.getElementById('search')!.getAttribute('aria-label')).toBe('搜索标题、网址和网站');
+  });
+});
