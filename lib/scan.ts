@@ -74,11 +74,15 @@ export function titleOfText(text: string): string {
   return '';
 }
 
-/** Extracts (HTML) and fingerprints one document. Never throws for bad input. */
+/**
+ * Extracts (HTML) and fingerprints one document. Never throws for bad input. `onText` gets the
+ * text that was fingerprinted (other methods fingerprint the same text: lib/scan-methods.ts).
+ */
 export function fingerprintDocument(
   input: ScanInput,
   parseHtml: (html: string) => Document,
   extract: ExtractOptions = {},
+  onText?: (text: string) => void,
 ): FingerprintedDocument {
   const { path, kind } = input;
   const content = input.content.replace(/^\ufeff/, '');
@@ -105,6 +109,7 @@ export function fingerprintDocument(
   if (tokens === 0) {
     return { document: { path, title, simhash: null, words: 0, note: NO_TEXT_NOTE }, fingerprints: null };
   }
+  onText?.(text);
   return { document: { path, title, simhash: fingerprintToHex(simhash), words: tokens }, fingerprints: { simhash, check } };
 }
 
