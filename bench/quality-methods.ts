@@ -112,7 +112,7 @@ export function whereEachWins(rows: readonly MethodRow[]): string[] {
     ['fewest false pairs', (r) => r.result.falsePairs.length, 'low'],
   ];
   const facts: Record<ScanMethod, string> = {
-    simhash: '8 bytes a page and an exact index (permuted-block tables), so it scales to millions of pages; the extension uses it',
+    simhash: '8 bytes a page and an exact index (permuted-block tables) instead of comparing every pair; the extension uses it',
     minhash: '512 bytes a page; LSH banding finds candidates without comparing every pair, and the Jaccard it reports is easy to read',
     nilsimsa: '32 bytes a page, but every pair is compared (n²/2), and unrelated long articles score about 48 ± 16, so its margin is thin',
   };
