@@ -14,13 +14,13 @@ export interface Score {
   found: number;
   total: number;
 }
-export interface Result {
+export interface Result<P extends { a: string; b: string } = { a: string; b: string; distance: number }> {
   byKind: Record<CopyKind, Score>;
   byGroup: Record<string, Score>;
-  falsePairs: { a: string; b: string; distance: number }[];
+  falsePairs: P[];
 }
 
-export function score(pages: readonly QualityPage[], pairs: readonly { a: string; b: string; distance: number }[]): Result {
+export function score<P extends { a: string; b: string }>(pages: readonly QualityPage[], pairs: readonly P[]): Result<P> {
   const article = new Map(pages.map((p) => [p.path, p]));
   const paired = new Set(pairs.map(({ a, b }) => `${a}\n${b}`));
   const byKind = Object.fromEntries(COPY_KINDS.map((k) => [k, { found: 0, total: 0 }])) as Record<CopyKind, Score>;

@@ -5,7 +5,8 @@
 // `scan` command on the folder with --json, and scores its pairs: the share of copies paired with
 // their original at k = 3, by kind, and the pairs between different articles (false pairs).
 // A plain term-frequency simhash on the same extracted texts is scored in the same run as the
-// baseline.
+// baseline. Then every `scan --method` side by side at its default, with trade-off curves
+// (bench/quality-methods.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { PLAIN_TF_FEATURES, fingerprintText } from '../lib/features';
 import { type Fingerprint, hammingDistance } from '../lib/fingerprint';
 import type { ScanReport } from '../lib/scan';
 import { type Result, type Score, pct, runScan, score, writePages } from './quality-score';
+import { compareMethods, printComparison } from './quality-methods';
 import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
 import { buildPartialCopies } from './republish';
 import { printPartial, scorePartial, writePartialPages } from './quality-partial';
@@ -55,6 +57,8 @@ function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'doppel-quality-'));
   try {
     writePages(set.pages, dir);
+    // every method on the same built pages (the partial copies are the passages' own test, below)
+    const methods = compareMethods(ROOT, dir, set.pages);
     const partialPages = buildPartialCopies(set);
     writePartialPages(partialPages, dir);
     const report = runScan(dir, K);
@@ -66,7 +70,7 @@ function main(): void {
     const seconds = (performance.now() - started) / 1000;
 
     if (json) {
-      console.log(JSON.stringify({ k: K, articles: set.articles.length, pages: set.pages.length, dropped: set.dropped, doppel, baseline, partial, seconds }));
+      console.log(JSON.stringify({ k: K, articles: set.articles.length, pages: set.pages.length, dropped: set.dropped, doppel, baseline, partial, seconds, methods }));
       return;
     }
     console.log(`Quality: npm run bench:quality (k = ${K})`);
@@ -90,6 +94,7 @@ function main(): void {
     for (const p of doppel.falsePairs) console.log(`  false pair: ${p.a} ~ ${p.b} (${p.distance} bits)`);
     printPartial(partial, partialPages.length);
     console.log(`(${seconds.toFixed(0)} s)`);
+    printComparison(methods, set.pages.length);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

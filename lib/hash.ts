@@ -10,6 +10,7 @@ export interface Hash64 {
 const SEED_HI = 0x9e3779b9;
 const SEED_LO = 0x85ebca6b;
 
+/** murmur3's 32-bit finaliser: a bijection of the 32-bit integers that mixes every bit. */
 export function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

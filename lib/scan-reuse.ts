@@ -27,7 +27,7 @@ export interface ReuseDocument {
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Every unordered pair of documents sharing passages, not already a near-duplicate pair, in documents order. */
-export function findScanReuse(documents: readonly ReuseDocument[], nearPairs: readonly ScanPair[] = []): ScanReuse[] {
+export function findScanReuse<Pair extends Pick<ScanPair, 'a' | 'b'>>(documents: readonly ReuseDocument[], nearPairs: readonly Pair[] = []): ScanReuse[] {
   const near = new Set(nearPairs.map(({ a, b }) => `${a}\n${b}`));
   const paths = documents.map((d) => d.path);
   const pages = documents.map((d) => ({ fingerprints: d.text === null ? null : passageFingerprints(d.text), site: d.site }));

@@ -1,6 +1,11 @@
 // The design documents' worked examples (../shared/seeds), reproduced exactly.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { MinHasher, estimateJaccard } from '../lib/fingerprint/minhash';
+import { NILSIMSA_THREE_SIGMA, compareNilsimsa, nilsimsaFromHex, nilsimsaOfText, nilsimsaToHex } from '../lib/fingerprint/nilsimsa';
+import { hash64 } from '../lib/hash';
+import { bandingProbability, lshCandidates } from '../lib/index/lsh';
+import { uint32s } from '../lib/random';
 import { fingerprintText } from '../lib/features';
 import { hammingDistance } from '../lib/fingerprint';
 import { karpRabinHashes, winnow } from '../lib/fingerprint/winnow';
@@ -73,6 +78,136 @@ describe('seed 004: Jaccard similarity of 4-character shingles', () => {
   ])('texts %i and %i: %f', (a, b, expected) => {
     const j = jaccard(shingles[a - 1]!, shingles[b - 1]!);
     expect(Number(j.toPrecision(3))).toBe(expected);
+  });
+
+  describe('MinHash and LSH banding', () => {
+    const hasher = new MinHasher(200, 2024);
+    const signatures = shingles.map((set) => hasher.signature([...set].map((s) => hash64(s).lo))!);
+
+    it.each([
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [2, 3],
+      [2, 4],
+      [3, 4],
+    ])('texts %i and %i: the estimate from 200 hash functions is within 0.07 of the exact Jaccard', (a, b) => {
+      const exact = jaccard(shingles[a - 1]!, shingles[b - 1]!);
+      expect(Math.abs(estimateJaccard(signatures[a - 1]!, signatures[b - 1]!) - exact)).toBeLessThanOrEqual(0.07);
+    });
+
+    it.each([
+      [0.739, 20, 5, 1 - (1 - 0.739 ** 5) ** 20],
+      [0.167, 20, 5, 1 - (1 - 0.167 ** 5) ** 20],
+      [0.5, 2, 3, 1 - 0.875 ** 2],
+      [0.8, 1, 1, 0.8],
+    ])('a pair at s = %f is a candidate under %i bands of %i rows with probability 1 − (1 − s^r)^b = %f', (s, bands, rows, p) => {
+      expect(bandingProbability(s, { bands, rows })).toBeCloseTo(p, 12);
+    });
+
+    // Planted pairs: two sets of 100 distinct values sharing s·100 of them, so Jaccard is exactly s.
+    // 400 pairs at each s; the rate of candidates is binomial, and 4.5 standard errors (plus one
+    // pair) bound it with a chance of a false failure below 1 in 100,000 for any seed.
+    it.each([0.2, 0.4, 0.6, 0.8])('planted pairs at s = %f become candidates at the predicted rate (20 bands of 5 rows)', (s) => {
+      const banding = { bands: 20, rows: 5 };
+      const pairHasher = new MinHasher(100, 7);
+      const next = uint32s(Math.round(s * 1000));
+      const trials = 400;
+      const shared = Math.round(100 * s);
+      const only = (100 - shared) / 2;
+      let candidates = 0;
+      for (let t = 0; t < trials; t++) {
+        const common = Array.from({ length: shared }, next);
+        const a = [...common, ...Array.from({ length: only }, next)];
+        const b = [...common, ...Array.from({ length: only }, next)];
+        expect(jaccard(new Set(a), new Set(b))).toBeCloseTo(s, 12);
+        candidates += lshCandidates([pairHasher.signature(a), pairHasher.signature(b)], banding).length;
+      }
+      const p = bandingProbability(s, banding);
+      const bound = 4.5 * Math.sqrt((p * (1 - p)) / trials) + 1 / trials;
+      expect(Math.abs(candidates / trials - p)).toBeLessThanOrEqual(bound);
+    });
+  });
+});
+
+describe('seed 002: nilsimsa', () => {
+  const printed1 = '773e2df0a02a319ec34a0b71d54029111da90838cbc20ecd3d2d4e18c25a3025';
+  const printed2 = '47182cf0802a11dec24a3b75d5042d310ca90838c9d20ecc3d610e98560a3645';
+
+  it('the two printed codes compare at 92: 36 bits differ', () => {
+    const score = compareNilsimsa(nilsimsaFromHex(printed1), nilsimsaFromHex(printed2));
+    expect(score).toBe(92);
+    expect(128 - score).toBe(36);
+  });
+
+  // The seed's two spam messages, as its web page shows them. The page turned the indents into
+  // non-breaking spaces (written back as spaces here) and lost the mails' original line ends and
+  // trailing whitespace, so the printed codes cannot be reproduced bit for bit. What can be
+  // checked: the codes of these texts are far above the 3-sigma line of 24 with each other and
+  // with both printed codes (the cleaned-up copy comes within 5 bits of its printed code).
+  const spam1 = [
+    'Dear Sir / Madam,',
+    '         It is a great honour to have the chance to introduce our company(Guangdong',
+    'Kestar Electronic Co.Ltd.) and our main products.',
+    '     Guangdong Kestar Electronic Co.Ltd. is located in Guangdong province mainland',
+    'China.It is a professional manufcturer on Varistors ,equipped with a complete',
+    'set of advanced machinery,possessed high abilities of development & exploitation.We',
+    'have 10 years experience in managing large size production.',
+    '     Our main seven series varistors are WYG current varistor, MYL lihtningproof',
+    'varistor,MYE high load varistor,MYA minitype varistor,MYP squareness varistor,MYR',
+    'highly reliable&varistor,low-pressure power supply lightning arrester.. The',
+    'Varistors conform to ISO9002 .The products have passed several international',
+    'authentication.',
+    '      if you are interested in our products, please contact us without hesitate.',
+    '',
+    'yours truely Lin Cang.',
+    '',
+    'Guangdong Kestar Electronic Co.Ltd',
+  ].join('\n');
+  const spam2 = [
+    'Dear Sir / Madam,',
+    '     It is a great honour to have the chance to introduce our company (Guangdong',
+    'Kestar Electronic Co. Ltd.) and our main products.',
+    '     Guangdong Kestar Electronic Co.Ltd. is located in Guangdong province, mainland',
+    'China. It is a professional manufacturer of varistors, equipped with a complete',
+    'set of advanced machinery, possessing high abilities of development & exploitation. We',
+    'have 10 years experience in managing large size production.',
+    '     Our main seven series varistors are WYG current varistor, MYL lightningproof',
+    'varistor, MYE high load varistor, MYA minitype varistor, MYP squareness varistor, MYR',
+    'highly reliable varistor, low-pressure power supply lightning arrester. The',
+    'Varistors conform to ISO9002. The products have passed several international',
+    'authentications.',
+    '      if you are interested in our products, please contact us without hesitation.',
+    '',
+    'yours truly, Lin Cang.',
+    '',
+    'Guangdong Kestar Electronic Co. Ltd',
+  ].join('\n');
+  const code1 = nilsimsaOfText(spam1);
+  const code2 = nilsimsaOfText(spam2);
+
+  it.each([
+    ['spam 1', code1, 'spam 2', code2, 99],
+    ['spam 1', code1, 'printed code 1', nilsimsaFromHex(printed1), 104],
+    ['spam 2', code2, 'printed code 2', nilsimsaFromHex(printed2), 123],
+    ['spam 1', code1, 'printed code 2', nilsimsaFromHex(printed2), 102],
+    ['spam 2', code2, 'printed code 1', nilsimsaFromHex(printed1), 89],
+  ])('%s against %s compares at %i, well above 24', (_a, a, _b, b, score) => {
+    expect(compareNilsimsa(a, b)).toBe(score);
+    expect(score).toBeGreaterThan(3 * NILSIMSA_THREE_SIGMA);
+  });
+
+  // A published reference: the digests in the test suite of the npm package nilsimsa@2.0.3
+  // (test/nilsimsa.test.js, citing asecuritysite.com's nilsimsa page), which follows cmeclax's C code.
+  it.each([
+    ['The quick brown fox', '0a31b4be01a0808a29e0ec60e9a258545dc0526770022348380a2128708f2fdb'],
+    ['The quicker brown fox', '1a31bc3e02a080a28b642864ea224857ddd0526f78022b48380e2269329d3fdb'],
+  ])('the nilsimsa of %j is the published %s', (text, hex) => {
+    expect(nilsimsaToHex(nilsimsaOfText(text))).toBe(hex);
+  });
+
+  it('the two published digests compare at 91, as published', () => {
+    expect(compareNilsimsa(nilsimsaOfText('The quick brown fox'), nilsimsaOfText('The quicker brown fox'))).toBe(91);
   });
 });
 

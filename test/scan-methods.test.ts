@@ -1,0 +1,212 @@
+// lib/scan-methods.ts and `scan --method/--threshold/--jobs/--ndjson/--explain`: each detector
+// through the same scan, checked against brute force, and the CLI's output the same on any
+// number of jobs.
+import { execFile } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { compareNilsimsa } from '../lib/fingerprint/nilsimsa';
+import { bandingProbability, bruteForceJaccardPairs } from '../lib/index/lsh';
+import { type ScanInput, type ScanReport, scanDocuments } from '../lib/scan';
+import {
+  DEFAULT_THRESHOLDS,
+  type JaccardScanPair,
+  type MethodReport,
+  type ScoreScanPair,
+  buildMethodReport,
+  explainMethod,
+  fingerprintForMethod,
+  minhashBanding,
+  parseThreshold,
+  scanDocumentsBy,
+} from '../lib/scan-methods';
+
+const parseHtml = (html: string): Document => parseHTML(html).document as unknown as Document;
+
+const KITE = [
+  'Every spring the flat fields behind the old airfield fill with kites. Families arrive with picnic blankets and cheap nylon diamonds, while a handful of enthusiasts unpack huge stunt kites that need two lines and a good deal of nerve to control.',
+  'The festival began fifteen years ago as a gathering of six friends who built their own frames from garden canes. It now draws several thousand visitors, a row of food stalls and a competition for the most unusual home-made design, won last year by a kite shaped like a flying teapot.',
+  'Organisers say the secret is the wind. The airfield sits on a low ridge with nothing to break the breeze for miles, so even on a still morning in town there is usually enough lift on the field by midday to keep the smallest kites in the air.',
+];
+const KITE_EDITED = KITE.map((p) => p.replace('fifteen years', 'sixteen years').replace('flying teapot', 'flying kettle'));
+const SOUP = [
+  'A good vegetable soup starts long before the pot goes on the stove. Sweat the onions slowly in butter until they turn soft and sweet, then add carrots, celery and a pinch of salt, and let them cook gently for another ten minutes without browning.',
+  'Pour in enough stock to cover the vegetables by a finger, add a bay leaf and a handful of lentils, and simmer until everything is tender. Season at the end rather than the beginning, because the stock reduces and the flavour concentrates as it cooks.',
+];
+
+const page = (title: string, paragraphs: string[], site: string): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title} - ${site}</title></head><body>
+<header><a href="/">${site}</a><nav><a href="/news">News</a> <a href="/about">About</a></nav></header>
+<main><article><h1>${title}</h1>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+</article></main><footer><p>Copyright ${site}.</p></footer></body></html>`;
+
+const INPUTS: ScanInput[] = [
+  { path: 'news/kites.html', kind: 'html', content: page('Kites fill the sky', KITE, 'Valley News') },
+  { path: 'soup.txt', kind: 'text', content: SOUP.join('\n\n') },
+  { path: 'empty.txt', kind: 'text', content: ' \n\t\n' },
+  { path: 'mirror/kites.html', kind: 'html', content: page('Kites fill the sky', KITE, 'Mirror Site') },
+  { path: 'edited/kites.txt', kind: 'text', content: `Kites fill the sky\n\n${KITE_EDITED.join('\n\n')}` },
+];
+const KITE_FAMILY = ['news/kites.html', 'mirror/kites.html', 'edited/kites.txt'];
+
+const pairKeys = (pairs: readonly { a: string; b: string }[]): string[] => pairs.map((p) => `${p.a} ~ ${p.b}`).sort();
+const familyPairs = [
+  'mirror/kites.html ~ edited/kites.txt',
+  'news/kites.html ~ edited/kites.txt',
+  'news/kites.html ~ mirror/kites.html',
+].sort();
+
+describe('scanDocumentsBy', () => {
+  it('simhash: the same report as scanDocuments', () => {
+    expect(scanDocumentsBy(INPUTS, 'simhash', { parseHtml })).toEqual(scanDocuments(INPUTS, { parseHtml }));
+    expect(scanDocumentsBy(INPUTS, 'simhash', { parseHtml, threshold: 1 })).toEqual(scanDocuments(INPUTS, { parseHtml, k: 1 }));
+  });
+
+  it('minhash: pairs the copies and the edited copy with their estimated Jaccard, as brute force does', () => {
+    const report = scanDocumentsBy(INPUTS, 'minhash', { parseHtml }) as MethodReport;
+    expect(report.method).toBe('minhash');
+    expect(report.threshold).toBe(DEFAULT_THRESHOLDS.minhash);
+    expect(Object.keys(report)).toEqual(['method', 'threshold', 'documents', 'pairs', 'clusters']);
+    expect(report.documents.map((d) => d.path)).toEqual(INPUTS.map((i) => i.path));
+    expect(report.documents[2]).toMatchObject({ simhash: null, words: 0 });
+    const pairs = report.pairs as JaccardScanPair[];
+    expect(pairKeys(pairs)).toEqual(familyPairs);
+    const exact = pairs.find((p) => p.a === 'news/kites.html' && p.b === 'mirror/kites.html')!;
+    expect(exact.jaccard).toBe(1);
+    const edited = pairs.find((p) => p.a === 'news/kites.html' && p.b === 'edited/kites.txt')!;
+    expect(edited.jaccard).toBeGreaterThanOrEqual(0.5);
+    expect(edited.jaccard).toBeLessThan(1);
+    // Every brute-force pair above the threshold, with the same estimate.
+    const codes = INPUTS.map((input) => fingerprintForMethod(input, 'minhash', parseHtml).code as Uint32Array | null);
+    const brute = bruteForceJaccardPairs(codes, report.threshold).map(({ a, b, jaccard }) => ({ a: INPUTS[a]!.path, b: INPUTS[b]!.path, jaccard }));
+    expect(pairs).toEqual(brute);
+    expect(report.clusters).toEqual([['news/kites.html', 'mirror/kites.html', 'edited/kites.txt']]);
+  });
+
+  it('nilsimsa: pairs the copies and the edited copy with their score, as comparing every code does', () => {
+    const report = scanDocumentsBy(INPUTS, 'nilsimsa', { parseHtml }) as MethodReport;
+    expect(report.method).toBe('nilsimsa');
+    expect(report.threshold).toBe(DEFAULT_THRESHOLDS.nilsimsa);
+    const pairs = report.pairs as ScoreScanPair[];
+    expect(pairKeys(pairs)).toEqual(familyPairs);
+    expect(pairs.find((p) => p.a === 'news/kites.html' && p.b === 'mirror/kites.html')!.score).toBe(128);
+    const codes = INPUTS.map((input) => fingerprintForMethod(input, 'nilsimsa', parseHtml).code as Uint8Array | null);
+    expect(codes[2]).toBeNull();
+    for (const p of pairs) {
+      const a = INPUTS.findIndex((i) => i.path === p.a);
+      const b = INPUTS.findIndex((i) => i.path === p.b);
+      expect(p.score).toBe(compareNilsimsa(codes[a]!, codes[b]!));
+    }
+    // Kites and soup are unrelated: near 0, far below the cut-off.
+    expect(Math.abs(compareNilsimsa(codes[0]!, codes[1]!))).toBeLessThan(40);
+  });
+
+  it('a stricter threshold drops the edited copy; a looser one keeps it', () => {
+    for (const [method, strict] of [['minhash', 0.99], ['nilsimsa', 127]] as const) {
+      const report = scanDocumentsBy(INPUTS, method, { parseHtml, threshold: strict });
+      expect(pairKeys(report.pairs), method).toEqual(['news/kites.html ~ mirror/kites.html']);
+    }
+  });
+
+  it('rejects a threshold outside the method\'s range, saying what it accepts', () => {
+    expect(() => parseThreshold('minhash', '1.5')).toThrow(/between 0 and 1/);
+    expect(() => parseThreshold('minhash', 'x')).toThrow(/between 0 and 1/);
+    expect(() => parseThreshold('nilsimsa', '129')).toThrow(/-128 to 128/);
+    expect(() => parseThreshold('nilsimsa', '80.5')).toThrow(/integer/);
+    expect(() => parseThreshold('simhash', '17')).toThrow(/0 to 16/);
+    expect(parseThreshold('minhash', '.75')).toBe(0.75);
+    expect(parseThreshold('nilsimsa', '-10')).toBe(-10);
+    expect(() => buildMethodReport('minhash', [], [], 0)).toThrow(RangeError);
+  });
+});
+
+describe('explainMethod', () => {
+  it('minhash prints b, r and the S-curve 1 − (1 − s^r)^b at each similarity', () => {
+    const { bands, rows } = minhashBanding(0.5);
+    const text = explainMethod('minhash', 0.5);
+    expect(text).toContain(`b = ${bands} bands of r = ${rows} rows`);
+    expect(text).toContain(`P(s) = 1 − (1 − s^${rows})^${bands}`);
+    const rowsOfCurve = text.split('\n').filter((l) => /^\s+0\.\d\d\s+\d\.\d{4}/.test(l));
+    expect(rowsOfCurve).toHaveLength(19);
+    for (const line of rowsOfCurve) {
+      const [s, p] = line.trim().split(/\s+/).map(Number);
+      expect(p).toBeCloseTo(bandingProbability(s!, { bands, rows }), 4);
+    }
+    expect(rowsOfCurve.find((l) => l.includes('← threshold'))).toMatch(/^\s+0\.50/);
+  });
+
+  it('nilsimsa and simhash say what their cut-off means', () => {
+    expect(explainMethod('nilsimsa', 80)).toMatch(/score at least 80/);
+    expect(explainMethod('simhash', 3)).toMatch(/at most 3 bits/);
+  });
+});
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const SAMPLES = join(ROOT, 'samples');
+
+function runScan(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [TSX, join(ROOT, 'bin', 'scan.ts'), ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('bin/scan.ts --method, --jobs, --ndjson', () => {
+  for (const method of ['simhash', 'minhash', 'nilsimsa'] as const) {
+    it(`${method}: --jobs 2 prints exactly what --jobs 1 prints, and finds the sample family`, async () => {
+      const [one, two] = await Promise.all([runScan([SAMPLES, '--method', method, '--jobs', '1', '--json']), runScan([SAMPLES, '--method', method, '--jobs', '2', '--json'])]);
+      expect(one.code).toBe(0);
+      expect(one.stderr).toBe('');
+      expect(two.stdout).toBe(one.stdout);
+      const report = JSON.parse(one.stdout) as ScanReport | MethodReport;
+      expect(report.clusters).toHaveLength(1);
+      expect(report.clusters[0]).toContain('original-site/2024/05/wrenmouth-tide-mill-turns-again.html');
+      const measure = { simhash: 'distance', minhash: 'jaccard', nilsimsa: 'score' }[method];
+      for (const pair of report.pairs) expect(Object.keys(pair)).toEqual(['a', 'b', measure]);
+    }, 60_000);
+  }
+
+  it('--ndjson streams a header, one line per document, then the pairs and clusters of --json', async () => {
+    const [json, ndjson] = await Promise.all([runScan([SAMPLES, '--method', 'minhash', '--json']), runScan([SAMPLES, '--method', 'minhash', '--ndjson', '--jobs', '2'])]);
+    expect(ndjson.code).toBe(0);
+    const report = JSON.parse(json.stdout) as MethodReport;
+    const lines = ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const expected = [
+      { method: 'minhash', threshold: DEFAULT_THRESHOLDS.minhash },
+      ...report.documents.map((document) => ({ document })),
+      ...report.pairs.map((pair) => ({ pair })),
+      ...report.clusters.map((cluster) => ({ cluster })),
+    ];
+    expect(lines).toEqual(expected);
+  }, 60_000);
+
+  it('--explain prints the S-curve; --help says how far nilsimsa scales', async () => {
+    const [explain, help] = await Promise.all([runScan(['--method', 'minhash', '--threshold', '0.8', '--explain']), runScan(['--help'])]);
+    expect(explain.stdout).toBe(explainMethod('minhash', 0.8));
+    expect(help.stdout).toMatch(/nilsimsa[\s\S]*Compares every pair[\s\S]*100,000 pages/);
+  }, 60_000);
+
+  it('exits 2 with one line for a bad method, threshold or job count', async () => {
+    const runs = await Promise.all([
+      runScan([SAMPLES, '--method', 'tlsh']),
+      runScan([SAMPLES, '--method', 'minhash', '--threshold', '2']),
+      runScan([SAMPLES, '--method', 'nilsimsa', '--k', '3']),
+      runScan([SAMPLES, '--jobs', '0']),
+      runScan([SAMPLES, '--json', '--ndjson']),
+    ]);
+    for (const { code, stdout, stderr } of runs) {
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+    expect(runs[0]!.stderr).toMatch(/--method must be one of simhash, minhash, nilsimsa: got "tlsh"/);
+    expect(runs[1]!.stderr).toMatch(/--threshold: .*between 0 and 1/);
+    expect(runs[2]!.stderr).toMatch(/--k is simhash's threshold/);
+    expect(runs[3]!.stderr).toMatch(/--jobs must be an integer from 1/);
+    expect(runs[4]!.stderr).toMatch(/choose one/);
+  }, 60_000);
+});
