@@ -728,7 +728,7 @@ async function main(): Promise<void> {
       log(`  bytes per page                  ${perPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(after.usage)} after − ${mb(before.usage)} before, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
       log(`  usageDetails after              ${Object.entries(after.usageDetails ?? {}).map(([k, v]) => `${k} ${mb(v)}`).join(', ')}`);
       if (idbDir) log(`  IndexedDB folder on disk        ${mb(diskAfter)} (${((diskAfter - diskBefore) / history.pages).toFixed(0)} B per page; ${idbDir.replace(profile!, '<profile>')})`);
-      log(`  the records hold                URL ${history.meanUrlChars.toFixed(0)} + title ${history.meanTitleChars.toFixed(0)} characters on average, two fingerprints, dates, visits, deflated 64 pages to a block; and one entry per table and per page-field tree (url, site, lastSeen; group and copySite when set) in sorted runs (schema version 7)`);
+      log(`  the records hold                URL ${history.meanUrlChars.toFixed(0)} + title ${history.meanTitleChars.toFixed(0)} characters on average, two fingerprints, dates, visits, deflated 64 pages to a block; and one entry per table and per page-field tree (url, site, lastSeen; group and copySite when set) in sorted runs (schema version 1)`);
 
       // 3. Worker memory
       const heap = await workerHeap(session);
