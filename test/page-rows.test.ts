@@ -3,27 +3,16 @@
 // (reads see the transaction's own changes) and after the commit, and every tree checked against
 // the records (test/kept-tables.ts).
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asFingerprint, fingerprintToHex } from '../lib/fingerprint';
 import { mulberry32, splitmix64 } from '../lib/random';
-import { openDoppelDb } from '../lib/store/db';
 import { writeDesigns } from '../lib/store/design';
 import { MAX_PAGE_ID, PageRows, lastSeenEntry, textKey } from '../lib/store/page-rows';
-import { DEFAULT_DESIGN, PageStore } from '../lib/store/pages';
+import { DEFAULT_DESIGN } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { expectTablesOfRecords, storedPages } from './kept-tables';
+import { freshStore } from './fresh-store';
 
-const opened: Db[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
-async function freshStore(): Promise<PageStore> {
-  const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
-  opened.push(db);
-  return PageStore.open(db);
-}
 
 /** `work` over the rows of one readwrite transaction, flushed (the tables of the default design) and committed. */
 async function inTransaction<T>(db: Db, work: (rows: PageRows) => Promise<T>): Promise<T> {

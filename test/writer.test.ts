@@ -2,28 +2,16 @@
 // Both ends are the real code; the port between them is a fake that delivers each message as a
 // structured clone, later, as runtime.Port does, and can be cut (a worker stopped mid-way).
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fingerprintToHex } from '../lib/fingerprint';
 import { randomFingerprints } from '../lib/random';
-import { openDoppelDb } from '../lib/store/db';
 import { groupsState } from '../lib/store/regroup';
 import { PageStore } from '../lib/store/pages';
-import type { Db } from '../lib/store/schema';
 import { type PortLike, createWriter } from '../lib/writer';
 import { IMPORT_MESSAGE_LINES, type Saved, WriterFailed, WriterStopped, importThrough, runJob } from '../lib/writer-client';
 import { IMPORT_WINDOW_LINES, type WriterEvent } from '../lib/writer-protocol';
+import { freshStore } from './fresh-store';
 
-const opened: Db[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
-async function freshStore(): Promise<PageStore> {
-  const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
-  opened.push(db);
-  return PageStore.open(db);
-}
 
 interface End extends PortLike {
   listeners: ((message: unknown) => void)[];
