@@ -110,7 +110,6 @@ function follower(events: Events, callbacks: JobCallbacks & { onSaved?(event: Ex
         callbacks.onOrganise?.({ phase: event.phase, done: event.done, total: event.total });
         return undefined;
       case 'failed':
-        events.port.disconnect();
         throw new WriterFailed(event.failure, event.error, saved());
       case 'done':
         return event;
@@ -122,10 +121,14 @@ function follower(events: Events, callbacks: JobCallbacks & { onSaved?(event: Ex
 export async function runJob(port: PortLike, request: Exclude<WriterRequest, { type: 'import/start' | 'import/lines' | 'import/end' }>, callbacks: JobCallbacks = {}): Promise<{ forgotten?: number }> {
   const events = new Events(port);
   const follow = follower(events, callbacks, () => null);
-  port.postMessage(request);
-  for (;;) {
-    const done = follow(await events.next());
-    if (done) return done.forgotten === undefined ? {} : { forgotten: done.forgotten };
+  try {
+    port.postMessage(request);
+    for (;;) {
+      const done = follow(await events.next());
+      if (done) return done.forgotten === undefined ? {} : { forgotten: done.forgotten };
+    }
+  } finally {
+    port.disconnect(); // the worker's job ends too if the page gave up first
   }
 }
 
@@ -175,18 +178,24 @@ export async function importThrough(port: PortLike, lines: AsyncIterable<string>
     chars = 0;
   };
 
-  post({ type: 'import/start', now });
-  for await (const whole of lines) {
-    // a line too long for a message is sent cut: the worker rejects it as not a page
-    const line = whole.length > WRITER_LIMITS.lineChars ? whole.slice(0, WRITER_LIMITS.lineChars) : whole;
-    if (batch.length > 0 && chars + line.length > WRITER_LIMITS.messageChars) await send();
-    batch.push(line);
-    chars += line.length;
-    if (batch.length >= IMPORT_MESSAGE_LINES) await send();
+  try {
+    post({ type: 'import/start', now });
+    for await (const whole of lines) {
+      // a line too long for a message is sent cut: the worker rejects it as not a page
+      const line = whole.length > WRITER_LIMITS.lineChars ? whole.slice(0, WRITER_LIMITS.lineChars) : whole;
+      if (batch.length > 0 && chars + line.length > WRITER_LIMITS.messageChars) await send();
+      batch.push(line);
+      chars += line.length;
+      if (batch.length >= IMPORT_MESSAGE_LINES) await send();
+    }
+    if (batch.length > 0) await send();
+    post({ type: 'import/end' });
+    ended = true;
+    allSaved();
+    for (;;) if (follow(await events.next())) return saved;
+  } finally {
+    // A file that fails to read, or a callback that throws, must not leave the worker waiting for
+    // lines: its import ends as interrupted once the port closes.
+    port.disconnect();
   }
-  if (batch.length > 0) await send();
-  post({ type: 'import/end' });
-  ended = true;
-  allSaved();
-  for (;;) if (follow(await events.next())) return saved;
 }

@@ -201,11 +201,13 @@ export function createWriter(deps: WriterDeps): Writer {
       }
       if (job !== undefined) return;
       const onWait = () => post({ type: 'waiting' });
+      // a job that throws past its own handling (the store failing to open) still ends its port
+      const failed = (error: unknown) => finish({ type: 'failed', failure: 'failed', error: errorText(error) });
       if (request.type === 'import/start') {
         const lines = (feed = new LineFeed());
-        job = enqueue(() => importJob(request.now, lines), onWait);
+        job = enqueue(() => importJob(request.now, lines), onWait).catch(failed);
       } else if (request.type !== 'import/lines' && request.type !== 'import/end') {
-        job = enqueue(() => simpleJob(request), onWait);
+        job = enqueue(() => simpleJob(request), onWait).catch(failed);
       }
     });
   }

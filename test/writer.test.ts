@@ -194,6 +194,35 @@ describe('an import through the worker', () => {
     expect(await store.count()).toBe(pagesIn(12_000));
   });
 
+  it('a file that fails to read part way closes the port: the worker ends the import as interrupted, and the next job runs', async () => {
+    const store = await freshStore();
+    const { writer } = writerOver(store);
+    const lines = exportFile(5_000);
+    async function* breaking(): AsyncGenerator<string> {
+      for (let i = 0; i < 2_500; i++) yield lines[i]!;
+      throw new Error('the file could not be read');
+    }
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    await expect(importThrough(page, breaking(), NOW)).rejects.toThrow('the file could not be read');
+    expect(page.open).toBe(false);
+    await writer.idle(); // the import job ended: it did not wait for lines that never come
+    const next = portPair();
+    writer.serve(next.worker);
+    expect(await runJob(next.page, { type: 'pages/forget', urls: ['https://nowhere.example/'] })).toEqual({ forgotten: 0 });
+  });
+
+  it('a store that fails to open ends the job with failed, and the port', async () => {
+    const writer = createWriter({ store: () => Promise.reject(new Error('the database is blocked')), k: async () => 3, clear: async () => 0 });
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    const error = await importThrough(page, exportFile(10), NOW).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WriterFailed);
+    expect((error as WriterFailed).message).toBe('the database is blocked');
+    expect(worker.open).toBe(false);
+    await writer.idle();
+  });
+
   it('lines out of order, or lines before a start, are refused', async () => {
     const store = await freshStore();
     const { writer } = writerOver(store);
