@@ -1,28 +1,15 @@
 // `npm run scan -- --compare A B`: the passages two files share, side by side (lib/compare-view.ts).
-import { readFile } from 'node:fs/promises';
-import { parseHTML } from 'linkedom';
+import { resolve } from 'node:path';
 import { compareView } from '../lib/compare-view';
-import { fingerprintDocument } from '../lib/scan';
+import { kindOf, readArticleText } from './scan-read';
 
 export const COMPARE_USAGE = 'usage: npm run scan -- --compare A B   (two .html, .htm or .txt files)';
 
-/** The article text of a file (HTML: extracted as scan does), or why there is none. */
-async function textOf(file: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
-  const lower = file.toLowerCase();
-  const kind = lower.endsWith('.html') || lower.endsWith('.htm') ? 'html' : lower.endsWith('.txt') ? 'text' : null;
-  if (!kind) return { ok: false, reason: 'not an .html, .htm or .txt file' };
-  let content: string;
-  try {
-    content = new TextDecoder('utf-8').decode(await readFile(file));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(error) };
-  }
-  let text: string | null = null;
-  const { document } = fingerprintDocument({ path: file, kind, content }, (html) => parseHTML(html).document as unknown as Document, {}, (t) => {
-    text = t;
-  });
-  return text === null ? { ok: false, reason: document.note ?? 'no text' } : { ok: true, text };
+/** The article text of a file, read as scan reads it (bin/scan-read.ts), or why there is none. */
+function textOf(file: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  const kind = kindOf(file);
+  if (!kind) return Promise.resolve({ ok: false, reason: 'not an .html, .htm or .txt file' });
+  return readArticleText({ path: file, absolute: resolve(file), kind });
 }
 
 /** Runs the comparison; the exit code (2: bad arguments or unreadable files). */

@@ -2,9 +2,9 @@
 // the main thread with one job and by each worker (bin/scan-worker.ts) with more.
 import { readFile } from 'node:fs/promises';
 import { parseHTML } from 'linkedom';
-import type { FingerprintedDocument, ScanKind } from '../lib/scan';
+import { type FingerprintedDocument, type ScanKind, fingerprintDocument } from '../lib/scan';
 import { type MethodCode, type ScanMethod, fingerprintForMethod } from '../lib/scan-methods';
-import { type ReuseDocument, siteOfHtml } from '../lib/scan-reuse';
+import { type ReuseDocument, reuseDocument, siteOfHtml } from '../lib/scan-reuse';
 
 /** A file to read: where it is and how the report names it. */
 export interface Listed {
@@ -19,19 +19,41 @@ export type ReadResult =
   | { ok: true; fingerprinted: FingerprintedDocument; code: MethodCode | null; reuse: ReuseDocument | null }
   | { ok: false; reason: string };
 
-/** Reads one file; `forReuse` also keeps its text and site, for the passages it may share. */
+/** Reads one file; `forReuse` also takes its passage fingerprints and site, for the passages it may share. */
 export async function readDocument(file: Listed, method: ScanMethod, forReuse = false): Promise<ReadResult> {
-  let bytes: Buffer;
+  const read = await readContent(file);
+  if (!read.ok) return read;
+  const { content } = read;
+  let text: string | null = null;
+  const fingerprinted = fingerprintForMethod({ path: file.path, kind: file.kind, content }, method, parseHtml, {}, (t) => (text = t));
+  const reuse = forReuse ? reuseDocument(file.path, text, file.kind === 'html' ? siteOfHtml(content) : null) : null;
+  return { ok: true, ...fingerprinted, reuse };
+}
+
+/** The article text scan fingerprints in a file (HTML: extracted), or why there is none. */
+export async function readArticleText(file: Listed): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  const read = await readContent(file);
+  if (!read.ok) return read;
+  let text: string | null = null;
+  const { document } = fingerprintDocument({ path: file.path, kind: file.kind, content: read.content }, parseHtml, {}, (t) => (text = t));
+  return text === null ? { ok: false, reason: document.note ?? 'no text' } : { ok: true, text };
+}
+
+/** A file's bytes decoded (see decode), or why it could not be read. */
+async function readContent(file: Listed): Promise<{ ok: true; content: string } | { ok: false; reason: string }> {
   try {
-    bytes = await readFile(file.absolute);
+    return { ok: true, content: decode(await readFile(file.absolute), file.kind) };
   } catch (error) {
     return { ok: false, reason: reasonOf(error) };
   }
-  const content = decode(bytes, file.kind);
-  let text: string | null = null;
-  const read = fingerprintForMethod({ path: file.path, kind: file.kind, content }, method, parseHtml, {}, (t) => (text = t));
-  const reuse = forReuse ? { path: file.path, text, site: file.kind === 'html' ? siteOfHtml(content) : null } : null;
-  return { ok: true, ...read, reuse };
+}
+
+/** Which kind of file scan reads a name as: HTML, text, or none. */
+export function kindOf(name: string): ScanKind | null {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.html') || lower.endsWith('.htm')) return 'html';
+  if (lower.endsWith('.txt')) return 'text';
+  return null;
 }
 
 export function reasonOf(error: unknown): string {

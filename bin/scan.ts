@@ -23,7 +23,7 @@ import {
   thresholdOf,
 } from '../lib/scan-methods';
 import { readFiles } from './scan-jobs';
-import { type Listed, reasonOf } from './scan-read';
+import { type Listed, kindOf, reasonOf } from './scan-read';
 import { type ReuseDocument, findScanReuse, formatReuse } from '../lib/scan-reuse';
 import { runCompare } from './scan-compare';
 
@@ -131,13 +131,6 @@ function parseArgs(argv: readonly string[]): Args {
     }
   }
   return args;
-}
-
-function kindOf(name: string): ScanKind | null {
-  const lower = name.toLowerCase();
-  if (lower.endsWith('.html') || lower.endsWith('.htm')) return 'html';
-  if (lower.endsWith('.txt')) return 'text';
-  return null;
 }
 
 interface Listing {

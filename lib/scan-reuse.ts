@@ -1,7 +1,8 @@
 // `scan`'s partial copies: the pairs of documents that share passages of at least 30 words
 // (lib/passages), beside the near-duplicate pairs of lib/scan.ts. Pairs already in `pairs` are
-// not repeated here. Pure: the CLI (bin/scan.ts) passes each document's text and site.
-import { MIN_PASSAGE_WORDS, passageFingerprints } from './passages/fingerprints';
+// not repeated here. Pure: the CLI (bin/scan.ts) passes each document's fingerprints (taken where
+// the file is read, on a worker thread with --jobs) and site.
+import { MIN_PASSAGE_WORDS, type WordPassageFingerprints, wordPassageFingerprints } from './passages/fingerprints';
 import { findReuse } from './passages/reuse';
 import type { ScanPair } from './scan';
 
@@ -18,10 +19,15 @@ export interface ScanReuse {
 
 export interface ReuseDocument {
   path: string;
-  /** The fingerprinted text (null: the document has none). */
-  text: string | null;
+  /** The passage fingerprints of its fingerprinted text (null: the document has none). */
+  fingerprints: WordPassageFingerprints | null;
   /** Its site (boilerplate is also counted per site), null when unknown. */
   site: string | null;
+}
+
+/** A document's entry for findScanReuse, from its fingerprinted text (null: none). */
+export function reuseDocument(path: string, text: string | null, site: string | null): ReuseDocument {
+  return { path, fingerprints: text === null ? null : wordPassageFingerprints(text), site };
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -30,9 +36,8 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 export function findScanReuse<Pair extends Pick<ScanPair, 'a' | 'b'>>(documents: readonly ReuseDocument[], nearPairs: readonly Pair[] = []): ScanReuse[] {
   const near = new Set(nearPairs.map(({ a, b }) => `${a}\n${b}`));
   const paths = documents.map((d) => d.path);
-  const pages = documents.map((d) => ({ fingerprints: d.text === null ? null : passageFingerprints(d.text), site: d.site }));
   const skip = (a: number, b: number): boolean => near.has(`${paths[a]}\n${paths[b]}`) || near.has(`${paths[b]}\n${paths[a]}`);
-  return findReuse(pages, skip).map((r) => ({
+  return findReuse(documents, skip).map((r) => ({
     a: paths[r.a]!,
     b: paths[r.b]!,
     aShare: round3(r.aShare),

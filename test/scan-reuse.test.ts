@@ -5,7 +5,7 @@ import { compareView } from '../lib/compare-view';
 import { passageFingerprints } from '../lib/passages/fingerprints';
 import { compareTexts } from '../lib/passages/reuse';
 import { mulberry32 } from '../lib/random';
-import { findScanReuse, formatReuse, siteOfHtml } from '../lib/scan-reuse';
+import { findScanReuse, formatReuse, reuseDocument, siteOfHtml } from '../lib/scan-reuse';
 
 function wordsFrom(seed: number) {
   const random = mulberry32(seed);
@@ -28,7 +28,7 @@ describe('findScanReuse', () => {
     '',
     join(sources[1]!.slice(390), wordsFrom(9)(100)),
   ];
-  const documents = texts.map((text, i) => ({ path: `d${i}`, text: text || null, site: null }));
+  const documents = texts.map((text, i) => reuseDocument(`d${i}`, text || null, null));
 
   it('equals comparing every pair directly (no boilerplate among ten pages)', () => {
     const fps = texts.map((t) => passageFingerprints(t));
@@ -53,9 +53,9 @@ describe('findScanReuse', () => {
   it('leaves out a box repeated on 20 pages of one site, and finds the same box on pages of 20 sites', () => {
     const box = wordsFrom(10)(60);
     const pages = Array.from({ length: 20 }, (_, i) => join(wordsFrom(100 + i)(120), box, wordsFrom(200 + i)(40)));
-    const oneSite = pages.map((text, i) => ({ path: `p${i}`, text, site: 'farm.example' }));
+    const oneSite = pages.map((text, i) => reuseDocument(`p${i}`, text, 'farm.example'));
     expect(findScanReuse(oneSite)).toEqual([]);
-    const manySites = pages.map((text, i) => ({ path: `p${i}`, text, site: `site${i}.example` }));
+    const manySites = pages.map((text, i) => reuseDocument(`p${i}`, text, `site${i}.example`));
     expect(findScanReuse(manySites)).toHaveLength((20 * 19) / 2);
   });
 });

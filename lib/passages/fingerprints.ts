@@ -27,12 +27,16 @@ export interface PassageFingerprints {
   positions: Int32Array;
 }
 
-/** The fingerprints with what is needed to extend and show a match in this text. */
-export interface TextPassageFingerprints extends PassageFingerprints {
-  /** Each word's offsets in the text as given (worked out on first use). */
-  readonly spans: WordSpans;
+/** The fingerprints with each word's hash, what is needed to extend a match to a whole shared run. */
+export interface WordPassageFingerprints extends PassageFingerprints {
   /** A 32-bit hash of each word. */
   wordHashes: Uint32Array;
+}
+
+/** The fingerprints with what is needed to extend and show a match in this text. */
+export interface TextPassageFingerprints extends WordPassageFingerprints {
+  /** Each word's offsets in the text as given (worked out on first use). */
+  readonly spans: WordSpans;
 }
 
 export function checkPassageParams({ k, w }: PassageParams): void {
@@ -63,4 +67,13 @@ export function passageFingerprints(text: string, params: PassageParams = PASSAG
       return (spans ??= wordSpans(text));
     },
   };
+}
+
+/**
+ * passageFingerprints without the spans, as plain typed arrays: what a worker thread sends (a
+ * structured clone would read the lazy `spans` getter, which costs more than the fingerprints).
+ */
+export function wordPassageFingerprints(text: string, params: PassageParams = PASSAGE_PARAMS): WordPassageFingerprints {
+  const { words, hashes, positions, wordHashes } = passageFingerprints(text, params);
+  return { words, hashes, positions, wordHashes };
 }

@@ -1,10 +1,10 @@
 // Reuse among a set of pages: every pair that shares passages, with each page's share.
 import { type MatchOptions, type Passage, coveredShare, sharedPassages } from './match';
-import type { TextPassageFingerprints } from './fingerprints';
+import type { WordPassageFingerprints } from './fingerprints';
 import { BOILERPLATE, type BoilerplateRule, PassageIndex } from './index';
 
 export interface PageForReuse {
-  fingerprints: TextPassageFingerprints | null;
+  fingerprints: WordPassageFingerprints | null;
   site: string | null;
 }
 
@@ -19,7 +19,7 @@ export interface Reuse {
 }
 
 /** The passages of two fingerprinted texts, extended to whole shared runs, and each side's share. */
-export function compareTexts(a: TextPassageFingerprints, b: TextPassageFingerprints, options: MatchOptions = {}): Omit<Reuse, 'a' | 'b'> {
+export function compareTexts(a: WordPassageFingerprints, b: WordPassageFingerprints, options: MatchOptions = {}): Omit<Reuse, 'a' | 'b'> {
   const passages = sharedPassages(a, b, { ...options, wordHashes: { a: a.wordHashes, b: b.wordHashes } });
   return {
     aShare: coveredShare(passages.map((p) => p.a), a.words),
