@@ -4,13 +4,13 @@
 // IMPORT_WINDOW_LINES lines sent and not yet saved, so a file of a million lines is never in
 // memory at once on either side. A port that closes before the job's end means the worker
 // stopped: WriterStopped, with what the worker had reported saved.
-import type { Rejection } from './store/transfer';
+import { IMPORT_BATCH, type Rejection } from './store/transfer';
 import { InvalidMessage } from './validation';
 import type { PortLike } from './writer';
 import { type ImportCounts, type OrganisePhase, type WriterEvent, type WriterFailure, type WriterRequest, IMPORT_WINDOW_LINES, WRITER_LIMITS, parseWriterEvent } from './writer-protocol';
 
 /** Lines per import/lines message: one batch of importLines (lib/store/transfer.ts IMPORT_BATCH). */
-export const IMPORT_MESSAGE_LINES = 2_000;
+export const IMPORT_MESSAGE_LINES = IMPORT_BATCH;
 
 /** What the worker reported committed: the lines through `through`, with these counts. */
 export interface Saved extends ImportCounts {

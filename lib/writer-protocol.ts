@@ -15,9 +15,10 @@
 //   store/organise                  ──▶    ◀── organise/progress …, done
 //   data/clear                      ──▶    ◀── done {forgotten}
 //
-// `import/saved` is the acknowledgement: the lines through `through` are committed, and the page
-// keeps at most IMPORT_WINDOW_LINES lines sent but not yet saved, so neither side holds more than
-// a few batches of a large file. A job that fails ends with `failed`: `refused` (the file is not
+// `import/saved` is the acknowledgement: the lines through `through` are committed. The page sends
+// a batch only while fewer than IMPORT_WINDOW_LINES lines are sent but not yet saved (so at most
+// the window plus one batch wait), and the worker refuses more than twice the window: neither side
+// holds more than a few batches of a large file. A job that fails ends with `failed`: `refused` (the file is not
 // an export: nothing was imported), `interrupted` (the import stopped part way: what the
 // `import/saved` events counted stays) or `failed` (anything else).
 import { InvalidMessage, type Json, LIMITS, object, string } from './validation';

@@ -55,7 +55,7 @@ class LineFeed implements AsyncIterable<string> {
   push(first: number, lines: readonly string[]): void {
     if (this.ended) throw new InvalidMessage('lines arrived after import/end');
     if (first !== this.next) throw new InvalidMessage(`lines must arrive in order: expected line ${this.next}, got ${first}`);
-    if (this.lines.length + lines.length > 2 * IMPORT_WINDOW_LINES) throw new InvalidMessage(`too many lines were sent before they were saved (at most ${IMPORT_WINDOW_LINES})`);
+    if (this.lines.length + lines.length > 2 * IMPORT_WINDOW_LINES) throw new InvalidMessage(`too many lines were sent before they were saved (at most ${2 * IMPORT_WINDOW_LINES} may wait)`);
     this.lines.push(...lines);
     this.next += lines.length;
     this.wake?.();

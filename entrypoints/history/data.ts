@@ -129,8 +129,7 @@ async function importFile(file: File): Promise<void> {
   const read = { bytes: 0 };
   try {
     // the worker saves the lines and then brings the store up to date (imported pages arrive in no
-    // group, and a large import can outgrow the table design); a tab closed meanwhile leaves the
-    // organising to the worker's next start
+    // group, and a large import can outgrow the table design), also when this tab is closed first
     const summary = await importThrough(writerPort(), splitLines(decodedChunks(file, read)), Date.now(), {
       onSaved: (saved) => {
         view.progress.value = Math.min(read.bytes, view.progress.max);

@@ -1,6 +1,6 @@
 // Settings on the history page: k, pausing, private windows, sites never recorded, clearing all
 // data. Each change goes to the worker at once (the popup and the content script read the same
-// settings); a change of k then regroups the store here, with its progress shown.
+// settings); a change of k then has the worker regroup the store, its progress shown here.
 import type { Settings } from '@/lib/messages';
 import { $, errorText, l, organiseNow, organiseText, pagesChanged, send, settings, writerJob } from './shared';
 
