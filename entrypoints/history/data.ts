@@ -132,6 +132,7 @@ async function importFile(file: File): Promise<void> {
     // group, and a large import can outgrow the table design), also when this tab is closed first
     const summary = await importThrough(writerPort(), splitLines(decodedChunks(file, read)), Date.now(), {
       onSaved: (saved) => {
+        view.summary.textContent = l.t('importingFile', file.name); // no longer waiting, if it was
         view.progress.value = Math.min(read.bytes, view.progress.max);
         view.progress.setAttribute('aria-valuetext', l.count('linesRead', saved.through));
       },
@@ -141,6 +142,7 @@ async function importFile(file: File): Promise<void> {
         view.form.dataset['state'] = 'organising';
         view.progress.removeAttribute('value'); // indeterminate until the first report
       },
+      onWaiting: () => (view.summary.textContent = l.t('waitingForWorker')),
       onOrganise: (progress) => {
         view.progress.max = Math.max(progress.total, 1);
         view.progress.value = progress.done;

@@ -303,7 +303,7 @@ async function forgetSelected(): Promise<void> {
   }
   view.forgetSelected.disabled = true;
   try {
-    const { forgotten = 0 } = await writerJob({ type: 'pages/forget', urls });
+    const { forgotten = 0 } = await writerJob({ type: 'pages/forget', urls }, { onWaiting: () => (view.selectionCount.textContent = l.t('waitingForWorker')) });
     state.selected.clear();
     showSelection();
     view.selectionCount.textContent = l.count('forgotPages', forgotten);

@@ -113,7 +113,7 @@ export function setupSettings(): void {
     if (view.clearDialog.returnValue !== 'confirm') return;
     view.clearDialog.returnValue = '';
     try {
-      const { forgotten = 0 } = await writerJob({ type: 'data/clear' });
+      const { forgotten = 0 } = await writerJob({ type: 'data/clear' }, { onWaiting: () => (view.status.textContent = l.t('waitingForWorker')) });
       view.status.textContent = l.count('forgotPages', forgotten);
       pagesChanged();
     } catch (error) {
