@@ -18,9 +18,11 @@
 // `import/saved` is the acknowledgement: the lines through `through` are committed. The page sends
 // a batch only while fewer than IMPORT_WINDOW_LINES lines are sent but not yet saved (so at most
 // the window plus one batch wait), and the worker refuses more than twice the window: neither side
-// holds more than a few batches of a large file. A job that fails ends with `failed`: `refused` (the file is not
-// an export: nothing was imported), `interrupted` (the import stopped part way: what the
-// `import/saved` events counted stays) or `failed` (anything else).
+// holds more than a few batches of a large file. A job that fails ends with `failed`: `refused`
+// (the file is not an export: nothing was imported), `interrupted` (the import stopped part way:
+// what the `import/saved` events counted stays), `grouping` (every line was saved, but bringing
+// the groups up to date failed; the worker tries again when it next starts) or `failed` (anything
+// else).
 import { InvalidMessage, type Json, LIMITS, object, string } from './validation';
 
 export const WRITER_PORT = 'doppel-writer';
@@ -63,7 +65,7 @@ export interface ImportCounts {
 }
 
 export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'writing';
-export type WriterFailure = 'refused' | 'interrupted' | 'failed';
+export type WriterFailure = 'refused' | 'interrupted' | 'grouping' | 'failed';
 
 export type WriterEvent =
   /** The job waits for another one (an import, or the organising the worker does when it starts). */
@@ -115,7 +117,7 @@ function oneOf<T extends string>(o: Json, key: string, values: readonly T[]): T 
 const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'data/clear'];
 const EVENT_TYPES: readonly WriterEventType[] = ['waiting', 'import/saved', 'organise/progress', 'done', 'failed'];
 const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'writing'];
-const FAILURES: readonly WriterFailure[] = ['refused', 'interrupted', 'failed'];
+const FAILURES: readonly WriterFailure[] = ['refused', 'interrupted', 'grouping', 'failed'];
 
 /** Validates what the history page sent the worker. Throws InvalidMessage with the reason. */
 export function parseWriterRequest(message: unknown): WriterRequest {

@@ -151,7 +151,7 @@ export function createWriter(deps: WriterDeps): Writer {
       try {
         await organiseStore(organiseProgress);
       } catch (error) {
-        failure ??= { type: 'failed', failure: 'failed', error: `The pages are imported, but grouping them failed: ${errorText(error)}` };
+        failure ??= { type: 'failed', failure: 'grouping', error: errorText(error) };
       }
       changed();
       finish(failure ?? { type: 'done' });

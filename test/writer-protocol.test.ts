@@ -75,7 +75,7 @@ describe('parseWriterEvent', () => {
     ['a rejection reason too long', { ...saved, rejected: [{ line: 2, reason: 'x'.repeat(LIMITS.messageChars + 1) }] }, 'reason is too long'],
     ['an unknown phase', { type: 'organise/progress', phase: 'sleeping', done: 0, total: 0 }, 'phase must be one of design, reading, comparing, writing: got "sleeping"'],
     ['a forgotten count that is not a number', { type: 'done', forgotten: 'all' }, 'forgotten must be a whole number, 0 or more'],
-    ['an unknown failure', { type: 'failed', failure: 'oops', error: 'x' }, 'failure must be one of refused, interrupted, failed: got "oops"'],
+    ['an unknown failure', { type: 'failed', failure: 'oops', error: 'x' }, 'failure must be one of refused, interrupted, grouping, failed: got "oops"'],
     ['a failure without its error', { type: 'failed', failure: 'failed' }, 'error must be a string'],
   ])('refuses %s', (_, event, reason) => {
     expect(() => parseWriterEvent(event)).toThrow(InvalidMessage);

@@ -223,6 +223,21 @@ describe('an import through the worker', () => {
     await writer.idle();
   });
 
+  it('grouping that fails after every line is saved: failed with `grouping`, every page kept', async () => {
+    const store = await freshStore();
+    // organising reads the settings' k first: unreadable settings fail it, after the lines are saved
+    const writer = createWriter({ store: async () => store, k: () => Promise.reject(new Error('the settings cannot be read')), clear: async () => 0 });
+    const lines = exportFile(3_000);
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    const error = await importThrough(page, lines, NOW).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WriterFailed);
+    expect((error as WriterFailed).failure).toBe('grouping');
+    expect((error as WriterFailed).message).toBe('the settings cannot be read');
+    expect((error as WriterFailed).saved).toMatchObject({ through: lines.length, added: pagesIn(3_000) });
+    expect(await store.count()).toBe(pagesIn(3_000));
+  });
+
   it('lines out of order, or lines before a start, are refused', async () => {
     const store = await freshStore();
     const { writer } = writerOver(store);

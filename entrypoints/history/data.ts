@@ -161,6 +161,11 @@ async function importFile(file: File): Promise<void> {
       view.summary.textContent = '';
       // the message says "Nothing was imported." at its end; say it first instead
       view.error.textContent = l.t('nothingImported', error.message.replace(/\s*Nothing was imported\.$/, ''));
+    } else if (error instanceof WriterFailed && error.failure === 'grouping' && saved !== null) {
+      // every line was saved; only bringing the groups up to date failed (the worker retries at its next start)
+      view.summary.textContent = summaryText(saved);
+      view.error.textContent = l.t('groupingFailed', message(error));
+      showRejections(saved);
     } else if (error instanceof WriterStopped && saved !== null) {
       view.summary.textContent = summaryText(saved);
       view.error.textContent = l.count('importWorkerStopped', saved.through);
