@@ -9,6 +9,7 @@
 // - Static text in a page's HTML names its key in `data-i18n` (text) or `data-i18n-ATTRIBUTE`
 //   (an attribute); localizePage fills them at start.
 import { absoluteTime, bitSimilarity, relativeTime } from './format';
+import type { NotArticleWhy } from './messages';
 
 /** browser.i18n.getMessage: the message for a key with $1…$9 filled in, or '' if there is none. */
 export type GetMessage = (key: string, substitutions?: string | string[]) => string;
@@ -38,6 +39,8 @@ export interface Localizer {
   likeness(distance: number): string;
   /** "2 bits apart · 97% of the fingerprint in common". */
   distanceDetail(distance: number): string;
+  /** Why a page is not an article, in a sentence; `fallback` (the reader's English sentence) when `why` is unknown. */
+  notArticle(why: NotArticleWhy | null, fallback: string | null): string;
 }
 
 /** The plural category key `key_CATEGORY` for n, in the catalogue's language. */
@@ -71,6 +74,20 @@ export function createLocalizer(getMessage: GetMessage, uiLocale: string): Local
     likeness: (distance) => t(distance === 0 ? 'likenessSame' : distance === 1 ? 'likenessNearlySame' : 'likenessVerySimilar'),
     distanceDetail(distance) {
       return this.count('distanceDetail', distance, this.percent(bitSimilarity(distance)));
+    },
+    notArticle(why, fallback) {
+      switch (why?.code) {
+        case 'no-article':
+          return t('notArticleNoArticle');
+        case 'too-short':
+          if (why.words !== undefined && why.minWords !== undefined) return this.count('notArticleTooShort', why.words, why.minWords);
+          break;
+        case 'too-large':
+          return t('notArticleTooLarge');
+        case 'no-words':
+          return t('notArticleNoWords');
+      }
+      return fallback ?? '';
     },
   };
 }

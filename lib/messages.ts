@@ -7,7 +7,7 @@
 import type { NotArticleReason } from './reading';
 import type { SiteMark, SiteStanding } from './groups';
 import type { StorageStatus } from './storage-full';
-import { InvalidMessage, type Json, LIMITS, object, site, string } from './validation';
+import { InvalidMessage, type Json, LIMITS, count, object, site, string } from './validation';
 
 export { InvalidMessage, LIMITS } from './validation';
 export * from './writer-protocol';
@@ -18,7 +18,7 @@ export interface PageExtracted {
   title: string;
   lang: string | null;
   siteName: string | null;
-  outcome: { kind: 'article'; text: string; truncated: boolean } | { kind: 'not-article'; reason: NotArticleReason; message: string };
+  outcome: { kind: 'article'; text: string; truncated: boolean } | { kind: 'not-article'; reason: NotArticleReason; message: string; words?: number; minWords?: number };
 }
 
 /** Content script → background: a page's HTML, to be read with Readability in the reader document. */
@@ -67,6 +67,14 @@ export interface MatchSummary extends PageSummary {
  * - storage-full: not recorded because the browser has no room left, even after Doppel forgot the
  *   pages seen longest ago (lib/storage-full.ts)
  */
+/** Why a page is not an article: the reader's reason, or 'no-words' (its text has no word to compare). */
+export interface NotArticleWhy {
+  code: NotArticleReason | 'no-words';
+  /** too-short: the words counted and the words needed. */
+  words?: number;
+  minWords?: number;
+}
+
 export type PageState = 'recorded' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'storage-full';
 
 export interface Report {
@@ -76,6 +84,8 @@ export interface Report {
   page: PageSummary | null;
   matches: MatchSummary[];
   reason: string | null;
+  /** Why a not-article page was not recorded, for the popup to word in the UI's language; null otherwise. */
+  notArticle: NotArticleWhy | null;
   /** The page itself is the earliest-seen of its group (it has matches, all seen later). */
   earliest: boolean;
   k: number;
@@ -167,7 +177,9 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
     if (outcome['kind'] === 'not-article') {
       const reason = outcome['reason'];
       if (!NOT_ARTICLE_REASONS.includes(reason as NotArticleReason)) throw new InvalidMessage(`outcome.reason must be one of ${NOT_ARTICLE_REASONS.join(', ')}`);
-      return { ...base, outcome: { kind: 'not-article', reason: reason as NotArticleReason, message: string(outcome, 'message', LIMITS.messageChars) } };
+      const counts: { words?: number; minWords?: number } = {};
+      for (const key of ['words', 'minWords'] as const) if (outcome[key] !== undefined) counts[key] = count(outcome, key);
+      return { ...base, outcome: { kind: 'not-article', reason: reason as NotArticleReason, message: string(outcome, 'message', LIMITS.messageChars), ...counts } };
     }
     throw new InvalidMessage('outcome.kind must be "article" or "not-article"');
   },

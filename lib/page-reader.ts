@@ -69,7 +69,8 @@ export function shouldRead(url: string, settings: Settings, incognito = false): 
 export function toPayload(url: string, extraction: Extraction): PageExtracted {
   const base = { url: clip(url, LIMITS.urlChars), title: clip(extraction.title, LIMITS.titleChars) };
   if (!extraction.ok) {
-    return { ...base, lang: null, siteName: null, outcome: { kind: 'not-article', reason: extraction.reason, message: clip(extraction.message, LIMITS.messageChars) } };
+    const counts = extraction.words === undefined ? {} : { words: extraction.words, minWords: extraction.minWords };
+    return { ...base, lang: null, siteName: null, outcome: { kind: 'not-article', reason: extraction.reason, message: clip(extraction.message, LIMITS.messageChars), ...counts } };
   }
   return {
     ...base,

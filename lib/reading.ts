@@ -58,9 +58,12 @@ export type NotArticleReason = 'no-article' | 'too-short' | 'too-large';
 export interface NotArticle {
   ok: false;
   reason: NotArticleReason;
-  /** A sentence a person understands. */
+  /** A sentence a person understands (English: logs and tests; the popup words `reason` in the UI's language). */
   message: string;
   title: string;
+  /** too-short: the words counted and the words needed. */
+  words?: number;
+  minWords?: number;
 }
 
 export type Extraction = Article | NotArticle;
@@ -230,7 +233,7 @@ export function finishReading(
   const { text, truncated } = capText(fullText, maxTextChars);
   const words = countWordsRoughly(text, minWords);
   if (words < minWords) {
-    return { ok: false, reason: 'too-short', title, message: `The article is too short to compare: ${words} words (at least ${minWords} needed).` };
+    return { ok: false, reason: 'too-short', title, message: `The article is too short to compare: ${words} words (at least ${minWords} needed).`, words, minWords };
   }
   return { ok: true, reading, title, text, lang, siteName, truncated };
 }

@@ -16,6 +16,7 @@ import {
   type MatchSummary,
   type Message,
   type MessageType,
+  type NotArticleWhy,
   type PageExtracted,
   type PageSummary,
   type Reply,
@@ -79,8 +80,10 @@ export function classifySender(sender: SenderInfo, ext: ExtensionInfo): SenderKi
 /** Why a page read by the content script was not recorded (session-only, per canonical URL). */
 export interface PageOutcome {
   state: 'not-article';
-  /** Why, in a sentence a person reads (the content script's message). */
+  /** Why, in an English sentence (the reader's message): logs and tests. */
   reason: string;
+  /** Why, for the popup to word in the UI's language (absent from an outcome kept by an older build: 'no-article'). */
+  why?: NotArticleWhy;
 }
 
 export interface RecorderDeps {
@@ -211,12 +214,14 @@ export function createRecorder(deps: RecorderDeps): Recorder {
   async function recordRead(page: PageExtracted, settings: Settings): Promise<ReplyValue<'page/extracted'>> {
     const url = canonicalUrl(page.url);
     if (page.outcome.kind === 'not-article') {
-      await deps.outcomes.set(url, { state: 'not-article', reason: page.outcome.message });
+      const { reason: code, message, words, minWords } = page.outcome;
+      const why: NotArticleWhy = words === undefined ? { code } : { code, words, ...(minWords === undefined ? {} : { minWords }) };
+      await deps.outcomes.set(url, { state: 'not-article', reason: message, why });
       return { state: 'not-article', matches: 0 };
     }
     const { simhash, check, tokens } = fingerprintText(page.outcome.text);
     if (tokens === 0) {
-      await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS });
+      await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
       return { state: 'not-article', matches: 0 };
     }
     const pages = await store();
@@ -278,7 +283,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         readSiteStanding(pages, site, settings.siteMarks[site] ?? null),
         recordAndNear(pages, url, settings.k),
       ]);
-      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, earliest: false, k: settings.k, settings, site: standing, storage };
+      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
       if (found !== undefined) {
         const { record, near } = found;
         let first = record;
@@ -289,7 +294,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const blocked = pageState(url, settings, false);
       if (blocked !== null) return { ...report, state: blocked };
       const outcome = await deps.outcomes.get(url);
-      if (outcome !== undefined) return { ...report, state: 'not-article', reason: outcome.reason };
+      if (outcome !== undefined) return { ...report, state: 'not-article', reason: outcome.reason, notArticle: outcome.why ?? { code: 'no-article' } };
       if (storage?.state === 'full') return { ...report, state: 'storage-full' };
       return report;
     },

@@ -28,6 +28,13 @@ export function object(value: unknown, what: string): Json {
 }
 
 /** o[key] as a string of at most `max` characters, or InvalidMessage naming the key. */
+/** o[key], a whole number from 0 up. */
+export function count(o: Json, key: string): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InvalidMessage(`${key} must be a whole number, 0 or more`);
+  return v;
+}
+
 export function string(o: Json, key: string, max: number): string {
   const v = o[key];
   if (typeof v !== 'string') throw new InvalidMessage(`${key} must be a string`);

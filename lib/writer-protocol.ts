@@ -23,7 +23,7 @@
 // what the `import/saved` events counted stays), `grouping` (every line was saved, but bringing
 // the groups up to date failed; the worker tries again when it next starts) or `failed` (anything
 // else).
-import { InvalidMessage, type Json, LIMITS, object, string } from './validation';
+import { InvalidMessage, type Json, LIMITS, count, object, string } from './validation';
 
 export const WRITER_PORT = 'doppel-writer';
 
@@ -78,12 +78,6 @@ export type WriterEvent =
 
 export type WriterRequestType = WriterRequest['type'];
 export type WriterEventType = WriterEvent['type'];
-
-function count(o: Json, key: string): number {
-  const v = o[key];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InvalidMessage(`${key} must be a whole number, 0 or more`);
-  return v;
-}
 
 function lineNumber(o: Json, key: string): number {
   const v = count(o, key);

@@ -182,6 +182,20 @@ describe('createLocalizer', () => {
     expect([0, 1, 3].map((d) => localizer('es', 'es').likeness(d))).toEqual(['El mismo texto', 'Texto casi idéntico', 'Texto muy parecido']);
   });
 
+  it.each([
+    ['en', 'en', { code: 'too-short', words: 1, minWords: 50 }, 'The article is too short to compare: 1 word (at least 50 needed).'],
+    ['en', 'en', { code: 'too-short', words: 12, minWords: 50 }, 'The article is too short to compare: 12 words (at least 50 needed).'],
+    ['es', 'es', { code: 'too-short', words: 12, minWords: 50 }, 'El artículo es demasiado corto para compararlo: 12 palabras (hacen falta al menos 50).'],
+    ['zh_CN', 'zh-CN', { code: 'too-short', words: 12, minWords: 50 }, '文章太短，无法比较：只有 12 个词（至少需要 50 个）。'],
+    ['es', 'es', { code: 'no-article' }, 'No se encontró ningún artículo en esta página.'],
+    ['zh_CN', 'zh-CN', { code: 'too-large' }, '此网页太大，Doppel 无法读取。'],
+    ['es', 'es', { code: 'no-words' }, 'El artículo no tiene palabras que comparar.'],
+    ['es', 'es', null, 'the reader’s sentence'],
+    ['es', 'es', { code: 'too-short' }, 'the reader’s sentence'],
+  ] as const)('%s: why a page is not an article, %j', (folder, ui, why, expected) => {
+    expect(localizer(folder, ui).notArticle(why, 'the reader’s sentence')).toBe(expected);
+  });
+
   it('dates and relative times in the UI locale; "just now" from the catalogue', () => {
     const at = now - 3 * 24 * 3600_000;
     expect(localizer('es', 'es').relative(at, now)).toBe('hace 3 días');

@@ -55,6 +55,8 @@ describe('parseMessage', () => {
     [{ type: 'data/clear', payload: null }, 'payload must be an object'],
     [article({}, { kind: 'essay' }), 'outcome.kind must be "article" or "not-article"'],
     [article({}, { kind: 'not-article', reason: 'boring', message: 'x' }), 'outcome.reason must be one of no-article, too-short, too-large'],
+    [article({}, { kind: 'not-article', reason: 'too-short', message: 'x', words: -1, minWords: 50 }), 'words must be a whole number, 0 or more'],
+    [article({}, { kind: 'not-article', reason: 'too-short', message: 'x', words: 3, minWords: '50' }), 'minWords must be a whole number, 0 or more'],
     [article({ url: 'file:///etc/passwd' }), 'url must be an http or https URL: got file:'],
   ])('rejects %j', (message, reason) => {
     expect(() => parseMessage(message)).toThrow(new InvalidMessage(reason));

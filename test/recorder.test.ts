@@ -366,11 +366,11 @@ describe('createRecorder', () => {
     const url = 'https://news.example/gallery';
     const gallery: PageExtracted = { ...article(url, ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'Readability found no article' } };
     expect(await extracted(gallery)).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
-    expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'Readability found no article', page: null });
+    expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'Readability found no article', notArticle: { code: 'no-article' }, page: null });
 
     // an "article" without a single word is too short
     expect(await extracted(article('https://news.example/dots', '… !!! — ? 1'))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
-    expect(await report('https://news.example/dots')).toMatchObject({ state: 'not-article', reason: 'The article has no words to compare.' });
+    expect(await report('https://news.example/dots')).toMatchObject({ state: 'not-article', reason: 'The article has no words to compare.', notArticle: { code: 'no-words' } });
 
     expect(await extracted(article(url, ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
     expect(outcomes.has(url)).toBe(false);
@@ -503,7 +503,7 @@ describe('page/html: the page read in the reader document', () => {
   it('a page the reader finds no article in, or too short, is not recorded, with the reason', async () => {
     const { send, report, store } = await setup();
     expect(await send(html('Too few words here.'), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
-    expect(await report(url)).toMatchObject({ state: 'not-article', reason: expect.stringMatching(/too short to compare/) });
+    expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'The article is too short to compare: 5 words (at least 30 needed).', notArticle: { code: 'too-short', words: 5, minWords: 30 } });
     expect(await store.count()).toBe(0);
   });
 

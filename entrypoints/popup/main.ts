@@ -163,7 +163,7 @@ function render(report: Report, now: number): void {
     }
     case 'not-article':
       view.status.textContent = l.t('notRecordedNotArticle');
-      view.detail.textContent = report.reason ?? '';
+      view.detail.textContent = l.notArticle(report.notArticle, report.reason);
       setState('not-article');
       break;
     case 'excluded':

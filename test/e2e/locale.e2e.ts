@@ -22,6 +22,8 @@ interface Expected {
   firstSeenOn: RegExp;
   historyHeading: string;
   overview: RegExp;
+  /** #status-detail of a sign-in page: why it is not an article */
+  notArticle: RegExp;
 }
 
 const LANGUAGES: Expected[] = [
@@ -36,6 +38,7 @@ const LANGUAGES: Expected[] = [
     firstSeenOn: /^Vista por primera vez el \d{1,2} [a-z]{3,4}\.? \d{4}, \d{1,2}:\d{2}$/,
     historyHeading: 'Historial y datos',
     overview: /^2 páginas · 1 artículo distinto · 1 artículo encontrado más de una vez\.$/,
+    notArticle: /^(No se encontró ningún artículo en esta página\.|El artículo es demasiado corto para compararlo: \d+ palabras? \(hacen falta al menos \d+\)\.)$/,
   },
   {
     lang: 'zh-CN',
@@ -48,20 +51,24 @@ const LANGUAGES: Expected[] = [
     firstSeenOn: /^首次看到于 \d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}$/,
     historyHeading: '历史与数据',
     overview: /^2 个网页 · 1 篇不同的文章 · 1 篇文章遇到过不止一次。$/,
+    notArticle: /^(此网页上没有找到文章。|文章太短，无法比较：只有 \d+ 个词（至少需要 \d+ 个）。)$/,
   },
 ];
 
 let original: Site;
 let republisher: Site;
+let almanac: Site;
 
 beforeAll(async () => {
   original = await servePages(`${PAGES}original`);
   republisher = await servePages(`${PAGES}republisher`);
+  almanac = await servePages(`${PAGES}almanac`);
 });
 
 afterAll(async () => {
   await original?.close();
   await republisher?.close();
+  await almanac?.close();
 });
 
 describe.each(LANGUAGES)('Chromium with --lang=$lang', (want) => {
@@ -94,11 +101,16 @@ describe.each(LANGUAGES)('Chromium with --lang=$lang', (want) => {
     const tabId = await tabIdOf(worker, copy);
     expect(await pollFor(() => badgeTitle(worker, tabId), want.badgeTitle)).toBe(want.badgeTitle);
 
+    const signIn = await ext.ctx.newPage();
+    await visit(signIn, almanac.url('/account/sign-in.html'));
+    await waitForPopupState(popup, almanac.url('/account/sign-in.html'), 'not-article');
+    expect(await popup.textContent('#status-detail')).toMatch(want.notArticle);
+
     const history = await ext.ctx.newPage();
     await history.goto(`chrome-extension://${ext.extensionId}/history.html`);
     expect(await history.textContent('h1')).toBe(want.historyHeading);
     await history.locator('#list[data-state="ready"]').waitFor();
     await expect.poll(() => history.textContent('#overview')).toMatch(want.overview);
-    for (const page of [popup, first, copy, history]) await page.close();
+    for (const page of [popup, first, copy, signIn, history]) await page.close();
   });
 });
