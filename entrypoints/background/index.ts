@@ -3,7 +3,7 @@
 // and organising arrive over writer ports (lib/writer.ts).
 import { browser } from 'wxt/browser';
 import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/deadline';
-import { createLocalizer } from '@/lib/i18n';
+import { type Localizer, createLocalizer } from '@/lib/i18n';
 import { classifySender, createRecorder } from '@/lib/recorder';
 import { measureHandling } from '@/lib/timing';
 import { WRITER_PORT } from '@/lib/messages';
@@ -30,10 +30,12 @@ export default defineBackground(() => {
   // Doppel set, and for which page, are kept (in this worker's life) so that forgetting, clearing
   // or a change of k updates them at once; a tab closed meanwhile is dropped.
   const badgeTabs = new Map<number, string>();
-  const l = createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage());
+  // Made at the first badge, not at start-up: its Intl formatters would delay the worker's first reply.
+  let localizer: Localizer | undefined;
+  const l = (): Localizer => (localizer ??= createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage()));
   const setBadge = async (tabId: number, matches: number): Promise<void> => {
     await action.setBadgeText({ tabId, text: matches > 0 ? String(matches) : '' });
-    await action.setTitle({ tabId, title: matches > 0 ? l.count('badgeTitle', matches) : l.t('extName') });
+    await action.setTitle({ tabId, title: matches > 0 ? l().count('badgeTitle', matches) : l().t('extName') });
     await action.setBadgeBackgroundColor({ tabId, color: '#8a4b08' });
   };
   const refreshBadges = async (): Promise<number> => {
