@@ -18,6 +18,7 @@
 import { LIMITS } from './messages';
 import type { PageRecord } from './store/schema';
 import { canonicalUrl, siteOf } from './url';
+import type { Refusal } from './writer-protocol';
 
 export const FORMAT = 'doppel';
 /** The newest format version this code reads and the one it writes. */
@@ -63,7 +64,9 @@ export interface ImportedPage {
   datesGiven: { firstSeen: boolean; lastSeen: boolean };
 }
 
-export type HeaderResult = { ok: true; header: Header } | { ok: false; reason: string };
+export type { Refusal } from './writer-protocol';
+
+export type HeaderResult = { ok: true; header: Header } | { ok: false; reason: string; refusal: Refusal };
 export type LineResult = { ok: true; page: ImportedPage } | { ok: false; line: number; reason: string };
 
 const HEX16 = /^[0-9a-fA-F]{16}$/;
@@ -144,15 +147,16 @@ const absent = (value: unknown): value is null | undefined => value === undefine
 export function parseHeader(line: string): HeaderResult {
   const o = parseObject(line.startsWith(BOM) ? line.slice(1) : line);
   const notHeader = `this is not a Doppel export: the first line must be its header, {"format":"${FORMAT}","version":${FORMAT_VERSION},…}`;
-  if (typeof o === 'string' || o['format'] !== FORMAT) return { ok: false, reason: notHeader };
+  if (typeof o === 'string' || o['format'] !== FORMAT) return { ok: false, reason: notHeader, refusal: { code: 'not-export' } };
   const version = o['version'];
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return { ok: false, reason: `the header's version must be a whole number from 1: got ${JSON.stringify(version) ?? 'nothing'}` };
+    return { ok: false, reason: `the header's version must be a whole number from 1: got ${JSON.stringify(version) ?? 'nothing'}`, refusal: { code: 'bad-version' } };
   }
   if (version > FORMAT_VERSION) {
     return {
       ok: false,
       reason: `this file is in version ${version} of the Doppel export format, newer than version ${FORMAT_VERSION}, the newest this copy of Doppel reads: update Doppel to import it`,
+      refusal: { code: 'newer-version', version, newest: FORMAT_VERSION },
     };
   }
   const count = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);

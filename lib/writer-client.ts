@@ -4,6 +4,7 @@
 // IMPORT_WINDOW_LINES lines sent and not yet saved, so a file of a million lines is never in
 // memory at once on either side. A port that closes before the job's end means the worker
 // stopped: WriterStopped, with what the worker had reported saved.
+import type { Refusal } from './ndjson';
 import { IMPORT_BATCH, type Rejection } from './store/transfer';
 import { InvalidMessage } from './validation';
 import type { PortLike } from './writer';
@@ -52,6 +53,8 @@ export class WriterFailed extends Error {
     readonly failure: WriterFailure,
     message: string,
     readonly saved: Saved | null,
+    /** Why a file was refused (failure 'refused'), for the page to word. */
+    readonly refusal: Refusal | null = null,
   ) {
     super(message);
   }
@@ -110,7 +113,7 @@ function follower(events: Events, callbacks: JobCallbacks & { onSaved?(event: Ex
         callbacks.onOrganise?.({ phase: event.phase, done: event.done, total: event.total });
         return undefined;
       case 'failed':
-        throw new WriterFailed(event.failure, event.error, saved());
+        throw new WriterFailed(event.failure, event.error, saved(), event.refusal ?? null);
       case 'done':
         return event;
     }

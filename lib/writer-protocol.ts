@@ -67,6 +67,9 @@ export interface ImportCounts {
 export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'writing';
 export type WriterFailure = 'refused' | 'interrupted' | 'grouping' | 'failed';
 
+/** Why a file is refused as a whole (lib/ndjson.ts parseHeader): what the history page words in the UI's language. */
+export type Refusal = { code: 'not-export' } | { code: 'bad-version' } | { code: 'newer-version'; version: number; newest: number } | { code: 'empty' };
+
 export type WriterEvent =
   /** The job waits for another one (an import, or the organising the worker does when it starts). */
   | { type: 'waiting' }
@@ -74,7 +77,7 @@ export type WriterEvent =
   | ({ type: 'import/saved'; through: number; rejected: { line: number; reason: string }[] } & ImportCounts)
   | { type: 'organise/progress'; phase: OrganisePhase; done: number; total: number }
   | { type: 'done'; forgotten?: number }
-  | { type: 'failed'; failure: WriterFailure; error: string };
+  | { type: 'failed'; failure: WriterFailure; error: string; refusal?: Refusal };
 
 export type WriterRequestType = WriterRequest['type'];
 export type WriterEventType = WriterEvent['type'];
@@ -156,7 +159,16 @@ export function parseWriterEvent(message: unknown): WriterEvent {
       return { type, phase: oneOf(o, 'phase', PHASES), done: count(o, 'done'), total: count(o, 'total') };
     case 'done':
       return o['forgotten'] === undefined ? { type } : { type, forgotten: count(o, 'forgotten') };
-    case 'failed':
-      return { type, failure: oneOf(o, 'failure', FAILURES), error: string(o, 'error', LIMITS.messageChars) };
+    case 'failed': {
+      const failed: WriterEvent = { type, failure: oneOf(o, 'failure', FAILURES), error: string(o, 'error', LIMITS.messageChars) };
+      return o['refusal'] === undefined ? failed : { ...failed, refusal: parseRefusal(object(o['refusal'], 'refusal')) };
+    }
   }
+}
+
+const REFUSALS: readonly Refusal['code'][] = ['not-export', 'bad-version', 'newer-version', 'empty'];
+
+function parseRefusal(o: Json): Refusal {
+  const code = oneOf(o, 'code', REFUSALS);
+  return code === 'newer-version' ? { code, version: count(o, 'version'), newest: count(o, 'newest') } : { code };
 }

@@ -143,7 +143,7 @@ export function createWriter(deps: WriterDeps): Writer {
           },
         });
       } catch (error) {
-        if (error instanceof ImportError) return finish({ type: 'failed', failure: 'refused', error: error.message });
+        if (error instanceof ImportError) return finish({ type: 'failed', failure: 'refused', error: error.message, refusal: error.refusal });
         failure = { type: 'failed', failure: error instanceof ImportInterruptedError ? 'interrupted' : 'failed', error: errorText(error) };
       }
       // imported pages arrive in no group, and many of them can outgrow the table design: bring

@@ -1,7 +1,7 @@
 // lib/ndjson.ts: the export format's header and page lines, and splitting text into lines.
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../lib/messages';
-import { type ImportedPage, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/ndjson';
+import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/ndjson';
 import type { PageRecord } from '../lib/store/schema';
 
 const NOW = Date.UTC(2025, 0, 15, 9, 30); // the import time
@@ -170,23 +170,24 @@ describe('parseHeader', () => {
   });
 
   const NOT_HEADER = 'this is not a Doppel export: the first line must be its header, {"format":"doppel","version":1,…}';
-  const invalid: [string, string, string][] = [
-    ['a page line', line(minimal), NOT_HEADER],
-    ['not JSON', 'url,title,simhash', NOT_HEADER],
-    ['another format', line({ ...header, format: 'chrome-history' }), NOT_HEADER],
-    ['an array', '["doppel", 1]', NOT_HEADER],
-    ['no version', line({ format: 'doppel' }), "the header's version must be a whole number from 1: got nothing"],
-    ['version a string', line({ ...header, version: '1' }), 'the header\'s version must be a whole number from 1: got "1"'],
-    ['version 0', line({ ...header, version: 0 }), "the header's version must be a whole number from 1: got 0"],
-    ['version 1.5', line({ ...header, version: 1.5 }), "the header's version must be a whole number from 1: got 1.5"],
+  const invalid: [string, string, string, Refusal][] = [
+    ['a page line', line(minimal), NOT_HEADER, { code: 'not-export' }],
+    ['not JSON', 'url,title,simhash', NOT_HEADER, { code: 'not-export' }],
+    ['another format', line({ ...header, format: 'chrome-history' }), NOT_HEADER, { code: 'not-export' }],
+    ['an array', '["doppel", 1]', NOT_HEADER, { code: 'not-export' }],
+    ['no version', line({ format: 'doppel' }), "the header's version must be a whole number from 1: got nothing", { code: 'bad-version' }],
+    ['version a string', line({ ...header, version: '1' }), 'the header\'s version must be a whole number from 1: got "1"', { code: 'bad-version' }],
+    ['version 0', line({ ...header, version: 0 }), "the header's version must be a whole number from 1: got 0", { code: 'bad-version' }],
+    ['version 1.5', line({ ...header, version: 1.5 }), "the header's version must be a whole number from 1: got 1.5", { code: 'bad-version' }],
     [
       'a newer version',
       line({ ...header, version: 2 }),
       'this file is in version 2 of the Doppel export format, newer than version 1, the newest this copy of Doppel reads: update Doppel to import it',
+      { code: 'newer-version', version: 2, newest: 1 },
     ],
   ];
-  it.each(invalid)('invalid: %s', (_name, text, reason) => {
-    expect(parseHeader(text)).toEqual({ ok: false, reason });
+  it.each(invalid)('invalid: %s', (_name, text, reason, refusal) => {
+    expect(parseHeader(text)).toEqual({ ok: false, reason, refusal });
   });
 });
 

@@ -10,6 +10,7 @@ import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { readRunIndexValue } from '../lib/store/table-trees';
+import type { Refusal } from '../lib/ndjson';
 import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
 import { flipBits } from './index-suite';
 import { expectTablesOfRecords, storedPages } from './kept-tables';
@@ -313,20 +314,22 @@ describe('importLines', () => {
   it('a file without a header, or of a newer version, imports nothing and says why', async () => {
     const store = await freshStore();
     const page = pageLine({});
-    const cases: [string[], string][] = [
-      [[page, page], 'Cannot import line 1: this is not a Doppel export: the first line must be its header, {"format":"doppel","version":1,…}. Nothing was imported.'],
+    const cases: [string[], string, Refusal][] = [
+      [[page, page], 'Cannot import line 1: this is not a Doppel export: the first line must be its header, {"format":"doppel","version":1,…}. Nothing was imported.', { code: 'not-export' }],
       [
         [HEADER.replace('"version":1', '"version":2'), page],
         'Cannot import line 1: this file is in version 2 of the Doppel export format, newer than version 1, the newest this copy of Doppel reads: update Doppel to import it. Nothing was imported.',
+        { code: 'newer-version', version: 2, newest: 1 },
       ],
-      [['', '  ', page], 'Cannot import line 3: this is not a Doppel export: the first line must be its header, {"format":"doppel","version":1,…}. Nothing was imported.'],
-      [[], 'Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.'],
-      [['', '\uFEFF'], 'Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.'],
+      [['', '  ', page], 'Cannot import line 3: this is not a Doppel export: the first line must be its header, {"format":"doppel","version":1,…}. Nothing was imported.', { code: 'not-export' }],
+      [[], 'Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.', { code: 'empty' }],
+      [['', '\uFEFF'], 'Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.', { code: 'empty' }],
     ];
-    for (const [lines, message] of cases) {
+    for (const [lines, message, refusal] of cases) {
       const error = await importLines(store, lines, { now: NOW }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ImportError);
       expect((error as Error).message).toBe(message);
+      expect((error as ImportError).refusal).toEqual(refusal);
     }
     expect(await store.count()).toBe(0);
   });

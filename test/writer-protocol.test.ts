@@ -57,6 +57,8 @@ describe('parseWriterEvent', () => {
     { type: 'done' },
     { type: 'done', forgotten: 3 },
     { type: 'failed', failure: 'refused', error: 'Cannot import line 1: not a Doppel export. Nothing was imported.' },
+    { type: 'failed', failure: 'refused', error: 'x', refusal: { code: 'not-export' } },
+    { type: 'failed', failure: 'refused', error: 'x', refusal: { code: 'newer-version', version: 2, newest: 1 } },
     { type: 'failed', failure: 'interrupted', error: 'The import stopped after line 137' },
   ])('accepts $type', (event) => {
     expect(parseWriterEvent(event)).toEqual(event);
@@ -77,6 +79,8 @@ describe('parseWriterEvent', () => {
     ['a forgotten count that is not a number', { type: 'done', forgotten: 'all' }, 'forgotten must be a whole number, 0 or more'],
     ['an unknown failure', { type: 'failed', failure: 'oops', error: 'x' }, 'failure must be one of refused, interrupted, grouping, failed: got "oops"'],
     ['a failure without its error', { type: 'failed', failure: 'failed' }, 'error must be a string'],
+    ['an unknown refusal', { type: 'failed', failure: 'refused', error: 'x', refusal: { code: 'bored' } }, 'code must be one of not-export, bad-version, newer-version, empty: got "bored"'],
+    ['a newer version without its number', { type: 'failed', failure: 'refused', error: 'x', refusal: { code: 'newer-version', newest: 1 } }, 'version must be a whole number, 0 or more'],
   ])('refuses %s', (_, event, reason) => {
     expect(() => parseWriterEvent(event)).toThrow(InvalidMessage);
     expect(() => parseWriterEvent(event)).toThrow(reason);

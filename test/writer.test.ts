@@ -159,6 +159,7 @@ describe('an import through the worker', () => {
     expect(error).toBeInstanceOf(WriterFailed);
     expect((error as WriterFailed).failure).toBe('refused');
     expect((error as WriterFailed).message).toMatch(/^Cannot import line 1: .*Nothing was imported\.$/);
+    expect((error as WriterFailed).refusal).toEqual({ code: 'not-export' });
     expect(await store.count()).toBe(0);
   });
 

@@ -6,7 +6,7 @@
 // the worker, the only context that writes the database: the file is read here and its lines go
 // to the worker over a writer port in batches, the next batch when the worker has saved enough
 // (lib/writer-client.ts), so neither side holds a large file at once.
-import { splitLines } from '@/lib/ndjson';
+import { type Refusal, splitLines } from '@/lib/ndjson';
 import { type ImportSummary, exportPages } from '@/lib/store/transfer';
 import { WriterFailed, WriterStopped, importThrough } from '@/lib/writer-client';
 import { $, errorText as message, l, localDate, organiseText, pagesChanged, store, writerPort } from './shared';
@@ -159,8 +159,7 @@ async function importFile(file: File): Promise<void> {
     const saved = error instanceof WriterStopped || error instanceof WriterFailed ? error.saved : null;
     if (error instanceof WriterFailed && error.failure === 'refused') {
       view.summary.textContent = '';
-      // the message says "Nothing was imported." at its end; say it first instead
-      view.error.textContent = l.t('nothingImported', error.message.replace(/\s*Nothing was imported\.$/, ''));
+      view.error.textContent = refusalText(error.refusal, error.message);
     } else if (error instanceof WriterFailed && error.failure === 'grouping' && saved !== null) {
       // every line was saved; only bringing the groups up to date failed (the worker retries at its next start)
       view.summary.textContent = summaryText(saved);
@@ -182,6 +181,23 @@ async function importFile(file: File): Promise<void> {
     view.progress.hidden = true;
     view.file.disabled = false;
     view.importButton.disabled = view.file.files?.length !== 1;
+  }
+}
+
+/** Why a file was refused as a whole, in the UI's language (the worker's English words if it gave no reason). */
+function refusalText(refusal: Refusal | null, message: string): string {
+  switch (refusal?.code) {
+    case 'not-export':
+      return l.t('refusedNotExport');
+    case 'bad-version':
+      return l.t('refusedBadVersion');
+    case 'newer-version':
+      return l.t('refusedNewerVersion', refusal.version, refusal.newest);
+    case 'empty':
+      return l.t('refusedEmpty');
+    default:
+      // the message says "Nothing was imported." at its end; say it first instead
+      return l.t('nothingImported', message.replace(/\s*Nothing was imported\.$/, ''));
   }
 }
 

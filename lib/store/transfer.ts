@@ -21,7 +21,7 @@
 //   the extension is reloaded, the disk is full) leaves every page either fully there or not at
 //   all, and importing the file again completes it without counting anything twice.
 import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
-import { type ImportedPage, exportHeader, pageToLine, parseHeader, parsePageLine } from '../ndjson';
+import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine } from '../ndjson';
 import type { PageFields } from './schema';
 import type { UrlFilter } from './page-rows';
 
@@ -79,6 +79,13 @@ export interface ExportOptions {
 /** The file cannot be imported at all (no header, not a Doppel file, a newer version): nothing was imported. */
 export class ImportError extends Error {
   override name = 'ImportError';
+  constructor(
+    message: string,
+    /** Why, for the page to word in the UI's language. */
+    readonly refusal: Refusal,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -238,7 +245,7 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
       if (line.trim() === '') continue; // trim also removes a BOM
       if (!headerRead) {
         const header = parseHeader(line);
-        if (!header.ok) throw new ImportError(`Cannot import line ${lineNumber}: ${header.reason}. Nothing was imported.`);
+        if (!header.ok) throw new ImportError(`Cannot import line ${lineNumber}: ${header.reason}. Nothing was imported.`, header.refusal);
         headerRead = true;
         continue;
       }
@@ -247,7 +254,7 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
       else summary.rejected.push({ line: parsed.line, reason: parsed.reason });
       if (lineNumber - batchStart >= batchSize) await flush();
     }
-    if (!headerRead) throw new ImportError('Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.');
+    if (!headerRead) throw new ImportError('Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.', { code: 'empty' });
     if (batch.length > 0 || reported !== lineNumber) await flush();
   } catch (error) {
     if (error instanceof ImportError) throw error;

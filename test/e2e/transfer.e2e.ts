@@ -216,7 +216,7 @@ describe('export and import in Chromium', () => {
     writeFileSync(notExport, `${page('/imported/three.html', '0000000000000000')}\n`);
     const refused = await importFile(history, notExport);
     expect(refused.state).toBe('failed');
-    expect(refused.error).toMatch(/^Nothing was imported: Cannot import line 1: this is not a Doppel export/);
+    expect(refused.error).toBe('Nothing was imported: this file is not a Doppel export (its first line must be the export’s header).');
     await closeSession();
   });
 });
