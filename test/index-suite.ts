@@ -169,7 +169,7 @@ export function runIndexSuite(factories: readonly IndexFactory[]): void {
         data = suiteData(size);
         index = await factory.make(design);
         for (const { id, fp } of data.entries) await index.add(id, fp);
-      });
+      }, 180_000); // entering every document into an IndexedDB backend's trees is slow on shared cores
       afterAll(() => {
         index = undefined; // let the tables go before the next design
       });
