@@ -11,7 +11,7 @@ import type { PageRecord, RunIndex, RunInfo } from '../lib/store/schema';
 import { addToTables, levelForEntries, tablePagesOf, tableTree } from '../lib/store/table-trees';
 import { designFor, tablesOf } from '../lib/store/design';
 
-export const LAYOUTS = ['baseline', 'raw', 'packed', 'packed-pos'] as const;
+export const LAYOUTS = ['baseline', 'raw', 'packed', 'packed-pos', 'packed-prefix'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
 /** Fingerprints a page: 7.3 per 100 words of a 700-word article. */
@@ -61,6 +61,8 @@ export interface QueryResult {
   /** Planted pairs among the queries, and how many of them the lookup found with every shared hash. */
   plantedQueried: number;
   plantedFound: number;
+  /** packed-prefix: queries whose page's postings did not give back all its hashes (a check of the layout: 0). */
+  ownHashesMissing: number;
 }
 
 // ---- synthetic pages -------------------------------------------------------------------------
@@ -189,28 +191,61 @@ export function decodePostings(bytes: Uint8Array, stride: number, firstKey: numb
 
 // ---- the per-page fingerprint records, 64 pages a record beside the blocks ---------------------
 
-/** [hashes a slot (0: no page), hashes, positions (raw, packed)]. */
-type PassagePageRecord = [counts: Uint8Array, hashes: Uint32Array, positions?: Uint16Array];
+/**
+ * [hashes a slot (0: no page), hashes, positions]:
+ * - raw, packed: the hashes as u32, the positions as u16;
+ * - packed-pos: the hashes as u32 only;
+ * - packed-prefix: the high 16 bits of each hash as u16 (enough to find the chunks that hold the
+ *   page's postings, whose ids then say which are its own), and each position's gap from the one
+ *   before (the first from 0) as u8: winnowing keeps one k-gram in every w = 26, so a gap is at most 26.
+ */
+type PassagePageRecord = [counts: Uint8Array, hashes: Uint32Array | Uint16Array, positions?: Uint16Array | Uint8Array];
 
-function encodePassagePages(pages: readonly PageFingerprints[], withPositions: boolean): PassagePageRecord {
+function encodePassagePages(pages: readonly PageFingerprints[], layout: Layout): PassagePageRecord {
   const counts = Uint8Array.from(pages, (p) => p.hashes.length);
-  const hashes = new Uint32Array(pages.reduce((n, p) => n + p.hashes.length, 0));
-  const positions = new Uint16Array(hashes.length);
+  const total = pages.reduce((n, p) => n + p.hashes.length, 0);
+  if (layout === 'packed-prefix') {
+    const prefixes = new Uint16Array(total);
+    const gaps = new Uint8Array(total);
+    let at = 0;
+    for (const p of pages) {
+      let previous = 0;
+      for (let f = 0; f < p.hashes.length; f++, at++) {
+        prefixes[at] = p.hashes[f]! >>> 16;
+        const gap = p.positions[f]! - previous;
+        if (gap < 0 || gap > 255) throw new RangeError(`a position gap of ${gap} words does not fit a byte`);
+        gaps[at] = gap;
+        previous = p.positions[f]!;
+      }
+    }
+    return [counts, prefixes, gaps];
+  }
+  const hashes = new Uint32Array(total);
+  const positions = new Uint16Array(total);
   let at = 0;
   for (const p of pages) {
     hashes.set(p.hashes, at);
     positions.set(p.positions, at);
     at += p.hashes.length;
   }
-  return withPositions ? [counts, hashes, positions] : [counts, hashes];
+  return layout === 'packed-pos' ? [counts, hashes] : [counts, hashes, positions];
 }
 
+/** The pages of a record; packed-prefix's hashes come back as their prefix << 16 (what encodePassagePages keeps of them). */
 function decodePassagePages(value: PassagePageRecord): PageFingerprints[] {
-  const [counts, hashes, positions] = value;
+  const [counts, stored, positions] = value;
+  const prefixed = stored instanceof Uint16Array;
   const pages: PageFingerprints[] = [];
   let at = 0;
   for (const n of counts) {
-    pages.push({ hashes: hashes.subarray(at, at + n), positions: positions?.subarray(at, at + n) ?? new Uint16Array(n) });
+    const hashes = prefixed ? Uint32Array.from(stored.subarray(at, at + n), (p) => p * 65536) : (stored as Uint32Array).subarray(at, at + n);
+    let pos: Uint16Array;
+    if (positions instanceof Uint8Array) {
+      pos = new Uint16Array(n);
+      let sum = 0;
+      for (let f = 0; f < n; f++) pos[f] = sum += positions[at + f]!;
+    } else pos = positions?.subarray(at, at + n) ?? new Uint16Array(n);
+    pages.push({ hashes, positions: pos });
     at += n;
   }
   return pages;
@@ -358,7 +393,7 @@ export async function write(o: WriteOptions): Promise<WriteResult> {
     if (withPassages) {
       // the per-page fingerprints, 64 pages a record, beside the blocks
       const passagePages = [...(await blockStart(tx, 'passagePages', from, (v) => decodePassagePages(v as PassagePageRecord))), ...fingerprints];
-      for (let at = 0; at < passagePages.length; at += BLOCK_PAGES) void tx.objectStore('passagePages').put(encodePassagePages(passagePages.slice(at, at + BLOCK_PAGES), o.layout !== 'packed-pos'), firstBlock + at / BLOCK_PAGES);
+      for (let at = 0; at < passagePages.length; at += BLOCK_PAGES) void tx.objectStore('passagePages').put(encodePassagePages(passagePages.slice(at, at + BLOCK_PAGES), o.layout), firstBlock + at / BLOCK_PAGES);
       // the postings
       const entries = new Uint32Array(fingerprints.length * FINGERPRINTS * spec.stride);
       let e = 0;
@@ -464,7 +499,7 @@ export async function query(o: WriteOptions & { queries: number }): Promise<Quer
       if (f.source) planted.push({ page: i, source: f.source.page, shared: f.source.shared });
     }
   }
-  const result: QueryResult = { times: [], indexTimes: [], candidates: [], plantedQueried: 0, plantedFound: 0 };
+  const result: QueryResult = { times: [], indexTimes: [], candidates: [], plantedQueried: 0, plantedFound: 0, ownHashesMissing: 0 };
   for (let q = 0; q < o.queries; q++) {
     const plant = q % 2 === 0 && planted.length > 0 ? planted[Math.floor(random() * planted.length)]! : undefined;
     const id = plant ? plant.page : Math.floor(random() * o.pages);
@@ -476,27 +511,37 @@ export async function query(o: WriteOptions & { queries: number }): Promise<Quer
     ]);
     const indexRead = performance.now();
     const { hashes } = decodePassagePages(record)[id % BLOCK_PAGES]!;
+    const prefixed = o.layout === 'packed-prefix';
     const runs = index.runs.filter((r) => r.tree === PASSAGE_TREE);
-    // the chunks to read: one a run for each hash, each read once
+    // the chunks to read: one a run for each hash (packed-prefix: those that can hold a hash of the prefix), each read once
     const wanted = new Map<string, { run: RunInfo; chunk: number }>();
     for (const r of runs) {
       for (const h of hashes) {
-        const chunk = chunkFor(r.firsts, h);
-        if (chunk >= 0) wanted.set(`${r.run}:${chunk}`, { run: r, chunk });
+        const last = chunkFor(r.firsts, prefixed ? h + 0xffff : h);
+        for (let chunk = prefixed ? Math.max(0, chunkFor(r.firsts, h)) : last; chunk >= 0 && chunk <= last; chunk++) wanted.set(`${r.run}:${chunk}`, { run: r, chunk });
       }
     }
-    const hashSet = new Set(hashes);
-    const shared = new Map<number, number>();
-    await Promise.all(
+    const chunks = await Promise.all(
       [...wanted.values()].map(async ({ run, chunk }) => {
         const value = await tx.objectStore('runs').get([PASSAGE_TREE, run.level, run.run, chunk]);
-        const words = isRaw(o.layout) ? (value as Uint32Array) : decodePostings(value as Uint8Array, spec.stride, run.firsts[chunk]!);
-        for (let e = 0; e < words.length; e += spec.stride) {
-          const other = words[e + 1]!;
-          if (other !== id && hashSet.has(words[e]!)) shared.set(other, (shared.get(other) ?? 0) + 1);
-        }
+        return isRaw(o.layout) ? (value as Uint32Array) : decodePostings(value as Uint8Array, spec.stride, run.firsts[chunk]!);
       }),
     );
+    // packed-prefix: the page's own postings give its whole hashes
+    let hashSet = new Set(hashes);
+    if (prefixed) {
+      const prefixes = new Set(Array.from(hashes, (h) => h >>> 16));
+      hashSet = new Set();
+      for (const words of chunks) for (let e = 0; e < words.length; e += spec.stride) if (words[e + 1] === id && prefixes.has(words[e]! >>> 16)) hashSet.add(words[e]!);
+      if (hashSet.size !== hashes.length) result.ownHashesMissing++;
+    }
+    const shared = new Map<number, number>();
+    for (const words of chunks) {
+      for (let e = 0; e < words.length; e += spec.stride) {
+        const other = words[e + 1]!;
+        if (other !== id && hashSet.has(words[e]!)) shared.set(other, (shared.get(other) ?? 0) + 1);
+      }
+    }
     const ended = performance.now();
     result.times.push(ended - started);
     result.indexTimes.push(indexRead - started);

@@ -26,6 +26,12 @@
 //   record of their own (`passageFirsts`). Merges as lib/store/runs.ts's (MERGE_AT, levels).
 // - packed-pos: packed with postings [hash, page id, position], and per page only the hashes
 //   (needed to delete its postings), no positions.
+// - packed-prefix: packed's postings, and per page only the high 16 bits of each hash (u16) and
+//   each position's gap from the one before (u8; winnowing keeps one k-gram in every w = 26). The
+//   prefix finds the chunks that can hold the page's postings (usually one a hash: a range of 2^16
+//   hashes holds about one posting at a million pages), whose page id picks out its own: they give
+//   its whole hashes for a lookup, and are what forgetting it would remove. Not one of the issue's
+//   three: added to see what the per-page hashes, the largest part after the postings, cost.
 //
 // After the batches, every tree is merged into one run, a transaction a tree, as the import's
 // organise step does (PageStore.compactTables). Bytes a page are storage.estimate().usage after −
@@ -38,7 +44,7 @@
 // run that can hold each of its hashes, counting the hashes each other page shares. Run again
 // after the restart.
 //
-// Usage: npm run bench:passage-layout [-- --pages N (100000) --layouts a,b,… (baseline,raw,packed,packed-pos)
+// Usage: npm run bench:passage-layout [-- --pages N (100000) --layouts a,b,… (baseline,raw,packed,packed-pos,packed-prefix)
 //   --queries N (200) --batch N (2000) --raw-chunk N (256) --packed-chunk N (1024)]
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,7 +56,7 @@ import type * as PageSide from './passage-layout-page';
 import { median, percentile } from './stats';
 
 type Layout = (typeof PageSide.LAYOUTS)[number];
-const ALL_LAYOUTS: readonly Layout[] = ['baseline', 'raw', 'packed', 'packed-pos'];
+const ALL_LAYOUTS: readonly Layout[] = ['baseline', 'raw', 'packed', 'packed-pos', 'packed-prefix'];
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -105,9 +111,11 @@ async function launch(dir: string): Promise<BrowserContext> {
 function printQueries(layout: Layout, when: string, q: PageSide.QueryResult): void {
   const mean = q.candidates.reduce((a, b) => a + b, 0) / q.candidates.length;
   console.log(
-    `  ${layout.padEnd(10)} ${when}: ${q.times.length} lookups, median ${ms(median(q.times))} ms, p99 ${ms(percentile(q.times, 99))} ms ` +
+    `  ${layout.padEnd(13)} ${when}: ${q.times.length} lookups, median ${ms(median(q.times))} ms, p99 ${ms(percentile(q.times, 99))} ms ` +
       `(of which the run index: median ${ms(median(q.indexTimes))}, p99 ${ms(percentile(q.indexTimes, 99))} ms); ` +
-      `${mean.toFixed(2)} candidate pages a lookup; planted source found ${q.plantedFound}/${q.plantedQueried}   [load ${load()}]`,
+      `${mean.toFixed(2)} candidate pages a lookup; planted source found ${q.plantedFound}/${q.plantedQueried}` +
+      (layout === 'packed-prefix' ? `; own hashes not all found again in ${q.ownHashesMissing}` : '') +
+      `   [load ${load()}]`,
   );
 }
 
@@ -140,20 +148,20 @@ async function main(): Promise<void> {
       const rate = PAGES / (w.batchesMs / 1000);
       const rateAll = PAGES / ((w.batchesMs + w.finalMergeMs) / 1000);
       console.log(
-        `  ${row.layout.padEnd(10)} write: ${Math.round(rate).toLocaleString('en')} pages/s over the batches (${(w.batchesMs / 1000).toFixed(1)} s), ` +
+        `  ${row.layout.padEnd(13)} write: ${Math.round(rate).toLocaleString('en')} pages/s over the batches (${(w.batchesMs / 1000).toFixed(1)} s), ` +
           `${Math.round(rateAll).toLocaleString('en')} pages/s with the final merge (${(w.finalMergeMs / 1000).toFixed(1)} s)   [load ${load()}]`,
       );
       console.log(
-        `  ${row.layout.padEnd(10)} bytes a page: ${perPage(w.usageBatches - w.usageBefore)} after the batches, ${perPage(w.usageEnd - w.usageBefore)} after the final merge, ` +
+        `  ${row.layout.padEnd(13)} bytes a page: ${perPage(w.usageBatches - w.usageBefore)} after the batches, ${perPage(w.usageEnd - w.usageBefore)} after the final merge, ` +
           `${perPage(row.settled - w.usageBefore)} 10 s later`,
       );
       console.log(
-        `  ${row.layout.padEnd(10)} largest meta value: ${w.largestMeta.key} ${w.largestMeta.bytes.toLocaleString('en')} B (JSON); largest passageFirsts record ${w.largestFirsts.toLocaleString('en')} B; ` +
+        `  ${row.layout.padEnd(13)} largest meta value: ${w.largestMeta.key} ${w.largestMeta.bytes.toLocaleString('en')} B (JSON); largest passageFirsts record ${w.largestFirsts.toLocaleString('en')} B; ` +
           `passage tree: ${w.passageRuns} run(s), ${w.passageChunks.toLocaleString('en')} chunks, ${w.postings.toLocaleString('en')} postings in ${perPage(w.postingBytes)} B a page of chunk values ` +
           `(${w.postings > 0 ? (w.postingBytes / w.postings).toFixed(2) : '-'} B a posting); per-page records ${perPage(w.pageRecordBytes)} B a page of values; ${w.planted} planted pages`,
       );
-      if (row.layout === 'packed' || row.layout === 'packed-pos') {
-        console.log(`  ${row.layout.padEnd(10)} JS time of the postings in the writes: sort ${(w.cpu.sort / 1000).toFixed(1)} s, merge ${(w.cpu.merge / 1000).toFixed(1)} s, codec ${(w.cpu.code / 1000).toFixed(1)} s`);
+      if (row.layout !== 'baseline' && row.layout !== 'raw') {
+        console.log(`  ${row.layout.padEnd(13)} JS time of the postings in the writes: sort ${(w.cpu.sort / 1000).toFixed(1)} s, merge ${(w.cpu.merge / 1000).toFixed(1)} s, codec ${(w.cpu.code / 1000).toFixed(1)} s`);
       }
       if (row.layout !== 'baseline') {
         const q = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.query(o), { layout: row.layout, ...options, queries: QUERIES });
@@ -172,7 +180,7 @@ async function main(): Promise<void> {
       await page.evaluate((layout) => (globalThis as unknown as { passageBench: Bench }).passageBench.reopen(layout), row.layout);
       await page.waitForTimeout(10_000);
       row.reopened = await page.evaluate(() => (globalThis as unknown as { passageBench: Bench }).passageBench.usage());
-      console.log(`  ${row.layout.padEnd(10)} bytes a page after the restart: ${perPage(row.reopened - row.write!.usageBefore)}`);
+      console.log(`  ${row.layout.padEnd(13)} bytes a page after the restart: ${perPage(row.reopened - row.write!.usageBefore)}`);
       if (row.layout !== 'baseline') {
         const q = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.query(o), { layout: row.layout, ...options, queries: QUERIES });
         printQueries(row.layout, 'lookups after the restart', q);
@@ -187,7 +195,7 @@ async function main(): Promise<void> {
       const all = [w.usageEnd, r.settled!, r.reopened!].map((u) => (u - w.usageBefore) / PAGES);
       const over = base ? [base.write!.usageEnd, base.settled!, base.reopened!].map((u, i) => all[i]! - (u - base.write!.usageBefore) / PAGES) : undefined;
       console.log(
-        `  ${r.layout.padEnd(10)} all-in ${all.map((x) => x.toFixed(0)).join(' / ')}` +
+        `  ${r.layout.padEnd(13)} all-in ${all.map((x) => x.toFixed(0)).join(' / ')}` +
           (over && r.layout !== 'baseline' ? `; passages over the baseline ${over.map((x) => x.toFixed(0)).join(' / ')}` : '') +
           `; ${Math.round(PAGES / (w.batchesMs / 1000)).toLocaleString('en')} pages/s`,
       );
