@@ -462,22 +462,23 @@ export async function write(o: WriteOptions): Promise<WriteResult> {
       passageChunks += r.firsts.length;
       postings += r.entries;
     }
-    // the chunks' sizes, a range at a time (all of them at once would be the whole tree in memory)
-    let cursor = await tx.objectStore('runs').openCursor(IDBKeyRange.bound([PASSAGE_TREE], [PASSAGE_TREE, Infinity]));
-    while (cursor) {
-      postingBytes += (cursor.value as ArrayBufferView).byteLength;
-      cursor = await cursor.continue();
-    }
+    postingBytes = await valueBytes(tx, 'runs', [PASSAGE_TREE], [PASSAGE_TREE, Infinity], (v) => (v as ArrayBufferView).byteLength);
   }
-  let pageRecordBytes = 0;
-  let cursor = await tx.objectStore('passagePages').openCursor();
-  while (cursor) {
-    const [counts, hashes, positions] = cursor.value as PassagePageRecord;
-    pageRecordBytes += counts.byteLength + hashes.byteLength + (positions?.byteLength ?? 0);
-    cursor = await cursor.continue();
-  }
+  const pageRecordBytes = await valueBytes(tx, 'passagePages', 0, Infinity, (v) => (v as PassagePageRecord).reduce((n, part) => n + (part?.byteLength ?? 0), 0));
   db.close();
   return { batchesMs, finalMergeMs, usageBefore, usageBatches, usageEnd, largestMeta, largestFirsts, passageRuns, passageChunks, postings, postingBytes, pageRecordBytes, planted: planted.length, cpu: { ...cpu } };
+}
+
+/** The sum of size(value) over a key range of a store, read 2,000 values at a time (all at once would be the whole tree in memory). */
+async function valueBytes(tx: IDBPTransaction<unknown, string[], 'readonly'>, store: string, lower: IDBValidKey, upper: IDBValidKey, size: (value: unknown) => number): Promise<number> {
+  let bytes = 0;
+  let range = IDBKeyRange.bound(lower, upper);
+  for (;;) {
+    const [keys, values] = await Promise.all([tx.objectStore(store).getAllKeys(range, 2000), tx.objectStore(store).getAll(range, 2000)]);
+    for (const value of values) bytes += size(value);
+    if (keys.length < 2000) return bytes;
+    range = IDBKeyRange.bound(keys[keys.length - 1]!, upper, true);
+  }
 }
 
 // ---- querying ---------------------------------------------------------------------------------

@@ -137,63 +137,73 @@ async function main(): Promise<void> {
         `${BATCH} a transaction; raw chunks ${RAW_CHUNK} entries, packed chunks ${PACKED_CHUNK}; load average ${load()}`,
     );
     for (const [n, row] of rows.entries()) {
-      const page = await ctx.newPage();
-      await page.addInitScript(bundle);
-      page.on('console', (message) => console.log(`    ${message.text()}`));
-      await page.goto(`http://127.0.0.1:${ports[n]}/`);
-      const w = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.write(o), { layout: row.layout, ...options });
-      row.write = w;
-      await page.waitForTimeout(10_000); // LevelDB compacts in the background
-      row.settled = await page.evaluate(() => (globalThis as unknown as { passageBench: Bench }).passageBench.usage());
-      const rate = PAGES / (w.batchesMs / 1000);
-      const rateAll = PAGES / ((w.batchesMs + w.finalMergeMs) / 1000);
-      console.log(
-        `  ${row.layout.padEnd(13)} write: ${Math.round(rate).toLocaleString('en')} pages/s over the batches (${(w.batchesMs / 1000).toFixed(1)} s), ` +
-          `${Math.round(rateAll).toLocaleString('en')} pages/s with the final merge (${(w.finalMergeMs / 1000).toFixed(1)} s)   [load ${load()}]`,
-      );
-      console.log(
-        `  ${row.layout.padEnd(13)} bytes a page: ${perPage(w.usageBatches - w.usageBefore)} after the batches, ${perPage(w.usageEnd - w.usageBefore)} after the final merge, ` +
-          `${perPage(row.settled - w.usageBefore)} 10 s later`,
-      );
-      console.log(
-        `  ${row.layout.padEnd(13)} largest meta value: ${w.largestMeta.key} ${w.largestMeta.bytes.toLocaleString('en')} B (JSON); largest passageFirsts record ${w.largestFirsts.toLocaleString('en')} B; ` +
-          `passage tree: ${w.passageRuns} run(s), ${w.passageChunks.toLocaleString('en')} chunks, ${w.postings.toLocaleString('en')} postings in ${perPage(w.postingBytes)} B a page of chunk values ` +
-          `(${w.postings > 0 ? (w.postingBytes / w.postings).toFixed(2) : '-'} B a posting); per-page records ${perPage(w.pageRecordBytes)} B a page of values; ${w.planted} planted pages`,
-      );
-      if (row.layout !== 'baseline' && row.layout !== 'raw') {
-        console.log(`  ${row.layout.padEnd(13)} JS time of the postings in the writes: sort ${(w.cpu.sort / 1000).toFixed(1)} s, merge ${(w.cpu.merge / 1000).toFixed(1)} s, codec ${(w.cpu.code / 1000).toFixed(1)} s`);
+      try {
+        const page = await ctx.newPage();
+        await page.addInitScript(bundle);
+        page.on('console', (message) => console.log(`    ${message.text()}`));
+        await page.goto(`http://127.0.0.1:${ports[n]}/`);
+        const w = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.write(o), { layout: row.layout, ...options });
+        row.write = w;
+        await page.waitForTimeout(10_000); // LevelDB compacts in the background
+        row.settled = await page.evaluate(() => (globalThis as unknown as { passageBench: Bench }).passageBench.usage());
+        const rate = PAGES / (w.batchesMs / 1000);
+        const rateAll = PAGES / ((w.batchesMs + w.finalMergeMs) / 1000);
+        console.log(
+          `  ${row.layout.padEnd(13)} write: ${Math.round(rate).toLocaleString('en')} pages/s over the batches (${(w.batchesMs / 1000).toFixed(1)} s), ` +
+            `${Math.round(rateAll).toLocaleString('en')} pages/s with the final merge (${(w.finalMergeMs / 1000).toFixed(1)} s)   [load ${load()}]`,
+        );
+        console.log(
+          `  ${row.layout.padEnd(13)} bytes a page: ${perPage(w.usageBatches - w.usageBefore)} after the batches, ${perPage(w.usageEnd - w.usageBefore)} after the final merge, ` +
+            `${perPage(row.settled - w.usageBefore)} 10 s later`,
+        );
+        console.log(
+          `  ${row.layout.padEnd(13)} largest meta value: ${w.largestMeta.key} ${w.largestMeta.bytes.toLocaleString('en')} B (JSON); largest passageFirsts record ${w.largestFirsts.toLocaleString('en')} B; ` +
+            `passage tree: ${w.passageRuns} run(s), ${w.passageChunks.toLocaleString('en')} chunks, ${w.postings.toLocaleString('en')} postings in ${perPage(w.postingBytes)} B a page of chunk values ` +
+            `(${w.postings > 0 ? (w.postingBytes / w.postings).toFixed(2) : '-'} B a posting); per-page records ${perPage(w.pageRecordBytes)} B a page of values; ${w.planted} planted pages`,
+        );
+        if (row.layout !== 'baseline' && row.layout !== 'raw') {
+          console.log(`  ${row.layout.padEnd(13)} JS time of the postings in the writes: sort ${(w.cpu.sort / 1000).toFixed(1)} s, merge ${(w.cpu.merge / 1000).toFixed(1)} s, codec ${(w.cpu.code / 1000).toFixed(1)} s`);
+        }
+        if (row.layout !== 'baseline') {
+          const q = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.query(o), { layout: row.layout, ...options, queries: QUERIES });
+          printQueries(row.layout, 'lookups', q);
+        }
+        await page.close();
+      } catch (error) {
+        console.log(`  ${row.layout.padEnd(13)} FAILED: ${String(error).slice(0, 500)}`);
       }
-      if (row.layout !== 'baseline') {
-        const q = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.query(o), { layout: row.layout, ...options, queries: QUERIES });
-        printQueries(row.layout, 'lookups', q);
-      }
-      await page.close();
     }
     // the browser closed and opened again on the same profile: what LevelDB holds once it has reopened each database
     await ctx.close();
     ctx = await launch(dir);
     console.log(`After a restart of the browser on the same profile:`);
     for (const [n, row] of rows.entries()) {
-      const page = await ctx.newPage();
-      await page.addInitScript(bundle);
-      await page.goto(`http://127.0.0.1:${ports[n]}/`);
-      await page.evaluate((layout) => (globalThis as unknown as { passageBench: Bench }).passageBench.reopen(layout), row.layout);
-      await page.waitForTimeout(10_000);
-      row.reopened = await page.evaluate(() => (globalThis as unknown as { passageBench: Bench }).passageBench.usage());
-      console.log(`  ${row.layout.padEnd(13)} bytes a page after the restart: ${perPage(row.reopened - row.write!.usageBefore)}`);
-      if (row.layout !== 'baseline') {
-        const q = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.query(o), { layout: row.layout, ...options, queries: QUERIES });
-        printQueries(row.layout, 'lookups after the restart', q);
+      if (row.write === undefined) continue;
+      try {
+        const page = await ctx.newPage();
+        await page.addInitScript(bundle);
+        await page.goto(`http://127.0.0.1:${ports[n]}/`);
+        await page.evaluate((layout) => (globalThis as unknown as { passageBench: Bench }).passageBench.reopen(layout), row.layout);
+        await page.waitForTimeout(10_000);
+        row.reopened = await page.evaluate(() => (globalThis as unknown as { passageBench: Bench }).passageBench.usage());
+        console.log(`  ${row.layout.padEnd(13)} bytes a page after the restart: ${perPage(row.reopened - row.write!.usageBefore)}`);
+        if (row.layout !== 'baseline') {
+          const q = await page.evaluate((o) => (globalThis as unknown as { passageBench: Bench }).passageBench.query(o), { layout: row.layout, ...options, queries: QUERIES });
+          printQueries(row.layout, 'lookups after the restart', q);
+        }
+        await page.close();
+      } catch (error) {
+        console.log(`  ${row.layout.padEnd(13)} FAILED after the restart: ${String(error).slice(0, 500)}`);
       }
-      await page.close();
     }
     // the summary: all-in bytes, and the passage index's share over the baseline measured in this run
     const base = rows.find((r) => r.layout === 'baseline');
     console.log(`Summary (${PAGES.toLocaleString('en')} pages; B a page: after the final merge / 10 s later / after a restart):`);
     for (const r of rows) {
-      const w = r.write!;
-      const all = [w.usageEnd, r.settled!, r.reopened!].map((u) => (u - w.usageBefore) / PAGES);
-      const over = base ? [base.write!.usageEnd, base.settled!, base.reopened!].map((u, i) => all[i]! - (u - base.write!.usageBefore) / PAGES) : undefined;
+      if (r.write === undefined || r.settled === undefined || r.reopened === undefined) continue;
+      const w = r.write;
+      const all = [w.usageEnd, r.settled, r.reopened].map((u) => (u - w.usageBefore) / PAGES);
+      const over = base?.write && base.settled !== undefined && base.reopened !== undefined ? [base.write.usageEnd, base.settled!, base.reopened!].map((u, i) => all[i]! - (u - base.write!.usageBefore) / PAGES) : undefined;
       console.log(
         `  ${r.layout.padEnd(13)} all-in ${all.map((x) => x.toFixed(0)).join(' / ')}` +
           (over && r.layout !== 'baseline' ? `; passages over the baseline ${over.map((x) => x.toFixed(0)).join(' / ')}` : '') +
