@@ -308,7 +308,11 @@ async function writePackedRun(tx: WriteTx, index: RunIndex, spec: RunTree, level
 }
 
 async function readPackedRun(tx: Tx, spec: RunTree, r: RunInfo): Promise<Uint32Array> {
-  const chunks = (await tx.objectStore('runs').getAll(runRange(spec.tree, r.level, r.run))) as Uint8Array[];
+  // 4,096 chunks a getAll: a run of a million pages' postings is 50,000 chunks, 230 MB
+  const chunks: Uint8Array[] = [];
+  for (let c = 0; c < r.firsts.length; c += 4096) {
+    chunks.push(...((await tx.objectStore('runs').getAll(IDBKeyRange.bound([spec.tree, r.level, r.run, c], [spec.tree, r.level, r.run, c + 4095]))) as Uint8Array[]));
+  }
   const decoded = timed('code', () => chunks.map((bytes, c) => decodePostings(bytes, spec.stride, r.firsts[c]!)));
   const all = new Uint32Array(decoded.reduce((n, d) => n + d.length, 0));
   let at = 0;
