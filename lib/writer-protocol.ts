@@ -20,7 +20,7 @@
 // a few batches of a large file. A job that fails ends with `failed`: `refused` (the file is not
 // an export: nothing was imported), `interrupted` (the import stopped part way: what the
 // `import/saved` events counted stays) or `failed` (anything else).
-import { InvalidMessage, type Json, LIMITS, object, string } from './validation';
+import { InvalidMessage, type Json, LIMITS, list, object, string } from './validation';
 
 export const WRITER_PORT = 'doppel-writer';
 
@@ -85,13 +85,6 @@ function count(o: Json, key: string): number {
 function lineNumber(o: Json, key: string): number {
   const v = count(o, key);
   if (v < 1) throw new InvalidMessage(`${key} must be a line number, 1 or more`);
-  return v;
-}
-
-function list(o: Json, key: string, max: number): unknown[] {
-  const v = o[key];
-  if (!Array.isArray(v)) throw new InvalidMessage(`${key} must be a list`);
-  if (v.length > max) throw new InvalidMessage(`${key} has too many items: ${v.length} (at most ${max})`);
   return v;
 }
 
