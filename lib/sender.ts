@@ -1,6 +1,7 @@
 // Who sent a message: Doppel's content script in a tab's top frame, one of Doppel's own pages, or
-// anyone else. The background checks it for every message (lib/recorder.ts). Kept apart from the
-// recorder so that a receiver outside the worker can check it without the store in its bundle.
+// anyone else. The background checks it for every message (lib/recorder.ts), and the content
+// script for the popup's messages to it (lib/passages/marks.ts); kept apart from the recorder so
+// that the content script does not carry the store in its bundle.
 
 /** What the browser says about a message's sender (runtime.MessageSender's relevant fields). */
 export interface SenderInfo {
