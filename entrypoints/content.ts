@@ -1,9 +1,16 @@
 // Captures the page once it is idle, and again when a single-page site changes its URL, and hands
 // it to the background: its HTML, which Readability reads in an extension document, or the simple
-// reading of a page past the caps (lib/page-reader.ts). Never changes the page.
+// reading of a page past the caps (lib/page-reader.ts). Marks, when the popup asks, the passages
+// the page shares with pages read before, as CSS highlights (lib/passages/marks.ts). Never changes
+// the page's DOM.
 import { browser } from 'wxt/browser';
 import { DEFAULT_SETTINGS, parseSettings } from '@/lib/messages';
 import { capturePage, shouldRead } from '@/lib/page-reader';
+import { liveRange, probablyHidden } from '@/lib/passages/highlight';
+import { createPassageMarker } from '@/lib/passages/marks';
+// The `::highlight(doppel-passage-N)` colours: WXT lists the sheet in the manifest's content_scripts
+// `css` (cssInjectionMode 'manifest'), so the browser injects it without a <style> in the page.
+import '@/assets/passages.css';
 
 /** How often to look for a URL change made with history.pushState (not observable from here). */
 const URL_POLL_MS = 1000;
@@ -16,6 +23,19 @@ export default defineContentScript({
   allFrames: false, // only the top page is recorded
   main(ctx) {
     let lastUrl = location.href;
+
+    const marker = createPassageMarker({
+      registry: () => (typeof CSS !== 'undefined' && 'highlights' in CSS ? CSS.highlights : undefined),
+      highlight: (ranges: Range[]) => new Highlight(...ranges),
+      range: liveRange(document),
+      root: () => document.body,
+      isHidden: probablyHidden,
+      unsupported: () => browser.i18n.getMessage('passagesUnsupported'),
+    });
+    const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
+    // Only the popup's tabs.sendMessage reaches here (runtime.sendMessage goes to extension pages);
+    // the marker still checks the sender. A promise is the polyfill's way to answer.
+    browser.runtime.onMessage.addListener((message: unknown, sender) => Promise.resolve(marker.handle(message, sender, ext)));
 
     const read = async (): Promise<void> => {
       try {

@@ -3,14 +3,16 @@
 // background → the reader document (read a page's HTML). Both sides use these types; the receiver
 // validates everything that arrives (`parseMessage`, `parseReaderRequest`, `parseReaderReply`)
 // before acting on it. The history page's jobs for the worker (import, forget, organise) have a
-// protocol of their own over a port, in lib/writer-protocol.ts, re-exported here.
+// protocol of their own over a port, in lib/writer-protocol.ts, and the popup's messages to a tab's
+// content script (marking shared passages) in lib/tab-protocol.ts; both are re-exported here.
 import type { NotArticleReason } from './reading';
 import type { SiteMark, SiteStanding } from './groups';
 import type { StorageStatus } from './storage-full';
-import { InvalidMessage, type Json, LIMITS, count, object, site, string } from './validation';
+import { InvalidMessage, type Json, LIMITS, count, object, site, string, typedMessage } from './validation';
 
 export { InvalidMessage, LIMITS } from './validation';
 export * from './writer-protocol';
+export * from './tab-protocol';
 
 /** Content script → background: what the content script read on a page. */
 export interface PageExtracted {
@@ -222,13 +224,7 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
 
 /** Validates a message that arrived from another context. Throws InvalidMessage with the reason. */
 export function parseMessage(message: unknown): Message {
-  const o = object(message, 'message');
-  const type = o['type'];
-  if (typeof type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(type)) {
-    throw new InvalidMessage(`unknown message type ${JSON.stringify(typeof type === 'string' ? type.slice(0, 60) : type)}`);
-  }
-  const t = type as MessageType;
-  return { type: t, payload: validators[t](o['payload']) } as Message;
+  return typedMessage(message, validators) as Message;
 }
 
 // ---- background → the reader document ----------------------------------------------------

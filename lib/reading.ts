@@ -68,7 +68,11 @@ export interface NotArticle {
 
 export type Extraction = Article | NotArticle;
 
-const BLOCK_TAGS = new Set([
+/**
+ * Elements whose edges break words. The live page's text for marking passages
+ * (lib/passages/highlight.ts) breaks at the same tags, so that it cuts the same words.
+ */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE',
   'FOOTER', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE',
   'SECTION', 'TABLE', 'TD', 'TH', 'TR', 'UL',

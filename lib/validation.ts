@@ -13,6 +13,16 @@ export const LIMITS = {
   htmlChars: 8_000_000,
   sites: 10_000,
   siteChars: 300,
+  /** Earlier pages whose passages are marked at once on a page (lib/tab-protocol.ts): more than a popup lists. */
+  passageSets: 32,
+  /**
+   * Passage-fingerprint hashes of one of them: no more than the page has. The worker reads at most
+   * 500,000 characters of a page (lib/page-reader.ts MAX_TEXT_CHARS); in Chinese, a word a
+   * character, winnowing keeps about 2 / (w + 1) of them: some 37,000.
+   */
+  passageHashesPerSet: 50_000,
+  /** …and of all of them together, which bounds the message (about 11 characters a hash). */
+  passageHashes: 200_000,
 } as const;
 
 export class InvalidMessage extends Error {
@@ -47,4 +57,25 @@ export function site(o: Json, key: string): string {
   const s = string(o, key, LIMITS.siteChars);
   if (!/^[a-z0-9.\-[\]:]+$/i.test(s) || s !== s.toLowerCase()) throw new InvalidMessage(`${key} must be a host such as example.com:8080`);
   return s;
+}
+
+/** o[key] as an array of at most `max` items, or InvalidMessage naming the key. */
+export function list(o: Json, key: string, max: number): unknown[] {
+  const v = o[key];
+  if (!Array.isArray(v)) throw new InvalidMessage(`${key} must be a list`);
+  if (v.length > max) throw new InvalidMessage(`${key} has too many items: ${v.length} (at most ${max})`);
+  return v;
+}
+
+/**
+ * A `{type, payload}` message whose type has a validator in `validators`, the payload validated by
+ * it; InvalidMessage for anything else (an unknown type named in the reason, cut to 60 characters).
+ */
+export function typedMessage<T extends string>(message: unknown, validators: { readonly [K in T]: (payload: unknown) => unknown }): { type: T; payload: unknown } {
+  const o = object(message, 'message');
+  const type = o['type'];
+  if (typeof type !== 'string' || !Object.hasOwn(validators, type)) {
+    throw new InvalidMessage(`unknown message type ${JSON.stringify(typeof type === 'string' ? type.slice(0, 60) : type)}`);
+  }
+  return { type: type as T, payload: validators[type as T](o['payload']) };
 }

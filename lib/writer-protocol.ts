@@ -23,7 +23,7 @@
 // what the `import/saved` events counted stays), `grouping` (every line was saved, but bringing
 // the groups up to date failed; the worker tries again when it next starts) or `failed` (anything
 // else).
-import { InvalidMessage, type Json, LIMITS, count, object, string } from './validation';
+import { InvalidMessage, type Json, LIMITS, count, list, object, string } from './validation';
 
 export const WRITER_PORT = 'doppel-writer';
 
@@ -85,13 +85,6 @@ export type WriterEventType = WriterEvent['type'];
 function lineNumber(o: Json, key: string): number {
   const v = count(o, key);
   if (v < 1) throw new InvalidMessage(`${key} must be a line number, 1 or more`);
-  return v;
-}
-
-function list(o: Json, key: string, max: number): unknown[] {
-  const v = o[key];
-  if (!Array.isArray(v)) throw new InvalidMessage(`${key} must be a list`);
-  if (v.length > max) throw new InvalidMessage(`${key} has too many items: ${v.length} (at most ${max})`);
   return v;
 }
 

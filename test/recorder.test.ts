@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprintText } from '../lib/features';
 import { hammingDistance } from '../lib/fingerprint';
 import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/messages';
-import { type PageOutcome, type RecorderDeps, type SenderInfo, classifySender, createRecorder } from '../lib/recorder';
+import { type PageOutcome, type RecorderDeps, type SenderInfo, createRecorder } from '../lib/recorder';
 import { readHtml } from '../lib/html-reader';
 import { parseHTML } from 'linkedom';
 import { openDoppelDb } from '../lib/store/db';
@@ -90,28 +90,6 @@ async function setup(initial: Partial<Settings> = {}, reader: RecorderDeps['read
   };
   return { db, store, outcomes, logs, send, extracted, report, settings: () => settings };
 }
-
-describe('classifySender', () => {
-  it('tells content scripts, Doppel pages and everything else apart', () => {
-    expect(classifySender(tab('https://a.example/x', { tabId: 7, incognito: true }), ext)).toEqual({ kind: 'content', tabId: 7, incognito: true, url: 'https://a.example/x' });
-    expect(classifySender(tab('http://a.example/'), ext)).toMatchObject({ kind: 'content', incognito: false });
-    expect(classifySender(popup, ext)).toEqual({ kind: 'extension-page' });
-    expect(classifySender({ ...popup, tab: { id: 3 }, frameId: 0 }, ext)).toEqual({ kind: 'extension-page' }); // the popup opened in a tab
-    const foreign = (sender: SenderInfo) => {
-      const kind = classifySender(sender, ext);
-      expect(kind.kind).toBe('foreign');
-      return kind.kind === 'foreign' ? kind.why : '';
-    };
-    expect(foreign({ ...tab('https://a.example/'), id: 'other-extension' })).toContain('another extension');
-    expect(foreign({ url: 'https://a.example/' })).toContain('another extension');
-    expect(foreign({ ...popup, id: 'other-extension' })).toContain('another extension');
-    expect(foreign(tab('https://a.example/', { frameId: 2 }))).toContain('frame');
-    expect(foreign({ id: ext.id, url: 'https://a.example/', tab: { id: 1 } })).toContain('frame'); // no frameId
-    expect(foreign({ id: ext.id, url: 'https://a.example/', frameId: 0 })).toContain('neither a tab');
-    expect(foreign(tab('file:///home/me/a.html'))).toContain('not an http');
-    expect(foreign({ id: ext.id, url: 'chrome-extension://doppelidother/popup.html' })).toContain('neither a tab');
-  });
-});
 
 describe('createRecorder', () => {
   it('has a handler for every message type', async () => {

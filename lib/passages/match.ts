@@ -27,7 +27,7 @@ export interface MatchOptions {
 }
 
 /** A hash repeated more often than this in one text (a refrain, a table) is not matched. */
-const MAX_REPEATS = 8;
+export const MAX_REPEATS = 8;
 
 export function passageLength(p: Passage): number {
   return Math.min(p.a.end - p.a.start, p.b.end - p.b.start);

@@ -1,0 +1,128 @@
+// The messages Doppel's own pages send to the content script of a tab (browser.tabs.sendMessage):
+// mark on the live page the passages it shares with pages read before, and clear the marks. The
+// popup sends them; the content script validates everything that arrives (`parseTabMessage`),
+// checks that it came from one of Doppel's pages, and answers `{ok: true, value} | {ok: false,
+// error}`; the popup validates the answer (`parsePassageMarks`).
+//
+// Each earlier page is a set of THIS page's passage-fingerprint hashes (lib/passages/fingerprints.ts)
+// that lie inside the passages it shares with it, as the worker finds them from the fingerprints it
+// keeps; no text is sent either way. Each set is marked in one of PASSAGE_SLOTS colours.
+import { InvalidMessage, type Json, LIMITS, list, object, string, typedMessage } from './validation';
+
+/** Colours a set can be marked in: the highlights `doppel-passage-0` … `-5` (assets/passages.css). */
+export const PASSAGE_SLOTS = 6;
+
+/** The name of a slot's highlight in CSS.highlights, and of its `::highlight()` rule. */
+export function highlightName(slot: number): string {
+  return `doppel-passage-${slot}`;
+}
+
+/** One earlier page: its id (the popup's, returned as given), its colour, this page's hashes it shares. */
+export interface SharedPassageSet {
+  id: string;
+  /** 0 … PASSAGE_SLOTS − 1; sets may share a slot. */
+  slot: number;
+  /** Passage-fingerprint hashes (unsigned 32-bit) of this page inside passages shared with that page. */
+  hashes: number[];
+}
+
+/** What is marked on the page after a message: the ranges marked in all, and per set. */
+export interface PassageMarks {
+  marked: number;
+  sets: { id: string; ranges: number }[];
+}
+
+export interface TabProtocol {
+  /** Marks the sets' passages, replacing any marks made before. */
+  'passages/show': { request: { sets: SharedPassageSet[] }; reply: PassageMarks };
+  /** Removes every mark. */
+  'passages/clear': { request: Record<string, never>; reply: PassageMarks };
+}
+
+export type TabMessageType = keyof TabProtocol;
+export type TabRequest<T extends TabMessageType> = TabProtocol[T]['request'];
+export type TabReplyValue<T extends TabMessageType> = TabProtocol[T]['reply'];
+export type TabReply<T extends TabMessageType> = { ok: true; value: TabReplyValue<T> } | { ok: false; error: string };
+export interface TabMessage<T extends TabMessageType = TabMessageType> {
+  type: T;
+  payload: TabRequest<T>;
+}
+/** A message of any type, narrowed by its `type`. */
+export type AnyTabMessage = { [T in TabMessageType]: TabMessage<T> }[TabMessageType];
+
+export const TAB_MESSAGE_TYPES: readonly TabMessageType[] = ['passages/show', 'passages/clear'];
+
+const MAX_HASH = 0xffff_ffff;
+
+/** Runs `check`, naming the element `what` in the reason of an InvalidMessage it throws. */
+function within<T>(what: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof InvalidMessage) throw new InvalidMessage(`${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+function wholeNumber(o: Json, key: string, min: number, max: number): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new InvalidMessage(`${key} must be a whole number from ${min} to ${max}`);
+  return v;
+}
+
+function passageSet(value: unknown): SharedPassageSet {
+  const o = object(value, 'a set');
+  const id = string(o, 'id', LIMITS.urlChars);
+  if (id === '') throw new InvalidMessage('id must not be empty');
+  const slot = wholeNumber(o, 'slot', 0, PASSAGE_SLOTS - 1);
+  const hashes = list(o, 'hashes', LIMITS.passageHashesPerSet);
+  for (let i = 0; i < hashes.length; i++) {
+    const h = hashes[i];
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > MAX_HASH) {
+      throw new InvalidMessage(`hashes[${i}] must be a whole number from 0 to ${MAX_HASH}: got ${JSON.stringify(h)?.slice(0, 40)}`);
+    }
+  }
+  return { id, slot, hashes: hashes as number[] };
+}
+
+const validators: { [T in TabMessageType]: (payload: unknown) => TabRequest<T> } = {
+  'passages/show': (payload) => {
+    const raw = list(object(payload, 'payload'), 'sets', LIMITS.passageSets);
+    const sets = raw.map((value, i) => within(`sets[${i}]`, () => passageSet(value)));
+    const total = sets.reduce((n, s) => n + s.hashes.length, 0);
+    if (total > LIMITS.passageHashes) throw new InvalidMessage(`the sets hold too many hashes: ${total} (at most ${LIMITS.passageHashes})`);
+    const ids = new Set<string>();
+    for (const { id } of sets) {
+      if (ids.has(id)) throw new InvalidMessage(`the id ${JSON.stringify(id.slice(0, 60))} is given to two sets`);
+      ids.add(id);
+    }
+    return { sets };
+  },
+  'passages/clear': (payload) => {
+    object(payload, 'payload');
+    return {};
+  },
+};
+
+/** Validates a message sent to a tab. Throws InvalidMessage with the reason; checks everything before anything is done. */
+export function parseTabMessage(message: unknown): AnyTabMessage {
+  return typedMessage(message, validators) as AnyTabMessage;
+}
+
+/** Validates the content script's answer to either message (the popup's side). Throws InvalidMessage. */
+export function parsePassageMarks(reply: unknown): TabReply<TabMessageType> {
+  const o = object(reply, 'the reply');
+  if (o['ok'] === false) return { ok: false, error: string(o, 'error', LIMITS.messageChars) };
+  if (o['ok'] !== true) throw new InvalidMessage('the reply must say ok true or false');
+  const value = object(o['value'], 'value');
+  const marked = wholeNumber(value, 'marked', 0, Number.MAX_SAFE_INTEGER);
+  const sets = list(value, 'sets', LIMITS.passageSets).map((s, i) =>
+    within(`sets[${i}]`, () => {
+      const set = object(s, 'a set');
+      return { id: string(set, 'id', LIMITS.urlChars), ranges: wholeNumber(set, 'ranges', 0, Number.MAX_SAFE_INTEGER) };
+    }),
+  );
+  const sum = sets.reduce((n, s) => n + s.ranges, 0);
+  if (sum !== marked) throw new InvalidMessage(`marked must be the sum of the sets' ranges: got ${marked}, the sets add up to ${sum}`);
+  return { ok: true, value: { marked, sets } };
+}
