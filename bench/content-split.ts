@@ -12,16 +12,11 @@
 // included (the content script gives those the simple reading instead of Readability).
 //
 // `npm run bench:content-split` (`-- --json` for one JSON object). Not part of `npm test`.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_PATH, servePages } from '../test/e2e/harness';
+
+import { CHROMIUM_PATH } from '../test/e2e/harness';
+import { openCorpusInChromium } from './corpus-chromium';
 import { max, median, percentile } from './stats';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CORPUS_DIR = resolve(ROOT, '../shared/corpus/readability-test-pages');
 const json = process.argv.includes('--json');
 
 /** The steps, in the order they run in each page. */
@@ -61,21 +56,12 @@ globalThis.__doppelSplit = () => {
 `;
 
 async function main(): Promise<void> {
-  if (!existsSync(CORPUS_DIR)) {
-    const message = `bench:content-split skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`;
-    console.log(json ? JSON.stringify({ skipped: message }) : message);
-    return;
-  }
-  const bundle = await build({ stdin: { contents: PAGE_ENTRY, resolveDir: ROOT, loader: 'ts' }, bundle: true, format: 'iife', write: false, logLevel: 'warning' });
-  const script = bundle.outputFiles[0]!.text;
-  const names = readdirSync(CORPUS_DIR).filter((n) => existsSync(join(CORPUS_DIR, n, 'source.html'))).sort();
-  const site = await servePages(CORPUS_DIR);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const corpus = await openCorpusInChromium('bench:content-split', PAGE_ENTRY, json);
+  if (corpus === null) return;
+  const { script, names, site, ctx } = corpus;
   const rows: (Record<Step, number> & { page: string; htmlBytes: number })[] = [];
   const failed: string[] = [];
   try {
-    const ctx = await browser.newContext();
-    await ctx.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort('internetdisconnected')); // nothing leaves the machine
     for (const name of names) {
       const page = await ctx.newPage();
       try {
@@ -89,8 +75,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await browser.close();
-    await site.close();
+    await corpus.close();
   }
   const figures = Object.fromEntries(
     (Object.keys(STEPS) as Step[]).map((step) => {

@@ -10,19 +10,15 @@
 // dropped (docs/passages.md, "Marking passages on the page").
 //
 // `npm run bench:passage-marks` (`-- --json` for one JSON object). Not part of `npm test`.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { chromium } from 'playwright-core';
 import { readHtml } from '../lib/html-reader';
 import { passageFingerprints } from '../lib/passages/fingerprints';
-import { CHROMIUM_PATH, servePages } from '../test/e2e/harness';
+import { CHROMIUM_PATH } from '../test/e2e/harness';
+import { CORPUS_DIR, openCorpusInChromium } from './corpus-chromium';
 import { max, median, percentile } from './stats';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CORPUS_DIR = resolve(ROOT, '../shared/corpus/readability-test-pages');
 const json = process.argv.includes('--json');
 
 const STEPS = {
@@ -55,21 +51,12 @@ globalThis.__doppelMark = (hashes) => {
 `;
 
 async function main(): Promise<void> {
-  if (!existsSync(CORPUS_DIR)) {
-    const message = `bench:passage-marks skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`;
-    console.log(json ? JSON.stringify({ skipped: message }) : message);
-    return;
-  }
-  const bundle = await build({ stdin: { contents: PAGE_ENTRY, resolveDir: ROOT, loader: 'ts' }, bundle: true, format: 'iife', write: false, logLevel: 'warning' });
-  const script = bundle.outputFiles[0]!.text;
-  const names = readdirSync(CORPUS_DIR).filter((n) => existsSync(join(CORPUS_DIR, n, 'source.html'))).sort();
-  const site = await servePages(CORPUS_DIR);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const corpus = await openCorpusInChromium('bench:passage-marks', PAGE_ENTRY, json);
+  if (corpus === null) return;
+  const { script, names, site, ctx } = corpus;
   const rows: Row[] = [];
   const skipped: string[] = [];
   try {
-    const ctx = await browser.newContext();
-    await ctx.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort('internetdisconnected')); // nothing leaves the machine
     for (const name of names) {
       const url = site.url(`/${name}/source.html`);
       const read = readHtml(readFileSync(join(CORPUS_DIR, name, 'source.html'), 'utf8'), url, (html) => parseHTML(html).document as unknown as Document);
@@ -94,8 +81,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await browser.close();
-    await site.close();
+    await corpus.close();
   }
   const figures = Object.fromEntries((Object.keys(STEPS) as Step[]).map((step) => {
     const values = rows.map((r) => r[step]);
