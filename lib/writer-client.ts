@@ -66,7 +66,7 @@ class Events {
   private stopped = false;
   private wake: (() => void) | undefined;
 
-  constructor(readonly port: PortLike) {
+  constructor(port: PortLike) {
     port.onMessage.addListener((message) => {
       try {
         this.queue.push(parseWriterEvent(message));
