@@ -54,6 +54,21 @@ export interface PageSummary {
   visits: number;
 }
 
+/**
+ * A page that shares passages with this one (lib/passages/: runs of 30 words or more, found from
+ * the passage fingerprints the store keeps) and is not one of its near-duplicates.
+ */
+export interface PassageMatch extends PageSummary {
+  /** The fraction of THIS page's words inside the passages it shares with that page, 0 to 1. */
+  share: number;
+  /** The fraction of that page's words inside them, 0 to 1. */
+  otherShare: number;
+  /** How many passages they share. */
+  passages: number;
+  /** This page's passage-fingerprint hashes inside those passages: what passages/show marks on the live page. */
+  hashes: number[];
+}
+
 export interface MatchSummary extends PageSummary {
   /** Hamming distance in bits between the two simhashes. */
   distance: number;
@@ -85,6 +100,8 @@ export interface Report {
   state: PageState;
   page: PageSummary | null;
   matches: MatchSummary[];
+  /** The pages sharing passages with this one that are not in `matches`, the largest share first (at most LIMITS.passageSets). */
+  passages: PassageMatch[];
   reason: string | null;
   /** Why a not-article page was not recorded, for the popup to word in the UI's language; null otherwise. */
   notArticle: NotArticleWhy | null;
@@ -98,9 +115,16 @@ export interface Report {
   storage: StorageStatus | null;
 }
 
+/** The reply to a page's content script: its state, and (recorded) how many near-duplicates and pages sharing passages it has. */
+export interface PageRecorded {
+  state: PageState;
+  matches: number;
+  passages: number;
+}
+
 export interface Protocol {
-  'page/extracted': { request: PageExtracted; reply: { state: PageState; matches: number } };
-  'page/html': { request: PageHtml; reply: { state: PageState; matches: number } };
+  'page/extracted': { request: PageExtracted; reply: PageRecorded };
+  'page/html': { request: PageHtml; reply: PageRecorded };
   'report/get': { request: { url: string }; reply: Report };
   'page/forget': { request: { url: string }; reply: { forgotten: boolean } };
   'settings/get': { request: Record<string, never>; reply: Settings };

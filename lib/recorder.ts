@@ -165,7 +165,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
   /** The reply for a page the settings say not to record (or read), or null. */
   function blockedReply(url: string, settings: Settings, incognito: boolean): ReplyValue<'page/extracted'> | null {
     const blocked = pageState(canonicalUrl(url), settings, incognito);
-    return blocked === null ? null : { state: blocked, matches: 0 };
+    return blocked === null ? null : { state: blocked, matches: 0, passages: 0 };
   }
 
   /** Records a page the content script or the reader document read (the settings allow it: blockedReply). */
@@ -175,12 +175,12 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const { reason: code, message, words, minWords } = page.outcome;
       const why: NotArticleWhy = words === undefined ? { code } : { code, words, ...(minWords === undefined ? {} : { minWords }) };
       await deps.outcomes.set(url, { state: 'not-article', reason: message, why });
-      return { state: 'not-article', matches: 0 };
+      return { state: 'not-article', matches: 0, passages: 0 };
     }
     const { simhash, check, tokens } = fingerprintText(page.outcome.text);
     if (tokens === 0) {
       await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
-      return { state: 'not-article', matches: 0 };
+      return { state: 'not-article', matches: 0, passages: 0 };
     }
     const pages = await store();
     const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() };
@@ -188,11 +188,11 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     try {
       recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
     } catch (error) {
-      if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0 };
+      if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0, passages: 0 };
       throw error;
     }
     await deps.outcomes.delete(url);
-    return { state: 'recorded', matches: recorded.matches.length };
+    return { state: 'recorded', matches: recorded.matches.length, passages: 0 };
   }
 
   /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
@@ -241,7 +241,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         readSiteStanding(pages, site, settings.siteMarks[site] ?? null),
         recordAndNear(pages, url, settings.k),
       ]);
-      const report: Report = { url, state: 'unknown', page: null, matches: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
+      const report: Report = { url, state: 'unknown', page: null, matches: [], passages: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
       if (found !== undefined) {
         const { record, near } = found;
         let first = record;

@@ -1,0 +1,124 @@
+// A page's passage fingerprints as bytes: what the store keeps of a page (lib/store/passages.ts)
+// and what an export line carries (lib/ndjson.ts, in base64). Hashes and positions, no text:
+//
+//   varint words · varint n · n × (varint gap · hash as 4 bytes, big-endian)
+//
+// A gap is the fingerprint's position minus the one before it (the first's is its position).
+// Winnowing keeps one k-gram in every window of w, so a gap is at most w (26) and takes one byte.
+// Varints are unsigned LEB128: 7 bits a byte, the low bits first.
+import type { PassageFingerprints } from './fingerprints';
+
+/** At most this many fingerprints a page (a text of about 680,000 words): what a message or a line may carry. */
+export const MAX_PAGE_FINGERPRINTS = 50_000;
+
+/** Bytes `value` takes as a varint. */
+function varintSize(value: number): number {
+  let size = 1;
+  while (value >= 0x80) {
+    value = Math.floor(value / 0x80);
+    size++;
+  }
+  return size;
+}
+
+/** Writes `value` (a whole number below 2^53) as a varint at `at`; returns where it ends. */
+export function writeVarint(out: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    out[at++] = (value & 0x7f) | 0x80;
+    value = Math.floor(value / 0x80);
+  }
+  out[at++] = value;
+  return at;
+}
+
+/** A varint read at `at`, and where it ends; a RangeError if the bytes end inside it or it passes 2^53. */
+export function readVarint(bytes: Uint8Array, at: number): { value: number; end: number } {
+  let value = 0;
+  let scale = 1;
+  for (;;) {
+    if (at >= bytes.length) throw new RangeError('the bytes end inside a number');
+    const byte = bytes[at++]!;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return { value, end: at };
+    scale *= 0x80;
+    if (scale > 2 ** 49) throw new RangeError('a number is too long');
+  }
+}
+
+/** Checks what encodePassageBytes needs: whole word count, positions increasing from 0 inside it, hashes 32-bit. */
+function checkFingerprints({ words, hashes, positions }: PassageFingerprints): void {
+  if (!Number.isSafeInteger(words) || words < 0) throw new RangeError(`a page's word count must be a whole number: got ${words}`);
+  if (hashes.length !== positions.length) throw new RangeError(`${hashes.length} hashes for ${positions.length} positions`);
+  if (hashes.length > MAX_PAGE_FINGERPRINTS) throw new RangeError(`${hashes.length} passage fingerprints: at most ${MAX_PAGE_FINGERPRINTS} a page`);
+  let previous = -1;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i]!;
+    if (!Number.isInteger(p) || p <= previous || p >= words) throw new RangeError(`passage fingerprint ${i} is at word ${p}: positions must increase, from 0, below the ${words} words`);
+    previous = p;
+  }
+}
+
+/** The bytes of a page's fingerprints (the format at the top of the file). */
+export function encodePassageBytes(fingerprints: PassageFingerprints): Uint8Array {
+  checkFingerprints(fingerprints);
+  const { words, hashes, positions } = fingerprints;
+  let size = varintSize(words) + varintSize(hashes.length) + 4 * hashes.length;
+  for (let i = 0; i < positions.length; i++) size += varintSize(positions[i]! - (i === 0 ? 0 : positions[i - 1]!));
+  const out = new Uint8Array(size);
+  let at = writeVarint(out, 0, words);
+  at = writeVarint(out, at, hashes.length);
+  for (let i = 0; i < hashes.length; i++) {
+    at = writeVarint(out, at, positions[i]! - (i === 0 ? 0 : positions[i - 1]!));
+    const h = hashes[i]!;
+    out[at++] = h >>> 24;
+    out[at++] = (h >>> 16) & 0xff;
+    out[at++] = (h >>> 8) & 0xff;
+    out[at++] = h & 0xff;
+  }
+  return out;
+}
+
+/**
+ * The fingerprints encoded at `at` in `bytes` (encodePassageBytes), and where they end. Throws a
+ * RangeError that says what is wrong: bytes that end early, too many fingerprints, a position
+ * that does not increase or lies past the words.
+ */
+export function decodePassageBytes(bytes: Uint8Array, at = 0): { fingerprints: PassageFingerprints; end: number } {
+  const words = readVarint(bytes, at);
+  const count = readVarint(bytes, words.end);
+  if (count.value > MAX_PAGE_FINGERPRINTS) throw new RangeError(`${count.value} passage fingerprints: at most ${MAX_PAGE_FINGERPRINTS} a page`);
+  const hashes = new Uint32Array(count.value);
+  const positions = new Int32Array(count.value);
+  let position = 0;
+  at = count.end;
+  for (let i = 0; i < count.value; i++) {
+    const gap = readVarint(bytes, at);
+    if (i > 0 && gap.value === 0) throw new RangeError(`passage fingerprint ${i} is at the position of the one before`);
+    position += gap.value;
+    if (position >= words.value) throw new RangeError(`passage fingerprint ${i} is at word ${position}, past the ${words.value} words`);
+    at = gap.end;
+    if (at + 4 > bytes.length) throw new RangeError('the bytes end inside a hash');
+    hashes[i] = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+    positions[i] = position;
+    at += 4;
+  }
+  return { fingerprints: { words: words.value, hashes, positions }, end: at };
+}
+
+/** Bytes as base64 (RFC 4648, with padding). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The bytes of a base64 string; a RangeError for anything that is not base64. */
+export function base64ToBytes(text: string): Uint8Array {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) throw new RangeError('not base64');
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}

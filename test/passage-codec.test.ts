@@ -1,0 +1,105 @@
+// The passage fingerprints' byte format (lib/passages/codec.ts): exact bytes for a small page,
+// round trips of real fingerprints, and every refusal with its reason.
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_PAGE_FINGERPRINTS,
+  base64ToBytes,
+  bytesToBase64,
+  decodePassageBytes,
+  encodePassageBytes,
+  readVarint,
+  writeVarint,
+} from '../lib/passages/codec';
+import { passageFingerprints } from '../lib/passages/fingerprints';
+import { mulberry32 } from '../lib/random';
+
+const page = (words: number, positions: number[], hashes: number[]) => ({ words, positions: Int32Array.from(positions), hashes: Uint32Array.from(hashes) });
+
+describe('varints', () => {
+  it.each([
+    [0, [0x00]],
+    [1, [0x01]],
+    [127, [0x7f]],
+    [128, [0x80, 0x01]],
+    [300, [0xac, 0x02]],
+    [16_383, [0xff, 0x7f]],
+    [16_384, [0x80, 0x80, 0x01]],
+    [2 ** 32 - 1, [0xff, 0xff, 0xff, 0xff, 0x0f]],
+  ])('%i is %j', (value, bytes) => {
+    const out = new Uint8Array(8);
+    expect(writeVarint(out, 0, value)).toBe(bytes.length);
+    expect([...out.subarray(0, bytes.length)]).toEqual(bytes);
+    expect(readVarint(out, 0)).toEqual({ value, end: bytes.length });
+  });
+
+  it('refuses bytes that end inside a number', () => {
+    expect(() => readVarint(Uint8Array.of(0x80), 0)).toThrow('the bytes end inside a number');
+  });
+});
+
+describe('encodePassageBytes', () => {
+  it('writes words, count, then gap and big-endian hash per fingerprint', () => {
+    const bytes = encodePassageBytes(page(300, [3, 20, 46], [0x01020304, 0xffffffff, 0]));
+    expect([...bytes]).toEqual([0xac, 0x02, 3, 3, 1, 2, 3, 4, 17, 0xff, 0xff, 0xff, 0xff, 26, 0, 0, 0, 0]);
+  });
+
+  it('round-trips real fingerprints, and a page without any', () => {
+    const random = mulberry32(7);
+    const text = Array.from({ length: 2_000 }, () => `w${Math.floor(random() * 5_000)}`).join(' ');
+    const f = passageFingerprints(text);
+    const { fingerprints, end } = decodePassageBytes(encodePassageBytes(f));
+    expect(fingerprints).toEqual({ words: f.words, hashes: f.hashes, positions: f.positions });
+    expect(end).toBe(encodePassageBytes(f).length);
+    // one byte a gap: winnowing keeps a k-gram in every window of 26
+    expect(encodePassageBytes(f).length).toBe(2 + 2 + 5 * f.hashes.length);
+    expect(decodePassageBytes(encodePassageBytes(page(12, [], [])))).toEqual({ fingerprints: page(12, [], []), end: 2 });
+  });
+
+  it('decodes from an offset, as the store reads a page inside a block', () => {
+    const a = encodePassageBytes(page(40, [0, 30], [5, 6]));
+    const b = encodePassageBytes(page(9, [1], [7]));
+    const both = new Uint8Array([...a, ...b]);
+    expect(decodePassageBytes(both, a.length)).toEqual({ fingerprints: page(9, [1], [7]), end: both.length });
+  });
+
+  it.each([
+    ['positions that do not increase', page(50, [4, 4], [1, 2]), 'positions must increase'],
+    ['a position past the words', page(5, [5], [1]), 'below the 5 words'],
+    ['a negative position', page(5, [-1], [1]), 'positions must increase'],
+    ['hashes and positions that differ in number', { words: 5, positions: Int32Array.of(1), hashes: new Uint32Array(0) }, '0 hashes for 1 positions'],
+    ['a word count that is not whole', page(2.5, [], []), 'must be a whole number'],
+  ])('refuses %s', (_, f, why) => {
+    expect(() => encodePassageBytes(f)).toThrow(why);
+  });
+
+  it(`refuses more than ${MAX_PAGE_FINGERPRINTS} fingerprints`, () => {
+    const n = MAX_PAGE_FINGERPRINTS + 1;
+    expect(() => encodePassageBytes(page(n, Array.from({ length: n }, (_, i) => i), new Array(n).fill(1)))).toThrow(`at most ${MAX_PAGE_FINGERPRINTS} a page`);
+  });
+});
+
+describe('decodePassageBytes refuses damaged bytes', () => {
+  it.each([
+    ['bytes that end inside a hash', [10, 1, 0, 1, 2], 'the bytes end inside a hash'],
+    ['no bytes at all', [], 'the bytes end inside a number'],
+    ['two fingerprints at one position', [10, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2], 'at the position of the one before'],
+    ['a position past the words', [3, 1, 3, 0, 0, 0, 1], 'past the 3 words'],
+    ['a count past the limit', [10, 0xd1, 0x86, 0x03], `at most ${MAX_PAGE_FINGERPRINTS} a page`],
+  ])('%s', (_, bytes, why) => {
+    expect(() => decodePassageBytes(Uint8Array.from(bytes))).toThrow(why);
+  });
+});
+
+describe('base64', () => {
+  it('round-trips every byte value, and long arrays', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect(base64ToBytes(bytesToBase64(all))).toEqual(all);
+    const long = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) & 0xff);
+    expect(base64ToBytes(bytesToBase64(long))).toEqual(long);
+    expect(bytesToBase64(Uint8Array.of(1, 2, 3, 4))).toBe('AQIDBA==');
+  });
+
+  it.each(['AQID!A==', 'AQI', 'AQIDBA=x'])('refuses %j', (text) => {
+    expect(() => base64ToBytes(text)).toThrow('not base64');
+  });
+});
