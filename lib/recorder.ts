@@ -76,8 +76,8 @@ export interface Recorder {
    * type depends on the message type, which is only known once the message is validated.
    */
   handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): Promise<Reply<any>>;
-  /** How many near-duplicates the page at `url` has now (the badge's number); null if it is not recorded. */
-  matchCount(url: string): Promise<number | null>;
+  /** How many near-duplicates and pages sharing passages the page at `url` has now (the badge's number is their sum); null if it is not recorded. */
+  matchCount(url: string): Promise<{ matches: number; passages: number } | null>;
 }
 
 type SenderOf<T extends MessageType> = T extends 'page/extracted' | 'page/html' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
@@ -342,7 +342,8 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     async matchCount(raw) {
       const url = canonicalUrl(raw);
       const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
-      return (await recordAndNear(pages, url, settings.k))?.near.length ?? null;
+      const found = await recordAndNear(pages, url, settings.k);
+      return found === undefined ? null : { matches: found.near.length, passages: 0 };
     },
 
     async handle(raw, senderInfo, ext) {

@@ -133,14 +133,14 @@ describe('createRecorder', () => {
       onPagesChanged: async () => ++refreshes,
     });
     expect(db.name).toBe('doppel');
-    expect(await recorder.matchCount('https://news.example/mill')).toBe(1);
-    expect(await recorder.matchCount('https://copycat.example/a#part')).toBe(1); // canonical URL
+    expect(await recorder.matchCount('https://news.example/mill')).toEqual({ matches: 1, passages: 0 });
+    expect(await recorder.matchCount('https://copycat.example/a#part')).toEqual({ matches: 1, passages: 0 }); // canonical URL
     expect(await recorder.matchCount('https://never.example/')).toBeNull();
     expect(await recorder.handle({ type: 'pages/changed', payload: {} }, popup, ext)).toEqual({ ok: true, value: { badges: 1 } });
     expect(await recorder.handle({ type: 'pages/changed', payload: {} }, tab('https://news.example/mill'), ext)).toMatchObject({ ok: false });
     expect(refreshes).toBe(1);
     await send({ type: 'page/forget', payload: { url: 'https://copycat.example/a' } }, popup);
-    expect(await recorder.matchCount('https://news.example/mill')).toBe(0);
+    expect(await recorder.matchCount('https://news.example/mill')).toEqual({ matches: 0, passages: 0 });
   });
 
   describe('rejects, logs and stores nothing', () => {
@@ -193,17 +193,17 @@ describe('createRecorder', () => {
   it('honours pause at once: nothing stored while paused, recorded once resumed', async () => {
     const { send, extracted, report, store } = await setup();
     expect(await send({ type: 'settings/pause', payload: { paused: true } }, popup)).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, paused: true } });
-    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
     expect(await extracted({ ...article('https://news.example/x', ''), outcome: { kind: 'not-article', reason: 'too-short', message: 'short' } })).toEqual({
       ok: true,
-      value: { state: 'paused', matches: 0 },
+      value: { state: 'paused', matches: 0, passages: 0 },
     });
     expect(await store.count()).toBe(0);
     expect(await report('https://news.example/mill')).toMatchObject({ state: 'paused', page: null, settings: { paused: true } });
     expect((await report('https://news.example/x')).state).toBe('paused');
 
     await send({ type: 'settings/pause', payload: { paused: false } }, popup);
-    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
     expect(await store.count()).toBe(1);
   });
 
@@ -219,23 +219,23 @@ describe('createRecorder', () => {
     expect(await store.count()).toBe(1);
     expect((await report('https://news.example/mill')).matches).toEqual([]);
     expect(await report('https://copycat.example/a')).toMatchObject({ state: 'excluded', page: null, matches: [] });
-    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'excluded', matches: 0 } });
+    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'excluded', matches: 0, passages: 0 } });
     expect(await store.count()).toBe(1);
     // excluding twice lists the site once; another port is another site
     await send({ type: 'site/exclude', payload: { site: 'copycat.example', excluded: true } }, popup);
-    expect(await extracted(article('https://copycat.example:8080/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 1 } });
+    expect(await extracted(article('https://copycat.example:8080/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0 } });
 
     const back = await send({ type: 'site/exclude', payload: { site: 'copycat.example', excluded: false } }, popup);
     expect(back).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, excludedSites: [], forgotten: 0 } });
-    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 2 } });
+    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 2, passages: 0 } });
   });
 
   it('records nothing from a private window unless allowed (state "paused")', async () => {
     const { extracted, store, outcomes } = await setup();
     const incognito = { incognito: true };
-    expect(await extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
     const notArticle: PageExtracted = { ...article('https://news.example/gallery', ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'no article' } };
-    expect(await extracted(notArticle, incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(await extracted(notArticle, incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
     expect(await store.count()).toBe(0);
     expect(outcomes.size).toBe(0);
 
@@ -248,7 +248,7 @@ describe('createRecorder', () => {
     expect(await send({ type: 'settings/incognito', payload: { recordIncognito: true } }, tab('https://news.example/x'))).toMatchObject({ ok: false });
 
     const allowing = await setup({ recordIncognito: true });
-    expect(await allowing.extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await allowing.extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
     expect(await allowing.store.count()).toBe(1);
   });
 
@@ -258,9 +258,9 @@ describe('createRecorder', () => {
     expect(hammingDistance(a.simhash, b.simhash)).toBeLessThanOrEqual(3);
 
     const { extracted, report, db } = await setup();
-    expect(await extracted(article('https://news.example/mill?utm_source=feed#top', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
-    expect(await extracted(article('https://copycat.example/mill', COPY, 'Tide mill turns again | Copycat'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1 } });
-    expect(await extracted(article('https://foxes.example/study', UNRELATED, 'Urban foxes'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await extracted(article('https://news.example/mill?utm_source=feed#top', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://copycat.example/mill', COPY, 'Tide mill turns again | Copycat'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0 } });
+    expect(await extracted(article('https://foxes.example/study', UNRELATED, 'Urban foxes'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
 
     const original = await report('https://news.example/mill');
     expect(original).toMatchObject({ url: 'https://news.example/mill', state: 'recorded', reason: null, earliest: true, k: 3, settings: DEFAULT_SETTINGS });
@@ -343,14 +343,14 @@ describe('createRecorder', () => {
     const { extracted, report, outcomes, send } = await setup();
     const url = 'https://news.example/gallery';
     const gallery: PageExtracted = { ...article(url, ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'Readability found no article' } };
-    expect(await extracted(gallery)).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await extracted(gallery)).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
     expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'Readability found no article', notArticle: { code: 'no-article' }, page: null });
 
     // an "article" without a single word is too short
-    expect(await extracted(article('https://news.example/dots', '… !!! — ? 1'))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await extracted(article('https://news.example/dots', '… !!! — ? 1'))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
     expect(await report('https://news.example/dots')).toMatchObject({ state: 'not-article', reason: 'The article has no words to compare.', notArticle: { code: 'no-words' } });
 
-    expect(await extracted(article(url, ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await extracted(article(url, ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
     expect(outcomes.has(url)).toBe(false);
     expect(await report(url)).toMatchObject({ state: 'recorded', reason: null });
 
@@ -444,7 +444,7 @@ describe('page/html: the page read in the reader document', () => {
 
   it('records the page as the content script reading it itself would have', async () => {
     const viaHtml = await setup();
-    expect(await viaHtml.send(html(ORIGINAL, 'The tide mill'), tab(url))).toEqual({ ok: true, value: { state: 'recorded', matches: 0 } });
+    expect(await viaHtml.send(html(ORIGINAL, 'The tide mill'), tab(url))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
     const viaText = await setup();
     const read = readHtml(articleHtml(ORIGINAL, 'The tide mill'), url, (text) => parseHTML(text).document as unknown as Document);
     expect(read.outcome.kind).toBe('article');
@@ -456,7 +456,7 @@ describe('page/html: the page read in the reader document', () => {
     // a copy sent as HTML finds the original
     expect(await viaHtml.send({ type: 'page/html', payload: { url: 'https://copycat.example/a', html: articleHtml(COPY) } }, tab('https://copycat.example/a'))).toEqual({
       ok: true,
-      value: { state: 'recorded', matches: 1 },
+      value: { state: 'recorded', matches: 1, passages: 0 },
     });
     expect(viaHtml.logs).toEqual([]);
   });
@@ -468,11 +468,11 @@ describe('page/html: the page read in the reader document', () => {
       return readWithLinkedom(h, u);
     };
     const paused = await setup({ paused: true }, counting);
-    expect(await paused.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(await paused.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
     const excluded = await setup({ excludedSites: ['news.example'] }, counting);
-    expect(await excluded.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'excluded', matches: 0 } });
+    expect(await excluded.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'excluded', matches: 0, passages: 0 } });
     const normal = await setup({}, counting);
-    expect(await normal.send(html(ORIGINAL), tab(url, { incognito: true }))).toEqual({ ok: true, value: { state: 'paused', matches: 0 } });
+    expect(await normal.send(html(ORIGINAL), tab(url, { incognito: true }))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
     expect(reads).toBe(0);
     expect(await normal.send(html(ORIGINAL), tab(url))).toMatchObject({ ok: true, value: { state: 'recorded' } });
     expect(reads).toBe(1);
@@ -480,7 +480,7 @@ describe('page/html: the page read in the reader document', () => {
 
   it('a page the reader finds no article in, or too short, is not recorded, with the reason', async () => {
     const { send, report, store } = await setup();
-    expect(await send(html('Too few words here.'), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await send(html('Too few words here.'), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
     expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'The article is too short to compare: 5 words (at least 30 needed).', notArticle: { code: 'too-short', words: 5, minWords: 30 } });
     expect(await store.count()).toBe(0);
   });
@@ -495,7 +495,7 @@ describe('page/html: the page read in the reader document', () => {
   ];
   it.each(failures)('%s: the page is not recorded, and the popup says why', async (_, reader, reason, logged) => {
     const { send, report, store, logs } = await setup({}, reader);
-    expect(await send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0 } });
+    expect(await send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
     expect(await report(url)).toMatchObject({ state: 'not-article', reason: expect.stringMatching(reason), page: null });
     expect(await store.count()).toBe(0);
     if (logged) expect(logs).toEqual([expect.stringMatching(logged)]);

@@ -42,7 +42,8 @@ export default defineBackground(() => {
     let refreshed = 0;
     for (const [tabId, url] of [...badgeTabs]) {
       try {
-        await setBadge(tabId, (await recorder.matchCount(url)) ?? 0);
+        const counts = await recorder.matchCount(url);
+        await setBadge(tabId, counts === null ? 0 : counts.matches + counts.passages);
         refreshed++;
       } catch {
         badgeTabs.delete(tabId); // the tab is gone
@@ -101,10 +102,10 @@ export default defineBackground(() => {
       const tabId = sender.tab?.id;
       if (reply.ok && tabId !== undefined && (type === 'page/extracted' || type === 'page/html')) {
         const url = (message as { payload: { url: string } }).payload.url;
-        const matches = (reply.value as { matches: number }).matches;
+        const { matches, passages } = reply.value as { matches: number; passages: number };
         if ((reply.value as { state: string }).state === 'recorded') badgeTabs.set(tabId, url);
         else badgeTabs.delete(tabId);
-        void setBadge(tabId, matches).catch(() => {});
+        void setBadge(tabId, matches + passages).catch(() => {});
       }
       if (reply.ok && typeof type === 'string' && CHANGES_PAGES.has(type)) void refreshBadges();
       return reply;
