@@ -2,10 +2,12 @@
 // lib/store/transfer.ts reads and writes the store with it.
 //
 // Line 1 is the header:
-//   {"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.000Z","pages":2,"k":3}
+//   {"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.000Z","pages":2,"k":3,"passages":{"k":5,"w":26}}
 // then one page per line:
-//   {"url":…,"title":…,"site":…,"simhash":…,"check":…,"firstSeen":…,"lastSeen":…,"visits":…}
-// with ISO 8601 dates. There is no page text: Doppel keeps none.
+//   {"url":…,"title":…,"site":…,"simhash":…,"check":…,"firstSeen":…,"lastSeen":…,"visits":…,"passages":"AQID…"}
+// with ISO 8601 dates. There is no page text: Doppel keeps none. `passages`, optional, is the
+// page's passage fingerprints (hashes and word positions: lib/passages/codec.ts) in base64; the
+// header's `passages` gives the winnowing parameters they were taken with.
 //
 // Reading is lenient where it costs nothing and strict where a wrong value would be stored:
 // - a page needs `url` (http or https; stored canonical, lib/url.ts), `title` (a string) and
@@ -14,8 +16,13 @@
 //   lib/store/pages.ts); `firstSeen`, `lastSeen` (ISO 8601 date and time with a zone) and `visits`
 //   (a positive whole number) are optional and default to the import time and 1;
 // - `site` is not read: it is always the canonical URL's host, as recorded pages have it;
+// - `passages` is read only when the header's parameters are this Doppel's (PASSAGE_PARAMS):
+//   fingerprints taken with other ones cannot be compared with its own, and are left out (the
+//   page is imported without them, as from a file that has none). Read, they must decode;
 // - any other field is ignored, never an error.
 import { LIMITS } from './messages';
+import { base64ToBytes, bytesToBase64, decodePassageBytes, encodePassageBytes } from './passages/codec';
+import { PASSAGE_PARAMS, type PassageFingerprints, type PassageParams } from './passages/fingerprints';
 import type { PageRecord } from './store/schema';
 import { canonicalUrl, siteOf } from './url';
 import type { Refusal } from './writer-protocol';
@@ -40,6 +47,8 @@ export interface Header {
   exported: number | null;
   pages: number | null;
   k: number | null;
+  /** The winnowing parameters of the lines' passage fingerprints; null if the header gives none. */
+  passages: PassageParams | null;
 }
 
 /** A page as read from a line: what a PageRecord holds except its table keys. */
@@ -62,6 +71,8 @@ export interface ImportedPage {
    * seen, and counting it would move lastSeen on every import of the same file.
    */
   datesGiven: { firstSeen: boolean; lastSeen: boolean };
+  /** The page's passage fingerprints, if the line had readable ones (see the top of the file). */
+  passages?: PassageFingerprints;
 }
 
 export type { Refusal } from './writer-protocol';
@@ -80,15 +91,16 @@ function isoDate(ms: number): string {
 
 /** The header line (no newline). */
 export function exportHeader(meta: ExportMeta): string {
-  return JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, exported: isoDate(meta.exported), pages: meta.pages, k: meta.k });
+  return JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, exported: isoDate(meta.exported), pages: meta.pages, k: meta.k, passages: { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w } });
 }
 
 /**
  * A record's line (no newline): every field but the table keys, which depend on the importing
- * store's table design and are recomputed. An unknown check (the store's NO_CHECK, or anything
- * that is not 16 lowercase hex digits) is written as null.
+ * store's table design and are recomputed, and whether it is a copy, which follows from the
+ * history it is imported into. An unknown check (the store's NO_CHECK, or anything that is not
+ * 16 lowercase hex digits) is written as null. `passages`: its fingerprints, if it has any.
  */
-export function pageToLine(record: PageRecord): string {
+export function pageToLine(record: PageRecord, passages?: PassageFingerprints): string {
   return JSON.stringify({
     url: record.url,
     title: record.title,
@@ -98,6 +110,7 @@ export function pageToLine(record: PageRecord): string {
     firstSeen: isoDate(record.firstSeen),
     lastSeen: isoDate(record.lastSeen),
     visits: record.visits,
+    ...(passages === undefined ? {} : { passages: bytesToBase64(encodePassageBytes(passages)) }),
   });
 }
 
@@ -161,17 +174,24 @@ export function parseHeader(line: string): HeaderResult {
   }
   const count = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);
   const exported = typeof o['exported'] === 'string' ? parseIsoDate(o['exported']) : null;
-  return { ok: true, header: { format: FORMAT, version, exported, pages: count(o['pages']), k: count(o['k']) } };
+  const p = o['passages'] as Partial<PassageParams> | null | undefined;
+  const passages = typeof p === 'object' && p !== null && count(p.k) !== null && count(p.w) !== null ? { k: p.k!, w: p.w! } : null;
+  return { ok: true, header: { format: FORMAT, version, exported, pages: count(o['pages']), k: count(o['k']), passages } };
+}
+
+/** Whether a header's passage parameters are this Doppel's, so that the lines' fingerprints are read. */
+export function readsPassages(header: Header): boolean {
+  return header.passages !== null && header.passages.k === PASSAGE_PARAMS.k && header.passages.w === PASSAGE_PARAMS.w;
 }
 
 /**
  * Reads a page line. `lineNumber` is only echoed in a rejection; `now` (milliseconds) is the
  * default for a missing firstSeen or lastSeen: firstSeen = min(now, lastSeen), lastSeen =
  * max(now, firstSeen), so that the defaults never put firstSeen after lastSeen. A title longer
- * than the recorder's limit (LIMITS.titleChars) is cut to it. A rejection names every problem
- * of the line, separated by "; ".
+ * than the recorder's limit (LIMITS.titleChars) is cut to it. `passages` is read when `withPassages`
+ * (readsPassages of the header). A rejection names every problem of the line, separated by "; ".
  */
-export function parsePageLine(line: string, lineNumber: number, now: number): LineResult {
+export function parsePageLine(line: string, lineNumber: number, now: number, withPassages = false): LineResult {
   const reject = (reason: string): LineResult => ({ ok: false, line: lineNumber, reason });
   const o = parseObject(line.startsWith(BOM) ? line.slice(1) : line);
   if (o === 'not-json') return reject('not valid JSON');
@@ -179,7 +199,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number): Li
   if ('format' in o && !('url' in o)) return reject('a second header: only the first line may be a header (were two exports joined?)');
 
   const problems: string[] = [];
-  const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits } = o;
+  const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits, passages: rawPassages } = o;
 
   let url = '';
   if (absent(rawUrl)) problems.push('url is missing');
@@ -215,6 +235,21 @@ export function parsePageLine(line: string, lineNumber: number, now: number): Li
     problems.push('visits must be a positive whole number');
   }
 
+  let passages: PassageFingerprints | undefined;
+  if (withPassages && !absent(rawPassages)) {
+    if (typeof rawPassages !== 'string') problems.push('passages must be a base64 string');
+    else {
+      try {
+        const bytes = base64ToBytes(rawPassages);
+        const { fingerprints, end } = decodePassageBytes(bytes);
+        if (end !== bytes.length) throw new RangeError(`${bytes.length - end} bytes follow the fingerprints`);
+        passages = fingerprints;
+      } catch (error) {
+        problems.push(`passages are unreadable: ${(error as Error).message}`);
+      }
+    }
+  }
+
   if (problems.length > 0) return reject(problems.join('; '));
   const firstSeen = first ?? Math.min(now, last ?? now);
   return {
@@ -229,6 +264,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number): Li
       lastSeen: last ?? Math.max(now, firstSeen),
       visits: absent(rawVisits) ? 1 : (rawVisits as number),
       datesGiven: { firstSeen: first !== null, lastSeen: last !== null },
+      ...(passages === undefined ? {} : { passages }),
     },
   };
 }

@@ -10,6 +10,7 @@
 //   same as pausing: recording is switched off there), 'excluded' for an excluded site;
 // - page text is fingerprinted and dropped; only the fingerprints are stored (lib/store/).
 import { fingerprintText } from './features';
+import { passageFingerprints } from './passages/fingerprints';
 import {
   InvalidMessage,
   LIMITS,
@@ -19,6 +20,7 @@ import {
   type NotArticleWhy,
   type PageExtracted,
   type PageSummary,
+  type PassageMatch,
   type Reply,
   type ReplyValue,
   type Report,
@@ -26,7 +28,8 @@ import {
   type Settings,
   parseMessage,
 } from './messages';
-import { type NearDuplicate, type PageStore } from './store/pages';
+import { type PageMatches, type PageStore } from './store/pages';
+import type { RecordMatch } from './store/passages';
 import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
 import { readSiteStanding } from './store/history';
 import type { PageRecord } from './store/schema';
@@ -125,9 +128,15 @@ function earlier(a: PageRecord, b: PageRecord): boolean {
   return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
 }
 
-/** The page's record and its near-duplicates within k (clamped to the store's design); undefined if not recorded. */
-function recordAndNear(pages: PageStore, url: string, k: number): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
+/** The page's record, its near-duplicates within k (clamped to the store's design) and the pages sharing passages with it; undefined if not recorded. */
+function recordAndNear(pages: PageStore, url: string, k: number): Promise<PageMatches | undefined> {
   return pages.getWithNear(url, { k, clamp: true });
+}
+
+/** A page sharing passages, as the popup lists it (shares rounded to 4 decimals). */
+function passageSummary({ record, match }: RecordMatch): PassageMatch {
+  const round = (share: number): number => Math.round(share * 10_000) / 10_000;
+  return { ...summary(record), share: round(match.share), otherShare: round(match.otherShare), passages: match.passages.length, hashes: match.hashes };
 }
 
 export function createRecorder(deps: RecorderDeps): Recorder {
@@ -182,8 +191,9 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
       return { state: 'not-article', matches: 0, passages: 0 };
     }
+    const { words, hashes, positions } = passageFingerprints(page.outcome.text);
     const pages = await store();
-    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, now: deps.now() };
+    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions }, now: deps.now() };
     let recorded;
     try {
       recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
@@ -192,7 +202,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       throw error;
     }
     await deps.outcomes.delete(url);
-    return { state: 'recorded', matches: recorded.matches.length, passages: 0 };
+    return { state: 'recorded', matches: recorded.matches.length, passages: Math.min(recorded.passages.length, LIMITS.passageSets) };
   }
 
   /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
@@ -243,11 +253,12 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       ]);
       const report: Report = { url, state: 'unknown', page: null, matches: [], passages: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
       if (found !== undefined) {
-        const { record, near } = found;
+        const { record, near, passages } = found;
         let first = record;
         for (const { record: other } of near) if (earlier(other, first)) first = other;
         const matches: MatchSummary[] = near.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
-        return { ...report, state: 'recorded', page: summary(record), matches, earliest: matches.length > 0 && first === record };
+        const shared = passages.slice(0, LIMITS.passageSets).map(passageSummary);
+        return { ...report, state: 'recorded', page: summary(record), matches, passages: shared, earliest: matches.length > 0 && first === record };
       }
       const blocked = pageState(url, settings, false);
       if (blocked !== null) return { ...report, state: blocked };
@@ -343,7 +354,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const url = canonicalUrl(raw);
       const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
       const found = await recordAndNear(pages, url, settings.k);
-      return found === undefined ? null : { matches: found.near.length, passages: 0 };
+      return found === undefined ? null : { matches: found.near.length, passages: Math.min(found.passages.length, LIMITS.passageSets) };
     },
 
     async handle(raw, senderInfo, ext) {

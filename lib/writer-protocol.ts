@@ -64,7 +64,7 @@ export interface ImportCounts {
   unchanged: number;
 }
 
-export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'writing';
+export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'writing' | 'passages';
 export type WriterFailure = 'refused' | 'interrupted' | 'grouping' | 'failed';
 
 /** Why a file is refused as a whole (lib/ndjson.ts parseHeader): what the history page words in the UI's language. */
@@ -106,7 +106,7 @@ function oneOf<T extends string>(o: Json, key: string, values: readonly T[]): T 
 
 const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'data/clear'];
 const EVENT_TYPES: readonly WriterEventType[] = ['waiting', 'import/saved', 'organise/progress', 'done', 'failed'];
-const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'writing'];
+const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'writing', 'passages'];
 const FAILURES: readonly WriterFailure[] = ['refused', 'interrupted', 'grouping', 'failed'];
 
 /** Validates what the history page sent the worker. Throws InvalidMessage with the reason. */

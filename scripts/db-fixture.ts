@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { unwrap } from 'idb';
 import { asFingerprint } from '../lib/fingerprint';
+import { passageFingerprints } from '../lib/passages/fingerprints';
+import { mulberry32 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { DB_VERSION } from '../lib/store/schema';
@@ -18,16 +20,24 @@ const fp = (hex: string) => asFingerprint(BigInt('0x' + hex));
 const CHECK = fp('00ff00ff00ff00ff');
 const day = 86_400_000;
 const t0 = Date.UTC(2026, 10, 1);
+// passage fingerprints of seeded texts: the mill article; its copies hold it whole; the blog quotes 60 of its words
+const random = mulberry32(2026);
+const words = (n: number): string[] => Array.from({ length: n }, () => `w${Math.floor(random() * 5000)}`);
+const mill = words(400);
+const passages = (text: string[]) => {
+  const { words: count, hashes, positions } = passageFingerprints(text.join(' '));
+  return { words: count, hashes, positions };
+};
 
 const visits = [
   // an article and two near-duplicates of it on other sites (1 and 3 bits away): one group
-  { url: 'https://news.example/mill-closes', title: 'The mill closes', simhash: fp('0123456789abcdef'), check: CHECK, now: t0 },
-  { url: 'https://copy.example/2026/mill', title: 'Mill closes (copy)', simhash: fp('0123456789abcdee'), check: CHECK, now: t0 + day },
-  { url: 'https://aggregator.example/a?id=7', title: 'Mill', simhash: fp('8123456789abcdeb'), check: CHECK, now: t0 + 2 * day },
-  // unrelated pages, one of them on the first site
-  { url: 'https://news.example/weather', title: 'Weather: rain', simhash: fp('fedcba9876543210'), check: fp('1111111111111111'), now: t0 + 3 * day },
-  { url: 'https://blog.example/ünïcode-päth', title: '标题 · título', simhash: fp('0f0f0f0f0f0f0f0f'), check: fp('2222222222222222'), now: t0 + 4 * day },
-  { url: 'https://gone.example/', title: 'Forgotten', simhash: fp('3333333333333333'), check: CHECK, now: t0 + 5 * day },
+  { url: 'https://news.example/mill-closes', title: 'The mill closes', simhash: fp('0123456789abcdef'), check: CHECK, passages: passages(mill), now: t0 },
+  { url: 'https://copy.example/2026/mill', title: 'Mill closes (copy)', simhash: fp('0123456789abcdee'), check: CHECK, passages: passages(mill), now: t0 + day },
+  { url: 'https://aggregator.example/a?id=7', title: 'Mill', simhash: fp('8123456789abcdeb'), check: CHECK, passages: passages(mill.slice(0, 250)), now: t0 + 2 * day },
+  // unrelated pages, one of them on the first site; the blog quotes the mill article
+  { url: 'https://news.example/weather', title: 'Weather: rain', simhash: fp('fedcba9876543210'), check: fp('1111111111111111'), passages: passages(words(300)), now: t0 + 3 * day },
+  { url: 'https://blog.example/ünïcode-päth', title: '标题 · título', simhash: fp('0f0f0f0f0f0f0f0f'), check: fp('2222222222222222'), passages: passages([...words(150), ...mill.slice(100, 160), ...words(150)]), now: t0 + 4 * day },
+  { url: 'https://gone.example/', title: 'Forgotten', simhash: fp('3333333333333333'), check: CHECK, passages: passages(mill.slice(200)), now: t0 + 5 * day },
 ];
 
 const factory = new IDBFactory();
@@ -35,7 +45,7 @@ const db = await openDoppelDb('doppel', { factory });
 const store = await PageStore.open(db);
 for (const visit of visits) await store.record({ ...visit, site: new URL(visit.url).host });
 // a revisit whose text changed: it leaves its group
-await store.record({ ...visits[2]!, site: 'aggregator.example', simhash: fp('7777777777777777'), now: t0 + 6 * day });
+await store.record({ ...visits[2]!, site: 'aggregator.example', simhash: fp('7777777777777777'), passages: passages(mill.slice(0, 300)), now: t0 + 6 * day });
 // an imported page, whose check is unknown, 2 bits from the weather page
 await store.updateMany(['https://imported.example/weather'], () => [
   { url: 'https://imported.example/weather', title: 'Imported', site: 'imported.example', simhash: 'fedcba9876543213', check: NO_CHECK, firstSeen: t0 - day, lastSeen: t0 - day, visits: 2 },

@@ -23,6 +23,8 @@ describe('encodePage and decodePage', () => {
     { name: 'a page in a group', page: { ...PAGE, group: 'g-00af' }, fingerprintBytes: 16 },
     { name: 'a copy: group and copySite', page: { ...PAGE, group: 'g-00af', copySite: 'news.example' }, fingerprintBytes: 16 },
     { name: 'copySite without a group', page: { ...PAGE, copySite: 'news.example' }, fingerprintBytes: 16 },
+    { name: 'a passage copy', page: { ...PAGE, passageCopy: true as const }, fingerprintBytes: 16 },
+    { name: 'a passage copy in a group, a copy of its root too', page: { ...PAGE, group: 'g-00af', copySite: 'news.example', passageCopy: true as const }, fingerprintBytes: 16 },
     { name: 'fingerprints of all zeros and all ones', page: { ...PAGE, simhash: '0000000000000000', check: 'ffffffffffffffff' }, fingerprintBytes: 16 },
     { name: 'an unreadable simhash, kept as text', page: { ...PAGE, simhash: 'not a fingerprint', check: '' }, fingerprintBytes: null },
     { name: 'an uppercase check, kept as text', page: { ...PAGE, check: 'FEDCBA9876543210' }, fingerprintBytes: null },
@@ -51,9 +53,11 @@ describe('encodePage and decodePage', () => {
   const good = encodePage({ ...PAGE, group: 'g', copySite: 'c.example' }) as unknown[];
   const with_ = (i: number, v: unknown): unknown[] => good.map((x, j) => (j === i ? v : x));
   it.each([
-    { name: 'an object', value: { url: PAGE.url }, why: 'it is not a list of 6 to 8 fields' },
-    { name: 'too short', value: good.slice(0, 5), why: 'it is not a list of 6 to 8 fields' },
-    { name: 'too long', value: [...good, 'x'], why: 'it is not a list of 6 to 8 fields' },
+    { name: 'an object', value: { url: PAGE.url }, why: 'it is not a list of 6 to 9 fields' },
+    { name: 'too short', value: good.slice(0, 5), why: 'it is not a list of 6 to 9 fields' },
+    { name: 'too long', value: [...good, 1, 'x'], why: 'it is not a list of 6 to 9 fields' },
+    { name: 'a ninth field that is not 1', value: [...good, true], why: 'its ninth field is not 1' },
+    { name: 'a null copySite without passageCopy', value: with_(7, null), why: 'its copySite is not text' },
     { name: 'a URL that is a number', value: with_(0, 5), why: 'its URL is not text' },
     { name: 'a URL that is not a URL', value: with_(0, 'nowhere'), why: 'its URL "nowhere" is not a URL' },
     { name: 'a title that is null', value: with_(1, null), why: 'its title is not text' },
@@ -64,7 +68,6 @@ describe('encodePage and decodePage', () => {
     { name: 'negative visits', value: with_(5, -1), why: 'its visits are not a count' },
     { name: 'fractional visits', value: with_(5, 1.5), why: 'its visits are not a count' },
     { name: 'a group that is a number', value: with_(6, 3), why: 'its group is not text' },
-    { name: 'a copySite that is null', value: with_(7, null), why: 'its copySite is not text' },
     { name: 'a null group alone', value: [...good.slice(0, 6), null], why: 'it has a null group and no copySite' },
   ])('refuses $name, naming it', ({ value, why }) => {
     expect(() => decodePage(42, value)).toThrow(`Doppel's stored page 42 is damaged: ${why}.`);

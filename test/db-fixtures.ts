@@ -26,6 +26,8 @@ export interface Answers {
   pages: Record<string, unknown>;
   /** Each page's near-duplicates within 3 bits: [url, distance], nearest first. */
   near: Record<string, [string, number][]>;
+  /** Each page's pages sharing passages (not near-duplicates): [url, share, otherShare, this page's hashes inside], the largest share first. */
+  passages: Record<string, [string, number, number, number[]][]>;
   /** The ids of the history's entries, newest first. */
   history: string[];
 }
@@ -112,15 +114,17 @@ export async function loadFixture(factory: IDBFactory, name: string, fixture: Db
 export async function answersOf(store: PageStore, urls: readonly string[]): Promise<Answers> {
   const pages: Record<string, unknown> = {};
   const near: Record<string, [string, number][]> = {};
+  const passages: Record<string, [string, number, number, number[]][]> = {};
   for (const url of urls) {
     const record = await store.get(url);
     pages[url] = record ?? null;
     if (record === undefined) continue;
     const matches = await store.nearDuplicatesOf(record);
     near[url] = matches.map((m) => [m.record.url, m.distance]);
+    passages[url] = (await store.getWithNear(url))!.passages.map(({ record: other, match }) => [other.url, match.share, match.otherShare, match.hashes]);
   }
   const history = await readHistory(store, {}, { limit: 100, shown: new Set() });
-  return { count: await store.count(), overview: await readOverview(store), pages, near, history: history.entries.map((entry) => entry.id) };
+  return { count: await store.count(), overview: await readOverview(store), pages, near, passages, history: history.entries.map((entry) => entry.id) };
 }
 
 /** Every fixture in test/fixtures/db/, oldest first. */

@@ -53,8 +53,11 @@ export function tablesOfRecords(stored: StoredDesign, records: readonly { id: nu
   // the page fields' trees, for records that have the fields (IdbIndexBackend's and the tables-only tests' have only id and simhash)
   const full = records.filter((record): record is PageRecord => typeof (record as Partial<PageRecord>).url === 'string');
   if (full.length > 0) {
+    // the copySite tree holds every copy under its site: a near-duplicate copy (copySite) or a passage copy
+    const valueOf = (r: PageRecord, field: 'url' | 'site' | 'group' | 'copySite'): string | undefined =>
+      field === 'copySite' ? (r.copySite !== undefined || r.passageCopy === true ? r.site : undefined) : r[field];
     for (const field of ['url', 'site', 'group', 'copySite'] as const) {
-      const list = full.filter((r) => r[field] !== undefined).map((r) => `${textKey(r[field]!)},${r.id}`);
+      const list = full.filter((r) => valueOf(r, field) !== undefined).map((r) => `${textKey(valueOf(r, field)!)},${r.id}`);
       if (list.length > 0) trees.set(FIELD_TREES[field].tree, list.sort());
     }
     trees.set(FIELD_TREES.lastSeen.tree, full.map((r) => lastSeenEntry(r.lastSeen, r.id).join(',')).sort());

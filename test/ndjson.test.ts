@@ -38,8 +38,8 @@ const line = (o: Record<string, unknown>): string => JSON.stringify(o);
 const minimal = { url: 'https://a.example/p', title: 'T', simhash: '0123456789abcdef' };
 
 describe('writing', () => {
-  it('the header: format, version, ISO 8601 export time, page count, k, in that order', () => {
-    expect(exportHeader({ exported: T1, pages: 2, k: 3 })).toBe('{"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.250Z","pages":2,"k":3}');
+  it('the header: format, version, ISO 8601 export time, page count, k, passage parameters, in that order', () => {
+    expect(exportHeader({ exported: T1, pages: 2, k: 3 })).toBe('{"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.250Z","pages":2,"k":3,"passages":{"k":5,"w":26}}');
   });
 
   it('a page: every field but the table keys, dates in ISO 8601, one line', () => {
@@ -156,14 +156,15 @@ describe('parsePageLine: bad lines, with the reason a person reads', () => {
 describe('parseHeader', () => {
   const header = { format: 'doppel', version: 1, exported: '2024-05-01T12:00:00.250Z', pages: 2, k: 3 };
   it('reads the header written by exportHeader', () => {
-    expect(parseHeader(exportHeader({ exported: T1, pages: 2, k: 3 }))).toEqual({ ok: true, header: { format: 'doppel', version: 1, exported: T1, pages: 2, k: 3 } });
+    expect(parseHeader(exportHeader({ exported: T1, pages: 2, k: 3 }))).toEqual({ ok: true, header: { format: 'doppel', version: 1, exported: T1, pages: 2, k: 3, passages: { k: 5, w: 26 } } });
   });
 
   const valid: [string, string, Record<string, unknown>][] = [
-    ['only format and version', line({ format: 'doppel', version: 1 }), { exported: null, pages: null, k: null }],
-    ['a BOM', '\uFEFF' + line(header), { exported: T1, pages: 2, k: 3 }],
-    ['unreadable informative fields are null', line({ ...header, exported: 'yesterday', pages: -1, k: 'three' }), { exported: null, pages: null, k: null }],
-    ['extra fields', line({ ...header, app: 'doppel 0.1.0' }), { exported: T1, pages: 2, k: 3 }],
+    ['only format and version', line({ format: 'doppel', version: 1 }), { exported: null, pages: null, k: null, passages: null }],
+    ['a BOM', '\uFEFF' + line(header), { exported: T1, pages: 2, k: 3, passages: null }],
+    ['unreadable informative fields are null', line({ ...header, exported: 'yesterday', pages: -1, k: 'three', passages: { k: 'five' } }), { exported: null, pages: null, k: null, passages: null }],
+    ['extra fields', line({ ...header, app: 'doppel 0.1.0' }), { exported: T1, pages: 2, k: 3, passages: null }],
+    ['other passage parameters', line({ ...header, passages: { k: 4, w: 30 } }), { exported: T1, pages: 2, k: 3, passages: { k: 4, w: 30 } }],
   ];
   it.each(valid)('valid: %s', (_name, text, fields) => {
     expect(parseHeader(text)).toEqual({ ok: true, header: { format: 'doppel', version: 1, ...fields } });

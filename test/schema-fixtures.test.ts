@@ -59,13 +59,15 @@ describe('databases written by earlier builds', () => {
     }
   });
 
-  it('version 1 holds what its writer says: three pages of one article on three sites, one left its group, one forgotten', () => {
+  it('version 1 holds what its writer says: three pages of one article on three sites, one left its group, one forgotten; passages of an excerpt and a quote', () => {
     const v1 = fixtures[0]!;
     expect(v1.answers.count).toBe(6);
     expect(v1.answers.overview).toEqual({ pages: 6, articles: 5, groups: 1 });
     expect(v1.answers.pages['https://gone.example/']).toBeNull();
     expect(v1.answers.near['https://news.example/mill-closes']).toEqual([['https://copy.example/2026/mill', 1]]);
     expect(v1.answers.near['https://news.example/weather']).toEqual([['https://imported.example/weather', 2]]);
-    expect(v1.stores.map((s) => s.name)).toEqual(['blocks', 'meta', 'runs', 'siteCounts']);
+    expect(v1.answers.passages['https://news.example/mill-closes']!.map(([url]) => url)).toEqual(['https://aggregator.example/a?id=7', 'https://blog.example/ünïcode-päth']);
+    expect(v1.answers.pages['https://aggregator.example/a?id=7']).toMatchObject({ passageCopy: true });
+    expect(v1.stores.map((s) => s.name)).toEqual(['blocks', 'meta', 'passages', 'postings', 'runs', 'siteCounts']);
   });
 });

@@ -82,13 +82,13 @@ describe('within (one transaction: every write lands, or none does)', () => {
 });
 
 describe('schema', () => {
-  it(`creates version ${DB_VERSION}: the blocks, meta, runs and siteCounts stores, no page, zero counts`, async () => {
+  it(`creates version ${DB_VERSION}: the blocks, meta, runs, siteCounts, passages and postings stores, no page, zero counts`, async () => {
     const db = await freshDb();
     expect(DB_VERSION).toBe(1);
     expect(db.version).toBe(1);
-    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'runs', 'siteCounts']);
-    const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs']);
-    for (const name of ['blocks', 'meta', 'runs'] as const) {
+    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'passages', 'postings', 'runs', 'siteCounts']);
+    const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings']);
+    for (const name of ['blocks', 'meta', 'runs', 'passages', 'postings'] as const) {
       const store = tx.objectStore(name);
       expect([store.keyPath, store.autoIncrement, [...store.indexNames]]).toEqual([null, false, []]);
     }
@@ -397,7 +397,7 @@ describe('PageStore.nearDuplicates', () => {
       // the popup's read, in one transaction: the same as get and nearDuplicatesOf, for each k
       for (const k of [0, 3, 5]) {
         const record = (await store.get(s.url))!;
-        expect(await store.getWithNear(s.url, { k, clamp: true })).toEqual({ record, near: await store.nearDuplicatesOf(record, { k, clamp: true }) });
+        expect(await store.getWithNear(s.url, { k, clamp: true })).toEqual({ record, near: await store.nearDuplicatesOf(record, { k, clamp: true }), passages: [] });
       }
       expect(shape((await store.getWithNear(s.url))!.near)).toEqual(bruteForce(s.simhash, s.check, 3, s.url));
     }

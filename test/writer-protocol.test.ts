@@ -75,7 +75,7 @@ describe('parseWriterEvent', () => {
     ['a rejection without a reason', { ...saved, rejected: [{ line: 3 }] }, 'reason must be a string'],
     ['a rejection at line 0', { ...saved, rejected: [{ line: 0, reason: 'x' }] }, 'line must be a line number, 1 or more'],
     ['a rejection reason too long', { ...saved, rejected: [{ line: 2, reason: 'x'.repeat(LIMITS.messageChars + 1) }] }, 'reason is too long'],
-    ['an unknown phase', { type: 'organise/progress', phase: 'sleeping', done: 0, total: 0 }, 'phase must be one of design, reading, comparing, writing: got "sleeping"'],
+    ['an unknown phase', { type: 'organise/progress', phase: 'sleeping', done: 0, total: 0 }, 'phase must be one of design, reading, comparing, writing, passages: got "sleeping"'],
     ['a forgotten count that is not a number', { type: 'done', forgotten: 'all' }, 'forgotten must be a whole number, 0 or more'],
     ['an unknown failure', { type: 'failed', failure: 'oops', error: 'x' }, 'failure must be one of refused, interrupted, grouping, failed: got "oops"'],
     ['a failure without its error', { type: 'failed', failure: 'failed' }, 'error must be a string'],

@@ -122,6 +122,8 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     db.createObjectStore('runs');
     db.createObjectStore('meta');
     db.createObjectStore('siteCounts', { keyPath: 'bucket' });
+    db.createObjectStore('passages');
+    db.createObjectStore('postings');
     const meta = transaction.objectStore('meta');
     await Promise.all([meta.put(0, 'pageCount'), meta.put({ grouped: 0, groups: 0 }, 'groupCounts')]);
   }

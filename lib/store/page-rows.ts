@@ -4,7 +4,8 @@
 // The trees beside the tables (lib/store/table-trees.ts), entries of 32-bit words:
 // - url, site, group, copySite: [32-bit hash of the text, page id]. A lookup of the hash gives
 //   candidates; each one's record is read and its field compared, so two texts with one hash give
-//   two candidates, never a wrong page.
+//   two candidates, never a wrong page. The copySite tree holds every copy (isCopy: a
+//   near-duplicate or a passage copy), under its site.
 // - lastSeen: [seconds, milliseconds past them, page id]: the history newest first, and the pages
 //   seen longest ago. A time before 1970 or after 2106 is clamped to the ends in this order.
 // A page's id is block × BLOCK_PAGES + slot, counted up from meta `nextId` and never reused, so an
@@ -19,7 +20,7 @@ import { hash64 } from '../hash';
 import { checkStorable } from './codec';
 import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
 import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from './runs';
-import type { DesignMeta, PageRecord, RunIndex } from './schema';
+import { type DesignMeta, type PageRecord, type RunIndex, isCopy } from './schema';
 import { type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from './table-trees';
 
 /** The fields with a tree of [hash, id] entries. */
@@ -52,11 +53,17 @@ export function lastSeenEntry(ms: number, id: number): [seconds: number, rest: n
   return [seconds, Math.floor(ms - seconds * 1000), id];
 }
 
+/** A record's value in a field's tree: its field, except copySite: its site when it is a copy (isCopy). */
+export function fieldValue(record: PageRecord, field: PageField): string | undefined {
+  if (field === 'copySite') return isCopy(record) ? record.site : undefined;
+  return record[field];
+}
+
 /** A record's entry in each tree it is in (a page without a group is in no group tree). */
 function entriesOf(record: PageRecord): Map<number, number[]> {
   const out = new Map<number, number[]>();
   for (const field of FIELDS) {
-    const value = record[field];
+    const value = fieldValue(record, field);
     if (value !== undefined) out.set(FIELD_TREES[field].tree, [textKey(value), record.id]);
   }
   out.set(FIELD_TREES.lastSeen.tree, lastSeenEntry(record.lastSeen, record.id));
@@ -221,7 +228,7 @@ export class PageRows {
     const pages = await Promise.all([...ids].sort((a, b) => a - b).map((id) => this.cache.get(id)));
     const out: PageRecord[] = [];
     for (const page of pages) {
-      if (page !== undefined && page[field] === value) out.push(page);
+      if (page !== undefined && fieldValue(page, field) === value) out.push(page);
       if (out.length >= limit) break;
     }
     return out;
@@ -284,7 +291,7 @@ export class PageRows {
     checkStorable(record);
     this.remember(record.id);
     for (const field of FIELDS) {
-      const value = record[field];
+      const value = fieldValue(record, field);
       if (value === undefined) continue;
       let byValue = this.written.get(field);
       if (byValue === undefined) this.written.set(field, (byValue = new Map()));

@@ -3,8 +3,8 @@ import { confirmsNearDuplicate } from '../features';
 import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint';
 import { DEFAULT_K, type TableDesign, designTables } from '../tables';
 import type { IDBPTransaction } from 'idb';
-import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type RunIndex } from './schema';
-import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../groups';
+import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type PendingPassages, type RunIndex } from './schema';
+import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf, seenBefore } from '../groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
@@ -12,6 +12,8 @@ import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from './runs';
 import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-trees';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
+import type { PassageFingerprints } from '../passages/fingerprints';
+import { PassageRows, type RecordMatch, isPassageCopy, parsePending, passageMatches, pendingAfter } from './passages';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
@@ -25,9 +27,9 @@ export { DEFAULT_K };
  */
 export const NO_CHECK = '';
 /** The stores a write to the pages touches. */
-const WRITE_STORES = ['blocks', 'meta', 'siteCounts', 'runs'] as const;
+const WRITE_STORES = ['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings'] as const;
 /** The stores a read of the pages touches. */
-const READ_STORES = ['blocks', 'meta', 'runs', 'siteCounts'] as const;
+const READ_STORES = ['blocks', 'meta', 'runs', 'siteCounts', 'passages', 'postings'] as const;
 /** A readonly transaction over the pages' stores (PageStore.read). */
 export type ReadTx = IDBPTransaction<DoppelDB, typeof READ_STORES extends readonly (infer S)[] ? S[] : never, 'readonly'>;
 
@@ -35,9 +37,18 @@ export type ReadTx = IDBPTransaction<DoppelDB, typeof READ_STORES extends readon
 export interface Writing {
   rows: PageRows;
   tally: Tally;
+  /** The pages' passage fingerprints and postings. */
+  passages: PassageRows;
+  /** Pages whose passageCopy is to be worked out again once the postings are written (a page they share passages with changed or went). */
+  recheckCopies: Set<number>;
   stored: StoredDesign;
   groups: GroupsMeta;
-  meta: { get(key: 'groups'): Promise<unknown>; put(value: GroupsMeta, key: 'groups'): Promise<unknown> };
+  meta: {
+    get(key: 'groups' | 'passagePending'): Promise<unknown>;
+    put(value: GroupsMeta, key: 'groups'): Promise<unknown>;
+    put(value: PendingPassages, key: 'passagePending'): Promise<unknown>;
+    delete(key: 'passagePending'): Promise<unknown>;
+  };
 }
 
 export interface Visit {
@@ -47,8 +58,20 @@ export interface Visit {
   site: string;
   simhash: Fingerprint;
   check: Fingerprint;
+  /** The page's passage fingerprints (lib/passages/fingerprints.ts); absent: none kept. */
+  passages?: PassageFingerprints;
   /** Milliseconds since the epoch. */
   now: number;
+}
+
+/** What an import writes of a page: its fields and, if the line had them, its passage fingerprints (indexed by organising). */
+export type ImportedFields = PageFields & { passages?: PassageFingerprints };
+
+/** A recorded page, its near-duplicates and the pages sharing passages with it (not among them). */
+export interface PageMatches {
+  record: PageRecord;
+  near: NearDuplicate[];
+  passages: RecordMatch[];
 }
 
 export interface NearDuplicate {
@@ -81,6 +104,7 @@ export function storedRecord(record: PageRecord): PageRecord {
   };
   if (record.group !== undefined) out.group = record.group;
   if (record.copySite !== undefined) out.copySite = record.copySite;
+  if (record.passageCopy === true) out.passageCopy = true;
   return out;
 }
 
@@ -143,15 +167,23 @@ export class PageStore {
     return within(tx, async () => {
       const [stored, groups, rows] = await Promise.all([this.readMeta(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta)]);
       const tally = new Tally(rows);
-      const result = await work({ rows, tally, stored, groups, meta });
+      const passages = new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'));
+      const recheckCopies = new Set<number>();
+      const result = await work({ rows, tally, passages, recheckCopies, stored, groups, meta });
+      if (passages.isChanged) {
+        const written = await passages.flush(async (id) => (await rows.get(id))?.site);
+        const pending = parsePending(await meta.get('passagePending'));
+        if (written.pendingBlocks.length > 0 || pending.blocks.length > 0) await meta.put(pendingAfter(pending, written), 'passagePending');
+      }
+      await recheckPassageCopies(rows, tally, passages, recheckCopies);
       await tally.flush(meta, tx.objectStore('siteCounts'));
       await rows.flush(meta, (id) => writeDesigns(stored, id));
       return result;
     });
   }
 
-  /** Runs `work` in one readonly transaction over the pages (and meta and siteCounts, through `tx`). */
-  read<T>(work: (rows: PageRows, tx: ReadTx) => Promise<T>): Promise<T> {
+  /** Runs `work` in one readonly transaction over the pages (and meta and siteCounts, through `tx`; the passage index through `passages`). */
+  read<T>(work: (rows: PageRows, tx: ReadTx, passages: PassageRows) => Promise<T>): Promise<T> {
     return readPages(this.db, work);
   }
 
@@ -213,10 +245,10 @@ export class PageStore {
    * fields of every member touched are written with the record, so a group is never half
    * updated. Groups use the k they were computed with (meta `groups`), not this call's k.
    */
-  async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[] }> {
+  async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[]; passages: RecordMatch[] }> {
     const simhash = fingerprintToHex(visit.simhash);
     const check = fingerprintToHex(visit.check);
-    return this.write(async ({ rows, tally, stored, groups: groupsMeta }) => {
+    return this.write(async ({ rows, tally, passages, recheckCopies, stored, groups: groupsMeta }) => {
       const old = await rows.byUrl(visit.url);
       const design = tablesOf(stored);
       checkK(design, Math.min(k, design.k));
@@ -234,6 +266,8 @@ export class PageStore {
       const groupK = Math.min(groupsMeta.k, design.k);
       const lookupK = Math.max(groupK, Math.min(k, design.k));
       const near = await findNear(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
+      const shared = await recordPassages(rows, passages, recheckCopies, record, old, visit.passages);
+      if (isPassageCopy(record, shared)) record.passageCopy = true;
       // the trees (the tables among them) follow the record when the transaction's writes are flushed
       if (old !== undefined && old.simhash === simhash && old.site === record.site) {
         // same text: the groups stay as they are
@@ -244,7 +278,9 @@ export class PageStore {
       } else {
         await regroupAround(rows, tally, record, old, near.filter((m) => m.distance <= groupK), groupK);
       }
-      return { record, matches: near.filter((m) => m.distance <= k) };
+      const matches = near.filter((m) => m.distance <= k);
+      const nearIds = new Set(matches.map((m) => m.record.id));
+      return { record, matches, passages: shared.filter((m) => !nearIds.has(m.record.id)) };
     });
   }
 
@@ -262,15 +298,15 @@ export class PageStore {
    * is left of their groups (a group may split, or lose its root). Returns how many were forgotten.
    */
   async forgetMany(urls: readonly string[]): Promise<number> {
-    return this.write(async ({ rows, tally, stored, groups }) => {
-      const found = await Promise.all([...new Set(urls)].map((url) => rows.byUrl(url)));
-      return forget(rows, tally, found.filter((record): record is PageRecord => record !== undefined), Math.min(groups.k, tablesOf(stored).k));
+    return this.write(async (w) => {
+      const found = await Promise.all([...new Set(urls)].map((url) => w.rows.byUrl(url)));
+      return forget(w, found.filter((record): record is PageRecord => record !== undefined), Math.min(w.groups.k, tablesOf(w.stored).k));
     });
   }
 
   /** Forgets every page of a site (URL.host); returns how many. */
   async forgetSite(site: string): Promise<number> {
-    return this.write(async ({ rows, tally, stored, groups }) => forget(rows, tally, await rows.where('site', site), Math.min(groups.k, tablesOf(stored).k)));
+    return this.write(async (w) => forget(w, await w.rows.where('site', site), Math.min(w.groups.k, tablesOf(w.stored).k)));
   }
 
   /** How many pages are recorded: meta's `pageCount`, kept by every write (no walk over the store). */
@@ -308,11 +344,24 @@ export class PageStore {
    * get(url) and, if it is stored, nearDuplicatesOf it, in one readonly transaction: what the
    * popup's report needs, with the page's block and the url tree's chunks read once.
    */
-  async getWithNear(url: string, options: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<{ record: PageRecord; near: NearDuplicate[] } | undefined> {
-    return this.read(async (rows, tx) => {
+  async getWithNear(url: string, options: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<PageMatches | undefined> {
+    return this.read(async (rows, tx, passages) => {
       const [record, stored] = await Promise.all([rows.byUrl(url), this.readMeta(tx.objectStore('meta'))]);
       if (record === undefined) return undefined;
-      return { record, near: await findNear(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), queryK(stored, options), record.url) };
+      const [near, own] = await Promise.all([
+        findNear(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), queryK(stored, options), record.url),
+        passages.fingerprintsOf(record.id),
+      ]);
+      const shared = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, record.id, new Set(near.map((m) => m.record.id)));
+      return { record, near, passages: shared };
+    });
+  }
+
+  /** The passage fingerprints kept for the page at `url`; undefined if it is not recorded or has none. */
+  async passagesOf(url: string): Promise<PassageFingerprints | undefined> {
+    return this.read(async (rows, _tx, passages) => {
+      const record = await rows.byUrl(url);
+      return record === undefined ? undefined : passages.fingerprintsOf(record.id);
     });
   }
 
@@ -324,7 +373,15 @@ export class PageStore {
       const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
       const count = await readPageCount(rows, meta);
       // meta `nextId` stays: ids are never given out twice
-      await Promise.all([tx.objectStore('blocks').clear(), tx.objectStore('siteCounts').clear(), tx.objectStore('runs').clear(), writeRunIndex(meta, EMPTY_RUN_INDEX)]);
+      await Promise.all([
+        tx.objectStore('blocks').clear(),
+        tx.objectStore('siteCounts').clear(),
+        tx.objectStore('runs').clear(),
+        tx.objectStore('passages').clear(),
+        tx.objectStore('postings').clear(),
+        meta.delete('passagePending'),
+        writeRunIndex(meta, EMPTY_RUN_INDEX),
+      ]);
       const groups = await readGroupsMeta(meta);
       await meta.put({ k: groups.k, complete: true }, 'groups');
       await meta.put(0, 'pageCount');
@@ -338,8 +395,15 @@ export class PageStore {
    * (from the start if undefined), in one readonly transaction: for reading every page a chunk at
    * a time.
    */
-  async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]> {
-    return this.read((rows) => rows.pagesAfter(after, limit));
+  async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]>;
+  async pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & { passages?: PassageFingerprints })[]>;
+  async pagesAfter(after: number | undefined, limit: number, { passages: withPassages = false }: { passages?: boolean } = {}): Promise<(PageRecord & { passages?: PassageFingerprints })[]> {
+    return this.read(async (rows, _tx, passages) => {
+      const records = await rows.pagesAfter(after, limit);
+      if (!withPassages) return records;
+      const kept = await Promise.all(records.map((record) => passages.fingerprintsOf(record.id)));
+      return records.map((record, i) => (kept[i] === undefined ? record : { ...record, passages: kept[i] }));
+    });
   }
 
   /**
@@ -355,12 +419,17 @@ export class PageStore {
    * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
    * are not looked up; the URLs written are added to it once the transaction commits.
    */
-  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord>) => readonly PageFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
+  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord & { passages?: PassageFingerprints }>) => readonly ImportedFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
     const asked = new Set(urls);
     const written: string[] = [];
     let throughId = 0;
-    await this.write(async ({ rows, tally, meta }) => {
-      const current = await rows.byUrls(urls, filter);
+    await this.write(async ({ rows, tally, passages, meta }) => {
+      const current: Map<string, PageRecord & { passages?: PassageFingerprints }> = await rows.byUrls(urls, filter);
+      // each stored page with its passage fingerprints: `update` keeps them (the same object) or replaces them
+      const kept = await Promise.all([...current.values()].map((record) => passages.fingerprintsOf(record.id)));
+      [...current.values()].forEach((record, i) => {
+        if (kept[i] !== undefined) current.set(record.url, { ...record, passages: kept[i] });
+      });
       const puts: Promise<void>[] = [];
       let ungrouped = false;
       for (const fields of update(current)) {
@@ -375,6 +444,9 @@ export class PageStore {
         } else {
           ungrouped = true; // a new or changed page is in no group until the next regroup
         }
+        // organising works passageCopy out again for the pages whose fingerprints are pending
+        if (before?.passageCopy === true) record.passageCopy = true;
+        if (fields.passages !== undefined && fields.passages !== before?.passages) puts.push(passages.set(record.id, fields.passages, 'pending'));
         tally.change(before, record);
         current.set(record.url, record);
         puts.push(rows.put(record));
@@ -447,9 +519,11 @@ function treesToCompact(index: RunIndex, design: StoredDesign, minRuns: number):
 }
 
 /** Runs `work` over the pages of `db` in one readonly transaction (PageStore.read). */
-async function readPages<T>(db: Db, work: (rows: PageRows, tx: ReadTx) => Promise<T>): Promise<T> {
+async function readPages<T>(db: Db, work: (rows: PageRows, tx: ReadTx, passages: PassageRows) => Promise<T>): Promise<T> {
   const tx = db.transaction(READ_STORES, 'readonly');
-  return within(tx, async () => work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta')), tx));
+  return within(tx, async () =>
+    work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta')), tx, new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'))),
+  );
 }
 
 /** How many pages `db` holds: meta `pageCount` (readPageCount), in a readonly transaction of its own. */
@@ -465,16 +539,77 @@ export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown
 }
 
 
-/** Forgets `gone` (stored records) and regroups what is left of their groups; returns how many. */
-async function forget(rows: PageRows, tally: Tally, gone: readonly PageRecord[], k: number): Promise<number> {
+/**
+ * Forgets `gone` (stored records) with their passage fingerprints, regroups what is left of their
+ * groups, and has the passage copies they made copies worked out again; returns how many.
+ */
+async function forget({ rows, tally, passages, recheckCopies }: Writing, gone: readonly PageRecord[], k: number): Promise<number> {
+  const goneIds = new Set(gone.map((record) => record.id));
+  for (const record of gone) {
+    for (const id of await copiesMadeBy(rows, passages, record)) if (!goneIds.has(id)) recheckCopies.add(id);
+  }
   await Promise.all(
-    gone.map((record) => {
+    gone.map(async (record) => {
       tally.change(record, undefined);
+      await passages.set(record.id, undefined);
       return rows.delete(record.id);
     }),
   );
   await regroupAfterRemoval(rows, tally, gone, k);
   return gone.length;
+}
+
+/** The passage copies that `page`'s kept fingerprints may be what makes copies: later pages of another site, marked passageCopy, sharing its passages. */
+async function copiesMadeBy(rows: PageRows, passages: PassageRows, page: PageRecord): Promise<number[]> {
+  const own = await passages.fingerprintsOf(page.id);
+  if (own === undefined) return [];
+  const matches = await passageMatches(passages, (id) => rows.get(id), own, page.id);
+  return matches.filter(({ record }) => record.passageCopy === true && record.site !== page.site && seenBefore(page, record)).map(({ record }) => record.id);
+}
+
+/**
+ * Keeps a visited page's passage fingerprints (none if `fingerprints` is undefined) and returns
+ * every page sharing passages with it. When the page was stored before, the pages its old or new
+ * text may make passage copies are rechecked once the postings are written.
+ */
+async function recordPassages(
+  rows: PageRows,
+  passages: PassageRows,
+  recheckCopies: Set<number>,
+  record: PageRecord,
+  old: PageRecord | undefined,
+  fingerprints: PassageFingerprints | undefined,
+): Promise<RecordMatch[]> {
+  if (old !== undefined) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
+  if (fingerprints === undefined) {
+    if (old !== undefined) await passages.set(record.id, undefined);
+    return [];
+  }
+  const shared = await passageMatches(passages, (id) => rows.get(id), fingerprints, record.id);
+  await passages.set(record.id, fingerprints);
+  if (old !== undefined) {
+    // a page seen before others (it keeps its firstSeen) can make them copies with its new text
+    for (const { record: other, match } of shared) {
+      if (other.site !== record.site && seenBefore(record, other) && match.otherShare >= 0.5) recheckCopies.add(other.id);
+    }
+  }
+  return shared;
+}
+
+/** Works out passageCopy again for the pages `ids` from their passage matches as the postings are now (written: PassageRows.flush). */
+async function recheckPassageCopies(rows: PageRows, tally: Tally, passages: PassageRows, ids: ReadonlySet<number>): Promise<void> {
+  for (const id of ids) {
+    const record = await rows.get(id);
+    if (record === undefined) continue;
+    const own = await passages.fingerprintsOf(id);
+    const copy = own !== undefined && isPassageCopy(record, await passageMatches(passages, (other) => rows.get(other), own, id));
+    if (copy === (record.passageCopy === true)) continue;
+    const written = storedRecord(record);
+    if (copy) written.passageCopy = true;
+    else delete written.passageCopy;
+    tally.change(record, written);
+    await rows.put(written);
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import { type GroupMember, areNearDuplicates, chooseGroupId, groupFieldsOf, root
 import { MemoryIndex } from '../index';
 import { chooseDesign, designTables } from '../tables';
 import { keepDesignFitted } from './migrate';
+import { type PassageOrganised, indexPending } from './passage-organise';
 import { type PageStore, checkOf, readGroupsMeta, storedRecord } from './pages';
 import type { GroupsMeta, PageRecord } from './schema';
 
@@ -171,8 +172,8 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
 }
 
 export interface OrganiseProgress {
-  /** 'design': moving the tables to the design the store's size and k call for (lib/store/migrate.ts). */
-  phase: 'design' | RegroupProgress['phase'];
+  /** 'design': moving the tables to the design the store's size and k call for (lib/store/migrate.ts); 'passages': the passage index (lib/store/passage-organise.ts). */
+  phase: 'design' | RegroupProgress['phase'] | 'passages';
   done: number;
   total: number;
 }
@@ -180,13 +181,15 @@ export interface OrganiseProgress {
 export interface OrganiseResult {
   moved: Awaited<ReturnType<typeof keepDesignFitted>>;
   regrouped: RegroupResult | null;
+  /** The passage index organised after an import (indexPending); null if nothing was pending. */
+  passages: PassageOrganised | null;
   /** Table trees merged into one run (PageStore.compactTables). */
   compacted: number;
 }
 
 /**
  * Brings a store up to date for k: the table design its size and k call for, then the groups, if
- * either is due, then the tables' trees merged into one run each where they hold many (a query
+ * either is due, then the passage index if an import left pages pending, then the tables' trees merged into one run each where they hold many (a query
  * reads one chunk a run) (after an import, a change of k, or an interrupted run). A no-op on a
  * store that is up to date. In the extension only the worker's writer runs it (lib/writer.ts), one
  * job at a time.
@@ -194,6 +197,7 @@ export interface OrganiseResult {
 export async function organise(store: PageStore, k: number, { onProgress }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void> } = {}): Promise<OrganiseResult> {
   const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
   const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress }) : null;
+  const passages = await indexPending(store, { onProgress });
   const compacted = await store.compactTables();
-  return { moved, regrouped, compacted };
+  return { moved, regrouped, passages, compacted };
 }

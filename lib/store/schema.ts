@@ -11,6 +11,9 @@
 //   pages: the permuted-block tables, one tree per table (lib/store/table-trees.ts), and the url,
 //   site, lastSeen, group and copySite trees (lib/store/page-rows.ts).
 // - `meta`, out-of-line keys: MetaValues below.
+// - `passages`, out-of-line keys: the block number. The passage fingerprints of the block's pages
+//   (hashes and word positions, no text), and `postings`, out-of-line keys: the bucket number
+//   (0 to 2^16 − 1), which pages hold each hash: the passage index (lib/store/passages.ts).
 // - `siteCounts`, keyed by bucket (0–63, a hash of the site: lib/store/tally.ts): {bucket, rows},
 //   rows being {site, pages, copies} for every site of the bucket with a page, kept by every write
 //   in its transaction, so that the history page reads 64 values instead of counting pages.
@@ -39,17 +42,26 @@ export interface PageRecord {
   visits: number;
   /** The id of the page's group of near-duplicates; absent when it has none (lib/groups.ts). */
   group?: string;
-  /** The page's site, present only when the page is a copy of a page first seen on another site. */
+  /** The page's site, present only when the page is a near-duplicate of a page first seen on another site (its group's root). */
   copySite?: string;
+  /**
+   * Present (true) only when at least half of the page's words are in passages it shares with a
+   * page first seen before it on another site (lib/store/passages.ts). A page is a copy when it
+   * has copySite or passageCopy (isCopy).
+   */
+  passageCopy?: true;
 }
+
+/** Whether a page counts as a copy for the sites that copy (lib/groups.ts): a near-duplicate or a passage copy of a page first seen on another site. */
+export const isCopy = (record: Pick<PageRecord, 'copySite' | 'passageCopy'>): boolean => record.copySite !== undefined || record.passageCopy === true;
 
 /** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
 export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits'] as const;
 /** Fields present only on some records (see PageRecord). */
-export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite'] as const;
+export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite', 'passageCopy'] as const;
 
 /** A record without its key and group fields: what writers give updateMany, which derives them. */
-export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite'>;
+export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite' | 'passageCopy'>;
 
 /** A value of the `blocks` store: [BLOCK_FORMAT, deflated text, fingerprints] (lib/store/blocks.ts). */
 export type StoredBlock = [format: 1, text: Uint8Array, fingerprints: Uint8Array];
@@ -105,6 +117,21 @@ export interface SiteBucket {
   rows: SiteCounts[];
 }
 
+/**
+ * The blocks whose pages' passage fingerprints are kept but not yet in the postings (an import's:
+ * lib/store/passages.ts), as increasing, apart, inclusive ranges of block numbers, and how many
+ * fingerprints they hold (for organising to size its passes).
+ */
+export interface PendingPassages {
+  blocks: [from: number, to: number][];
+  fingerprints: number;
+  /**
+   * Pages of those blocks whose fingerprints a visit or a forgetting changed since they were listed:
+   * their postings are already as they should be, so organising adds none for them.
+   */
+  touched: number[];
+}
+
 /** The values of the `meta` store, by key. */
 export interface MetaValues {
   /** The table design, and a migration to another under way (lib/store/design.ts, migrate.ts). */
@@ -121,6 +148,8 @@ export interface MetaValues {
   runsStamp: number;
   /** The id the next new page gets (lib/store/page-rows.ts); none in a store that has had no page. */
   nextId: number;
+  /** Pages whose passage fingerprints are not yet in the postings; none when every page's are. */
+  passagePending: PendingPassages;
 }
 
 export interface DoppelDB extends DBSchema {
@@ -139,6 +168,14 @@ export interface DoppelDB extends DBSchema {
   siteCounts: {
     key: number;
     value: SiteBucket;
+  };
+  passages: {
+    key: number;
+    value: Uint8Array;
+  };
+  postings: {
+    key: number;
+    value: Uint8Array;
   };
 }
 

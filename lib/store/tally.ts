@@ -10,7 +10,7 @@
 // all. A count that is missing (lost, or never written) is counted afresh from the trees, with
 // the transaction's changes, instead of adjusted.
 import { hash64 } from '../hash';
-import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCount } from './schema';
+import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCopy, isCount } from './schema';
 
 /** What a tally needs of the pages (lib/store/page-rows.ts PageRows), in its transaction. */
 export interface CountedPages {
@@ -128,8 +128,8 @@ export class Tally {
     this.groupedDelta += Number(after?.group !== undefined) - Number(before?.group !== undefined);
     if (before !== undefined) this.site(before.site).pages--;
     if (after !== undefined) this.site(after.site).pages++;
-    if (before?.copySite !== undefined) this.site(before.copySite).copies--;
-    if (after?.copySite !== undefined) this.site(after.copySite).copies++;
+    if (before !== undefined && isCopy(before)) this.site(before.site).copies--;
+    if (after !== undefined && isCopy(after)) this.site(after.site).copies++;
   }
 
   private site(site: string): SiteDelta {

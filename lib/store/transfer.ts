@@ -21,8 +21,8 @@
 //   the extension is reloaded, the disk is full) leaves every page either fully there or not at
 //   all, and importing the file again completes it without counting anything twice.
 import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
-import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine } from '../ndjson';
-import type { PageFields } from './schema';
+import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../ndjson';
+import type { ImportedFields } from './pages';
 import type { UrlFilter } from './page-rows';
 
 /**
@@ -117,16 +117,17 @@ export async function* exportPages(store: PageStore, { now = Date.now(), chunkSi
   yield exportHeader({ exported: now, pages: await store.count(), k: DEFAULT_K });
   let after: number | undefined;
   for (;;) {
-    const chunk = await store.pagesAfter(after, chunkSize);
-    for (const record of chunk) yield pageToLine(record);
+    const chunk = await store.pagesAfter(after, chunkSize, { passages: true });
+    for (const { passages, ...record } of chunk) yield pageToLine(record, passages);
     const last = chunk.at(-1);
     if (chunk.length < chunkSize || last === undefined) return;
     after = last.id;
   }
 }
 
-function newRecord(page: ImportedPage): PageFields {
+function newRecord(page: ImportedPage): ImportedFields {
   return {
+    ...(page.passages === undefined ? {} : { passages: page.passages }),
     url: page.url,
     title: page.title,
     site: page.site,
@@ -139,7 +140,7 @@ function newRecord(page: ImportedPage): PageFields {
 }
 
 /** The stored record `old` with an imported page of the same URL merged in (see the top of the file). */
-function merge(old: PageFields, page: ImportedPage): PageFields {
+function merge(old: ImportedFields, page: ImportedPage): ImportedFields {
   // a date the line did not give (defaulted to the import time) takes no part in a merge
   const firstSeen = page.datesGiven.firstSeen ? Math.min(old.firstSeen, page.firstSeen) : old.firstSeen;
   const lastSeen = page.datesGiven.lastSeen ? Math.max(old.lastSeen, page.lastSeen) : old.lastSeen;
@@ -153,7 +154,10 @@ function merge(old: PageFields, page: ImportedPage): PageFields {
   } else if (page.check !== null && (check === NO_CHECK || later)) {
     check = page.check;
   }
+  // the passage fingerprints follow the text, as the simhash does: the later visit's, or the only ones
+  const passages = later || old.passages === undefined ? page.passages ?? old.passages : old.passages;
   return {
+    ...(passages === undefined ? {} : { passages }),
     url: old.url,
     title: old.title !== '' ? old.title : page.title,
     site: old.site,
@@ -165,9 +169,10 @@ function merge(old: PageFields, page: ImportedPage): PageFields {
   };
 }
 
-/** Same fields (the keys follow from the simhash and the design in meta). */
-function sameRecord(a: PageFields, b: PageFields): boolean {
+/** Same fields (the keys follow from the simhash and the design in meta), and the same passage fingerprints (merge keeps the stored ones as they are). */
+function sameRecord(a: ImportedFields, b: ImportedFields): boolean {
   return (
+    a.passages === b.passages &&
     a.title === b.title &&
     a.site === b.site &&
     a.simhash === b.simhash &&
@@ -184,11 +189,11 @@ async function commit(store: PageStore, batch: readonly ImportedPage[], summary:
   const counts = { added: 0, merged: 0, unchanged: 0 };
   await store.updateMany([...new Set(batch.map((page) => page.url))], (stored) => {
     counts.added = counts.merged = counts.unchanged = 0;
-    const current = new Map<string, PageFields>(stored);
-    const changed = new Map<string, PageFields>();
+    const current = new Map<string, ImportedFields>(stored);
+    const changed = new Map<string, ImportedFields>();
     for (const page of batch) {
       const old = current.get(page.url);
-      let record: PageFields;
+      let record: ImportedFields;
       if (old === undefined) {
         record = newRecord(page);
         counts.added++;
@@ -224,6 +229,7 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
   const summary: ImportSummary = { added: 0, merged: 0, unchanged: 0, rejected: [] };
   let lineNumber = 0;
   let headerRead = false;
+  let withPassages = false;
   let batch: ImportedPage[] = [];
   let batchStart = 0; // the last line of the previous batch
   let reported = -1;
@@ -247,9 +253,10 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
         const header = parseHeader(line);
         if (!header.ok) throw new ImportError(`Cannot import line ${lineNumber}: ${header.reason}. Nothing was imported.`, header.refusal);
         headerRead = true;
+        withPassages = readsPassages(header.header);
         continue;
       }
-      const parsed = parsePageLine(line, lineNumber, now);
+      const parsed = parsePageLine(line, lineNumber, now, withPassages);
       if (parsed.ok) batch.push(parsed.page);
       else summary.rejected.push({ line: parsed.line, reason: parsed.reason });
       if (lineNumber - batchStart >= batchSize) await flush();

@@ -1,0 +1,206 @@
+// The passage index's postings: which pages hold each passage-fingerprint hash, split into
+// POSTING_BUCKETS buckets by the hash's low 16 bits, each bucket one value (lib/store/passages.ts
+// keeps them in IndexedDB, a record a bucket). A lookup of a hash reads its one bucket: no run
+// index, no levels. Pure: no IndexedDB here.
+//
+//   hash (32 bits):  hhhhhhhhhhhhhhhh bbbbbbbbbbbbbbbb
+//                    high: in the bucket  low: the bucket's number
+//
+// The low bits choose the bucket because winnowing keeps the minimum of each window: its hashes
+// crowd toward 0 in their high bits, while their low bits are spread evenly.
+//
+// A bucket's entries are [high, page id], sorted by high then id, each at most once. Beside them,
+// the highs whose hash is boilerplate of one site (on at least BOILERPLATE.maxSitePages pages of
+// one site: lib/passages/index.ts), which the store works out when a hash's pages change; a hash
+// on more than BOILERPLATE.maxPages pages is boilerplate by its count alone.
+//
+// Value bytes, varints (lib/passages/codec.ts):
+//   entries · flagged · flagged × (high − the flagged high before) ·
+//   entries × (high − the high before, then: the id if the high changed (or first), else id − the id before)
+import { readVarint, writeVarint } from '../passages/codec';
+
+export const POSTING_BUCKET_BITS = 16;
+export const POSTING_BUCKETS = 2 ** POSTING_BUCKET_BITS;
+const LOW_MASK = POSTING_BUCKETS - 1;
+
+/** The bucket of a hash, and its part kept in the bucket. */
+export function bucketOf(hash: number): number {
+  return hash & LOW_MASK;
+}
+export function highOf(hash: number): number {
+  return hash >>> POSTING_BUCKET_BITS;
+}
+/** The hash of `high` in `bucket`. */
+export function hashOf(bucket: number, high: number): number {
+  return ((high << POSTING_BUCKET_BITS) | bucket) >>> 0;
+}
+
+export interface Bucket {
+  /** Entries' highs, ascending. */
+  highs: Uint16Array;
+  /** Entries' page ids, ascending within a high. */
+  ids: Uint32Array;
+  /** The highs marked as one site's boilerplate, ascending. */
+  flagged: Uint16Array;
+}
+
+export const EMPTY_BUCKET: Bucket = { highs: new Uint16Array(0), ids: new Uint32Array(0), flagged: new Uint16Array(0) };
+
+/** The first index in `sorted` (ascending) whose value is at least `value`. */
+function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
+  while (from < to) {
+    const mid = (from + to) >>> 1;
+    if (sorted[mid]! < value) from = mid + 1;
+    else to = mid;
+  }
+  return from;
+}
+
+/** The ids of the pages holding the hash `high` of this bucket, ascending (a view into the bucket). */
+export function idsWith(bucket: Bucket, high: number): Uint32Array {
+  const start = lowerBound(bucket.highs, high);
+  const end = lowerBound(bucket.highs, high + 1, start);
+  return bucket.ids.subarray(start, end);
+}
+
+export function isFlagged(bucket: Bucket, high: number): boolean {
+  const at = lowerBound(bucket.flagged, high);
+  return at < bucket.flagged.length && bucket.flagged[at] === high;
+}
+
+/** The bucket's value bytes (the format at the top of the file). */
+export function encodeBucket({ highs, ids, flagged }: Bucket): Uint8Array {
+  const out = new Uint8Array(10 + flagged.length * 3 + highs.length * 8);
+  let at = writeVarint(out, 0, highs.length);
+  at = writeVarint(out, at, flagged.length);
+  let previous = 0;
+  for (const high of flagged) {
+    at = writeVarint(out, at, high - previous);
+    previous = high;
+  }
+  previous = 0;
+  let previousId = 0;
+  for (let i = 0; i < highs.length; i++) {
+    const high = highs[i]!;
+    const id = ids[i]!;
+    at = writeVarint(out, at, high - previous);
+    at = writeVarint(out, at, i > 0 && high === previous ? id - previousId : id);
+    previous = high;
+    previousId = id;
+  }
+  return out.slice(0, at);
+}
+
+/** A bucket from its value bytes; a RangeError that says what is wrong if they are not a bucket. */
+export function decodeBucket(bytes: Uint8Array): Bucket {
+  const entries = readVarint(bytes, 0);
+  const flaggedCount = readVarint(bytes, entries.end);
+  if (entries.value > bytes.length || flaggedCount.value > bytes.length) throw new RangeError('a bucket counts more entries than its bytes can hold');
+  const flagged = new Uint16Array(flaggedCount.value);
+  let at = flaggedCount.end;
+  let high = 0;
+  for (let i = 0; i < flagged.length; i++) {
+    const d = readVarint(bytes, at);
+    high += d.value;
+    if ((i > 0 && d.value === 0) || high >= 2 ** 16) throw new RangeError('a bucket\'s flagged hashes are not increasing 16-bit values');
+    flagged[i] = high;
+    at = d.end;
+  }
+  const highs = new Uint16Array(entries.value);
+  const ids = new Uint32Array(entries.value);
+  high = 0;
+  let id = 0;
+  for (let i = 0; i < highs.length; i++) {
+    const d = readVarint(bytes, at);
+    const part = readVarint(bytes, d.end);
+    at = part.end;
+    high += d.value;
+    if (high >= 2 ** 16) throw new RangeError('a bucket entry\'s hash is past 16 bits');
+    if (i > 0 && d.value === 0) {
+      if (part.value === 0) throw new RangeError('a bucket holds an entry twice');
+      id += part.value;
+    } else id = part.value;
+    if (id > 0xffff_ffff) throw new RangeError('a bucket entry\'s page id is past 32 bits');
+    highs[i] = high;
+    ids[i] = id;
+  }
+  if (at !== bytes.length) throw new RangeError(`a bucket has ${bytes.length - at} bytes past its entries`);
+  return { highs, ids, flagged };
+}
+
+/** A change to one bucket: entries [high, id] to add and to remove (a removal of an absent entry, or an addition of a present one, changes nothing). */
+export interface BucketChange {
+  add: number[];
+  remove: number[];
+}
+
+/** Sorts [high, id] pairs (flat) and drops repeats; returns them as two arrays. */
+function sortedPairs(flat: readonly number[]): { highs: Uint16Array; ids: Uint32Array } {
+  const n = flat.length / 2;
+  // high (16 bits) × 2^32 + id is below 2^48: exact as a double, so one numeric sort orders both
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = flat[2 * i]! * 2 ** 32 + flat[2 * i + 1]!;
+  keys.sort();
+  const highs = new Uint16Array(n);
+  const ids = new Uint32Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && keys[i] === keys[i - 1]) continue;
+    highs[m] = Math.floor(keys[i]! / 2 ** 32);
+    ids[m] = keys[i]! % 2 ** 32;
+    m++;
+  }
+  return { highs: highs.subarray(0, m), ids: ids.subarray(0, m) };
+}
+
+/**
+ * The bucket with `change` applied: removals first, then additions, the result sorted with each
+ * entry once. The flags are kept (the store reconsiders the highs whose pages changed).
+ */
+export function applyBucketChange(bucket: Bucket, { add, remove }: BucketChange): Bucket {
+  const removing = sortedPairs(remove);
+  const adding = sortedPairs(add);
+  const total = bucket.highs.length + adding.highs.length;
+  const highs = new Uint16Array(total);
+  const ids = new Uint32Array(total);
+  let n = 0;
+  let r = 0;
+  let a = 0;
+  const cmp = (h1: number, i1: number, h2: number, i2: number): number => h1 - h2 || i1 - i2;
+  const take = (high: number, id: number): void => {
+    if (n > 0 && highs[n - 1] === high && ids[n - 1] === id) return;
+    highs[n] = high;
+    ids[n] = id;
+    n++;
+  };
+  for (let e = 0; e < bucket.highs.length; e++) {
+    const high = bucket.highs[e]!;
+    const id = bucket.ids[e]!;
+    while (a < adding.highs.length && cmp(adding.highs[a]!, adding.ids[a]!, high, id) < 0) take(adding.highs[a]!, adding.ids[a++]!);
+    while (r < removing.highs.length && cmp(removing.highs[r]!, removing.ids[r]!, high, id) < 0) r++;
+    if (r < removing.highs.length && removing.highs[r] === high && removing.ids[r] === id) continue;
+    take(high, id);
+  }
+  while (a < adding.highs.length) take(adding.highs[a]!, adding.ids[a++]!);
+  return { highs: highs.slice(0, n), ids: ids.slice(0, n), flagged: bucket.flagged };
+}
+
+/** The bucket with `high` flagged as one site's boilerplate (true) or not (false). */
+export function withFlag(bucket: Bucket, high: number, flagged: boolean): Bucket {
+  if (isFlagged(bucket, high) === flagged) return bucket;
+  const list = [...bucket.flagged];
+  if (flagged) list.splice(lowerBound(bucket.flagged, high), 0, high);
+  else list.splice(lowerBound(bucket.flagged, high), 1);
+  return { ...bucket, flagged: Uint16Array.from(list) };
+}
+
+/** The distinct highs of a bucket, each with how many pages hold it. */
+export function* highCounts(bucket: Bucket): Generator<{ high: number; start: number; end: number }> {
+  for (let start = 0; start < bucket.highs.length; ) {
+    const high = bucket.highs[start]!;
+    let end = start + 1;
+    while (end < bucket.highs.length && bucket.highs[end] === high) end++;
+    yield { high, start, end };
+    start = end;
+  }
+}

@@ -1,0 +1,260 @@
+// Organising the passage index after an import (lib/store/passages.ts): the postings of the pages
+// an import left pending are added, every bucket rewritten at most once a pass, and then which of
+// them are passage copies (and which pages they make copies) is worked out.
+//
+// 1. Postings. The pending blocks' fingerprints are read, the postings of a range of buckets kept
+//    in memory (at most POSTINGS_PER_PASS: a million-page import takes several passes, each
+//    reading the pending fingerprints again, rather than holding 52 million postings), and each
+//    bucket of the range gets them in one change: read, merged, written. The pages a visit or a
+//    forgetting changed since they were listed (meta `passagePending`.touched) already have their
+//    postings as they should be and are left out, so a posting of a page's old text, or of a
+//    forgotten page, is never added.
+// 2. Copies. One pass over every bucket finds the pairs of pages that hold two or more of the same
+//    hashes (not boilerplate), one of them pending: only those can share a passage of 30 words
+//    (lib/passages/stored.ts). Each pair is compared from both sides, as a lookup of either page
+//    would; a pending page is a passage copy exactly when a pair says so, and a page stored
+//    before becomes one when a pending page it shares with was seen before it on another site.
+// 3. The blocks are taken off the pending list.
+import { BOILERPLATE } from '../passages/index';
+import { MIN_PASSAGE_WORDS, type PassageFingerprints } from '../passages/fingerprints';
+import { coveredShare, sharedPassages } from '../passages/match';
+import { seenBefore } from '../groups';
+import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
+import { decodePassageBytes } from '../passages/codec';
+import { BLOCK_PAGES } from './blocks';
+import { type PageStore, storedRecord } from './pages';
+import { PASSAGE_COPY_SHARE, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
+import type { PageRecord, PendingPassages } from './schema';
+import { within } from './within';
+
+/** Postings a pass keeps in memory: 8 bytes each (bucket and high, page id), 64 MB. */
+export const POSTINGS_PER_PASS = 8_000_000;
+/** Blocks of fingerprints read a transaction. */
+const BLOCKS_PER_READ = 256;
+/** Buckets changed a transaction. */
+const BUCKETS_PER_WRITE = 1024;
+/** Buckets read a transaction when looking for pairs. */
+const BUCKETS_PER_SCAN = 4096;
+/** Records rewritten a transaction when copies change. */
+const RECORDS_PER_WRITE = 500;
+
+export interface PassageProgress {
+  phase: 'passages';
+  done: number;
+  total: number;
+}
+
+export interface PassageOrganised {
+  /** Pages whose postings were added, and their fingerprints. */
+  pages: number;
+  fingerprints: number;
+  passes: number;
+  /** Pairs of pages compared, and the pages whose passageCopy changed. */
+  pairs: number;
+  copiesChanged: number;
+}
+
+/** A growable array of 32-bit words. */
+class Words {
+  data = new Uint32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+  view(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+async function readPending(store: PageStore): Promise<PendingPassages> {
+  const tx = store.db.transaction('meta', 'readonly');
+  return within(tx, async () => parsePending(await tx.store.get('passagePending')));
+}
+
+/** Calls `each` with every page of the blocks (in order, BLOCKS_PER_READ a readonly transaction) that has fingerprints. */
+async function forEachPendingPage(store: PageStore, blocks: readonly number[], each: (id: number, fingerprints: PassageFingerprints) => void): Promise<void> {
+  for (let start = 0; start < blocks.length; start += BLOCKS_PER_READ) {
+    const chunk = blocks.slice(start, start + BLOCKS_PER_READ);
+    const tx = store.db.transaction('passages', 'readonly');
+    const values = await within(tx, () => Promise.all(chunk.map((block) => tx.store.get(block))));
+    chunk.forEach((block, i) => {
+      const value = values[i];
+      if (value === undefined) return;
+      decodePassageBlock(block, value).forEach((bytes, slot) => {
+        if (bytes !== undefined) each(block * BLOCK_PAGES + slot, decodePassageBytes(bytes).fingerprints);
+      });
+    });
+  }
+}
+
+/** Organises the passage index if an import left pages pending; null if none are. */
+export async function indexPending(store: PageStore, { onProgress }: { onProgress?: (progress: PassageProgress) => void | Promise<void> } = {}): Promise<PassageOrganised | null> {
+  const pending = await readPending(store);
+  if (pending.blocks.length === 0) return null;
+  const blocks = [...pendingBlocks(pending)];
+  const passes = Math.max(1, Math.ceil(pending.fingerprints / POSTINGS_PER_PASS));
+  // a pass reads, then writes; then the copies, then the list
+  const steps = 2 * passes + 2;
+  let pages = 0;
+  let fingerprints = 0;
+  for (let pass = 0; pass < passes; pass++) {
+    await onProgress?.({ phase: 'passages', done: 2 * pass, total: steps });
+    const low = Math.floor((pass * POSTING_BUCKETS) / passes);
+    const high = Math.floor(((pass + 1) * POSTING_BUCKETS) / passes);
+    // the postings of buckets [low, high), by bucket: [high16, id] pairs
+    const byBucket = new Map<number, number[]>();
+    await forEachPendingPage(store, blocks, (id, f) => {
+      if (pass === 0) {
+        pages++;
+        fingerprints += f.hashes.length;
+      }
+      for (const h of new Set(f.hashes)) {
+        const b = h & (POSTING_BUCKETS - 1);
+        if (b < low || b >= high) continue;
+        const list = byBucket.get(b);
+        if (list === undefined) byBucket.set(b, [h >>> 16, id]);
+        else list.push(h >>> 16, id);
+      }
+    });
+    await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
+    const buckets = [...byBucket.keys()].sort((a, b) => a - b);
+    for (let start = 0; start < buckets.length; start += BUCKETS_PER_WRITE) {
+      const chunk = buckets.slice(start, start + BUCKETS_PER_WRITE);
+      await store.write(async ({ rows, passages, meta }) => {
+        const touched = new Set(parsePending(await meta.get('passagePending')).touched);
+        const changes = new Map<number, BucketChange>();
+        for (const b of chunk) {
+          const pairs = byBucket.get(b)!;
+          const add: number[] = [];
+          for (let i = 0; i < pairs.length; i += 2) if (!touched.has(pairs[i + 1]!)) add.push(pairs[i]!, pairs[i + 1]!);
+          if (add.length > 0) changes.set(b, { add, remove: [] });
+        }
+        await passages.applyChanges(changes, async (id) => (await rows.get(id))?.site);
+      });
+      for (const b of chunk) byBucket.delete(b);
+    }
+  }
+  await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
+  const { pairs, copiesChanged } = await markCopies(store, pending);
+  await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
+  // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
+  await store.write(async ({ meta }) => {
+    const now = parsePending(await meta.get('passagePending'));
+    const left = [...pendingBlocks(now)].filter((b) => !inRanges(pending.blocks, b));
+    if (left.length === 0) await meta.delete('passagePending');
+    else {
+      const ranges = addPendingBlocks([], left);
+      await meta.put({ blocks: ranges, fingerprints: Math.max(0, now.fingerprints - pending.fingerprints), touched: now.touched.filter((id) => inRanges(ranges, Math.floor(id / BLOCK_PAGES))) }, 'passagePending');
+    }
+  });
+  await onProgress?.({ phase: 'passages', done: steps, total: steps });
+  return { pages, fingerprints, passes, pairs, copiesChanged };
+}
+
+/** Step 2 (see the top of the file); returns how many pairs were compared and how many records changed. */
+async function markCopies(store: PageStore, pending: PendingPassages): Promise<{ pairs: number; copiesChanged: number }> {
+  const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / BLOCK_PAGES));
+  // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
+  const firsts = new Words();
+  const seconds = new Words();
+  const boilerplate = new Set<number>();
+  for (let start = 0; start < POSTING_BUCKETS; start += BUCKETS_PER_SCAN) {
+    const range = IDBKeyRange.bound(start, start + BUCKETS_PER_SCAN - 1);
+    const tx = store.db.transaction('postings', 'readonly');
+    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range), tx.store.getAll(range)]));
+    keys.forEach((b, i) => {
+      const bucket = decodeBucket(values[i]!);
+      for (const { high, start: from, end } of highCounts(bucket)) {
+        const n = end - from;
+        if (n > BOILERPLATE.maxPages || isFlagged(bucket, high)) {
+          boilerplate.add(hashOf(b, high));
+          continue;
+        }
+        if (n < 2) continue;
+        const ids = bucket.ids.subarray(from, end);
+        for (let x = 0; x < n; x++) {
+          for (let y = x + 1; y < n; y++) {
+            if (!isPending(ids[x]!) && !isPending(ids[y]!)) continue;
+            firsts.push(Math.min(ids[x]!, ids[y]!));
+            seconds.push(Math.max(ids[x]!, ids[y]!));
+          }
+        }
+      }
+    });
+  }
+  // the pairs sharing two hashes or more
+  const n = firsts.length;
+  const keys = new BigUint64Array(n);
+  const a = firsts.view();
+  const b = seconds.view();
+  for (let i = 0; i < n; i++) keys[i] = (BigInt(a[i]!) << 32n) | BigInt(b[i]!);
+  keys.sort();
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && keys[j] === keys[i]) j++;
+    if (j - i >= 2) pairs.push([Number(keys[i]! >> 32n), Number(keys[i]! & 0xffffffffn)]);
+    i = j;
+  }
+
+  // each pair compared from both sides, as a lookup of either page would (boilerplate judged on its own hashes)
+  const ids = [...new Set(pairs.flat())].sort((x, y) => x - y);
+  const found = await readPagesAndFingerprints(store, ids);
+  const shareOf = (own: PassageFingerprints, other: PassageFingerprints): number => {
+    const mine = new Set(own.hashes);
+    const passages = sharedPassages(own, other, { ignore: (h) => mine.has(h) && boilerplate.has(h), minWords: MIN_PASSAGE_WORDS });
+    return coveredShare(passages.map((p) => p.a), own.words);
+  };
+  const copy = new Map<number, boolean>();
+  for (const id of ids) if (isPending(id)) copy.set(id, false);
+  for (const [x, y] of pairs) {
+    const px = found.get(x);
+    const py = found.get(y);
+    if (px === undefined || py === undefined) continue;
+    for (const [page, other] of [[px, py], [py, px]] as const) {
+      if (page.record.site === other.record.site || !seenBefore(other.record, page.record)) continue;
+      if (shareOf(page.fingerprints, other.fingerprints) >= PASSAGE_COPY_SHARE) copy.set(page.record.id, true);
+    }
+  }
+  // pending pages get exactly what the pairs say; pages stored before only become copies here
+  const changed = [...copy].filter(([id, isCopy]) => {
+    const record = found.get(id)?.record;
+    return record !== undefined && isCopy !== (record.passageCopy === true) && (isPending(id) || isCopy);
+  });
+  for (let start = 0; start < changed.length; start += RECORDS_PER_WRITE) {
+    const chunk = changed.slice(start, start + RECORDS_PER_WRITE);
+    await store.write(async ({ rows, tally }) => {
+      for (const [id, isCopy] of chunk) {
+        const record = await rows.get(id);
+        if (record === undefined || isCopy === (record.passageCopy === true)) continue;
+        const written = storedRecord(record);
+        if (isCopy) written.passageCopy = true;
+        else delete written.passageCopy;
+        tally.change(record, written);
+        await rows.put(written);
+      }
+    });
+  }
+  return { pairs: pairs.length, copiesChanged: changed.length };
+}
+
+/** The records and fingerprints of `ids` (ascending), a few hundred blocks a readonly transaction; pages without either are left out. */
+async function readPagesAndFingerprints(store: PageStore, ids: readonly number[]): Promise<Map<number, { record: PageRecord; fingerprints: PassageFingerprints }>> {
+  const out = new Map<number, { record: PageRecord; fingerprints: PassageFingerprints }>();
+  for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
+    const chunk = ids.slice(start, start + BLOCKS_PER_READ);
+    await store.read(async (rows, _tx, passages) => {
+      const read = await Promise.all(chunk.map(async (id) => [await rows.get(id), await passages.fingerprintsOf(id)] as const));
+      chunk.forEach((id, i) => {
+        const [record, fingerprints] = read[i]!;
+        if (record !== undefined && fingerprints !== undefined) out.set(id, { record, fingerprints });
+      });
+    });
+  }
+  return out;
+}

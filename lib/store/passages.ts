@@ -1,0 +1,406 @@
+// The passage index in IndexedDB: every page's passage fingerprints (hashes and word positions,
+// never text) and the postings that say which pages hold each hash. Written in the transaction
+// that writes the page (lib/store/pages.ts), so that a page and its fingerprints are whole or
+// absent, and forgetting a page removes both.
+//
+// - `passages`, keyed by block (lib/store/blocks.ts: BLOCK_PAGES pages a value, the same blocks as
+//   the pages'): for each slot a varint length, then that many bytes of the page's fingerprints
+//   (lib/passages/codec.ts), 0 for a page without any. These are the truth: the postings can be
+//   rebuilt from them.
+// - `postings`, keyed by bucket (lib/index/postings.ts: 2^16 buckets by the hash's low 16 bits):
+//   [high 16 bits, page id] entries and the hashes marked as one site's boilerplate.
+//
+// A visit adds its page's postings in its own transaction (about 52 buckets rewritten). An import
+// writes only the fingerprints of its pages, in its batches, and lists their blocks in meta
+// `passagePending`; organising adds their postings afterwards, every bucket rewritten once
+// (indexPending): rewriting the buckets a batch touches would rewrite all of them every batch.
+// Until then, lookups do not see those pages. Adding a posting that is there already, or removing
+// one that is not, changes nothing, so a pending page that is visited or forgotten meanwhile is
+// handled like any other.
+import type { PassageFingerprints } from '../passages/fingerprints';
+import { decodePassageBytes, encodePassageBytes, readVarint, writeVarint } from '../passages/codec';
+import { BOILERPLATE, type BoilerplateRule } from '../passages/index';
+import { MAX_PASSAGE_CANDIDATES, type Posting, type StoredMatch, matchStored, passageCandidates } from '../passages/stored';
+import { seenBefore } from '../groups';
+import {
+  type Bucket,
+  type BucketChange,
+  EMPTY_BUCKET,
+  applyBucketChange,
+  bucketOf,
+  decodeBucket,
+  encodeBucket,
+  highOf,
+  idsWith,
+  isFlagged,
+  withFlag,
+} from '../index/postings';
+import { BLOCK_PAGES, blockOf } from './blocks';
+import type { PageRecord, PendingPassages } from './schema';
+
+/** What PassageRows needs of the `passages` store (idb's has it, readonly or not). */
+export interface PassageBlockReader {
+  get(block: number): Promise<Uint8Array | undefined>;
+}
+export interface PassageBlockStore extends PassageBlockReader {
+  put(value: Uint8Array, block: number): Promise<unknown>;
+  delete(block: number): Promise<unknown>;
+}
+/** What it needs of the `postings` store. */
+export interface PostingReader {
+  get(bucket: number): Promise<Uint8Array | undefined>;
+}
+export interface PostingStore extends PostingReader {
+  put(value: Uint8Array, bucket: number): Promise<unknown>;
+  delete(bucket: number): Promise<unknown>;
+}
+
+// ---- the `passages` values ------------------------------------------------------------------
+
+/** A block's value: each slot's fingerprint bytes (undefined: none), trailing empty slots left out. */
+export function encodePassageBlock(slots: readonly (Uint8Array | undefined)[]): Uint8Array | undefined {
+  let used = slots.length;
+  while (used > 0 && (slots[used - 1] === undefined || slots[used - 1]!.length === 0)) used--;
+  if (used === 0) return undefined;
+  let size = 0;
+  for (let s = 0; s < used; s++) size += 5 + (slots[s]?.length ?? 0);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (let s = 0; s < used; s++) {
+    const bytes = slots[s];
+    at = writeVarint(out, at, bytes?.length ?? 0);
+    if (bytes !== undefined) {
+      out.set(bytes, at);
+      at += bytes.length;
+    }
+  }
+  return out.slice(0, at);
+}
+
+/** A block's slots from its value; a RangeError naming the block if the value is not one. */
+export function decodePassageBlock(block: number, value: unknown): (Uint8Array | undefined)[] {
+  const fail = (why: string): never => {
+    throw new RangeError(`Doppel's stored passage fingerprints of block ${block} are damaged: ${why}.`);
+  };
+  if (!(value instanceof Uint8Array)) return fail('they are not bytes');
+  const slots: (Uint8Array | undefined)[] = [];
+  let at = 0;
+  while (at < value.length) {
+    if (slots.length >= BLOCK_PAGES) return fail(`they hold more than ${BLOCK_PAGES} slots`);
+    let length: number;
+    try {
+      ({ value: length, end: at } = readVarint(value, at));
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    if (at + length > value.length) return fail(`slot ${slots.length} runs past the end`);
+    slots.push(length === 0 ? undefined : value.subarray(at, at + length));
+    at += length;
+  }
+  return slots;
+}
+
+/** A slot's fingerprints; a RangeError naming the page if its bytes are damaged. */
+function decodeSlot(id: number, bytes: Uint8Array | undefined): PassageFingerprints | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    const { fingerprints, end } = decodePassageBytes(bytes);
+    if (end !== bytes.length) throw new RangeError(`${bytes.length - end} bytes past the fingerprints`);
+    return fingerprints;
+  } catch (error) {
+    throw new RangeError(`Doppel's stored passage fingerprints of page ${id} are damaged: ${(error as Error).message}.`);
+  }
+}
+
+// ---- pending blocks (meta `passagePending`) -------------------------------------------------
+
+export const NO_PENDING: PendingPassages = { blocks: [], fingerprints: 0, touched: [] };
+
+/** meta `passagePending` read back, checked; NO_PENDING if absent. */
+export function parsePending(value: unknown): PendingPassages {
+  if (value === undefined) return NO_PENDING;
+  const fail = (why: string): never => {
+    throw new RangeError(`Doppel's list of passage fingerprints still to index is damaged: ${why}.`);
+  };
+  const v = value as Partial<PendingPassages> | null;
+  if (typeof v !== 'object' || v === null || !Array.isArray(v.blocks)) return fail('it is not a list of blocks');
+  if (!Number.isSafeInteger(v.fingerprints) || v.fingerprints! < 0) return fail('its count is not a count');
+  const touched = v.touched ?? [];
+  if (!Array.isArray(touched) || !touched.every((id) => Number.isSafeInteger(id) && id >= 0)) return fail('its touched pages are not page ids');
+  let last = -2;
+  for (const range of v.blocks as unknown[]) {
+    if (!Array.isArray(range) || range.length !== 2 || !range.every((b) => Number.isSafeInteger(b) && b >= 0)) return fail('a range is not two block numbers');
+    const [from, to] = range as [number, number];
+    if (from > to || from <= last + 1) return fail('its ranges are not increasing and apart');
+    last = to;
+  }
+  return { blocks: (v.blocks as [number, number][]).map(([a, b]) => [a, b]), fingerprints: v.fingerprints!, touched: [...touched] };
+}
+
+/** The ranges with `blocks` added, merged (the ranges format of PendingPassages). */
+export function addPendingBlocks(ranges: readonly [number, number][], blocks: Iterable<number>): [number, number][] {
+  const all = new Set<number>();
+  for (const [from, to] of ranges) for (let b = from; b <= to; b++) all.add(b);
+  for (const b of blocks) all.add(b);
+  const sorted = [...all].sort((a, b) => a - b);
+  const out: [number, number][] = [];
+  for (const b of sorted) {
+    const last = out.at(-1);
+    if (last !== undefined && last[1] + 1 === b) last[1] = b;
+    else out.push([b, b]);
+  }
+  return out;
+}
+
+export function* pendingBlocks(pending: Pick<PendingPassages, 'blocks'>): Generator<number> {
+  for (const [from, to] of pending.blocks) for (let b = from; b <= to; b++) yield b;
+}
+
+/** Whether block `block` is among the ranges. */
+export function inRanges(ranges: readonly [number, number][], block: number): boolean {
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const [from, to] = ranges[mid]!;
+    if (block < from) high = mid - 1;
+    else if (block > to) low = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/**
+ * meta `passagePending` after a write that left `blocks` pending (an import's batch) and changed
+ * the fingerprints of the pages `changedNow` otherwise (a visit, a forgetting).
+ */
+export function pendingAfter(pending: PendingPassages, write: { pendingBlocks: readonly number[]; pendingFingerprints: number; changedNow: readonly number[] }): PendingPassages {
+  const blocks = write.pendingBlocks.length === 0 ? pending.blocks : addPendingBlocks(pending.blocks, write.pendingBlocks);
+  const touched = new Set(pending.touched);
+  for (const id of write.changedNow) if (inRanges(blocks, blockOf(id).block)) touched.add(id);
+  return { blocks, fingerprints: pending.fingerprints + write.pendingFingerprints, touched: [...touched].sort((a, b) => a - b) };
+}
+
+// ---- one transaction's passages -------------------------------------------------------------
+
+/** Where a page's sites come from, in the transaction (for the one-site boilerplate rule). */
+export type SiteOf = (id: number) => Promise<string | undefined>;
+
+/** How a page's new fingerprints reach the postings: at once (a visit), or later, by organising (an import). */
+export type Indexing = 'now' | 'pending';
+
+/**
+ * The passage index within one transaction, as PageRows (lib/store/page-rows.ts) is for the pages:
+ * reads see the transaction's own changes; flush() writes the fingerprints and the postings.
+ */
+export class PassageRows {
+  private readonly blocks = new Map<number, Promise<(Uint8Array | undefined)[]>>();
+  private readonly changedBlocks = new Set<number>();
+  /** Each page changed so far: its fingerprint bytes before the transaction's first change, and how its new ones are indexed. */
+  private readonly changed = new Map<number, { before: Uint8Array | undefined; indexing: Indexing }>();
+  private readonly buckets = new Map<number, Promise<Bucket>>();
+
+  constructor(
+    private readonly passages: PassageBlockReader | PassageBlockStore,
+    private readonly postings: PostingReader | PostingStore,
+    readonly boilerplate: BoilerplateRule = BOILERPLATE,
+  ) {}
+
+  private slotsOf(block: number): Promise<(Uint8Array | undefined)[]> {
+    let slots = this.blocks.get(block);
+    if (slots === undefined) {
+      slots = this.passages.get(block).then((value) => (value === undefined ? [] : decodePassageBlock(block, value)));
+      slots.catch(() => undefined); // kept for later readers: an aborted transaction rejects it, unread
+      this.blocks.set(block, slots);
+    }
+    return slots;
+  }
+
+  private async bytesOf(id: number): Promise<Uint8Array | undefined> {
+    const { block, slot } = blockOf(id);
+    return (await this.slotsOf(block))[slot];
+  }
+
+  /** The fingerprints kept for page `id`, as this transaction has left them; undefined if none. */
+  async fingerprintsOf(id: number): Promise<PassageFingerprints | undefined> {
+    if (!Number.isSafeInteger(id) || id < 0) return undefined;
+    return decodeSlot(id, await this.bytesOf(id));
+  }
+
+  /** The bucket `bucket` as this transaction reads it (its own changes are written by flush). */
+  bucket(bucket: number): Promise<Bucket> {
+    let read = this.buckets.get(bucket);
+    if (read === undefined) {
+      read = this.postings.get(bucket).then((value) => (value === undefined ? EMPTY_BUCKET : decodeBucketOf(bucket, value)));
+      read.catch(() => undefined);
+      this.buckets.set(bucket, read);
+    }
+    return read;
+  }
+
+  /** The postings of each distinct hash, read in parallel (hashes no page holds are absent). */
+  async postingsOf(hashes: ArrayLike<number>): Promise<Map<number, Posting>> {
+    const distinct = [...new Set(Array.from(hashes))];
+    const buckets = await Promise.all(distinct.map((h) => this.bucket(bucketOf(h))));
+    const out = new Map<number, Posting>();
+    distinct.forEach((h, i) => {
+      const ids = idsWith(buckets[i]!, highOf(h));
+      if (ids.length > 0) out.set(h, { ids, siteBoilerplate: isFlagged(buckets[i]!, highOf(h)) });
+    });
+    return out;
+  }
+
+  /**
+   * Keeps `fingerprints` for page `id` (undefined: keeps none), in place of what it had. Its old
+   * postings are removed at flush; its new ones are added then ('now') or by organising ('pending').
+   */
+  async set(id: number, fingerprints: PassageFingerprints | undefined, indexing: Indexing = 'now'): Promise<void> {
+    const bytes = fingerprints === undefined ? undefined : encodePassageBytes(fingerprints);
+    const { block, slot } = blockOf(id);
+    const slots = await this.slotsOf(block);
+    // the bytes before the transaction's first change, read in the same turn as the change
+    const entry = this.changed.get(id);
+    if (entry === undefined) this.changed.set(id, { before: slots[slot], indexing });
+    else entry.indexing = indexing;
+    while (slots.length <= slot) slots.push(undefined);
+    slots[slot] = bytes;
+    this.changedBlocks.add(block);
+  }
+
+  /** Whether this transaction changed any page's fingerprints. */
+  get isChanged(): boolean {
+    return this.changed.size > 0;
+  }
+
+  /**
+   * Writes what this transaction changed: the fingerprints' blocks, and the postings (old ones
+   * removed, new ones added unless pending, the one-site boilerplate marks of the hashes whose
+   * pages changed reconsidered with `siteOf`). Returns the blocks with pages left pending, and
+   * how many fingerprints they hold. Call once, after the last change, before the transaction ends.
+   */
+  async flush(siteOf: SiteOf): Promise<{ pendingBlocks: number[]; pendingFingerprints: number; changedNow: number[] }> {
+    const changes = new Map<number, BucketChange>();
+    const change = (h: number): BucketChange => {
+      const b = bucketOf(h);
+      let c = changes.get(b);
+      if (c === undefined) changes.set(b, (c = { add: [], remove: [] }));
+      return c;
+    };
+    const pendingBlocks = new Set<number>();
+    let pendingFingerprints = 0;
+    const changedNow: number[] = [];
+    for (const [id, { before, indexing }] of this.changed) {
+      const old = decodeSlot(id, before);
+      const now = await this.fingerprintsOf(id);
+      if (old !== undefined) for (const h of new Set(old.hashes)) change(h).remove.push(highOf(h), id);
+      if (indexing === 'now') changedNow.push(id);
+      if (now === undefined) continue;
+      if (indexing === 'pending') {
+        pendingBlocks.add(blockOf(id).block);
+        pendingFingerprints += now.hashes.length;
+      } else for (const h of new Set(now.hashes)) change(h).add.push(highOf(h), id);
+    }
+    await this.applyChanges(changes, siteOf);
+    await this.writeBlocks();
+    this.changed.clear();
+    return { pendingBlocks: [...pendingBlocks], pendingFingerprints, changedNow };
+  }
+
+  /** Applies the changes to their buckets, reconsiders the marks of the hashes they touch, and writes the buckets. */
+  async applyChanges(changes: ReadonlyMap<number, BucketChange>, siteOf: SiteOf): Promise<void> {
+    const store = this.writable(this.postings);
+    await Promise.all(
+      [...changes].map(async ([b, c]) => {
+        let bucket = applyBucketChange(await this.bucket(b), c);
+        const touched = new Set<number>();
+        for (let i = 0; i < c.add.length; i += 2) touched.add(c.add[i]!);
+        for (let i = 0; i < c.remove.length; i += 2) touched.add(c.remove[i]!);
+        for (const high of touched) bucket = withFlag(bucket, high, await this.isSiteBoilerplate(idsWith(bucket, high), siteOf));
+        this.buckets.set(b, Promise.resolve(bucket));
+        return bucket.highs.length === 0 && bucket.flagged.length === 0 ? store.delete(b) : store.put(encodeBucket(bucket), b);
+      }),
+    );
+  }
+
+  /**
+   * Whether pages `ids` (the holders of one hash) make it one site's boilerplate: at least
+   * maxSitePages of them on one site. Past maxPages the count decides alone, and no site is read.
+   */
+  private async isSiteBoilerplate(ids: ArrayLike<number>, siteOf: SiteOf): Promise<boolean> {
+    if (ids.length < this.boilerplate.maxSitePages || ids.length > this.boilerplate.maxPages) return false;
+    const sites = await Promise.all(Array.from(ids, (id) => siteOf(id)));
+    const counts = new Map<string, number>();
+    for (const site of sites) {
+      if (site === undefined) continue;
+      const n = (counts.get(site) ?? 0) + 1;
+      if (n >= this.boilerplate.maxSitePages) return true;
+      counts.set(site, n);
+    }
+    return false;
+  }
+
+  private async writeBlocks(): Promise<void> {
+    const store = this.writable(this.passages);
+    const blocks = [...this.changedBlocks];
+    this.changedBlocks.clear();
+    await Promise.all(
+      blocks.map(async (block) => {
+        const value = encodePassageBlock(await this.slotsOf(block));
+        return value === undefined ? store.delete(block) : store.put(value, block);
+      }),
+    );
+  }
+
+  private writable<S extends object>(store: S): S & { put(value: Uint8Array, key: number): Promise<unknown>; delete(key: number): Promise<unknown> } {
+    if (!('put' in store)) throw new TypeError('PassageRows: the passage index was changed through a store that cannot be written');
+    return store as S & { put(value: Uint8Array, key: number): Promise<unknown>; delete(key: number): Promise<unknown> };
+  }
+}
+
+function decodeBucketOf(bucket: number, value: unknown): Bucket {
+  if (!(value instanceof Uint8Array)) throw new RangeError(`Doppel's stored postings of bucket ${bucket} are damaged: they are not bytes.`);
+  try {
+    return decodeBucket(value);
+  } catch (error) {
+    throw new RangeError(`Doppel's stored postings of bucket ${bucket} are damaged: ${(error as Error).message}.`);
+  }
+}
+
+// ---- matches of a stored page ------------------------------------------------------------------
+
+/** A page sharing passages with the one looked up, with its record. */
+export interface RecordMatch {
+  record: PageRecord;
+  match: StoredMatch;
+}
+
+/**
+ * The pages sharing passages with `own` (page `ownId`, whose fingerprints they are), except the
+ * ids in `exclude`: read through the transaction's postings, fingerprints and records (a
+ * candidate whose record is gone is dropped), the largest share of own first.
+ */
+export async function passageMatches(
+  passages: PassageRows,
+  records: (id: number) => Promise<PageRecord | undefined>,
+  own: PassageFingerprints,
+  ownId: number,
+  exclude: ReadonlySet<number> = new Set(),
+  maxCandidates = MAX_PASSAGE_CANDIDATES,
+): Promise<RecordMatch[]> {
+  if (own.hashes.length === 0) return [];
+  const postings = await passages.postingsOf(own.hashes);
+  const candidates = passageCandidates(own, ownId, postings, passages.boilerplate)
+    .filter((c) => !exclude.has(c.id))
+    .slice(0, maxCandidates);
+  const found = await matchStored(own, candidates, postings, (id) => passages.fingerprintsOf(id), passages.boilerplate);
+  const withRecords = await Promise.all(found.map(async (match) => ({ record: await records(match.id), match })));
+  return withRecords.filter((m): m is RecordMatch => m.record !== undefined);
+}
+
+/** At least this share of a page's words in passages shared with an earlier page of another site makes it a copy. */
+export const PASSAGE_COPY_SHARE = 0.5;
+
+/** Whether `page` is a passage copy by these matches: PASSAGE_COPY_SHARE of it shared with a page first seen before it on another site. */
+export function isPassageCopy(page: Pick<PageRecord, 'site' | 'firstSeen' | 'url'>, matches: readonly RecordMatch[]): boolean {
+  return matches.some(({ record, match }) => record.site !== page.site && seenBefore(record, page) && match.share >= PASSAGE_COPY_SHARE);
+}
