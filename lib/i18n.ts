@@ -8,7 +8,7 @@
 // - Numbers passed to a message are formatted in the UI's locale (`1,234`, `1.234`).
 // - Static text in a page's HTML names its key in `data-i18n` (text) or `data-i18n-ATTRIBUTE`
 //   (an attribute); localizePage fills them at start.
-import { absoluteTime, bitSimilarity, relativeTime } from './format';
+import { absoluteDay, absoluteTime, bitSimilarity, relativeTime, shownPercent } from './format';
 import type { NotArticleWhy } from './messages';
 
 /** browser.i18n.getMessage: the message for a key with $1…$9 filled in, or '' if there is none. */
@@ -31,8 +31,12 @@ export interface Localizer {
   number(n: number): string;
   /** A whole percentage: 97 → "97%" (en), "97 %" (es). */
   percent(whole: number): string;
+  /** A fraction from 0 to 1 as a percentage, never rounded up (lib/format.ts shownPercent): 0.627 → "62%", 0.004 → "0.4%". */
+  share(fraction: number): string;
   /** An absolute date and time ("Nov 22, 2026, 3:04 PM"). */
   date(ms: number): string;
+  /** An absolute date ("Nov 22, 2026"). */
+  day(ms: number): string;
   /** "3 days ago", "just now": when something happened, relative to now. */
   relative(then: number, now: number): string;
   /** How alike two pages are, in words, from the Hamming distance of their simhashes. */
@@ -54,6 +58,7 @@ export function createLocalizer(getMessage: GetMessage, uiLocale: string): Local
   const rules = new Intl.PluralRules(catalogLocale);
   const numbers = new Intl.NumberFormat(locale);
   const percents = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const smallPercents = new Intl.NumberFormat(locale, { style: 'percent', maximumSignificantDigits: 1 });
   const number = (n: number): string => numbers.format(n);
   const text = (substitutions: Substitution[]): string[] => substitutions.map((s) => (typeof s === 'number' ? number(s) : s));
   const lookup = (key: string, substitutions: Substitution[]): string => getMessage(key, text(substitutions));
@@ -69,7 +74,12 @@ export function createLocalizer(getMessage: GetMessage, uiLocale: string): Local
     },
     number,
     percent: (whole) => percents.format(whole / 100),
+    share(fraction) {
+      const shown = shownPercent(fraction);
+      return shown >= 1 || shown === 0 ? percents.format(shown / 100) : smallPercents.format(shown / 100);
+    },
     date: (ms) => absoluteTime(ms, locale),
+    day: (ms) => absoluteDay(ms, locale),
     relative: (then, now) => (now - then < 60_000 ? t('justNow') : relativeTime(then, now, locale)),
     likeness: (distance) => t(distance === 0 ? 'likenessSame' : distance === 1 ? 'likenessNearlySame' : 'likenessVerySimilar'),
     distanceDetail(distance) {

@@ -5,22 +5,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { type GetMessage, createLocalizer, formatLocale, localizePage, pluralKey } from '../lib/i18n';
+import { createLocalizer, formatLocale, localizePage, pluralKey } from '../lib/i18n';
+import { LOCALES, catalogue, getMessageOf, localizerFor } from './catalogues';
 import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './i18n-check';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const LOCALES = { en: 'en', es: 'es', zh_CN: 'zh-CN' } as const;
-const catalogue = (folder: string): Catalogue => JSON.parse(readFileSync(join(ROOT, 'public/_locales', folder, 'messages.json'), 'utf8')) as Catalogue;
 const en = catalogue('en');
-
-/** browser.i18n.getMessage over a catalogue, as Chrome and Firefox do it: $1…$9 filled, '' for a missing key. */
-function getMessageOf(messages: Catalogue): GetMessage {
-  return (key, substitutions) => {
-    const values = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
-    const message = messages[key]?.message;
-    return message === undefined ? '' : message.replace(/\$([1-9]|\$)/g, (_, n: string) => (n === '$' ? '$' : (values[Number(n) - 1] ?? '')));
-  };
-}
 
 function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -152,7 +142,7 @@ describe('no page hard-codes English', () => {
 });
 
 describe('createLocalizer', () => {
-  const localizer = (folder: keyof typeof LOCALES, ui: string) => createLocalizer(getMessageOf(catalogue(folder)), ui);
+  const localizer = localizerFor;
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
 
   it.each([
@@ -196,6 +186,13 @@ describe('createLocalizer', () => {
     expect(localizer(folder, ui).notArticle(why, 'the reader’s sentence')).toBe(expected);
   });
 
+  it('shares of a page as percentages in the locale, never rounded up', () => {
+    expect([0.62, 0.999, 0.004, 1, 0].map((x) => localizer('en', 'en').share(x))).toEqual(['62%', '99%', '0.4%', '100%', '0%']);
+    const es = new Intl.NumberFormat('es', { style: 'percent', maximumFractionDigits: 1 });
+    expect([0.627, 0.004].map((x) => localizer('es', 'es').share(x))).toEqual([es.format(0.62), es.format(0.004)]);
+    expect(localizer('zh_CN', 'zh-CN').share(0.8)).toBe('80%');
+  });
+
   it('dates and relative times in the UI locale; "just now" from the catalogue', () => {
     const at = now - 3 * 24 * 3600_000;
     expect(localizer('es', 'es').relative(at, now)).toBe('hace 3 días');
@@ -204,6 +201,9 @@ describe('createLocalizer', () => {
     expect(localizer('es', 'es').relative(now - 5_000, now)).toBe('ahora mismo');
     expect(localizer('es', 'es').date(at)).toBe(new Intl.DateTimeFormat('es', { dateStyle: 'medium', timeStyle: 'short' }).format(at));
     expect(localizer('zh_CN', 'zh-CN').date(at)).toMatch(/^2026年11月19日/);
+    expect(localizer('zh_CN', 'zh-CN').day(at)).toBe('2026年11月19日');
+    expect(localizer('en', 'en-US').day(at)).toBe('Nov 19, 2026');
+    expect(localizer('es', 'es').day(at)).toBe(new Intl.DateTimeFormat('es', { dateStyle: 'medium' }).format(at));
   });
 
   it('the UI locale formats, the catalogue picks the words and plural rules', () => {
