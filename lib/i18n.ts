@@ -127,8 +127,19 @@ function supported(tag: string): string | null {
 /** The attributes a `data-i18n-NAME` may fill. */
 export const LOCALIZED_ATTRIBUTES = ['placeholder', 'title', 'aria-label'] as const;
 
-/** Marks where an element's child elements go in its message: "$1" → the first child element. */
-const CHILD = (index: number): string => `\u0001${index}\u0001`;
+/**
+ * A substitution that stands for a node: pass `nodeAt(i)` for a placeholder, then `placeNodes` puts
+ * `nodes[i]` where the message put it ("62% of this page appeared in $2" with a link as $2).
+ */
+export const nodeAt = (index: number): string => `\u0001${index}\u0001`;
+
+/** A message made with `nodeAt` substitutions, as text and the nodes in their places; `placed` lists the nodes used. */
+export function placeNodes<N>(message: string, nodes: readonly N[]): { parts: (string | N)[]; placed: number[] } {
+  const split = message.split(/\u0001(\d+)\u0001/);
+  const placed = split.filter((_, i) => i % 2 === 1).map(Number);
+  const parts = split.map((part, i) => (i % 2 === 0 ? part : nodes[Number(part)]!)).filter((part) => part !== '');
+  return { parts, placed };
+}
 
 /**
  * Fills the static text of a page: an element with `data-i18n` gets the message that attribute
@@ -140,11 +151,9 @@ export function localizePage(document: Document, l: Localizer): void {
   document.documentElement.lang = l.catalogLocale;
   for (const element of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
     const children = [...element.children];
-    const message = l.t(element.getAttribute('data-i18n')!, ...children.map((_, i) => CHILD(i)));
-    const parts = message.split(/\u0001(\d+)\u0001/);
-    const placed = parts.filter((_, i) => i % 2 === 1).map(Number);
+    const { parts, placed } = placeNodes(l.t(element.getAttribute('data-i18n')!, ...children.map((_, i) => nodeAt(i))), children);
     const unplaced = children.filter((_, i) => !placed.includes(i));
-    element.replaceChildren(...unplaced, ...(unplaced.length > 0 ? [' '] : []), ...parts.map((part, i) => (i % 2 === 0 ? part : children[Number(part)]!)).filter((part) => part !== ''));
+    element.replaceChildren(...unplaced, ...(unplaced.length > 0 ? [' '] : []), ...parts);
   }
   for (const attribute of LOCALIZED_ATTRIBUTES) {
     for (const element of document.querySelectorAll(`[data-i18n-${attribute}]`)) {

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { createLocalizer, formatLocale, localizePage, pluralKey } from '../lib/i18n';
+import { createLocalizer, formatLocale, localizePage, nodeAt, placeNodes, pluralKey } from '../lib/i18n';
 import { LOCALES, catalogue, getMessageOf, localizerFor } from './catalogues';
 import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './i18n-check';
 
@@ -55,8 +55,11 @@ describe('message catalogues', () => {
   });
 });
 
+/** The lib/ modules that word what a page shows (they take a Localizer), besides lib/i18n.ts. */
+const wordingModules = filesUnder(join(ROOT, 'lib'), (n) => n.endsWith('.ts')).filter((f) => !f.endsWith('/lib/i18n.ts') && /\bLocalizer\b/.test(readFileSync(f, 'utf8')));
+
 describe('the code and the catalogues', () => {
-  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), join(ROOT, 'lib/i18n.ts'), join(ROOT, 'wxt.config.ts')];
+  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules, join(ROOT, 'lib/i18n.ts'), join(ROOT, 'wxt.config.ts')];
   const text = sources.map((f) => readFileSync(f, 'utf8')).join('\n');
   const named = new Set([
     ...[...text.matchAll(/\bl\.(?:t|count)\('(\w+)'/g)].map((m) => m[1]!),
@@ -95,6 +98,7 @@ const NOT_SHOWN: Record<string, string[]> = {
   'entrypoints/history/list.ts': ['tag copy'], // class names
   'entrypoints/history/shared.ts': ['noopener noreferrer'], // rel
   'entrypoints/popup/main.ts': ['noopener noreferrer'],
+  'lib/passages/popup.ts': ['noopener noreferrer'],
   // the offscreen reader document is never shown; its errors are logged by the worker
   'entrypoints/reader/index.html': ['Doppel reader'],
   'entrypoints/reader/main.ts': [
@@ -106,7 +110,7 @@ const NOT_SHOWN: Record<string, string[]> = {
 };
 
 describe('no page hard-codes English', () => {
-  const pages = filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n));
+  const pages = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules];
 
   it.each(pages.map((f) => relative(ROOT, f)))('%s', (file) => {
     const source = readFileSync(join(ROOT, file), 'utf8');
@@ -115,7 +119,9 @@ describe('no page hard-codes English', () => {
   });
 
   it('finds the popup and history pages', () => {
-    expect(pages.map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts']));
+    expect(pages.map((f) => relative(ROOT, f))).toEqual(
+      expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts', 'lib/passages/popup.ts']),
+    );
   });
 
   it('the HTML check finds planted text nodes and attributes, and lets keys, the name and numbers pass', () => {
@@ -240,6 +246,17 @@ describe('createLocalizer', () => {
     expect(l.t('noSuchKey')).toBe('noSuchKey');
     expect(l.count('pagesCount', 1_000_000)).toBe('1.000.000 páginas');
     expect(createLocalizer(getMessageOf(en), 'not a locale!').locale).toBe('en');
+  });
+});
+
+describe('placeNodes', () => {
+  it('puts each node where its language\'s message puts it, and says which it placed', () => {
+    const link = { node: 'link' };
+    const when = { node: 'time' };
+    const words = (folder: 'en' | 'zh_CN') => localizerFor(folder).t('passageShare', '62%', nodeAt(0), nodeAt(1));
+    expect(placeNodes(words('en'), [link, when])).toEqual({ parts: ['62% of this page appeared in ', link, ', which you read on ', when], placed: [0, 1] });
+    expect(placeNodes(words('zh_CN'), [link, when])).toEqual({ parts: ['此页有 62% 的内容出现在你 ', when, ' 读过的 ', link, ' 中'], placed: [1, 0] });
+    expect(placeNodes(`${nodeAt(0)}`, [link, when])).toEqual({ parts: [link], placed: [0] });
   });
 });
 
