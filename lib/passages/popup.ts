@@ -5,7 +5,7 @@
 // elements and a TabLink, so that all of it is tested on linkedom with a fake tab.
 import { type Localizer, nodeAt, placeNodes } from '../i18n';
 import type { PassageMatch } from '../messages';
-import { PASSAGE_SLOTS, type PassageMarks, type SharedPassageSet, type TabMessage, type TabMessageType, parsePassageMarks } from '../tab-protocol';
+import { PASSAGE_SLOTS, type PassageMarks, type SharedPassageSet, type TabMessage, parsePassageMarks } from '../tab-protocol';
 import { LIMITS } from '../validation';
 
 /** The colour and underline an entry is marked in: its place in the list, round the six slots. */
@@ -190,7 +190,7 @@ export function createPassagesControl(doc: Document, l: Localizer, view: Passage
     view.status.textContent = state === 'shown' && marks !== null ? l.count('passagesMarked', marks.marked) : state === 'not-found' ? l.t('passagesNotFound') : '';
   };
 
-  const run = async (link: TabLink, type: TabMessageType): Promise<void> => {
+  const run = async (link: TabLink, type: 'passages/show' | 'passages/clear'): Promise<void> => {
     busy = true;
     view.button.setAttribute('aria-busy', 'true');
     try {
