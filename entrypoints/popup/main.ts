@@ -173,7 +173,7 @@ function render(report: Report, now: number, passages: PassagesControl): void {
     case 'recorded': {
       const page = report.page!;
       const n = report.matches.length;
-      view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : l.t('noNearDuplicates');
+      view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : report.passages.length > 0 ? l.t('readPartsBefore') : l.t('noNearDuplicates');
       view.detail.textContent = l.t(report.earliest ? 'recordedEarliest' : 'recorded', l.relative(page.firstSeen, now), l.count('visitsCount', page.visits));
       if (n > 0) {
         view.matchesHeading.textContent = l.count('nearDuplicatesWithin', n, report.k);
