@@ -8,7 +8,7 @@
 // - Numbers passed to a message are formatted in the UI's locale (`1,234`, `1.234`).
 // - Static text in a page's HTML names its key in `data-i18n` (text) or `data-i18n-ATTRIBUTE`
 //   (an attribute); localizePage fills them at start.
-import { absoluteTime, bitSimilarity, relativeTime } from './format';
+import { absoluteDay, absoluteTime, bitSimilarity, relativeTime, shownPercent } from './format';
 import type { NotArticleWhy } from './messages';
 
 /** browser.i18n.getMessage: the message for a key with $1…$9 filled in, or '' if there is none. */
@@ -31,8 +31,12 @@ export interface Localizer {
   number(n: number): string;
   /** A whole percentage: 97 → "97%" (en), "97 %" (es). */
   percent(whole: number): string;
+  /** A fraction from 0 to 1 as a percentage, never rounded up (lib/format.ts shownPercent): 0.627 → "62%", 0.004 → "0.4%". */
+  share(fraction: number): string;
   /** An absolute date and time ("Nov 22, 2026, 3:04 PM"). */
   date(ms: number): string;
+  /** An absolute date ("Nov 22, 2026"). */
+  day(ms: number): string;
   /** "3 days ago", "just now": when something happened, relative to now. */
   relative(then: number, now: number): string;
   /** How alike two pages are, in words, from the Hamming distance of their simhashes. */
@@ -54,6 +58,7 @@ export function createLocalizer(getMessage: GetMessage, uiLocale: string): Local
   const rules = new Intl.PluralRules(catalogLocale);
   const numbers = new Intl.NumberFormat(locale);
   const percents = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const smallPercents = new Intl.NumberFormat(locale, { style: 'percent', maximumSignificantDigits: 1 });
   const number = (n: number): string => numbers.format(n);
   const text = (substitutions: Substitution[]): string[] => substitutions.map((s) => (typeof s === 'number' ? number(s) : s));
   const lookup = (key: string, substitutions: Substitution[]): string => getMessage(key, text(substitutions));
@@ -69,7 +74,12 @@ export function createLocalizer(getMessage: GetMessage, uiLocale: string): Local
     },
     number,
     percent: (whole) => percents.format(whole / 100),
+    share(fraction) {
+      const shown = shownPercent(fraction);
+      return shown >= 1 || shown === 0 ? percents.format(shown / 100) : smallPercents.format(shown / 100);
+    },
     date: (ms) => absoluteTime(ms, locale),
+    day: (ms) => absoluteDay(ms, locale),
     relative: (then, now) => (now - then < 60_000 ? t('justNow') : relativeTime(then, now, locale)),
     likeness: (distance) => t(distance === 0 ? 'likenessSame' : distance === 1 ? 'likenessNearlySame' : 'likenessVerySimilar'),
     distanceDetail(distance) {
@@ -117,8 +127,19 @@ function supported(tag: string): string | null {
 /** The attributes a `data-i18n-NAME` may fill. */
 export const LOCALIZED_ATTRIBUTES = ['placeholder', 'title', 'aria-label'] as const;
 
-/** Marks where an element's child elements go in its message: "$1" → the first child element. */
-const CHILD = (index: number): string => `\u0001${index}\u0001`;
+/**
+ * A substitution that stands for a node: pass `nodeAt(i)` for a placeholder, then `placeNodes` puts
+ * `nodes[i]` where the message put it ("62% of this page appeared in $2" with a link as $2).
+ */
+export const nodeAt = (index: number): string => `\u0001${index}\u0001`;
+
+/** A message made with `nodeAt` substitutions, as text and the nodes in their places; `placed` lists the nodes used. */
+export function placeNodes<N>(message: string, nodes: readonly N[]): { parts: (string | N)[]; placed: number[] } {
+  const split = message.split(/\u0001(\d+)\u0001/);
+  const placed = split.filter((_, i) => i % 2 === 1).map(Number);
+  const parts = split.map((part, i) => (i % 2 === 0 ? part : nodes[Number(part)]!)).filter((part) => part !== '');
+  return { parts, placed };
+}
 
 /**
  * Fills the static text of a page: an element with `data-i18n` gets the message that attribute
@@ -130,11 +151,9 @@ export function localizePage(document: Document, l: Localizer): void {
   document.documentElement.lang = l.catalogLocale;
   for (const element of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
     const children = [...element.children];
-    const message = l.t(element.getAttribute('data-i18n')!, ...children.map((_, i) => CHILD(i)));
-    const parts = message.split(/\u0001(\d+)\u0001/);
-    const placed = parts.filter((_, i) => i % 2 === 1).map(Number);
+    const { parts, placed } = placeNodes(l.t(element.getAttribute('data-i18n')!, ...children.map((_, i) => nodeAt(i))), children);
     const unplaced = children.filter((_, i) => !placed.includes(i));
-    element.replaceChildren(...unplaced, ...(unplaced.length > 0 ? [' '] : []), ...parts.map((part, i) => (i % 2 === 0 ? part : children[Number(part)]!)).filter((part) => part !== ''));
+    element.replaceChildren(...unplaced, ...(unplaced.length > 0 ? [' '] : []), ...parts);
   }
   for (const attribute of LOCALIZED_ATTRIBUTES) {
     for (const element of document.querySelectorAll(`[data-i18n-${attribute}]`)) {

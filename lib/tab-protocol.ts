@@ -1,6 +1,6 @@
 // The messages Doppel's own pages send to the content script of a tab (browser.tabs.sendMessage):
-// mark on the live page the passages it shares with pages read before, and clear the marks. The
-// popup sends them; the content script validates everything that arrives (`parseTabMessage`),
+// mark on the live page the passages it shares with pages read before, clear the marks, and ask what
+// is marked (a popup opened while marks are shown starts from them). The popup sends them; the content script validates everything that arrives (`parseTabMessage`),
 // checks that it came from one of Doppel's pages, and answers `{ok: true, value} | {ok: false,
 // error}`; the popup validates the answer (`parsePassageMarks`).
 //
@@ -37,6 +37,8 @@ export interface TabProtocol {
   'passages/show': { request: { sets: SharedPassageSet[] }; reply: PassageMarks };
   /** Removes every mark. */
   'passages/clear': { request: Record<string, never>; reply: PassageMarks };
+  /** What is marked now; changes nothing. */
+  'passages/get': { request: Record<string, never>; reply: PassageMarks };
 }
 
 export type TabMessageType = keyof TabProtocol;
@@ -50,7 +52,7 @@ export interface TabMessage<T extends TabMessageType = TabMessageType> {
 /** A message of any type, narrowed by its `type`. */
 export type AnyTabMessage = { [T in TabMessageType]: TabMessage<T> }[TabMessageType];
 
-export const TAB_MESSAGE_TYPES: readonly TabMessageType[] = ['passages/show', 'passages/clear'];
+export const TAB_MESSAGE_TYPES: readonly TabMessageType[] = ['passages/show', 'passages/clear', 'passages/get'];
 
 const MAX_HASH = 0xffff_ffff;
 
@@ -85,6 +87,11 @@ function passageSet(value: unknown): SharedPassageSet {
   return { id, slot, hashes: hashes as number[] };
 }
 
+function noFields(payload: unknown): Record<string, never> {
+  object(payload, 'payload');
+  return {};
+}
+
 const validators: { [T in TabMessageType]: (payload: unknown) => TabRequest<T> } = {
   'passages/show': (payload) => {
     const raw = list(object(payload, 'payload'), 'sets', LIMITS.passageSets);
@@ -98,10 +105,8 @@ const validators: { [T in TabMessageType]: (payload: unknown) => TabRequest<T> }
     }
     return { sets };
   },
-  'passages/clear': (payload) => {
-    object(payload, 'payload');
-    return {};
-  },
+  'passages/clear': noFields,
+  'passages/get': noFields,
 };
 
 /** Validates a message sent to a tab. Throws InvalidMessage with the reason; checks everything before anything is done. */
@@ -109,7 +114,7 @@ export function parseTabMessage(message: unknown): AnyTabMessage {
   return typedMessage(message, validators) as AnyTabMessage;
 }
 
-/** Validates the content script's answer to either message (the popup's side). Throws InvalidMessage. */
+/** Validates the content script's answer to any of the messages (the popup's side). Throws InvalidMessage. */
 export function parsePassageMarks(reply: unknown): TabReply<TabMessageType> {
   const o = object(reply, 'the reply');
   if (o['ok'] === false) return { ok: false, error: string(o, 'error', LIMITS.messageChars) };

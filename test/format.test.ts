@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteTime, bitSimilarity, relativeTime } from '../lib/format';
+import { absoluteDay, absoluteTime, bitSimilarity, relativeTime, shownPercent } from '../lib/format';
 
 describe('format', () => {
   it('bitSimilarity is the share of equal bits', () => {
@@ -27,5 +27,29 @@ describe('format', () => {
     expect(absoluteTime(at)).toBe(want);
     expect(absoluteTime(at, 'de')).toBe(new Date(at).toLocaleString('de', { dateStyle: 'medium', timeStyle: 'short' }));
     expect(relativeTime(at - 2 * 3600_000, at, 'de')).toBe('vor 2 Stunden');
+  });
+
+  it('absoluteDay: the medium date alone', () => {
+    const at = Date.UTC(2026, 10, 22, 15, 4);
+    expect(absoluteDay(at)).toBe(new Date(at).toLocaleDateString('en', { dateStyle: 'medium' }));
+    expect(absoluteDay(at, 'es')).toBe(new Date(at).toLocaleDateString('es', { dateStyle: 'medium' }));
+  });
+
+  it.each([
+    [0, 0],
+    [1, 100],
+    [0.999, 99], // 100% only when it is all
+    [0.627, 62],
+    [0.29, 29], // 28.999999999999996 in binary
+    [0.57, 57],
+    [0.01, 1],
+    [0.0099, 0.9],
+    [0.0042, 0.4],
+    [0.0003, 0.03],
+    [0.00001, 0.001],
+    [-0.1, 0],
+    [1.2, 100],
+  ])('shownPercent(%f) = %f', (fraction, percent) => {
+    expect(shownPercent(fraction)).toBeCloseTo(percent, 12);
   });
 });

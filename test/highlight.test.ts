@@ -518,6 +518,35 @@ describe('createPassageMarker (the content script)', () => {
     expect(doc.documentElement.outerHTML).toBe(before);
   });
 
+  it('answers passages/get with what is marked, changing nothing', () => {
+    const { doc, registry, marker } = setUp();
+    const get = { type: 'passages/get', payload: {} };
+    expect(marker.handle(get, popup, ext)).toEqual({ ok: true, value: { marked: 0, sets: [] } });
+    const show = { type: 'passages/show', payload: { sets: [{ id: 'a', slot: 0, hashes: setA }, { id: 'b', slot: 1, hashes: setB }, { id: 'c', slot: 2, hashes: [12345] }] } };
+    const marks = { marked: 3, sets: [{ id: 'a', ranges: 1 }, { id: 'b', ranges: 2 }, { id: 'c', ranges: 0 }] };
+    expect(marker.handle(show, popup, ext)).toEqual({ ok: true, value: marks });
+    const before = new Map(registry);
+    // The popup opened again (or as a tab) asks, twice: the same answer, the same highlights.
+    expect(marker.handle(get, popup, ext)).toEqual({ ok: true, value: marks });
+    expect(marker.handle(get, { ...popup, tab: { id: 4 }, frameId: 0 }, ext)).toEqual({ ok: true, value: marks });
+    expect(registry).toEqual(before);
+    expect([...registry].every(([name, h]) => before.get(name) === h)).toBe(true);
+    expect(doc.body.innerHTML).toBe(linkedom(html).body.innerHTML);
+
+    marker.handle({ type: 'passages/clear', payload: {} }, popup, ext);
+    expect(marker.handle(get, popup, ext)).toEqual({ ok: true, value: { marked: 0, sets: [] } });
+  });
+
+  it('passages/get leaves out a set whose highlight the page deleted or replaced, and says nothing is marked once all are gone', () => {
+    const { registry, marker } = setUp();
+    const get = { type: 'passages/get', payload: {} };
+    marker.handle({ type: 'passages/show', payload: { sets: [{ id: 'a', slot: 0, hashes: setA }, { id: 'b', slot: 1, hashes: setB }, { id: 'c', slot: 2, hashes: [12345] }] } }, popup, ext);
+    registry.delete('doppel-passage-1'); // the page's own script
+    expect(marker.handle(get, popup, ext)).toEqual({ ok: true, value: { marked: 1, sets: [{ id: 'a', ranges: 1 }, { id: 'c', ranges: 0 }] } });
+    registry.set('doppel-passage-0', { ranges: [] });
+    expect(marker.handle(get, popup, ext)).toEqual({ ok: true, value: { marked: 0, sets: [] } });
+  });
+
   it.each([
     ['a content script', { id: ext.id, url: 'https://news.example/story', frameId: 0, tab: { id: 1 } }, "Passages are marked only for Doppel's own pages: it came from a content script."],
     ['another extension', { id: 'other@ext', url: 'chrome-extension://other/popup.html' }, "Passages are marked only for Doppel's own pages: it came from another extension or a web page."],
@@ -526,6 +555,7 @@ describe('createPassageMarker (the content script)', () => {
     const { registry, marker } = setUp();
     registry.set('doppel-passage-1', { ranges: [] });
     expect(marker.handle({ type: 'passages/clear', payload: {} }, sender, ext)).toEqual({ ok: false, error });
+    expect(marker.handle({ type: 'passages/get', payload: {} }, sender, ext)).toEqual({ ok: false, error });
     expect([...registry.keys()]).toEqual(['doppel-passage-1']);
   });
 
@@ -543,5 +573,6 @@ describe('createPassageMarker (the content script)', () => {
     const { marker } = setUp(false);
     expect(marker.handle({ type: 'passages/show', payload: { sets: [] } }, popup, ext)).toEqual({ ok: false, error: 'This browser cannot mark passages.' });
     expect(marker.handle({ type: 'passages/clear', payload: {} }, popup, ext)).toEqual({ ok: false, error: 'This browser cannot mark passages.' });
+    expect(marker.handle({ type: 'passages/get', payload: {} }, popup, ext)).toEqual({ ok: false, error: 'This browser cannot mark passages.' });
   });
 });

@@ -5,22 +5,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { type GetMessage, createLocalizer, formatLocale, localizePage, pluralKey } from '../lib/i18n';
+import { createLocalizer, formatLocale, localizePage, nodeAt, placeNodes, pluralKey } from '../lib/i18n';
+import { LOCALES, catalogue, getMessageOf, localizerFor } from './catalogues';
 import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './i18n-check';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const LOCALES = { en: 'en', es: 'es', zh_CN: 'zh-CN' } as const;
-const catalogue = (folder: string): Catalogue => JSON.parse(readFileSync(join(ROOT, 'public/_locales', folder, 'messages.json'), 'utf8')) as Catalogue;
 const en = catalogue('en');
-
-/** browser.i18n.getMessage over a catalogue, as Chrome and Firefox do it: $1…$9 filled, '' for a missing key. */
-function getMessageOf(messages: Catalogue): GetMessage {
-  return (key, substitutions) => {
-    const values = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
-    const message = messages[key]?.message;
-    return message === undefined ? '' : message.replace(/\$([1-9]|\$)/g, (_, n: string) => (n === '$' ? '$' : (values[Number(n) - 1] ?? '')));
-  };
-}
 
 function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -65,8 +55,11 @@ describe('message catalogues', () => {
   });
 });
 
+/** The lib/ modules that word what a page shows (they take a Localizer), besides lib/i18n.ts. */
+const wordingModules = filesUnder(join(ROOT, 'lib'), (n) => n.endsWith('.ts')).filter((f) => !f.endsWith('/lib/i18n.ts') && /\bLocalizer\b/.test(readFileSync(f, 'utf8')));
+
 describe('the code and the catalogues', () => {
-  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), join(ROOT, 'lib/i18n.ts'), join(ROOT, 'wxt.config.ts')];
+  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules, join(ROOT, 'lib/i18n.ts'), join(ROOT, 'wxt.config.ts')];
   const text = sources.map((f) => readFileSync(f, 'utf8')).join('\n');
   const named = new Set([
     ...[...text.matchAll(/\bl\.(?:t|count)\('(\w+)'/g)].map((m) => m[1]!),
@@ -105,6 +98,7 @@ const NOT_SHOWN: Record<string, string[]> = {
   'entrypoints/history/list.ts': ['tag copy'], // class names
   'entrypoints/history/shared.ts': ['noopener noreferrer'], // rel
   'entrypoints/popup/main.ts': ['noopener noreferrer'],
+  'lib/passages/popup.ts': ['noopener noreferrer'],
   // the offscreen reader document is never shown; its errors are logged by the worker
   'entrypoints/reader/index.html': ['Doppel reader'],
   'entrypoints/reader/main.ts': [
@@ -116,7 +110,7 @@ const NOT_SHOWN: Record<string, string[]> = {
 };
 
 describe('no page hard-codes English', () => {
-  const pages = filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n));
+  const pages = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules];
 
   it.each(pages.map((f) => relative(ROOT, f)))('%s', (file) => {
     const source = readFileSync(join(ROOT, file), 'utf8');
@@ -125,7 +119,9 @@ describe('no page hard-codes English', () => {
   });
 
   it('finds the popup and history pages', () => {
-    expect(pages.map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts']));
+    expect(pages.map((f) => relative(ROOT, f))).toEqual(
+      expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts', 'lib/passages/popup.ts']),
+    );
   });
 
   it('the HTML check finds planted text nodes and attributes, and lets keys, the name and numbers pass', () => {
@@ -152,7 +148,7 @@ describe('no page hard-codes English', () => {
 });
 
 describe('createLocalizer', () => {
-  const localizer = (folder: keyof typeof LOCALES, ui: string) => createLocalizer(getMessageOf(catalogue(folder)), ui);
+  const localizer = localizerFor;
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
 
   it.each([
@@ -196,6 +192,13 @@ describe('createLocalizer', () => {
     expect(localizer(folder, ui).notArticle(why, 'the reader’s sentence')).toBe(expected);
   });
 
+  it('shares of a page as percentages in the locale, never rounded up', () => {
+    expect([0.62, 0.999, 0.004, 1, 0].map((x) => localizer('en', 'en').share(x))).toEqual(['62%', '99%', '0.4%', '100%', '0%']);
+    const es = new Intl.NumberFormat('es', { style: 'percent', maximumFractionDigits: 1 });
+    expect([0.627, 0.004].map((x) => localizer('es', 'es').share(x))).toEqual([es.format(0.62), es.format(0.004)]);
+    expect(localizer('zh_CN', 'zh-CN').share(0.8)).toBe('80%');
+  });
+
   it('dates and relative times in the UI locale; "just now" from the catalogue', () => {
     const at = now - 3 * 24 * 3600_000;
     expect(localizer('es', 'es').relative(at, now)).toBe('hace 3 días');
@@ -204,6 +207,9 @@ describe('createLocalizer', () => {
     expect(localizer('es', 'es').relative(now - 5_000, now)).toBe('ahora mismo');
     expect(localizer('es', 'es').date(at)).toBe(new Intl.DateTimeFormat('es', { dateStyle: 'medium', timeStyle: 'short' }).format(at));
     expect(localizer('zh_CN', 'zh-CN').date(at)).toMatch(/^2026年11月19日/);
+    expect(localizer('zh_CN', 'zh-CN').day(at)).toBe('2026年11月19日');
+    expect(localizer('en', 'en-US').day(at)).toBe('Nov 19, 2026');
+    expect(localizer('es', 'es').day(at)).toBe(new Intl.DateTimeFormat('es', { dateStyle: 'medium' }).format(at));
   });
 
   it('the UI locale formats, the catalogue picks the words and plural rules', () => {
@@ -240,6 +246,17 @@ describe('createLocalizer', () => {
     expect(l.t('noSuchKey')).toBe('noSuchKey');
     expect(l.count('pagesCount', 1_000_000)).toBe('1.000.000 páginas');
     expect(createLocalizer(getMessageOf(en), 'not a locale!').locale).toBe('en');
+  });
+});
+
+describe('placeNodes', () => {
+  it('puts each node where its language\'s message puts it, and says which it placed', () => {
+    const link = { node: 'link' };
+    const when = { node: 'time' };
+    const words = (folder: 'en' | 'zh_CN') => localizerFor(folder).t('passageShare', '62%', nodeAt(0), nodeAt(1));
+    expect(placeNodes(words('en'), [link, when])).toEqual({ parts: ['62% of this page appeared in ', link, ', which you read on ', when], placed: [0, 1] });
+    expect(placeNodes(words('zh_CN'), [link, when])).toEqual({ parts: ['此页有 62% 的内容出现在你 ', when, ' 读过的 ', link, ' 中'], placed: [1, 0] });
+    expect(placeNodes(`${nodeAt(0)}`, [link, when])).toEqual({ parts: [link], placed: [0] });
   });
 });
 

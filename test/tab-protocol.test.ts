@@ -11,6 +11,7 @@ describe('parseTabMessage', () => {
     const valid: Record<string, unknown> = {
       'passages/show': { sets: [set(), set({ id: 'page 2', slot: PASSAGE_SLOTS - 1, hashes: [] }), set({ id: 'page 3', slot: 0 })] },
       'passages/clear': {},
+      'passages/get': {},
     };
     expect(Object.keys(valid).sort()).toEqual([...TAB_MESSAGE_TYPES].sort());
     for (const type of TAB_MESSAGE_TYPES) expect(parseTabMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });
@@ -30,6 +31,8 @@ describe('parseTabMessage', () => {
     [{ payload: {} }, 'unknown message type undefined'],
     [{ type: 'toString', payload: {} }, 'unknown message type "toString"'], // not a key of the validators' prototype
     [{ type: 'passages/clear' }, 'payload must be an object'],
+    [{ type: 'passages/get' }, 'payload must be an object'],
+    [{ type: 'passages/get', payload: null }, 'payload must be an object'],
     [{ type: 'passages/show', payload: [] }, 'payload must be an object'],
     [{ type: 'passages/show', payload: {} }, 'sets must be a list'],
     [show({ 0: set() }), 'sets must be a list'],

@@ -2,6 +2,7 @@
 // the only context that writes the database: the history page's imports, forgetting, clearing
 // and organising arrive over writer ports (lib/writer.ts).
 import { browser } from 'wxt/browser';
+import { badgeText, badgeTitle } from '@/lib/badge';
 import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/deadline';
 import { type Localizer, createLocalizer } from '@/lib/i18n';
 import { classifySender, createRecorder } from '@/lib/recorder';
@@ -26,16 +27,17 @@ export default defineBackground(() => {
   // MV3 (Chrome) has `action`; the Firefox MV2 build has `browserAction`.
   const action = browser.action ?? browser.browserAction;
 
-  // The toolbar badge: the number of near-duplicates of each tab's page. The tabs whose badge
-  // Doppel set, and for which page, are kept (in this worker's life) so that forgetting, clearing
-  // or a change of k updates them at once; a tab closed meanwhile is dropped.
+  // The toolbar badge: the number of near-duplicates of each tab's page and of pages sharing
+  // passages with it, both said in its title (lib/badge.ts). The tabs whose badge Doppel set, and
+  // for which page, are kept (in this worker's life) so that forgetting, clearing or a change of k
+  // updates them at once; a tab closed meanwhile is dropped.
   const badgeTabs = new Map<number, string>();
   // Made at the first badge, not at start-up: its Intl formatters would delay the worker's first reply.
   let localizer: Localizer | undefined;
   const l = (): Localizer => (localizer ??= createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage()));
-  const setBadge = async (tabId: number, matches: number): Promise<void> => {
-    await action.setBadgeText({ tabId, text: matches > 0 ? String(matches) : '' });
-    await action.setTitle({ tabId, title: matches > 0 ? l().count('badgeTitle', matches) : l().t('extName') });
+  const setBadge = async (tabId: number, matches: number, passages: number): Promise<void> => {
+    await action.setBadgeText({ tabId, text: badgeText(matches, passages) });
+    await action.setTitle({ tabId, title: badgeTitle(l(), matches, passages) });
     await action.setBadgeBackgroundColor({ tabId, color: '#8a4b08' });
   };
   const refreshBadges = async (): Promise<number> => {
@@ -43,7 +45,7 @@ export default defineBackground(() => {
     for (const [tabId, url] of [...badgeTabs]) {
       try {
         const counts = await recorder.matchCount(url);
-        await setBadge(tabId, counts === null ? 0 : counts.matches + counts.passages);
+        await setBadge(tabId, counts?.matches ?? 0, counts?.passages ?? 0);
         refreshed++;
       } catch {
         badgeTabs.delete(tabId); // the tab is gone
@@ -105,7 +107,7 @@ export default defineBackground(() => {
         const { matches, passages } = reply.value as { matches: number; passages: number };
         if ((reply.value as { state: string }).state === 'recorded') badgeTabs.set(tabId, url);
         else badgeTabs.delete(tabId);
-        void setBadge(tabId, matches + passages).catch(() => {});
+        void setBadge(tabId, matches, passages).catch(() => {});
       }
       if (reply.ok && typeof type === 'string' && CHANGES_PAGES.has(type)) void refreshBadges();
       return reply;

@@ -1,6 +1,7 @@
-// "Sites that copy": per site, the pages recorded and how many are copies of a page first seen on
-// another site; flagged sites first (lib/groups.ts's rule, shown in one sentence), each with its
-// evidence one click away and a mark the user can set.
+// "Sites that copy": per site, the pages recorded and how many are copies (near-duplicates of a
+// page first seen on another site, or pages with at least half their words in passages shared with
+// such a page); flagged sites first (lib/groups.ts's rule, stated on the page by `siteFlagRule`),
+// each with its evidence one click away and a mark the user can set.
 import type { SiteMark, SiteStanding } from '@/lib/groups';
 import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';

@@ -1,9 +1,14 @@
 // The popup: the report for the active tab (or for `popup.html?url=…`), and its controls.
 // Titles and URLs are data: they go into the page as text and validated link targets, never
 // as markup.
+//
+// Opened as a page, `popup.html?url=<encoded URL>` shows the report for that address, and
+// `&tab=<id>` names the tab that shows it, whose passages "Show on the page" then marks (the e2e
+// tests open it so). Without `&tab=` no tab is marked: the passages are listed without the button.
 import { browser } from 'wxt/browser';
 import { createLocalizer, localizePage } from '@/lib/i18n';
 import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/messages';
+import { type PassagesControl, type TabLink, createPassagesControl } from '@/lib/passages/popup';
 import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/storage-full';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 
@@ -65,11 +70,27 @@ async function send<T extends MessageType>(type: T, payload: Request<T>): Promis
   return reply.value;
 }
 
-async function targetUrl(): Promise<string | null> {
-  const fromQuery = new URLSearchParams(location.search).get('url');
-  if (fromQuery !== null) return fromQuery;
+/** The page the report is for, and the tab showing it (null: none to mark). */
+async function target(): Promise<{ url: string | null; tabId: number | null }> {
+  const query = new URLSearchParams(location.search);
+  const fromQuery = query.get('url');
+  if (fromQuery !== null) {
+    const tab = query.get('tab') ?? '';
+    return { url: fromQuery, tabId: /^\d{1,15}$/.test(tab) ? Number(tab) : null };
+  }
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
-  return tab?.url ?? null;
+  return { url: tab?.url ?? null, tabId: tab?.id ?? null };
+}
+
+/** The content script of a tab, for marking passages (lib/passages/popup.ts). */
+function tabLink(tabId: number): TabLink {
+  return {
+    send: (message) => browser.tabs.sendMessage(tabId, message),
+    isOpen: () => browser.tabs.get(tabId).then(
+      () => true,
+      () => false,
+    ),
+  };
 }
 
 function setState(state: ViewState): void {
@@ -140,9 +161,10 @@ function renderStorage(status: StorageStatus | null): void {
   view.storageDismiss.hidden = status.state === 'full';
 }
 
-function render(report: Report, now: number): void {
+function render(report: Report, now: number, passages: PassagesControl): void {
   const site = siteOf(report.url);
   renderSiteFlag(report);
+  void passages.render(report.passages);
   view.title.textContent = report.page?.title || report.url;
   view.matches.replaceChildren();
   view.matchesSection.hidden = true;
@@ -151,7 +173,7 @@ function render(report: Report, now: number): void {
     case 'recorded': {
       const page = report.page!;
       const n = report.matches.length;
-      view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : l.t('noNearDuplicates');
+      view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : report.passages.length > 0 ? l.t('readPartsBefore') : l.t('noNearDuplicates');
       view.detail.textContent = l.t(report.earliest ? 'recordedEarliest' : 'recorded', l.relative(page.firstSeen, now), l.count('visitsCount', page.visits));
       if (n > 0) {
         view.matchesHeading.textContent = l.count('nearDuplicatesWithin', n, report.k);
@@ -198,7 +220,7 @@ function render(report: Report, now: number): void {
 }
 
 async function main(): Promise<void> {
-  const url = await targetUrl();
+  const { url, tabId } = await target();
   if (url === null || !isRecordableUrl(url)) {
     view.status.textContent = l.t('onlyWebPages');
     view.title.textContent = url ?? '';
@@ -206,8 +228,16 @@ async function main(): Promise<void> {
     setState('unsupported');
     return;
   }
+  const passages = createPassagesControl(
+    document,
+    l,
+    { section: $('passages-section'), heading: $('passages-heading'), list: $('passages'), button: $<HTMLButtonElement>('show-passages'), status: $('passages-status') },
+    tabId === null ? null : tabLink(tabId),
+    showError,
+  );
+  $('show-passages').addEventListener('click', () => void passages.toggle());
   const refresh = async (): Promise<void> => {
-    render(await send('report/get', { url }), Date.now());
+    render(await send('report/get', { url }), Date.now(), passages);
   };
   const act = (fn: () => Promise<unknown>) => async () => {
     showError(null);
@@ -240,6 +270,7 @@ async function main(): Promise<void> {
   });
   try {
     await refresh();
+    void passages.sync(); // after the report: a popup opened while marks are shown starts pressed
   } catch (error) {
     setState('error');
     view.status.textContent = l.t('reportFailed');

@@ -1,5 +1,6 @@
 // The content script's side of marking shared passages (lib/tab-protocol.ts): who may ask, what
-// the message says, and the highlights set in CSS.highlights as `doppel-passage-<slot>`. The page's
+// the message says, the highlights set in CSS.highlights as `doppel-passage-<slot>`, and what is
+// marked (for a popup opened while marks are shown). The page's
 // DOM is never changed: highlights live in the registry and are painted from the
 // `::highlight(doppel-passage-N)` rules of the extension's own stylesheet (assets/passages.css,
 // which the manifest injects). The browser's objects come in as deps, so that this is tested with
@@ -11,6 +12,7 @@ import { type RangeBounds, collectPageText, locatePassages, toDomRanges } from '
 /** CSS.highlights, as far as it is used (a Map in tests). */
 export interface HighlightRegistryLike<H> {
   set(name: string, highlight: H): unknown;
+  get(name: string): H | undefined;
   delete(name: string): boolean;
 }
 
@@ -34,9 +36,28 @@ export interface PassageMarker {
   handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): TabReply<TabMessageType>;
 }
 
+const nothing = (): PassageMarks => ({ marked: 0, sets: [] });
+
 export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker {
+  /** What the last show marked: each set's slot and ranges, and the highlights it set by name. */
+  let shown: { sets: (PassageMarks['sets'][number] & { slot: number })[]; highlights: Map<string, H> } | null = null;
+
   const clear = (registry: HighlightRegistryLike<H>): void => {
     for (let slot = 0; slot < PASSAGE_SLOTS; slot++) registry.delete(highlightName(slot));
+    shown = null;
+  };
+
+  /**
+   * The marks made by the last show, as far as they are still in the registry: the page's own
+   * scripts can delete or replace a highlight, and a set whose highlight is gone is no longer
+   * marked. Sets that were found nowhere are kept while anything of the show is left.
+   */
+  const current = (registry: HighlightRegistryLike<H>): PassageMarks => {
+    if (shown === null) return nothing();
+    const kept = new Set([...shown.highlights].filter(([name, highlight]) => registry.get(name) === highlight).map(([name]) => name));
+    if (kept.size === 0) return nothing();
+    const sets = shown.sets.filter((set) => set.ranges === 0 || kept.has(highlightName(set.slot))).map(({ id, ranges }) => ({ id, ranges }));
+    return { marked: sets.reduce((n, s) => n + s.ranges, 0), sets };
   };
 
   /** Finds every set's ranges first, then replaces the marks: a failure leaves the old ones. */
@@ -48,12 +69,13 @@ export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker
     const counts = sets.map((set, i) => {
       const ranges = page ? toDomRanges(page, located[i]!.passages, deps.range) : [];
       if (ranges.length > 0) bySlot.set(set.slot, [...(bySlot.get(set.slot) ?? []), ...ranges]);
-      return { id: set.id, ranges: ranges.length };
+      return { id: set.id, slot: set.slot, ranges: ranges.length };
     });
-    const highlights = [...bySlot].map(([slot, ranges]) => [highlightName(slot), deps.highlight(ranges)] as const);
+    const highlights = new Map([...bySlot].map(([slot, ranges]) => [highlightName(slot), deps.highlight(ranges)] as const));
     clear(registry);
     for (const [name, highlight] of highlights) registry.set(name, highlight);
-    return { marked: counts.reduce((n, c) => n + c.ranges, 0), sets: counts };
+    shown = { sets: counts, highlights };
+    return current(registry);
   };
 
   return {
@@ -73,11 +95,15 @@ export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker
       const registry = deps.registry();
       if (!registry) return { ok: false, error: deps.unsupported() };
       try {
-        if (parsed.type === 'passages/clear') {
-          clear(registry);
-          return { ok: true, value: { marked: 0, sets: [] } };
+        switch (parsed.type) {
+          case 'passages/get':
+            return { ok: true, value: current(registry) };
+          case 'passages/clear':
+            clear(registry);
+            return { ok: true, value: nothing() };
+          case 'passages/show':
+            return { ok: true, value: show(registry, parsed.payload.sets) };
         }
-        return { ok: true, value: show(registry, parsed.payload.sets) };
       } catch (error) {
         return { ok: false, error: `The passages could not be marked: ${error instanceof Error ? error.message : String(error)}` };
       }
