@@ -81,8 +81,9 @@ describe('writeSyntheticHistory', () => {
       expect(f.words).toBeLessThanOrEqual(1560); // the longest: a quote of 60 words in 1,500
       expect(f.positions[0]).toBeGreaterThanOrEqual(0);
       expect(f.positions.at(-1)).toBeLessThanOrEqual(f.words - k);
-      expect((f.hashes.length / f.words) * 100).toBeGreaterThan(5);
-      expect((f.hashes.length / f.words) * 100).toBeLessThan(10);
+      // a page's own density varies (3.9 to 10.7 per 100 words over 100,000 pages), the shortest most
+      expect((f.hashes.length / f.words) * 100).toBeGreaterThan(3);
+      expect((f.hashes.length / f.words) * 100).toBeLessThan(12);
       words += f.words;
       fingerprints += f.hashes.length;
     }
@@ -139,7 +140,7 @@ describe('writeSyntheticHistory', () => {
       }
     }
     const allPairs = (lines.length * (lines.length - 1)) / 2;
-    // 31 of 4.5 million pairs here: equal 32-bit minima, and repeated k-grams of common words
+    // 34 of 4.5 million pairs here: equal 32-bit minima, and repeated k-grams of common words
     expect(pairs.size / allPairs).toBeLessThan(2e-5);
     expect(Math.max(0, ...pairs.values())).toBeLessThanOrEqual(1); // never two: no passage
   });
