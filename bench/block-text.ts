@@ -29,7 +29,7 @@ type Titled = [url: string, title: string];
 async function synthetic(): Promise<Titled[]> {
   const dir = mkdtempSync(join(tmpdir(), 'doppel-block-text-'));
   try {
-    await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: 7 });
+    await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: 7, passages: false });
     return readFileSync(join(dir, 'history.ndjson'), 'utf8').trim().split('\n').slice(1).map((line) => {
       const { url, title } = JSON.parse(line) as { url: string; title: string };
       return [url, title];

@@ -2,7 +2,9 @@
 // (.output/chrome-mv3; run `npm run build` first), printed beside the targets of issue 4.
 //
 // 1. Import. A synthetic export of N pages (bench/synthetic-history.ts: 1,000,000 by default,
-//    realistic URLs and titles, 1% planted near-duplicates) is written to a temporary folder and
+//    realistic URLs and titles, 1% planted near-duplicates; each page's passage fingerprints, those
+//    of a synthetic article of about 700 words, and 1% planted partial copies: excerpts and
+//    quotes of an earlier page on another host) is written to a temporary folder and
 //    imported through the real history page (history.html: #import-file, then #import). A
 //    MutationObserver in the page timestamps every change of #import-form's data-state and of the
 //    summary line, from the click. Import rate = pages / (click → data-state leaves "importing");
@@ -10,8 +12,9 @@
 //    lines are all written) and what comes after it (today: the table-design migration). CPU time
 //    of each Chromium process over the import comes from /proc, and the history page's script
 //    time from CDP Performance.getMetrics, to show where the time goes.
-// 2. Bytes per page: navigator.storage.estimate().usage from an extension page after the import
-//    minus before it, divided by the page count; the IndexedDB folder's size on disk beside it.
+// 2. Bytes per page, all-in (the store and, with passages, its passage index):
+//    navigator.storage.estimate().usage from an extension page after the import minus before it,
+//    divided by the page count; the IndexedDB folder's size on disk beside it.
 // 3. The worker's memory after the import: CDP Runtime.getHeapUsage on the service worker's own
 //    target (attached through Target.attachToTarget from a page session), before and after a
 //    HeapProfiler.collectGarbage.
@@ -22,8 +25,9 @@
 //    issue's "in the worker"), and in the page, from send to reply (the round trip a popup waits).
 //    The round trip of `settings/get` (which does no store work) is printed as the messaging
 //    floor, and the CPU of each Chromium process over the queries shows what else is busy. The
-//    200 pages are a seeded choice of imported URLs, 50 of them planted copies, whose
-//    originals must be in the reply.
+//    200 pages are a seeded choice of imported URLs, 50 of them planted near-duplicates, whose
+//    originals must be in the reply's `matches`, and (with passages) 50 planted partial copies,
+//    whose originals must be in its `passages`.
 // 5. The popup: popup.html?url=<a stored page> opened in a new tab; time from navigation start
 //    (performance.timeOrigin) to data-state="ready", taken in the page by a MutationObserver
 //    installed before the popup's own script runs. With the worker running, then with the worker
@@ -37,7 +41,9 @@
 //    script code. Then a few pages at and past the caps (elements, depth, text length).
 //
 // Options: --pages N (default 1000000), --queries N (200), --popups N (20 with the worker
-// running; a quarter as many with it stopped), --seed N, --skip-import (only the content script),
+// running; a quarter as many with it stopped), --seed N, --no-passages (the history as it was
+// before passages: no passage fingerprints, no partial copies, and the targets without passages),
+// --skip-import (only the content script),
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
@@ -58,6 +64,7 @@ import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_READABILITY_WORK, MAX_TEXT_CHARS } f
 import { mulberry32 } from '../lib/random';
 import { BLOCK_PAGES } from '../lib/store/blocks';
 import { FIELD_TREES, textKey } from '../lib/store/page-rows';
+import { PASSAGE_PARAMS } from '../lib/passages/fingerprints';
 import { canonicalUrl } from '../lib/url';
 import { sourcesNewerThan } from './built';
 import { hugeTextPage, manyElementsPage } from '../test/e2e/generated-pages';
@@ -70,19 +77,6 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXTENSION_DIR = resolve(ROOT, process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3');
 const CORPUS_DIR = resolve(ROOT, '../shared/corpus/readability-test-pages');
 const HOSTILE_DIR = resolve(ROOT, 'test/e2e/pages/hostile');
-
-const TARGETS = {
-  importRate: 10_000, // pages/s, at least
-  queryMedianMs: 10,
-  queryP99Ms: 40,
-  popupReadyMs: 150,
-  bytesPerPage: 300,
-  contentMedianMs: 15,
-  contentP95Ms: 60,
-  longestTaskMs: 200,
-  historyFirstScreenMs: 300,
-  historyTaskMs: 50,
-};
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -119,6 +113,21 @@ const KEEP_PROFILE = ((): string | undefined => {
   return resolve(value);
 })();
 const COMMAND = `npm run bench:browser${argv.length ? ' -- ' + argv.join(' ') : ''}`;
+/** Passage fingerprints in the history, and the targets of "Passages, part 2"; --no-passages: the history and targets before it. */
+const PASSAGES = !argv.includes('--no-passages');
+
+const TARGETS = {
+  importRate: 10_000, // pages/s, at least
+  queryMedianMs: PASSAGES ? 15 : 10, // report/get with passages : without
+  queryP99Ms: PASSAGES ? 50 : 40,
+  popupReadyMs: 150,
+  bytesPerPage: PASSAGES ? 800 : 300, // all-in, the passage index included : the store alone
+  contentMedianMs: 15,
+  contentP95Ms: 60,
+  longestTaskMs: 200,
+  historyFirstScreenMs: 300,
+  historyTaskMs: 50,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -494,20 +503,23 @@ interface QueryResult {
   ok: boolean;
   state: string;
   matches: string[];
+  /** report.passages: the pages sharing passages with this one, and this page's share in them. */
+  passages: { url: string; share: number }[];
   error: string;
 }
 
 async function sendTimed(page: Page, type: string, urls: readonly (string | null)[]): Promise<QueryResult[]> {
   return page.evaluate(
     async ({ type, urls }) => {
-      type Reply = { ok: boolean; value?: { state?: string; matches?: { url: string }[] }; error?: string } | undefined;
+      type Reply = { ok: boolean; value?: { state?: string; matches?: { url: string }[]; passages?: { url: string; share: number }[] }; error?: string } | undefined;
       const { chrome } = globalThis as unknown as { chrome: { runtime: { sendMessage(message: unknown): Promise<Reply> } } };
       const out: QueryResult[] = [];
       for (const url of urls) {
         const started = performance.now();
         const reply = await chrome.runtime.sendMessage({ type, payload: url === null ? {} : { url } });
         const ms = performance.now() - started;
-        out.push({ ms, ok: reply?.ok === true, state: reply?.value?.state ?? '', matches: (reply?.value?.matches ?? []).map((m) => m.url), error: reply?.error ?? '' });
+        const passages = (reply?.value?.passages ?? []).map((m) => ({ url: m.url, share: m.share }));
+        out.push({ ms, ok: reply?.ok === true, state: reply?.value?.state ?? '', matches: (reply?.value?.matches ?? []).map((m) => m.url), passages, error: reply?.error ?? '' });
       }
       return out;
     },
@@ -626,14 +638,42 @@ async function main(): Promise<void> {
     let history: SyntheticHistory | undefined;
     if (!SKIP_IMPORT) {
       const t0 = performance.now();
-      history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED });
+      history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES });
       const seconds = (performance.now() - t0) / 1000;
-      results['synthetic'] = { pages: history.pages, bytes: history.bytes, hosts: history.hosts, planted: history.planted.length, meanUrlChars: history.meanUrlChars, meanTitleChars: history.meanTitleChars, seconds };
+      const { partial } = history;
+      const excerpts = partial.filter((p) => p.kind === 'excerpt').length;
+      const meanShare = partial.reduce((sum, p) => sum + p.share, 0) / partial.length;
+      results['synthetic'] = {
+        pages: history.pages,
+        bytes: history.bytes,
+        bytesPerLine: history.bytes / history.pages,
+        hosts: history.hosts,
+        planted: history.planted.length,
+        meanUrlChars: history.meanUrlChars,
+        meanTitleChars: history.meanTitleChars,
+        passages: history.passages,
+        partial: { count: partial.length, excerpts, quotes: partial.length - excerpts, meanShare },
+        meanWords: history.meanWords,
+        meanFingerprints: history.meanFingerprints,
+        passageBytesPerLine: history.passageBytes / history.pages,
+        seconds,
+      };
       log(
         `Synthetic history (seed ${SEED}): ${int(history.pages)} pages on ${int(history.hosts)} hosts, ${int(history.planted.length)} of them planted near-duplicates ` +
           `of an earlier page on another host (simhash 0–3 bits, check 0–6 bits away); URLs ${history.meanUrlChars.toFixed(1)} and titles ` +
           `${history.meanTitleChars.toFixed(1)} characters on average; NDJSON ${mb(history.bytes)} (${(history.bytes / history.pages).toFixed(0)} bytes a line), written in ${s(seconds)}.`,
       );
+      if (history.passages) {
+        log(
+          `  passages (header "passages":${JSON.stringify(history.passages)}): each page the fingerprints of a synthetic article, mean ${history.meanWords.toFixed(0)} words (300–1,500), ` +
+            `${history.meanFingerprints.toFixed(1)} fingerprints a page (${((history.meanFingerprints / history.meanWords) * 100).toFixed(2)} per 100 words), ` +
+            `${(history.passageBytes / history.pages).toFixed(0)} of the bytes a line; ${int(partial.length)} planted partial copies of an earlier page on another host ` +
+            `(${int(excerpts)} excerpts: its first 30–60% and 20–60 words of their own; ${int(partial.length - excerpts)} 60-word quotes in an article of their own; ` +
+            `the copied words' share of the copy: mean ${(meanShare * 100).toFixed(1)}%).`,
+        );
+      } else {
+        log('  no passage fingerprints and no partial copies (--no-passages): the history as it was before passages.');
+      }
     }
 
     // With --keep-profile the copy keeps one path, so the extension keeps its id and its storage.
@@ -641,7 +681,9 @@ async function main(): Promise<void> {
     rmSync(extensionCopy, { recursive: true, force: true });
     cpSync(EXTENSION_DIR, extensionCopy, { recursive: true });
     const marker = KEEP_PROFILE && join(KEEP_PROFILE, 'imported.json');
-    const reused = marker && history && existsSync(marker) && readFileSync(marker, 'utf8') === JSON.stringify({ pages: PAGES, seed: SEED });
+    // (a profile imported before passages, or with --no-passages, has no passages in its marker)
+    const imported = JSON.stringify(PASSAGES ? { pages: PAGES, seed: SEED, passages: PASSAGE_PARAMS } : { pages: PAGES, seed: SEED });
+    const reused = marker && history && existsSync(marker) && readFileSync(marker, 'utf8') === imported;
     if (KEEP_PROFILE) {
       mkdirSync(join(KEEP_PROFILE, 'profile'), { recursive: true });
       if (!reused && marker) rmSync(marker, { force: true });
@@ -724,11 +766,12 @@ async function main(): Promise<void> {
       const perPage = (after.usage - before.usage) / history.pages;
       results['storage'] = { before, after, perPage, diskBefore, diskAfter, diskPerPage: (diskAfter - diskBefore) / history.pages };
       log('');
-      log('Storage');
-      log(`  bytes per page                  ${perPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(after.usage)} after − ${mb(before.usage)} before, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
+      log(`Storage${PASSAGES ? ', all-in: the store and its passage index' : ''}`);
+      log(`  bytes per page                  ${perPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(after.usage)} after − ${mb(before.usage)} before, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B${PASSAGES ? ' with passages' : ''}: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
       log(`  usageDetails after              ${Object.entries(after.usageDetails ?? {}).map(([k, v]) => `${k} ${mb(v)}`).join(', ')}`);
       if (idbDir) log(`  IndexedDB folder on disk        ${mb(diskAfter)} (${((diskAfter - diskBefore) / history.pages).toFixed(0)} B per page; ${idbDir.replace(profile!, '<profile>')})`);
       log(`  the records hold                URL ${history.meanUrlChars.toFixed(0)} + title ${history.meanTitleChars.toFixed(0)} characters on average, two fingerprints, dates, visits, deflated 64 pages to a block; and one entry per table and per page-field tree (url, site, lastSeen; group and copySite when set) in sorted runs (schema version 1)`);
+      log(`  the file imported               ${(history.bytes / history.pages).toFixed(0)} B a line${history.passages ? `, of which the passages field ${(history.passageBytes / history.pages).toFixed(0)} B (${history.meanFingerprints.toFixed(1)} fingerprints a page, in base64)` : ' (no passages)'}`);
 
       // 3. Worker memory
       const heap = await workerHeap(session);
@@ -746,7 +789,7 @@ async function main(): Promise<void> {
       results['historyPageHeap'] = pageHeap;
       results['historyPageHeapAfterGc'] = pageHeapAfterGc;
 
-      if (marker && !imp['error'] && imp['finalState'] === 'done') writeFileSync(marker, JSON.stringify({ pages: PAGES, seed: SEED }));
+      if (marker && !imp['error'] && imp['finalState'] === 'done') writeFileSync(marker, imported);
     }
 
     if (history) {
@@ -754,10 +797,13 @@ async function main(): Promise<void> {
       const random = mulberry32(SEED + 1);
       const planted = shuffle(random, [...history.planted]);
       const others = shuffle(random, [...history.sample]);
+      const partial = shuffle(random, [...history.partial]); // none without passages: the draws after it are as before
       if (!HISTORY_ONLY) {
         const plantedCount = Math.min(Math.round(QUERIES / 4), planted.length);
-        const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...others.slice(0, QUERIES - plantedCount)]);
-        const warmups = others.slice(QUERIES - plantedCount, QUERIES - plantedCount + 5);
+        const partialCount = Math.min(Math.round(QUERIES / 4), partial.length);
+        const othersCount = QUERIES - plantedCount - partialCount;
+        const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...partial.slice(0, partialCount).map((p) => p.copy), ...others.slice(0, othersCount)]);
+        const warmups = others.slice(othersCount, othersCount + 5);
         const worker = await session.getWorker();
         // the worker's own time for each message (lib/timing.ts): its measures, cleared first
         await worker.evaluate(() => performance.clearMeasures());
@@ -782,13 +828,32 @@ async function main(): Promise<void> {
         const plantedQueries = queries.filter((q) => originalOf.has(q));
         const foundOriginal = plantedQueries.filter((q) => replies[queries.indexOf(q)]!.matches.includes(originalOf.get(q)!)).length;
         const matchCounts = replies.map((r) => r.matches.length);
-        const q = { inWorker: { median: median(inWorker), p99: percentile(inWorker, 99), max: max(inWorker), settingsMedian: median(handled.settings) }, cpu, wallSeconds, count: times.length, median: median(times), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length, max: max(times), floorMedian: median(floor.map((r) => r.ms)), floorP99: percentile(floor.map((r) => r.ms), 99), warmups: warm.map((r) => r.ms), failed: failed.length, planted: plantedQueries.length, foundOriginal, matchesMean: matchCounts.reduce((a, b) => a + b, 0) / matchCounts.length };
+        // planted partial copies: is the original among the pages sharing passages, and with what share of the copy
+        const partialFound = partial.slice(0, partialCount).map((p) => ({ ...p, reported: replies[queries.indexOf(p.copy)]!.passages.find((m) => m.url === p.original) }));
+        const found = partialFound.filter((p) => p.reported !== undefined);
+        const foundOf = (kind: string): string => `${found.filter((p) => p.kind === kind).length}/${partialFound.filter((p) => p.kind === kind).length}`;
+        const passageCounts = replies.map((r) => r.passages.length);
+        const passages = {
+          planted: partialFound.length,
+          found: found.length,
+          excerpts: foundOf('excerpt'),
+          quotes: foundOf('quote'),
+          /** Reported share of the copy in its original's passages ÷ the planted share (from fingerprints alone a passage may start up to w − 1 words late and end early). */
+          shareRatio: found.reduce((sum, p) => sum + p.reported!.share / p.share, 0) / found.length,
+          listedMean: passageCounts.reduce((a, b) => a + b, 0) / passageCounts.length,
+        };
+        const q = { inWorker: { median: median(inWorker), p99: percentile(inWorker, 99), max: max(inWorker), settingsMedian: median(handled.settings) }, cpu, wallSeconds, count: times.length, median: median(times), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length, max: max(times), floorMedian: median(floor.map((r) => r.ms)), floorP99: percentile(floor.map((r) => r.ms), 99), warmups: warm.map((r) => r.ms), failed: failed.length, planted: plantedQueries.length, foundOriginal, matchesMean: matchCounts.reduce((a, b) => a + b, 0) / matchCounts.length, passages: PASSAGES ? passages : null };
         results['queries'] = q;
+        const withPassages = PASSAGES ? ' with passages' : '';
         log('');
-        log(`Near-duplicate queries: ${q.count} report/get messages, one after another, sent with chrome.runtime.sendMessage from an extension page`);
+        log(
+          PASSAGES
+            ? `report/get with passages: ${q.count} messages (${plantedCount} planted near-duplicates, ${partialCount} planted partial copies, ${othersCount} other pages), one after another, sent with chrome.runtime.sendMessage from an extension page`
+            : `Near-duplicate queries: ${q.count} report/get messages, one after another, sent with chrome.runtime.sendMessage from an extension page`,
+        );
         log(`  in the worker: the listener's call to its reply (lib/timing.ts measures, read from the worker), the issue's measure`);
-        log(`    median                        ${ms(q.inWorker.median)}   target ≤ ${TARGETS.queryMedianMs} ms: ${atMost(q.inWorker.median, TARGETS.queryMedianMs, ms)}`);
-        log(`    p99 (${Math.ceil(0.99 * q.count)}th of ${q.count})`.padEnd(34) + `${ms(q.inWorker.p99)}   target ≤ ${TARGETS.queryP99Ms} ms: ${atMost(q.inWorker.p99, TARGETS.queryP99Ms, ms)}`);
+        log(`    median                        ${ms(q.inWorker.median)}   target ≤ ${TARGETS.queryMedianMs} ms${withPassages}: ${atMost(q.inWorker.median, TARGETS.queryMedianMs, ms)}`);
+        log(`    p99 (${Math.ceil(0.99 * q.count)}th of ${q.count})`.padEnd(34) + `${ms(q.inWorker.p99)}   target ≤ ${TARGETS.queryP99Ms} ms${withPassages}: ${atMost(q.inWorker.p99, TARGETS.queryP99Ms, ms)}`);
         log(`    max                           ${ms(q.inWorker.max)}; settings/get in the worker (no store work): median ${ms(q.inWorker.settingsMedian)}`);
         log(`  round trip: sendMessage to its reply, timed in the page (what the popup waits)`);
         log(`    median                        ${ms(q.median)}   (against the same ${TARGETS.queryMedianMs} ms: ${atMost(q.median, TARGETS.queryMedianMs, ms)})`);
@@ -797,6 +862,13 @@ async function main(): Promise<void> {
         log(`    messaging floor               settings/get round trip (no store work): median ${ms(q.floorMedian)}, p99 ${ms(q.floorP99)}`);
         log(`  CPU over the ${q.count + q.warmups.length} queries (/proc)  ${q.cpu.map(([k, c]) => `${k} ${s(c)}`).join('; ')}  (wall ${s(q.wallSeconds)}, ${cpus().length} cores)`);
         log(`  answers                         ${q.count - q.failed} of ${q.count} recorded; planted copies whose original was listed: ${q.foundOriginal}/${q.planted}; ${q.matchesMean.toFixed(2)} matches per query on average`);
+        if (PASSAGES) {
+          log(
+            `  passages                        ${passages.found}/${passages.planted} planted partial copies found (their original in report.passages: excerpts ${passages.excerpts}, quotes ${passages.quotes})` +
+              `${found.length ? `; reported share ÷ planted share, mean ${passages.shareRatio.toFixed(2)}` : ''}; ${passages.listedMean.toFixed(2)} pages in report.passages per query on average` +
+              `${passageCounts.every((n) => n === 0) ? ' (no reply listed any: either the worker does not look passages up yet, and the times above hold no such work, or it found none)' : ''}`,
+          );
+        }
         if (failed.length) log(`  not recorded                    ${failed.length}; the first: ${JSON.stringify({ state: failed[0]!.state, error: failed[0]!.error })}`);
 
         // 5. Popup
@@ -895,8 +967,8 @@ async function main(): Promise<void> {
       const minutesIn = (performance.now() - launchedAt) / 60_000;
       results['storageAtEnd'] = { usage: atEnd.usage, baseline: storageBaseline, perPage: endPerPage, minutesSinceLaunch: minutesIn, settleSeconds: SETTLE_SECONDS };
       log('');
-      log(`Storage at the end of these measurements (${minutesIn.toFixed(1)} min after the launch${SETTLE_SECONDS > 0 ? `, after a wait of ${SETTLE_SECONDS} s` : ''})`);
-      log(`  bytes per page                  ${endPerPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(atEnd.usage)}${storageBaseline > 0 ? ` − ${mb(storageBaseline)} before the import` : ', the whole origin (the import was an earlier run\'s)'}, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B: ${atMost(endPerPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
+      log(`Storage at the end of these measurements (${minutesIn.toFixed(1)} min after the launch${SETTLE_SECONDS > 0 ? `, after a wait of ${SETTLE_SECONDS} s` : ''})${PASSAGES ? ', all-in: the store and its passage index' : ''}`);
+      log(`  bytes per page                  ${endPerPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(atEnd.usage)}${storageBaseline > 0 ? ` − ${mb(storageBaseline)} before the import` : ', the whole origin (the import was an earlier run\'s)'}, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B${PASSAGES ? ' with passages' : ''}: ${atMost(endPerPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
     }
 
     // 6. Content script

@@ -1,6 +1,7 @@
 // A synthetic Doppel export (lib/ndjson.ts format) for `npm run bench:browser`: N pages with
-// realistic addresses and titles, dates over two years, random fingerprints, and planted
-// near-duplicates. Seeded: the same options give the same file, byte for byte.
+// realistic addresses and titles, dates over two years, random fingerprints, passage fingerprints
+// of a synthetic article, planted near-duplicates and planted partial copies. Seeded: the same
+// options give the same file, byte for byte.
 //
 // - Hosts: a few thousand (`www.harbour-ledger.com`, `news.copperfield.org`, …).
 // - URLs: https://HOST/SECTION/YYYY/MM/slug-words-ID, 60 to 90 characters (uniform), the ID the
@@ -12,7 +13,30 @@
 //   page on a different host (a new address, the original's title, first seen up to 30 days
 //   later), its simhash 0 to 3 bits from the original's and its check 0 to 6 bits from the
 //   original's check, so Doppel must report the pair (k = 3, check limit 16 bits).
+//
+// With passages (the default; `passages: false` writes the file as it was before them, byte for
+// byte), the header gains `"passages":{"k":5,"w":26}` (PASSAGE_PARAMS) and each page line
+// `"passages":"<base64>"`: lib/passages/codec.ts's bytes of the page's words, winnowed k-gram
+// hashes and positions, made by the real pipeline (kgramHashes, winnowHashes) from an article:
+//
+// - Articles: 300 + 1,200·u² words (u uniform: 300 to 1,500, mean 700, median 600). Each word is
+//   drawn from a vocabulary of 131,072 words by Zipf's law (rank r with probability about
+//   1 / (r · ln 131,072): the commonest word is 6% of the words), its hash a seeded bijection of its
+//   rank. The words come from one stream of random draws, each page from a part of its own, so
+//   unrelated pages share no run of words by construction (chance shared fingerprints are only
+//   repeated k-grams of common words, and equal 32-bit minima); a page's words are made again
+//   from where its part starts when a later copy needs them, so no text is kept in memory.
+// - The near-duplicates above copy their original's words with 0 to 2% of them replaced.
+// - Planted partial copies: each other page is, with probability passageCopyRate (1%), a page on
+//   another host, first seen up to 30 days after an earlier page, that holds a run of that page's
+//   words: half of them an excerpt (the original's first 30 to 60%, then 20 to 60 words of its
+//   own: a credit line, a promo) and half a 60-word quote from anywhere in the original, at any
+//   place in an article of its own. Its title and fingerprints are its own (not a near-duplicate).
 import { createWriteStream } from 'node:fs';
+import { kgramHashes, winnowHashes } from '../lib/fingerprint/winnow';
+import { fmix32 } from '../lib/hash';
+import { encodePassageBytes } from '../lib/passages/codec';
+import { PASSAGE_PARAMS, type PassageParams } from '../lib/passages/fingerprints';
 import { mulberry32 } from '../lib/random';
 
 export interface PlantedCopy {
@@ -20,6 +44,19 @@ export interface PlantedCopy {
   original: string;
   simhashBits: number;
   checkBits: number;
+}
+
+/** excerpt: the original's first 30 to 60%, then words of its own; quote: 60 of its words inside an article of its own. */
+export type PartialCopyKind = 'excerpt' | 'quote';
+
+export interface PlantedPartialCopy {
+  copy: string;
+  original: string;
+  kind: PartialCopyKind;
+  /** Words of the copy that are the original's, in one run. */
+  copiedWords: number;
+  /** Their share of the copy's words: what report/get's `share` for the original approaches (fingerprints alone give a little less). */
+  share: number;
 }
 
 export interface SyntheticHistory {
@@ -35,6 +72,15 @@ export interface SyntheticHistory {
   planted: PlantedCopy[];
   /** A seeded sample of pages that are not planted copies (their originals may be among them). */
   sample: string[];
+  /** The winnowing parameters of the pages' passage fingerprints, as in the header; null: written without passages. */
+  passages: PassageParams | null;
+  /** Every planted partial copy, in file order (none without passages). */
+  partial: PlantedPartialCopy[];
+  /** Mean words of a page's article and passage fingerprints a page (0 without passages). */
+  meanWords: number;
+  meanFingerprints: number;
+  /** Bytes of the lines' `,"passages":"…"` fields, all pages together. */
+  passageBytes: number;
 }
 
 export interface SyntheticOptions {
@@ -45,6 +91,10 @@ export interface SyntheticOptions {
   /** Pages to keep in `sample` (default 400). */
   sampleSize?: number;
   hosts?: number;
+  /** Passage fingerprints and planted partial copies (default true); false writes the file as before them. */
+  passages?: boolean;
+  /** Share of the pages that are not near-duplicates planted as partial copies of an earlier page (default 0.01). */
+  partialRate?: number;
 }
 
 const WORDS = (
@@ -128,10 +178,146 @@ function flip(random: () => number, hi: number, lo: number, bits: number): [numb
   return [hi >>> 0, lo >>> 0];
 }
 
+// ---------------------------------------------------------------------------------------------
+// Articles: the words behind each page's passage fingerprints (their hashes; there is no text).
+
+const VOCABULARY = 131_072;
+const LN_VOCABULARY = Math.log(VOCABULARY + 1);
+/** exp(LN_VOCABULARY · i / 4096): a word's rank is exp(LN_VOCABULARY · u) − 1 for u uniform, from the draw's high 12 bits and its low 20. */
+const EXP_HIGH = Float64Array.from({ length: 4097 }, (_, i) => Math.exp((LN_VOCABULARY * i) / 4096));
+const LOW_SCALE = LN_VOCABULARY / 2 ** 32;
+const QUOTE_WORDS = 60;
+const OWN = 0;
+const NEAR = 1;
+const EXCERPT = 2;
+const QUOTE = 3;
+type ArticleKind = typeof OWN | typeof NEAR | typeof EXCERPT | typeof QUOTE;
+
+interface Article {
+  /** Each word's 32-bit hash. */
+  words: Uint32Array;
+  /** How many of them are, in one run, the source page's. */
+  copied: number;
+}
+
+/**
+ * Every page's words, from one stream of draws: draw n is fmix32(n · 0x9e3779b9 + salt), a hashed
+ * counter, and page i takes draws start[i], start[i] + 1, … up to the next page's start, so each
+ * page has a part of the stream of its own (two pages share words only where one copies the
+ * other). A copy's source is made again from its part when the copy needs it: 9 bytes a page kept.
+ */
+class Articles {
+  private readonly start: Uint32Array;
+  private readonly kind: Uint8Array;
+  private readonly source: Int32Array;
+  private readonly salt: number;
+  private readonly wordSalt: number;
+  /** The next page's first draw. */
+  private cursor = 0;
+  /** The draw `next` gives. */
+  private at = 0;
+
+  constructor(pages: number, seed: number) {
+    this.start = new Uint32Array(pages);
+    this.kind = new Uint8Array(pages);
+    this.source = new Int32Array(pages);
+    this.salt = fmix32(seed ^ 0x51ed270b);
+    this.wordSalt = fmix32(seed ^ 0x2545f491);
+  }
+
+  /** Page i's article, from the next part of the stream (pages are added in order; `source` an earlier page, or -1). */
+  add(i: number, kind: ArticleKind, source: number): Article {
+    this.start[i] = this.cursor;
+    this.kind[i] = kind;
+    this.source[i] = source;
+    this.at = this.cursor;
+    const article = this.make(kind, source);
+    // past 2^32 draws the counter would come round to the first pages' words again
+    if (this.at >= 2 ** 32) throw new RangeError('the synthetic articles would take more than 2^32 draws: ask for fewer pages');
+    this.cursor = this.at;
+    return article;
+  }
+
+  /** Page i's words again, as `add` made them. */
+  words(i: number): Uint32Array {
+    const at = this.at;
+    this.at = this.start[i]!;
+    const { words } = this.make(this.kind[i] as ArticleKind, this.source[i]!);
+    this.at = at;
+    return words;
+  }
+
+  /** The next draw: 32 random bits. */
+  private next(): number {
+    return fmix32((Math.imul(this.at++, 0x9e3779b9) + this.salt) | 0);
+  }
+
+  /** The next draw as a fraction in [0, 1). */
+  private fraction(): number {
+    return this.next() / 4294967296;
+  }
+
+  private make(kind: ArticleKind, source: number): Article {
+    if (kind === OWN) return { words: this.own(), copied: 0 };
+    const base = this.words(source);
+    if (kind === NEAR) {
+      const rate = 0.02 * this.fraction();
+      for (let j = 0; j < base.length; j++) if (this.fraction() < rate) base[j] = this.word(this.next());
+      return { words: base, copied: 0 };
+    }
+    if (kind === EXCERPT) {
+      const copied = Math.round(base.length * (0.3 + 0.3 * this.fraction()));
+      const words = new Uint32Array(copied + 20 + Math.floor(41 * this.fraction()));
+      words.set(base.subarray(0, copied));
+      for (let j = copied; j < words.length; j++) words[j] = this.word(this.next());
+      return { words, copied };
+    }
+    const host = this.own();
+    const from = Math.floor(this.fraction() * (base.length - QUOTE_WORDS + 1));
+    const at = Math.floor(this.fraction() * (host.length + 1));
+    const words = new Uint32Array(host.length + QUOTE_WORDS);
+    words.set(host.subarray(0, at));
+    words.set(base.subarray(from, from + QUOTE_WORDS), at);
+    words.set(host.subarray(at), at + QUOTE_WORDS);
+    return { words, copied: QUOTE_WORDS };
+  }
+
+  /** An article of its own: 300 + 1,200·u² words (300 to 1,500, mean 700). */
+  private own(): Uint32Array {
+    const u = this.fraction();
+    const words = new Uint32Array(300 + Math.floor(1200 * u * u));
+    for (let j = 0; j < words.length; j++) words[j] = this.word(this.next());
+    return words;
+  }
+
+  /**
+   * The hash of a word drawn by Zipf's law (s = 1: its rank log-uniform in 1 … VOCABULARY), from 32
+   * random bits: exp(x) = EXP_HIGH[high 12 bits] · exp(low part), the latter below 1.003, to its
+   * second order (half the time of Math.exp).
+   */
+  private word(bits: number): number {
+    const low = (bits & 0xfffff) * LOW_SCALE;
+    const rank = Math.min(VOCABULARY, Math.floor(EXP_HIGH[bits >>> 20]! * (1 + low + (low * low) / 2))) - 1;
+    return fmix32(rank ^ this.wordSalt);
+  }
+}
+
+/** The export's `passages` field of a page: its fingerprints as lib/passages/codec.ts's bytes, in base64. */
+function passageField(words: Uint32Array): { base64: string; fingerprints: number } {
+  const { hashes, positions } = winnowHashes(kgramHashes(words, PASSAGE_PARAMS.k), PASSAGE_PARAMS.w);
+  const bytes = encodePassageBytes({ words: words.length, hashes, positions });
+  // Buffer's base64 is codec.ts's bytesToBase64, several times faster in Node (the test compares them)
+  return { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), fingerprints: hashes.length };
+}
+
 /** Writes the export to `file` and returns what the benchmark needs to query it. */
 export async function writeSyntheticHistory(file: string, options: SyntheticOptions): Promise<SyntheticHistory> {
-  const { pages, seed, copyRate = 0.01, sampleSize = 400 } = options;
+  const { pages, seed, copyRate = 0.01, sampleSize = 400, partialRate = 0.01 } = options;
+  const withPassages = options.passages ?? true;
   const random = mulberry32(seed);
+  // the partial copies' own draws, apart, so that the pages' other fields are the same with and without passages
+  const partialRandom = mulberry32(fmix32(seed ^ 0x3c6ef372));
+  const articles = withPassages ? new Articles(pages, seed) : null;
   const hosts = makeHosts(random, options.hosts ?? 3000);
   const simHi = new Uint32Array(pages);
   const simLo = new Uint32Array(pages);
@@ -144,6 +330,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
   const sampleAt = new Set<number>();
   while (sampleAt.size < Math.min(sampleSize, pages)) sampleAt.add(Math.floor(random() * pages));
   const plantedAt: { copy: number; original: number; simhashBits: number; checkBits: number; url: string }[] = [];
+  const partialAt: { original: number; kind: PartialCopyKind; copiedWords: number; share: number; url: string }[] = [];
 
   const out = createWriteStream(file);
   let bytes = 0;
@@ -151,10 +338,14 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     bytes += Buffer.byteLength(text);
     return out.write(text) ? Promise.resolve() : new Promise((ok) => out.once('drain', () => ok()));
   };
-  await write(JSON.stringify({ format: 'doppel', version: 1, exported: new Date(END).toISOString(), pages, k: 3 }) + '\n');
+  const passageParams = withPassages ? { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w } : null;
+  await write(JSON.stringify({ format: 'doppel', version: 1, exported: new Date(END).toISOString(), pages, k: 3, ...(passageParams && { passages: passageParams }) }) + '\n');
 
   let urlChars = 0;
   let titleChars = 0;
+  let words = 0;
+  let fingerprints = 0;
+  let passageBytes = 0;
   let chunk: string[] = [];
   // Which pages are originals of a copy is only known later: remember the URL of every page an
   // upcoming copy could point at would cost a million strings, so copies point at pages whose URL
@@ -162,6 +353,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
   const KEEP_EVERY = 8;
   for (let i = 0; i < pages; i++) {
     const isCopy = i > 100 && random() < copyRate && !sampleAt.has(i);
+    const isPartial = articles !== null && !isCopy && i > 100 && !sampleAt.has(i) && partialRandom() < partialRate;
     let host: number;
     let firstSeen: number;
     let title: string;
@@ -186,6 +378,11 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
       simLo[i] = random() * 4294967296;
       checkHi[i] = random() * 4294967296;
       checkLo[i] = random() * 4294967296;
+      if (isPartial) {
+        original = Math.floor(partialRandom() * Math.floor(i / KEEP_EVERY)) * KEEP_EVERY;
+        if (host === hostOf[original]) host = (host + 1) % hosts.length;
+        firstSeen = Math.min(END - DAY, firstSeenOf[original]! + partialRandom() * 30 * DAY);
+      }
     }
     firstSeen = Math.floor(firstSeen);
     hostOf[i] = host;
@@ -198,6 +395,20 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     const url = makeUrl(random, hostName, i, firstSeen);
     if (i % KEEP_EVERY === 0 || sampleAt.has(i)) urls.set(i, url);
     if (isCopy) plantedAt.push({ copy: i, original, simhashBits, checkBits, url });
+    let passages: string | undefined;
+    if (articles) {
+      const kind = isCopy ? NEAR : !isPartial ? OWN : partialRandom() < 0.5 ? EXCERPT : QUOTE;
+      const article = articles.add(i, kind, original);
+      const field = passageField(article.words);
+      passages = field.base64;
+      words += article.words.length;
+      fingerprints += field.fingerprints;
+      passageBytes += ',"passages":""'.length + passages.length;
+      if (isPartial) {
+        const share = article.copied / article.words.length;
+        partialAt.push({ original, kind: kind === EXCERPT ? 'excerpt' : 'quote', copiedWords: article.copied, share, url });
+      }
+    }
     urlChars += url.length;
     titleChars += title.length;
     chunk.push(
@@ -210,6 +421,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
         firstSeen: new Date(firstSeen).toISOString(),
         lastSeen: new Date(lastSeen).toISOString(),
         visits,
+        passages,
       }),
     );
     if (chunk.length === 5000) {
@@ -229,5 +441,10 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     meanTitleChars: titleChars / pages,
     planted: plantedAt.map((p) => ({ copy: p.url, original: urls.get(p.original)!, simhashBits: p.simhashBits, checkBits: p.checkBits })),
     sample: [...sampleAt].sort((a, b) => a - b).map((i) => urls.get(i)!),
+    passages: passageParams,
+    partial: partialAt.map((p) => ({ copy: p.url, original: urls.get(p.original)!, kind: p.kind, copiedWords: p.copiedWords, share: p.share })),
+    meanWords: words / pages,
+    meanFingerprints: fingerprints / pages,
+    passageBytes,
   };
 }

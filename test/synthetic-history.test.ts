@@ -1,0 +1,147 @@
+// bench/synthetic-history.ts, the history bench:browser imports: a seeded history is the same file
+// every time (and without passages the file written before them); each line's passage
+// fingerprints decode, at winnowing's density; a planted partial copy shares fingerprints with its
+// original, and pages that copy nothing from each other share (almost) none.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SyntheticHistory, writeSyntheticHistory } from '../bench/synthetic-history';
+import { base64ToBytes, bytesToBase64, decodePassageBytes } from '../lib/passages/codec';
+import { PASSAGE_PARAMS, type PassageFingerprints } from '../lib/passages/fingerprints';
+
+const { k, w } = PASSAGE_PARAMS;
+const OPTIONS = { pages: 3000, seed: 7, sampleSize: 50 };
+
+interface Line {
+  url: string;
+  site: string;
+  firstSeen: string;
+  passages?: string;
+}
+
+let dir: string;
+let history: SyntheticHistory;
+let header: Record<string, unknown>;
+let lines: Line[];
+let byUrl: Map<string, { line: Line; fingerprints: PassageFingerprints }>;
+
+const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'doppel-synthetic-'));
+  history = await writeSyntheticHistory(join(dir, 'a.ndjson'), OPTIONS);
+  const [first, ...rest] = readFileSync(history.file, 'utf8').trimEnd().split('\n');
+  header = JSON.parse(first!) as Record<string, unknown>;
+  lines = rest.map((text) => JSON.parse(text) as Line);
+  byUrl = new Map(lines.map((line) => [line.url, { line, fingerprints: decodePassageBytes(base64ToBytes(line.passages ?? '')).fingerprints }]));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** How many of `a`'s fingerprints have a hash that `b` holds. */
+function sharedCount(a: PassageFingerprints, b: PassageFingerprints): number {
+  const hashes = new Set(b.hashes);
+  return a.hashes.filter((h) => hashes.has(h)).length;
+}
+
+describe('writeSyntheticHistory', () => {
+  it('writes the same file for the same options, another for another seed', async () => {
+    const again = await writeSyntheticHistory(join(dir, 'b.ndjson'), OPTIONS);
+    const other = await writeSyntheticHistory(join(dir, 'c.ndjson'), { ...OPTIONS, seed: 8 });
+    expect(sha256(again.file)).toBe(sha256(history.file));
+    expect(again.partial).toEqual(history.partial);
+    expect(sha256(other.file)).not.toBe(sha256(history.file));
+  });
+
+  it('without passages writes the file written before them, byte for byte', async () => {
+    const old = await writeSyntheticHistory(join(dir, 'old.ndjson'), { ...OPTIONS, passages: false });
+    // the generator of d0a6511, before passages, wrote this file for these options
+    expect(sha256(old.file)).toBe('8d5b519ce20b5360d952f4ab3d956368f2da3124c929fec6dfd1a663bae33772');
+    expect(readFileSync(old.file, 'utf8')).not.toContain('passages');
+    expect(old.planted).toEqual(history.planted);
+    expect(old).toMatchObject({ passages: null, partial: [], meanFingerprints: 0 });
+  });
+
+  it('names the winnowing parameters in the header', () => {
+    expect(header['passages']).toEqual({ k, w });
+    expect(history.passages).toEqual({ k, w });
+  });
+
+  it("gives every page its article's fingerprints: about 7.3 per 100 words, inside its words", () => {
+    let words = 0;
+    let fingerprints = 0;
+    for (const line of lines) {
+      const bytes = base64ToBytes(line.passages!);
+      expect(bytesToBase64(bytes)).toBe(line.passages); // the generator's base64 is codec.ts's
+      const { fingerprints: f, end } = decodePassageBytes(bytes);
+      expect(end).toBe(bytes.length);
+      expect(f.words).toBeGreaterThanOrEqual(110); // the shortest: an excerpt of 30% of 300 words and 20 of its own
+      expect(f.words).toBeLessThanOrEqual(1560); // the longest: a quote of 60 words in 1,500
+      expect(f.positions[0]).toBeGreaterThanOrEqual(0);
+      expect(f.positions.at(-1)).toBeLessThanOrEqual(f.words - k);
+      // a page's own density varies (3.9 to 10.7 per 100 words over 100,000 pages), the shortest most
+      expect((f.hashes.length / f.words) * 100).toBeGreaterThan(3);
+      expect((f.hashes.length / f.words) * 100).toBeLessThan(12);
+      words += f.words;
+      fingerprints += f.hashes.length;
+    }
+    expect(words / lines.length).toBeGreaterThan(650);
+    expect(words / lines.length).toBeLessThan(750);
+    expect((fingerprints / words) * 100).toBeGreaterThan(7);
+    expect((fingerprints / words) * 100).toBeLessThan(7.6);
+    expect(history.meanFingerprints).toBeCloseTo(fingerprints / lines.length, 9);
+  });
+
+  it("keeps winnowing's skew: the hashes are window minima, far below uniform values", () => {
+    const hashes = lines.flatMap((line) => [...byUrl.get(line.url)!.fingerprints.hashes]);
+    const mean = hashes.reduce((a, b) => a + b, 0) / hashes.length;
+    // the least of 26 uniform values averages 1/27 of the range; uniform hashes would average 1/2
+    expect(mean / 2 ** 32).toBeGreaterThan(0.02);
+    expect(mean / 2 ** 32).toBeLessThan(0.08);
+  });
+
+  it('plants partial copies of both kinds, each sharing fingerprints with its earlier original on another host', () => {
+    const { partial } = history;
+    expect(partial.length).toBeGreaterThan(15);
+    expect(new Set(partial.map((p) => p.kind))).toEqual(new Set(['excerpt', 'quote']));
+    for (const p of partial) {
+      const copy = byUrl.get(p.copy)!;
+      const original = byUrl.get(p.original)!;
+      expect(copy.line.site).not.toBe(original.line.site);
+      expect(Date.parse(copy.line.firstSeen)).toBeGreaterThanOrEqual(Date.parse(original.line.firstSeen));
+      expect(p.share).toBe(p.copiedWords / copy.fingerprints.words);
+      if (p.kind === 'quote') expect(p.copiedWords).toBe(60);
+      else expect(p.copiedWords / original.fingerprints.words).toBeGreaterThanOrEqual(0.3 - 1 / original.fingerprints.words);
+      // every window of w k-grams inside the copied run selects the same k-gram in both pages
+      expect(sharedCount(copy.fingerprints, original.fingerprints)).toBeGreaterThanOrEqual(Math.floor((p.copiedWords - k + 1) / w));
+    }
+  });
+
+  it('leaves pages that copy nothing from each other (almost) without a shared fingerprint', () => {
+    // pages joined by a planted copy (near-duplicate or partial), directly or through others, may share
+    const group = new Map<string, string>();
+    const find = (url: string): string => {
+      const up = group.get(url);
+      return up === undefined || up === url ? url : find(up);
+    };
+    for (const { copy, original } of [...history.planted, ...history.partial]) group.set(find(copy), find(original));
+    const holders = new Map<number, string[]>();
+    for (const [url, { fingerprints }] of byUrl) for (const h of new Set(fingerprints.hashes)) holders.set(h, [...(holders.get(h) ?? []), url]);
+    const pairs = new Map<string, number>();
+    for (const urls of holders.values()) {
+      for (let a = 0; a < urls.length; a++) {
+        for (let b = a + 1; b < urls.length; b++) {
+          if (find(urls[a]!) === find(urls[b]!)) continue;
+          const pair = `${urls[a]} ${urls[b]}`;
+          pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+        }
+      }
+    }
+    const allPairs = (lines.length * (lines.length - 1)) / 2;
+    // 34 of 4.5 million pairs here: equal 32-bit minima, and repeated k-grams of common words
+    expect(pairs.size / allPairs).toBeLessThan(2e-5);
+    expect(Math.max(0, ...pairs.values())).toBeLessThanOrEqual(1); // never two: no passage
+  });
+});
