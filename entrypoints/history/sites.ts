@@ -35,11 +35,14 @@ async function showEvidence(site: string, cell: HTMLElement): Promise<void> {
     }
     const list = document.createElement('ul');
     list.className = 'evidence-list';
-    for (const { copy, original } of evidence) {
+    for (const { copy, original, share } of evidence) {
       const item = document.createElement('li');
       item.dataset['copy'] = copy.url;
       item.dataset['original'] = original.url;
-      item.append(pageLink(copy), seen(copy), ` ${l.t('copies')} `, pageLink(original), seen(original));
+      // a passage copy says how much of it is shared; a near-duplicate simply copies
+      const verb = share === undefined ? l.t('copies') : l.t('copiesPassages', l.share(share));
+      if (share !== undefined) item.dataset['share'] = String(share);
+      item.append(pageLink(copy), seen(copy), ` ${verb} `, pageLink(original), seen(original));
       list.append(item);
     }
     cell.replaceChildren(list);

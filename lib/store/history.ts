@@ -5,6 +5,7 @@
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
 import { MAX_PAGE_ID, lastSeenEntry } from './page-rows';
 import type { PageStore } from './pages';
+import { PASSAGE_COPY_SHARE, passageMatches } from './passages';
 import type { PageRecord, SiteCounts } from './schema';
 import { countSite, parseGroupCounts, parseSiteBucket, readPageCount, siteBucket } from './tally';
 
@@ -177,18 +178,30 @@ export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<str
   return out.sort((a, b) => Number(b.flagged) - Number(a.flagged) || share(b) - share(a) || b.copies - a.copies || (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
 }
 
-/** A copy beside the page it copies (the earliest-seen page of its group, on another site). */
+/**
+ * A copy beside the page it copies: the earliest-seen page of its group, on another site; for a
+ * passage copy that is no such near-duplicate, the earliest-seen page of another site, seen before
+ * it, that half of its words are shared with (`share`: that fraction).
+ */
 export interface CopyEvidence {
   copy: PageRecord;
   original: PageRecord;
+  share?: number;
 }
 
 /** The evidence for a site: each of its copies beside its original, newest copy first; at most `limit`. */
 export async function readSiteEvidence(store: PageStore, site: string, limit = 200): Promise<CopyEvidence[]> {
-  const out = await store.read(async (rows) => {
+  const out = await store.read(async (rows, _tx, passages) => {
     const copies = await rows.where('copySite', site, limit);
     return Promise.all(
-      copies.map(async (copy) => {
+      copies.map(async (copy): Promise<CopyEvidence> => {
+        if (copy.copySite === undefined && copy.passageCopy === true) {
+          const own = await passages.fingerprintsOf(copy.id);
+          const matches = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, copy.id);
+          const sources = matches.filter(({ record, match }) => record.site !== copy.site && seenBefore(record, copy) && match.share >= PASSAGE_COPY_SHARE);
+          const first = sources.length === 0 ? undefined : sources.reduce((a, b) => (seenBefore(b.record, a.record) ? b : a));
+          if (first !== undefined) return { copy, original: first.record, share: first.match.share };
+        }
         const members = copy.group === undefined ? [copy] : await rows.where('group', copy.group);
         return { copy, original: rootOf(members.length > 0 ? members : [copy]) };
       }),
