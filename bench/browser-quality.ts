@@ -29,6 +29,7 @@ import { type ScanReport, fingerprintDocument } from '../lib/scan';
 import { sourcesNewerThan } from './built';
 import { readStoredPages } from '../test/e2e/blocks';
 import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
+import { type PopupRead, UNREAD, readPopup } from './popup-read';
 import { type Result, pct, runScan, score, writePages } from './quality-score';
 import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
 
@@ -66,29 +67,7 @@ interface Visit {
   ms: number;
 }
 
-interface PopupRead {
-  state: string;
-  detail: string;
-  links: { href: string; distance: number }[];
-}
-
 const popupUrlOf = (ext: ExtensionSession, url: string): string => ext.popupUrl(url);
-
-/** The popup's data-state values, status detail and match links (with their distances). */
-async function readPopup(popup: Page): Promise<PopupRead> {
-  return popup.evaluate(() => {
-    const states = [...document.querySelectorAll('[data-state]')].map((el) => el.getAttribute('data-state') ?? '');
-    const state = states.find((s) => s !== 'loading') ?? states[0] ?? '';
-    const detail = (document.getElementById('status-detail')?.textContent ?? '').trim();
-    const links = [...document.querySelectorAll('#matches li')].flatMap((item) => {
-      const a = item.querySelector('a[href]') as HTMLAnchorElement | null;
-      if (!a) return [];
-      const m = /(\d+) bits? apart/.exec(item.querySelector('.likeness')?.textContent ?? '');
-      return [{ href: a.href, distance: m ? Number(m[1]) : -1 }];
-    });
-    return { state, detail, links };
-  });
-}
 
 /** Opens the popup for url and waits (up to settleMs) for it to leave `loading`. */
 async function openPopup(popup: Page, target: string, reload: boolean, settleMs: number): Promise<PopupRead> {
@@ -96,7 +75,7 @@ async function openPopup(popup: Page, target: string, reload: boolean, settleMs:
   else await popup.goto(target, { waitUntil: 'domcontentloaded' });
   const until = Date.now() + settleMs;
   for (;;) {
-    const read = await readPopup(popup).catch(() => ({ state: '', detail: '', links: [] }));
+    const read = await readPopup(popup).catch(() => UNREAD);
     if ((read.state && read.state !== 'loading') || Date.now() > until) return read;
     await sleep(50);
   }
@@ -112,7 +91,7 @@ async function visitAndWait(ext: ExtensionSession, tab: Page, popup: Page, url: 
   }
   const target = popupUrlOf(ext, url);
   const deadline = started + RECORD_TIMEOUT_MS;
-  let last: PopupRead = { state: '', detail: '', links: [] };
+  let last: PopupRead = UNREAD;
   for (let attempt = 0; ; attempt++) {
     try {
       last = await openPopup(popup, target, attempt > 0 && popup.url() === target, 3_000);
@@ -242,9 +221,9 @@ async function main(): Promise<void> {
     const reads = new Map<string, PopupRead>();
     await pool(set.pages, tabs, async (page, { popup }) => {
       const target = popupUrlOf(ext!, urlOf(page));
-      let read: PopupRead = { state: '', detail: '', links: [] };
+      let read: PopupRead = UNREAD;
       for (let attempt = 0; attempt < 3; attempt++) {
-        read = await openPopup(popup, target, false, 5_000).catch((error: Error) => ({ state: '', detail: `popup failed: ${error.message.split('\n')[0]}`, links: [] }));
+        read = await openPopup(popup, target, false, 5_000).catch((error: Error) => ({ ...UNREAD, detail: `popup failed: ${error.message.split('\n')[0]}` }));
         if (read.state && read.state !== 'loading') break;
         await sleep(500);
       }
