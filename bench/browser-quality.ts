@@ -1,8 +1,9 @@
 // `npm run bench:browser-quality`: the quality benchmark measured as a user would see it.
 //
 // The pages of `npm run bench:quality` (bench/republish.ts: real articles from ../shared/corpus and
-// republished copies of each) are written to a temporary folder and served on 127.0.0.1 as two
-// "sites" (originals on one port, copies on another). Chromium with the built extension
+// republished copies of each) are written to a temporary folder and served on 127.0.0.1: the
+// originals on one port, each republishing site (its og:site_name, which `scan` takes as its
+// site) on a port of its own, so that the browser sees the same sites as `scan`. Chromium with the built extension
 // (.output/chrome-mv3) visits every page, originals first, a few tabs at a time, and each page's
 // popup (popup.html?url=…) is polled until the page is recorded or known as not-article. Then every
 // page's popup is read once more: each link in `#matches` is a pair, and the pairs are scored with
@@ -17,6 +18,7 @@
 //
 // Options: --variants N (copies of each kind per article; default 1), --tabs N (default 3),
 // --json (one JSON object instead of the table).
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,9 +28,10 @@ import { parseHTML } from 'linkedom';
 import { CHECK_MAX_DISTANCE } from '../lib/features';
 import { fingerprintToHex } from '../lib/fingerprint';
 import { type ScanReport, fingerprintDocument } from '../lib/scan';
+import { siteOfHtml } from '../lib/scan-reuse';
 import { sourcesNewerThan } from './built';
 import { readStoredPages } from '../test/e2e/blocks';
-import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
+import { CHROMIUM_PATH, type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
 import { type PopupRead, UNREAD, readPopup } from './popup-read';
 import { type Result, pct, runScan, score, writePages } from './quality-score';
 import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
@@ -142,6 +145,15 @@ function hexDistance(a: string, b: string): number {
   return n;
 }
 
+/** The Chromium binary's version ("156.0.7455.1"), or "?". */
+function chromiumVersion(): string {
+  try {
+    return /\d+(?:\.\d+)+/.exec(execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))?.[0] ?? '?';
+  } catch {
+    return '?';
+  }
+}
+
 function countBy<T>(items: readonly T[], key: (t: T) => string): [string, number][] {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
@@ -164,12 +176,13 @@ async function main(): Promise<void> {
   const sourcesNewer = sourcesNewerThan(ROOT, built);
 
   const started = performance.now();
+  const chromium = chromiumVersion();
   const set = buildQualitySet(CORPUS_DIR, VARIANTS);
   const byPath = new Map(set.pages.map((p) => [p.path, p]));
   const dir = mkdtempSync(join(tmpdir(), 'doppel-browser-quality-'));
   const pagesDir = join(dir, 'pages');
   let originalSite: Site | undefined;
-  let copySite: Site | undefined;
+  const copySites = new Map<string, Site>();
   let ext: ExtensionSession | undefined;
   try {
     writePages(set.pages, pagesDir);
@@ -181,12 +194,15 @@ async function main(): Promise<void> {
     const scanResult = score(set.pages, report.pairs);
     const scanDocs = new Map(report.documents.map((d) => [d.path, d]));
 
-    // The browser.
+    // The browser: the originals on one origin, each republishing site on its own.
     const browserStarted = performance.now();
     originalSite = await servePages(pagesDir);
-    copySite = await servePages(pagesDir);
+    const siteNameOf = (page: QualityPage): string => siteOfHtml(page.html) ?? 'copies';
+    for (const page of set.pages) {
+      if (page.kind !== 'original' && !copySites.has(siteNameOf(page))) copySites.set(siteNameOf(page), await servePages(pagesDir));
+    }
     const urlOf = (page: QualityPage): string =>
-      (page.kind === 'original' ? originalSite! : copySite!).url('/' + page.path.split('/').map(encodeURIComponent).join('/'));
+      (page.kind === 'original' ? originalSite! : copySites.get(siteNameOf(page))!).url('/' + page.path.split('/').map(encodeURIComponent).join('/'));
     const pathOfUrl = new Map(set.pages.map((p) => [urlOf(p), p.path]));
 
     const extensionCopy = join(dir, '.extension');
@@ -260,7 +276,6 @@ async function main(): Promise<void> {
       return !directed.has(`${b}\n${a}`);
     });
     const browserResult = score(set.pages, [...pairs.values()]);
-    const seconds = (performance.now() - started) / 1000;
 
     // Pages the browser did not record, and why.
     const notRecorded = set.pages
@@ -320,6 +335,8 @@ async function main(): Promise<void> {
       return s && b && s !== b;
     });
 
+    const seconds = (performance.now() - started) / 1000;
+
     const targetsMet = (r: Result): boolean =>
       r.byGroup['verbatim']!.found / r.byGroup['verbatim']!.total >= 0.98 &&
       r.byGroup['lightly edited']!.found / r.byGroup['lightly edited']!.total >= 0.9 &&
@@ -333,6 +350,7 @@ async function main(): Promise<void> {
         articles: set.articles.length,
         pages: set.pages.length,
         dropped: set.dropped,
+        chromiumVersion: chromium,
         extensionDir: EXTENSION_DIR,
         extensionOlderThanSources: sourcesNewer,
         scan: { ...scanResult, targetsMet: targetsMet(scanResult), noFingerprint: scanNoFingerprint.map((d) => ({ path: d.path, note: d.note })), seconds: scanSeconds },
@@ -357,10 +375,12 @@ async function main(): Promise<void> {
     }
 
     console.log(`Quality in the browser: ${COMMAND} (k = ${K})`);
+    console.log(`Chromium ${chromium} (${CHROMIUM_PATH}, headless) with ${EXTENSION_DIR}`);
     console.log(`${set.articles.length} real articles from ${CORPUS_DIR} (${set.dropped.length} dropped)`);
     console.log(
       `${set.pages.length} pages (${originals.length} originals + ${copies.length} copies: ${VARIANTS} variant${VARIANTS === 1 ? '' : 's'} of each kind), ` +
-        `served on 127.0.0.1 (originals ${originalSite.origin}, copies ${copySite.origin}), visited in Chromium with ${EXTENSION_DIR}, ${TABS} tabs at a time;`,
+        `served on 127.0.0.1 (originals ${originalSite.origin}; copies on each republishing site's own port: ` +
+        `${[...copySites].map(([name, site]) => `${name} :${site.port}`).join(', ')}), visited in Chromium, ${TABS} tabs at a time;`,
     );
     console.log('the same files read by `scan --json`. Requests off 127.0.0.1 are aborted.');
     if (sourcesNewer) console.log('Warning: lib/ or entrypoints/ changed after the extension was built; run `npm run build` to measure the current code.');
@@ -422,7 +442,7 @@ async function main(): Promise<void> {
   } finally {
     await ext?.close();
     await originalSite?.close();
-    await copySite?.close();
+    for (const site of copySites.values()) await site.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
