@@ -150,7 +150,7 @@ export function printPartialSideBySide(r: PartialSideBySide, { partialPages, var
     });
     console.log(`Partial copies found by one side only (scan only / Chromium only): ${byRow.join(', ')}`);
     for (const d of r.disagreements.slice(0, examples)) {
-      console.log(`  ${d.row.padEnd(12)}${`${d.copy} ~ ${d.original}`.padEnd(64)}scan: ${d.scan.padEnd(30)}Chromium: ${d.chromium}`);
+      console.log(`  ${d.row.padEnd(12)}${`${d.copy} ~ ${d.original}`.padEnd(72)} scan: ${d.scan.padEnd(34)} Chromium: ${d.chromium}`);
     }
     if (r.disagreements.length > examples) console.log(`  … and ${r.disagreements.length - examples} more (--json lists them all)`);
   } else {
