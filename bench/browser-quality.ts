@@ -1,12 +1,19 @@
 // `npm run bench:browser-quality`: the quality benchmark measured as a user would see it.
 //
-// The pages of `npm run bench:quality` (bench/republish.ts: real articles from ../shared/corpus and
-// republished copies of each) are written to a temporary folder and served on 127.0.0.1 as two
-// "sites" (originals on one port, copies on another). Chromium with the built extension
-// (.output/chrome-mv3) visits every page, originals first, a few tabs at a time, and each page's
-// popup (popup.html?url=…) is polled until the page is recorded or known as not-article. Then every
-// page's popup is read once more: each link in `#matches` is a pair, and the pairs are scored with
-// the same `score()` as `scan`, which runs on the same written pages in the same run.
+// The pages of `npm run bench:quality` (bench/republish.ts: real articles from ../shared/corpus,
+// republished copies of each, and partial copies: excerpt-30, stitched, quote) are written to a
+// temporary folder and served on 127.0.0.1: the originals on one port, each republishing site
+// (its og:site_name, which `scan` takes as its site) on a port of its own, so that the browser
+// sees the same sites as `scan`. Chromium with the built extension (.output/chrome-mv3) visits
+// every page, a few tabs at a time, in three rounds: the originals, the whole copies, the partial
+// copies (so every copy comes after the pages it copies), and each page's popup
+// (popup.html?url=…) is polled until the page is recorded or known as not-article. Then every
+// page's popup is read once more. Whole copies: each link in `#matches` is a pair, and the pairs
+// are scored with the same `score()` as `scan`. Partial copies (and the whole copies' excerpt of
+// 60%): a copy is found with a source when its own popup links that source's original, in
+// `#matches` or `#passages`; `scan` finds it when the pair is in `pairs` or `reuse`; false links
+// are links in any popup between pages with no article in common (bench/quality-partial.ts's
+// rules). `scan` runs on the same written pages in the same run.
 //
 // The built extension is copied to a temporary folder first, so that a rebuild of .output during
 // the run does not pull the files from under Chromium.
@@ -15,8 +22,9 @@
 // fonts and images): the browser reads the pages as an offline user would, and the run does not
 // depend on the network.
 //
-// Options: --variants N (copies of each kind per article; default 1), --tabs N (default 3),
+// Options: --variants N (copies of each kind, whole and partial, per article; default 1), --tabs N (default 3),
 // --json (one JSON object instead of the table).
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,11 +34,15 @@ import { parseHTML } from 'linkedom';
 import { CHECK_MAX_DISTANCE } from '../lib/features';
 import { fingerprintToHex } from '../lib/fingerprint';
 import { type ScanReport, fingerprintDocument } from '../lib/scan';
+import { type ScanReuse, siteOfHtml } from '../lib/scan-reuse';
 import { sourcesNewerThan } from './built';
 import { readStoredPages } from '../test/e2e/blocks';
-import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
+import { CHROMIUM_PATH, type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
+import { type PopupRead, UNREAD, readPopup } from './popup-read';
 import { type Result, pct, runScan, score, writePages } from './quality-score';
-import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
+import { partialPageSources, writePartialPages } from './quality-partial';
+import { type PopupLinks, printPartialSideBySide, scorePartialSideBySide } from './browser-quality-partial';
+import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type PartialPage, type QualityPage, buildPartialCopies, buildQualitySet } from './republish';
 
 const K = 3;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,29 +78,7 @@ interface Visit {
   ms: number;
 }
 
-interface PopupRead {
-  state: string;
-  detail: string;
-  links: { href: string; distance: number }[];
-}
-
 const popupUrlOf = (ext: ExtensionSession, url: string): string => ext.popupUrl(url);
-
-/** The popup's data-state values, status detail and match links (with their distances). */
-async function readPopup(popup: Page): Promise<PopupRead> {
-  return popup.evaluate(() => {
-    const states = [...document.querySelectorAll('[data-state]')].map((el) => el.getAttribute('data-state') ?? '');
-    const state = states.find((s) => s !== 'loading') ?? states[0] ?? '';
-    const detail = (document.getElementById('status-detail')?.textContent ?? '').trim();
-    const links = [...document.querySelectorAll('#matches li')].flatMap((item) => {
-      const a = item.querySelector('a[href]') as HTMLAnchorElement | null;
-      if (!a) return [];
-      const m = /(\d+) bits? apart/.exec(item.querySelector('.likeness')?.textContent ?? '');
-      return [{ href: a.href, distance: m ? Number(m[1]) : -1 }];
-    });
-    return { state, detail, links };
-  });
-}
 
 /** Opens the popup for url and waits (up to settleMs) for it to leave `loading`. */
 async function openPopup(popup: Page, target: string, reload: boolean, settleMs: number): Promise<PopupRead> {
@@ -96,7 +86,7 @@ async function openPopup(popup: Page, target: string, reload: boolean, settleMs:
   else await popup.goto(target, { waitUntil: 'domcontentloaded' });
   const until = Date.now() + settleMs;
   for (;;) {
-    const read = await readPopup(popup).catch(() => ({ state: '', detail: '', links: [] }));
+    const read = await readPopup(popup).catch(() => UNREAD);
     if ((read.state && read.state !== 'loading') || Date.now() > until) return read;
     await sleep(50);
   }
@@ -112,7 +102,7 @@ async function visitAndWait(ext: ExtensionSession, tab: Page, popup: Page, url: 
   }
   const target = popupUrlOf(ext, url);
   const deadline = started + RECORD_TIMEOUT_MS;
-  let last: PopupRead = { state: '', detail: '', links: [] };
+  let last: PopupRead = UNREAD;
   for (let attempt = 0; ; attempt++) {
     try {
       last = await openPopup(popup, target, attempt > 0 && popup.url() === target, 3_000);
@@ -163,6 +153,15 @@ function hexDistance(a: string, b: string): number {
   return n;
 }
 
+/** The Chromium binary's version ("156.0.7455.1"), or "?". */
+function chromiumVersion(): string {
+  try {
+    return /\d+(?:\.\d+)+/.exec(execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))?.[0] ?? '?';
+  } catch {
+    return '?';
+  }
+}
+
 function countBy<T>(items: readonly T[], key: (t: T) => string): [string, number][] {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
@@ -185,30 +184,38 @@ async function main(): Promise<void> {
   const sourcesNewer = sourcesNewerThan(ROOT, built);
 
   const started = performance.now();
+  const chromium = chromiumVersion();
   const set = buildQualitySet(CORPUS_DIR, VARIANTS);
+  const partialPages = buildPartialCopies(set, CORPUS_DIR, VARIANTS);
+  /** Every page served: the originals, the whole copies, the partial copies. */
+  const served: (QualityPage | PartialPage)[] = [...set.pages, ...partialPages];
   const byPath = new Map(set.pages.map((p) => [p.path, p]));
   const dir = mkdtempSync(join(tmpdir(), 'doppel-browser-quality-'));
   const pagesDir = join(dir, 'pages');
   let originalSite: Site | undefined;
-  let copySite: Site | undefined;
+  const copySites = new Map<string, Site>();
   let ext: ExtensionSession | undefined;
   try {
     writePages(set.pages, pagesDir);
+    writePartialPages(partialPages, pagesDir);
 
     // scan, on the same files.
     const scanStarted = performance.now();
-    const report: ScanReport = runScan(pagesDir, K);
+    const report: ScanReport & { reuse?: ScanReuse[] } = runScan(pagesDir, K);
     const scanSeconds = (performance.now() - scanStarted) / 1000;
-    const scanResult = score(set.pages, report.pairs);
+    const scanResult = score(set.pages, report.pairs.filter(({ a, b }) => byPath.has(a) && byPath.has(b)));
     const scanDocs = new Map(report.documents.map((d) => [d.path, d]));
 
-    // The browser.
+    // The browser: the originals on one origin, each republishing site on its own.
     const browserStarted = performance.now();
     originalSite = await servePages(pagesDir);
-    copySite = await servePages(pagesDir);
-    const urlOf = (page: QualityPage): string =>
-      (page.kind === 'original' ? originalSite! : copySite!).url('/' + page.path.split('/').map(encodeURIComponent).join('/'));
-    const pathOfUrl = new Map(set.pages.map((p) => [urlOf(p), p.path]));
+    const siteNameOf = (page: QualityPage | PartialPage): string => siteOfHtml(page.html) ?? 'copies';
+    for (const page of served) {
+      if (page.kind !== 'original' && !copySites.has(siteNameOf(page))) copySites.set(siteNameOf(page), await servePages(pagesDir));
+    }
+    const urlOf = (page: QualityPage | PartialPage): string =>
+      (page.kind === 'original' ? originalSite! : copySites.get(siteNameOf(page))!).url('/' + page.path.split('/').map(encodeURIComponent).join('/'));
+    const pathOfUrl = new Map(served.map((p) => [urlOf(p), p.path]));
 
     const extensionCopy = join(dir, '.extension');
     cpSync(EXTENSION_DIR, extensionCopy, { recursive: true });
@@ -226,9 +233,11 @@ async function main(): Promise<void> {
     let done = 0;
     const progress = (): void => {
       done++;
-      if (!json && process.stderr.isTTY) process.stderr.write(`\r  visited ${done}/${set.pages.length}`);
+      if (!json && process.stderr.isTTY) process.stderr.write(`\r  visited ${done}/${served.length}`);
     };
-    for (const batch of [originals, copies]) {
+    // Originals, whole copies, partial copies: a popup lists the earlier pages sharing passages, so every copy comes after what it copies.
+    const rounds: (QualityPage | PartialPage)[][] = [originals, copies, partialPages];
+    for (const batch of rounds) {
       await pool(batch, tabs, async (page, { tab, popup }) => {
         visits.set(page.path, await visitAndWait(ext!, tab, popup, urlOf(page)));
         progress();
@@ -240,11 +249,11 @@ async function main(): Promise<void> {
 
     // Every page's popup, read once all pages are visited.
     const reads = new Map<string, PopupRead>();
-    await pool(set.pages, tabs, async (page, { popup }) => {
+    await pool(served, tabs, async (page, { popup }) => {
       const target = popupUrlOf(ext!, urlOf(page));
-      let read: PopupRead = { state: '', detail: '', links: [] };
+      let read: PopupRead = UNREAD;
       for (let attempt = 0; attempt < 3; attempt++) {
-        read = await openPopup(popup, target, false, 5_000).catch((error: Error) => ({ state: '', detail: `popup failed: ${error.message.split('\n')[0]}`, links: [] }));
+        read = await openPopup(popup, target, false, 5_000).catch((error: Error) => ({ ...UNREAD, detail: `popup failed: ${error.message.split('\n')[0]}` }));
         if (read.state && read.state !== 'loading') break;
         await sleep(500);
       }
@@ -264,27 +273,40 @@ async function main(): Promise<void> {
     const pairs = new Map<string, Pair>();
     const directed = new Set<string>();
     const unknownLinks: string[] = [];
+    const popups: PopupLinks[] = [];
     for (const [path, read] of reads) {
-      for (const { href, distance } of read.links) {
+      const known = (href: string): string | undefined => {
         const other = pathOfUrl.get(href);
-        if (other === undefined) {
-          unknownLinks.push(`${path} → ${href}`);
-          continue;
-        }
+        if (other === undefined) unknownLinks.push(`${path} → ${href}`);
+        return other;
+      };
+      const popupLinks: PopupLinks = { path, state: read.state, matches: [], passages: [] };
+      for (const { href, distance } of read.links) {
+        const other = known(href);
+        if (other === undefined) continue;
+        popupLinks.matches.push(other);
         directed.add(`${path}\n${other}`);
+        // The whole-copy table scores the links between the whole pages.
+        if (!byPath.has(path) || !byPath.has(other)) continue;
         const [a, b] = path < other ? [path, other] : [other, path];
         pairs.set(pairKey(a, b), { a, b, distance });
       }
+      for (const { href, share } of read.passages) {
+        const other = known(href);
+        if (other !== undefined) popupLinks.passages.push({ path: other, share });
+      }
+      popups.push(popupLinks);
     }
     const oneWay = [...directed].filter((d) => {
       const [a, b] = d.split('\n');
       return !directed.has(`${b}\n${a}`);
     });
     const browserResult = score(set.pages, [...pairs.values()]);
-    const seconds = (performance.now() - started) / 1000;
+    const kindOfPath = new Map(served.map((p) => [p.path, p.kind]));
+    const partial = scorePartialSideBySide(partialPageSources(set, partialPages), (path) => kindOfPath.get(path) ?? '?', report, popups);
 
     // Pages the browser did not record, and why.
-    const notRecorded = set.pages
+    const notRecorded = served
       .map((p) => ({ path: p.path, kind: p.kind, read: reads.get(p.path)!, visit: visits.get(p.path)! }))
       .filter(({ read }) => read.state !== 'ready')
       .map(({ path, kind, read, visit }) => {
@@ -335,11 +357,14 @@ async function main(): Promise<void> {
     });
     // Pages whose fingerprints (simhash or check) differ between scan (linkedom) and Chromium (real DOM).
     const fingerprintDiffers = set.pages.filter((p) => same(scanFingerprints(p.path), fingerprints.get(urlOf(p))) === false);
-    const simhashDiffers = set.pages.filter((p) => {
+    const simhashDiffers = served.filter((p) => {
       const s = scanDocs.get(p.path)?.simhash;
       const b = fingerprints.get(urlOf(p))?.simhash;
       return s && b && s !== b;
     });
+
+    const recordedWhole = set.pages.filter((p) => fingerprints.has(urlOf(p))).length;
+    const seconds = (performance.now() - started) / 1000;
 
     const targetsMet = (r: Result): boolean =>
       r.byGroup['verbatim']!.found / r.byGroup['verbatim']!.total >= 0.98 &&
@@ -353,14 +378,16 @@ async function main(): Promise<void> {
         tabs: TABS,
         articles: set.articles.length,
         pages: set.pages.length,
+        partialPages: partialPages.length,
         dropped: set.dropped,
+        chromiumVersion: chromium,
         extensionDir: EXTENSION_DIR,
         extensionOlderThanSources: sourcesNewer,
         scan: { ...scanResult, targetsMet: targetsMet(scanResult), noFingerprint: scanNoFingerprint.map((d) => ({ path: d.path, note: d.note })), seconds: scanSeconds },
         chromium: {
           ...browserResult,
           targetsMet: targetsMet(browserResult),
-          recorded: set.pages.length - notRecorded.length,
+          recorded: served.length - notRecorded.length,
           notRecorded,
           oneWayLinks: oneWay.map((d) => d.replace('\n', ' → ')),
           unknownLinks,
@@ -371,6 +398,7 @@ async function main(): Promise<void> {
           seconds: browserSeconds,
         },
         disagreements,
+        partial,
         seconds,
         command: COMMAND,
       }));
@@ -378,10 +406,12 @@ async function main(): Promise<void> {
     }
 
     console.log(`Quality in the browser: ${COMMAND} (k = ${K})`);
+    console.log(`Chromium ${chromium} (${CHROMIUM_PATH}, headless) with ${EXTENSION_DIR}`);
     console.log(`${set.articles.length} real articles from ${CORPUS_DIR} (${set.dropped.length} dropped)`);
     console.log(
-      `${set.pages.length} pages (${originals.length} originals + ${copies.length} copies: ${VARIANTS} variant${VARIANTS === 1 ? '' : 's'} of each kind), ` +
-        `served on 127.0.0.1 (originals ${originalSite.origin}, copies ${copySite.origin}), visited in Chromium with ${EXTENSION_DIR}, ${TABS} tabs at a time;`,
+      `${served.length} pages (${originals.length} originals + ${copies.length} whole copies + ${partialPages.length} partial copies: ${VARIANTS} variant${VARIANTS === 1 ? '' : 's'} of each kind), ` +
+        `served on 127.0.0.1 (originals ${originalSite.origin}; copies on each republishing site's own port: ` +
+        `${[...copySites].map(([name, site]) => `${name} :${site.port}`).join(', ')}), visited in Chromium, originals, then whole copies, then partial copies, ${TABS} tabs at a time;`,
     );
     console.log('the same files read by `scan --json`. Requests off 127.0.0.1 are aborted.');
     if (sourcesNewer) console.log('Warning: lib/ or entrypoints/ changed after the extension was built; run `npm run build` to measure the current code.');
@@ -403,6 +433,7 @@ async function main(): Promise<void> {
     console.log(`scan: ${targetsMet(scanResult) ? 'all targets met' : 'targets NOT met'}. Chromium: ${targetsMet(browserResult) ? 'all targets met' : 'targets NOT met'}.`);
     for (const p of scanResult.falsePairs) console.log(`  scan false pair: ${p.a} ~ ${p.b} (${p.distance} bits)`);
     for (const p of browserResult.falsePairs) console.log(`  Chromium false link: ${p.a} ~ ${p.b} (${p.distance} bits)`);
+    printPartialSideBySide(partial, { partialPages: partialPages.length, variants: VARIANTS, popups: popups.length, examples: EXAMPLES });
 
     if (notRecorded.length) {
       console.log('\nNot recorded in Chromium, by popup state and reason:');
@@ -419,7 +450,8 @@ async function main(): Promise<void> {
 
     if (fingerprintError) console.log(`\nCould not read the extension's fingerprints: ${fingerprintError}`);
     console.log(
-      `\nFingerprints (simhash or check) differ between scan (linkedom) and Chromium (real DOM) on ${fingerprintDiffers.length} of ${fingerprints.size} recorded pages; simhash on ${simhashDiffers.length}.`,
+      `\nFingerprints (simhash or check) differ between scan (linkedom) and Chromium (real DOM) on ${fingerprintDiffers.length} of ${recordedWhole} recorded originals and whole copies; ` +
+        `simhash on ${simhashDiffers.length} of all ${fingerprints.size} recorded pages.`,
     );
     if (fingerprintDiffers.length) console.log(`  ${fingerprintDiffers.slice(0, EXAMPLES).map((p) => p.path).join(', ')}${fingerprintDiffers.length > EXAMPLES ? ', …' : ''}`);
     if (disagreements.length) {
@@ -443,7 +475,7 @@ async function main(): Promise<void> {
   } finally {
     await ext?.close();
     await originalSite?.close();
-    await copySite?.close();
+    for (const site of copySites.values()) await site.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -15,7 +15,7 @@ export function writePartialPages(pages: readonly PartialPage[], dir: string): v
 }
 
 /** Targets at k = 3 (found in pairs or reuse), by report row. */
-const TARGETS: Record<string, number> = {
+export const PARTIAL_TARGETS: Readonly<Record<string, number>> = {
   verbatim: 0.98,
   'lightly edited': 0.98,
   'excerpt 60%': 0.95,
@@ -24,6 +24,9 @@ const TARGETS: Record<string, number> = {
   quote: 0.8,
 };
 
+/** The report's rows, in order: the whole-copy groups, then the partial kinds. */
+export const PARTIAL_ROWS: readonly string[] = ['verbatim', 'lightly edited', 'excerpt 60%', ...PARTIAL_KINDS];
+
 export interface PartialResult {
   rows: { row: string; total: number; pairs: number; reuse: number; either: number; target: number | null }[];
   falsePairs: SideBySide['falsePairs'];
@@ -31,16 +34,31 @@ export interface PartialResult {
   met: boolean;
 }
 
-export function scorePartial(set: QualitySet, partial: readonly PartialPage[], report: ScanReport & { reuse?: ScanReuse[] }): PartialResult {
-  const pages: PageSources[] = [
+/** Every page of the set and of the partial copies, with the articles it is found with (a whole copy's excerpt is "excerpt 60%"). */
+export function partialPageSources(set: QualitySet, partial: readonly PartialPage[]): PageSources[] {
+  return [
     ...set.pages.map((p) => ({ path: p.path, kind: p.kind === 'original' ? 'original' : KIND_GROUP[p.kind] === 'excerpt' ? 'excerpt 60%' : KIND_GROUP[p.kind], sources: [p.article], related: [] })),
     ...partial.map((p) => ({ path: p.path, kind: p.kind, sources: p.sources, related: p.related })),
   ];
-  const scored = scoreSideBySide(pages, report.pairs, report.reuse ?? []);
-  const order = ['verbatim', 'lightly edited', 'excerpt 60%', ...PARTIAL_KINDS];
-  const rows = order.map((row) => ({ row, ...(scored.byKind.get(row) ?? { total: 0, pairs: 0, reuse: 0, either: 0 }), target: TARGETS[row] ?? null }));
-  const met = rows.every((r) => r.target === null || (r.total > 0 && r.either / r.total >= r.target)) && scored.falsePairs.length + scored.falseReuse.length === 0;
-  return { rows, falsePairs: scored.falsePairs, falseReuse: scored.falseReuse, met };
+}
+
+type Links = { pairs: readonly { a: string; b: string }[]; reuse: readonly { a: string; b: string }[] };
+
+/**
+ * Scores near-duplicate links (`pairs`) and passage links (`reuse`) over pages: a copy is found
+ * with a source when `found` links it with that source's original; false links are looked for in
+ * `all` (by default the same links). Met when every row with a target reaches it and no link is false.
+ */
+export function scorePartialLinks(pages: readonly PageSources[], found: Links, all: Links = found, targets: Readonly<Record<string, number>> = PARTIAL_TARGETS): PartialResult {
+  const scored = scoreSideBySide(pages, found.pairs, found.reuse);
+  const wrong = all === found ? scored : scoreSideBySide(pages, all.pairs, all.reuse);
+  const rows = PARTIAL_ROWS.map((row) => ({ row, ...(scored.byKind.get(row) ?? { total: 0, pairs: 0, reuse: 0, either: 0 }), target: targets[row] ?? null }));
+  const met = rows.every((r) => r.target === null || (r.total > 0 && r.either / r.total >= r.target)) && wrong.falsePairs.length + wrong.falseReuse.length === 0;
+  return { rows, falsePairs: wrong.falsePairs, falseReuse: wrong.falseReuse, met };
+}
+
+export function scorePartial(set: QualitySet, partial: readonly PartialPage[], report: ScanReport & { reuse?: ScanReuse[] }): PartialResult {
+  return scorePartialLinks(partialPageSources(set, partial), { pairs: report.pairs, reuse: report.reuse ?? [] });
 }
 
 export function printPartial(result: PartialResult, partialPages: number): void {
