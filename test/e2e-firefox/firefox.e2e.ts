@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { base64ToBytes, decodePassageBytes } from '../../lib/passages/codec';
 import { dumpStore, storeProblems } from '../e2e/consistency';
 import { servePages, sleep, type Site } from '../e2e/harness';
 
@@ -258,10 +259,12 @@ describe('Doppel in Firefox', () => {
     const lines = readFileSync(exported, 'utf8').split('\n');
     expect(lines.at(-1)).toBe(''); // ends with a newline
     const [header, ...pages] = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3 });
+    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3, passages: { k: 5, w: 26 } });
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted(visited));
     for (const page of pages) {
-      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']); // no page text
+      // no page text: the passage fingerprints are hashes and word positions, in base64
+      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'simhash', 'site', 'title', 'url', 'visits']);
+      expect(decodePassageBytes(base64ToBytes(page['passages'] as string)).fingerprints.hashes.length).toBeGreaterThan(0);
     }
 
     await history.click('#clear-all');
