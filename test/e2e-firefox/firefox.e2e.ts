@@ -11,14 +11,12 @@
 //
 // The tests share one browser and run in order: later ones rely on pages visited by earlier ones.
 import type { Page } from 'puppeteer-core';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { base64ToBytes, decodePassageBytes } from '../../lib/passages/codec';
 import { dumpStore, storeProblems } from '../e2e/consistency';
-import { servePages, sleep, type Site } from '../e2e/harness';
-import { type FirefoxSession, launchFirefox, openExtensionPage, sorted, waitFor } from './harness';
+import { servePages, type Site } from '../e2e/harness';
+import { type FirefoxSession, clearAll, importFile, launchFirefox, openExtensionPage, readExport, sorted } from './harness';
 
 const PAGES = fileURLToPath(new URL('../e2e/pages/', import.meta.url));
 
@@ -96,23 +94,9 @@ describe('Doppel in Firefox', () => {
     expect(storeProblems(before)).toEqual([]);
     expect(sorted(before.records.map((r) => r.url))).toEqual(sorted(visited));
 
-    await history.click('#export');
-    await waitFor(history, '#export[data-state="done"]');
+    const exported = await ff.exportHistory(history);
     expect(await history.$eval('#export-status', (el) => el.textContent)).toBe('Exported 5 pages.');
-    // the file Firefox saved (a .part file until the download completes)
-    const deadline = Date.now() + 20_000;
-    let saved: string[] = [];
-    while (Date.now() < deadline) {
-      const files = readdirSync(ff.downloads);
-      saved = files.filter((f) => /^doppel-history-\d{4}-\d{2}-\d{2}\.ndjson$/.test(f));
-      if (saved.length === 1 && !files.some((f) => f.endsWith('.part'))) break;
-      await sleep(100);
-    }
-    expect(saved).toHaveLength(1);
-    const exported = join(ff.downloads, saved[0]!);
-    const lines = readFileSync(exported, 'utf8').split('\n');
-    expect(lines.at(-1)).toBe(''); // ends with a newline
-    const [header, ...pages] = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const { header, pages } = readExport(exported);
     expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3, passages: { k: 5, w: 26 } });
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted(visited));
     for (const page of pages) {
@@ -121,19 +105,10 @@ describe('Doppel in Firefox', () => {
       expect(decodePassageBytes(base64ToBytes(page['passages'] as string)).fingerprints.hashes.length).toBeGreaterThan(0);
     }
 
-    await history.click('#clear-all');
-    await waitFor(history, '#clear-dialog[open]');
-    await history.click('#clear-confirm');
-    await waitFor(history, '#list[data-state="empty"]');
+    await clearAll(history);
     for (const address of visited) expect(await ff.waitForPopupState(address, 'unknown'), address).toEqual([]);
 
-    const input = await history.$('#import-file');
-    await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(exported);
-    await waitFor(history, '#import:enabled');
-    await history.click('#import');
-    await waitFor(history, '#import-form[data-state="done"], #import-form[data-state="failed"]', 30_000);
-    expect(await history.$eval('#import-form', (el) => el.getAttribute('data-state'))).toBe('done');
-    expect(await history.$eval('#import-summary', (el) => el.textContent)).toMatch(/^5 pages added, 0 merged/);
+    expect(await importFile(history, exported)).toMatch(/^5 pages added, 0 merged/);
 
     // the same history: every page known again, with the same near-duplicates as before the clear
     expect(await ff.waitForPopupState(url.original(), 'ready')).toEqual(sorted([url.verbatim(), url.edited()]));

@@ -21,7 +21,7 @@
 // - MV2 grants the content script's `matches` (http://*/*, https://*/*) at install, so the
 //   content script runs on the 127.0.0.1 test sites with no permission prompt.
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
@@ -80,6 +80,38 @@ export async function openExtensionPage(page: Page, path: string, selector: stri
   await waitFor(page, selector);
 }
 
+/** "Forget everything" on the history page (#clear-all, then the dialog's #clear-confirm); resolves once the list is empty. */
+export async function clearAll(history: Page): Promise<void> {
+  await history.click('#clear-all');
+  await waitFor(history, '#clear-dialog[open]');
+  await history.click('#clear-confirm');
+  await waitFor(history, '#list[data-state="empty"]');
+}
+
+/** Imports `file` on the history page (#import-file, #import); resolves with #import-summary once the form is done, throws if it failed. */
+export async function importFile(history: Page, file: string): Promise<string> {
+  const input = await history.$('#import-file');
+  await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
+  await waitFor(history, '#import:enabled');
+  await history.click('#import');
+  await waitFor(history, '#import-form[data-state="done"], #import-form[data-state="failed"]', 30_000);
+  const { state, summary, error } = await history.$eval('#import-form', (form) => ({
+    state: form.getAttribute('data-state'),
+    summary: form.querySelector('#import-summary')?.textContent ?? '',
+    error: form.querySelector('#import-error')?.textContent ?? '',
+  }));
+  if (state !== 'done') throw new Error(`the import failed: ${error}`);
+  return summary;
+}
+
+/** An export's lines, parsed: the header, then one object per page. Checks that the file ends with a newline. */
+export function readExport(file: string): { header: Record<string, unknown>; pages: Record<string, unknown>[] } {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  expect(lines.at(-1)).toBe(''); // ends with a newline
+  const [header, ...pages] = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { header: header!, pages };
+}
+
 export interface FirefoxSession {
   browser: Browser;
   /** The tab pages are visited in. */
@@ -106,6 +138,11 @@ export interface FirefoxSession {
    * the sorted hrefs of `#matches a[href]`; the popup tab is left on that report.
    */
   waitForPopupState(address: string, expected: PopupState, options?: { tab?: number; timeout?: number }): Promise<string[]>;
+  /**
+   * Clicks #export on the history page `history`; resolves with the path of the file Firefox
+   * saved (a .part file until the download completes) once the button says done.
+   */
+  exportHistory(history: Page): Promise<string>;
   /** Visits `address` in `page` (default: the page tab) and waits until the extension has recorded it. */
   record(address: string, page?: Page): Promise<string[]>;
   close(): Promise<void>;
@@ -195,6 +232,17 @@ export async function launchFirefox(): Promise<FirefoxSession> {
     downloads,
     openPopup,
     waitForPopupState,
+    async exportHistory(history) {
+      const earlier = new Set(readdirSync(downloads));
+      await history.click('#export');
+      await waitFor(history, '#export[data-state="done"]');
+      const saved = await until('the exported file', async () => {
+        const files = readdirSync(downloads).filter((f) => !earlier.has(f));
+        const exported = files.filter((f) => /^doppel-history-\d{4}-\d{2}-\d{2}\.ndjson$/.test(f));
+        return exported.length === 1 && !files.some((f) => f.endsWith('.part')) ? exported[0] : null;
+      });
+      return join(downloads, saved);
+    },
     async record(address, page = tab) {
       await page.goto(address, { waitUntil: 'load' });
       return waitForPopupState(address, 'ready');
