@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { base64ToBytes, decodePassageBytes } from '../../lib/passages/codec';
 import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
@@ -111,12 +112,16 @@ describe('export and import in Chromium', () => {
     const lines = readFileSync(exported, 'utf8').split('\n');
     expect(lines.at(-1)).toBe(''); // ends with a newline
     const [header, ...pages] = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 3, k: 3 });
+    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 3, k: 3, passages: { k: 5, w: 26 } });
     expect(pages).toHaveLength(3);
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted([url.original(), url.verbatim(), url.unrelated()]));
     for (const page of pages) {
       expect(page).not.toHaveProperty('text'); // Doppel keeps no page text
-      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'simhash', 'site', 'title', 'url', 'visits']);
+      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'simhash', 'site', 'title', 'url', 'visits']);
+      // passage fingerprints (hashes and word positions), never words
+      const { fingerprints } = decodePassageBytes(base64ToBytes(page['passages'] as string));
+      expect(fingerprints.hashes.length).toBeGreaterThan(10);
+      expect(fingerprints.hashes.length).toBe(fingerprints.positions.length);
       expect(page['simhash']).toMatch(/^[0-9a-f]{16}$/);
       expect(page['check']).toMatch(/^[0-9a-f]{16}$/);
     }
