@@ -317,6 +317,30 @@ describe('createRecorder', () => {
     for (const phrase of ['lantern light', 'sluice gates', 'Estuary Gazette', 'roadside sensors', 'hedgehogs']) expect(everything).not.toContain(phrase);
   });
 
+  it('lists the pages sharing passages with a page, both ways, with shares and hashes; the reply and the badge count them', async () => {
+    const { extracted, report, send } = await setup();
+    const [first, second] = ORIGINAL.split('\n');
+    const quote = `${UNRELATED.split('\n')[0]}\n${second!.split(' ').slice(0, 60).join(' ')}\n${UNRELATED.split('\n')[1]}`;
+    expect(await extracted(article('https://news.example/mill', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    // the first paragraph alone, on another site: a passage of it, not a near-duplicate
+    expect(await extracted(article('https://digest.example/mill', first!))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1 } });
+    expect(await extracted(article('https://blog.example/foxes', quote))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1 } });
+
+    const excerpt = await report('https://digest.example/mill');
+    expect(excerpt.matches).toEqual([]);
+    expect(excerpt.passages.map((p) => [p.url, p.title, p.passages])).toEqual([['https://news.example/mill', 'Tide mill turns again', 1]]);
+    expect(excerpt.passages[0]!.share).toBeGreaterThan(0.7); // from fingerprints alone: up to 25 words short of the whole paragraph at each end
+    expect(excerpt.passages[0]!.otherShare).toBeGreaterThan(0.3);
+    expect(excerpt.passages[0]!.otherShare).toBeLessThan(0.5);
+    expect(excerpt.passages[0]!.hashes.length).toBeGreaterThan(3);
+
+    const original = await report('https://news.example/mill');
+    expect(original.passages.map((p) => p.url)).toEqual(['https://digest.example/mill', 'https://blog.example/foxes']);
+    expect(original.passages[1]!.share).toBeLessThan(0.2);
+    expect((await send({ type: 'page/forget', payload: { url: 'https://digest.example/mill' } }, popup)).ok).toBe(true);
+    expect((await report('https://news.example/mill')).passages.map((p) => p.url)).toEqual(['https://blog.example/foxes']);
+  });
+
   it('forgetting a page removes it from the other’s report', async () => {
     const { extracted, report, send, store } = await setup();
     await extracted(article('https://news.example/mill', ORIGINAL));
