@@ -21,10 +21,10 @@
 //   page is imported without them, as from a file that has none). Read, they must decode;
 // - any other field is ignored, never an error.
 import { LIMITS } from './messages';
-import { base64ToBytes, bytesToBase64, decodePassageBytes, encodePassageBytes } from './passages/codec';
-import { PASSAGE_PARAMS, type PassageFingerprints, type PassageParams } from './passages/fingerprints';
+import { base64ToBytes, bytesToBase64, checkPassageBytes } from './passages/codec';
+import { PASSAGE_PARAMS, type PassageParams } from './passages/fingerprints';
 import type { PageRecord } from './store/schema';
-import { canonicalUrl, siteOf } from './url';
+import { canonicalPage } from './url';
 import type { Refusal } from './writer-protocol';
 
 export const FORMAT = 'doppel';
@@ -71,8 +71,8 @@ export interface ImportedPage {
    * seen, and counting it would move lastSeen on every import of the same file.
    */
   datesGiven: { firstSeen: boolean; lastSeen: boolean };
-  /** The page's passage fingerprints, if the line had readable ones (see the top of the file). */
-  passages?: PassageFingerprints;
+  /** The page's passage fingerprints as bytes (lib/passages/codec.ts, checked), if the line had readable ones (see the top of the file). */
+  passages?: Uint8Array;
 }
 
 export type { Refusal } from './writer-protocol';
@@ -100,7 +100,7 @@ export function exportHeader(meta: ExportMeta): string {
  * history it is imported into. An unknown check (the store's NO_CHECK, or anything that is not
  * 16 lowercase hex digits) is written as null. `passages`: its fingerprints, if it has any.
  */
-export function pageToLine(record: PageRecord, passages?: PassageFingerprints): string {
+export function pageToLine(record: PageRecord, passages?: Uint8Array): string {
   return JSON.stringify({
     url: record.url,
     title: record.title,
@@ -110,7 +110,7 @@ export function pageToLine(record: PageRecord, passages?: PassageFingerprints): 
     firstSeen: isoDate(record.firstSeen),
     lastSeen: isoDate(record.lastSeen),
     visits: record.visits,
-    ...(passages === undefined ? {} : { passages: bytesToBase64(encodePassageBytes(passages)) }),
+    ...(passages === undefined ? {} : { passages: bytesToBase64(passages) }),
   });
 }
 
@@ -202,12 +202,13 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
   const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits, passages: rawPassages } = o;
 
   let url = '';
+  let site = '';
   if (absent(rawUrl)) problems.push('url is missing');
   else if (typeof rawUrl !== 'string') problems.push('url must be a string');
   else if (rawUrl.length > LIMITS.urlChars) problems.push(`url is longer than ${LIMITS.urlChars} characters`);
   else {
     try {
-      url = canonicalUrl(rawUrl);
+      ({ url, site } = canonicalPage(rawUrl));
     } catch {
       problems.push('url must be an http or https URL');
     }
@@ -235,15 +236,15 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
     problems.push('visits must be a positive whole number');
   }
 
-  let passages: PassageFingerprints | undefined;
+  let passages: Uint8Array | undefined;
   if (withPassages && !absent(rawPassages)) {
     if (typeof rawPassages !== 'string') problems.push('passages must be a base64 string');
     else {
       try {
         const bytes = base64ToBytes(rawPassages);
-        const { fingerprints, end } = decodePassageBytes(bytes);
+        const { end } = checkPassageBytes(bytes);
         if (end !== bytes.length) throw new RangeError(`${bytes.length - end} bytes follow the fingerprints`);
-        passages = fingerprints;
+        passages = bytes;
       } catch (error) {
         problems.push(`passages are unreadable: ${(error as Error).message}`);
       }
@@ -257,7 +258,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
     page: {
       url,
       title: (rawTitle as string).slice(0, LIMITS.titleChars),
-      site: siteOf(url),
+      site,
       simhash: (rawSimhash as string).toLowerCase(),
       check: absent(rawCheck) ? null : (rawCheck as string).toLowerCase(),
       firstSeen,

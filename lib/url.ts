@@ -29,6 +29,11 @@ export function isRecordableUrl(url: string): boolean {
  * kept in their order. Throws a TypeError for a string that is not an absolute http(s) URL.
  */
 export function canonicalUrl(url: string): string {
+  return canonicalPage(url).url;
+}
+
+/** canonicalUrl, and the page's site (siteOf), from one parse of the URL. */
+export function canonicalPage(url: string): { url: string; site: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -43,7 +48,7 @@ export function canonicalUrl(url: string): string {
   if (kept.length !== [...parsed.searchParams].length) {
     parsed.search = kept.length ? new URLSearchParams(kept).toString() : '';
   }
-  return parsed.href;
+  return { url: parsed.href, site: parsed.host };
 }
 
 /** The site of a page, as `URL.host` (host and non-default port). */

@@ -5,8 +5,10 @@ import {
   MAX_PAGE_FINGERPRINTS,
   base64ToBytes,
   bytesToBase64,
+  checkPassageBytes,
   decodePassageBytes,
   encodePassageBytes,
+  passageCount,
   readVarint,
   writeVarint,
 } from '../lib/passages/codec';
@@ -78,7 +80,15 @@ describe('encodePassageBytes', () => {
   });
 });
 
-describe('decodePassageBytes refuses damaged bytes', () => {
+describe('checkPassageBytes', () => {
+  it('gives the word count, the fingerprint count and the end, as decoding does', () => {
+    const bytes = encodePassageBytes(page(300, [3, 20, 46], [1, 2, 3]));
+    expect(checkPassageBytes(bytes)).toEqual({ words: 300, count: 3, end: bytes.length });
+    expect(passageCount(bytes)).toBe(3);
+  });
+});
+
+describe('decodePassageBytes and checkPassageBytes refuse damaged bytes', () => {
   it.each([
     ['bytes that end inside a hash', [10, 1, 0, 1, 2], 'the bytes end inside a hash'],
     ['no bytes at all', [], 'the bytes end inside a number'],
@@ -87,6 +97,7 @@ describe('decodePassageBytes refuses damaged bytes', () => {
     ['a count past the limit', [10, 0xd1, 0x86, 0x03], `at most ${MAX_PAGE_FINGERPRINTS} a page`],
   ])('%s', (_, bytes, why) => {
     expect(() => decodePassageBytes(Uint8Array.from(bytes))).toThrow(why);
+    expect(() => checkPassageBytes(Uint8Array.from(bytes))).toThrow(why);
   });
 });
 
@@ -99,7 +110,7 @@ describe('base64', () => {
     expect(bytesToBase64(Uint8Array.of(1, 2, 3, 4))).toBe('AQIDBA==');
   });
 
-  it.each(['AQID!A==', 'AQI', 'AQIDBA=x'])('refuses %j', (text) => {
+  it.each(['AQID!A==', 'AQI', 'AQIDBA=x', 'A===', 'AQ=D', 'AQIé'])('refuses %j', (text) => {
     expect(() => base64ToBytes(text)).toThrow('not base64');
   });
 });

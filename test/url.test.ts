@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalUrl, isRecordableUrl, siteOf } from '../lib/url';
+import { canonicalPage, canonicalUrl, isRecordableUrl, siteOf } from '../lib/url';
 
 describe('canonicalUrl', () => {
   it.each([
@@ -38,5 +38,12 @@ describe('isRecordableUrl and siteOf', () => {
   it('a site is URL.host, port included', () => {
     expect(siteOf('http://127.0.0.1:8080/a')).toBe('127.0.0.1:8080');
     expect(siteOf('https://News.Example.com/a')).toBe('news.example.com');
+  });
+
+  it('canonicalPage gives canonicalUrl and siteOf from one parse', () => {
+    for (const url of ['https://News.Example.com:8443/a?utm_source=x&id=3#top', 'http://127.0.0.1:8080/b', 'https://ex.example/ünïcode?fbclid=1']) {
+      expect(canonicalPage(url)).toEqual({ url: canonicalUrl(url), site: siteOf(canonicalUrl(url)) });
+    }
+    expect(() => canonicalPage('ftp://x.example/')).toThrow('only http and https pages are recorded');
   });
 });

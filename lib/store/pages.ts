@@ -64,8 +64,8 @@ export interface Visit {
   now: number;
 }
 
-/** What an import writes of a page: its fields and, if the line had them, its passage fingerprints (indexed by organising). */
-export type ImportedFields = PageFields & { passages?: PassageFingerprints };
+/** What an import writes of a page: its fields and, if the line had them, its passage fingerprints as checked bytes (lib/passages/codec.ts; indexed by organising). */
+export type ImportedFields = PageFields & { passages?: Uint8Array };
 
 /** A recorded page, its near-duplicates and the pages sharing passages with it (not among them). */
 export interface PageMatches {
@@ -396,12 +396,12 @@ export class PageStore {
    * a time.
    */
   async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]>;
-  async pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & { passages?: PassageFingerprints })[]>;
-  async pagesAfter(after: number | undefined, limit: number, { passages: withPassages = false }: { passages?: boolean } = {}): Promise<(PageRecord & { passages?: PassageFingerprints })[]> {
+  async pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & { passages?: Uint8Array })[]>;
+  async pagesAfter(after: number | undefined, limit: number, { passages: withPassages = false }: { passages?: boolean } = {}): Promise<(PageRecord & { passages?: Uint8Array })[]> {
     return this.read(async (rows, _tx, passages) => {
       const records = await rows.pagesAfter(after, limit);
       if (!withPassages) return records;
-      const kept = await Promise.all(records.map((record) => passages.fingerprintsOf(record.id)));
+      const kept = await Promise.all(records.map((record) => passages.bytesOf(record.id)));
       return records.map((record, i) => (kept[i] === undefined ? record : { ...record, passages: kept[i] }));
     });
   }
@@ -419,14 +419,14 @@ export class PageStore {
    * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
    * are not looked up; the URLs written are added to it once the transaction commits.
    */
-  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord & { passages?: PassageFingerprints }>) => readonly ImportedFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
+  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord & { passages?: Uint8Array }>) => readonly ImportedFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
     const asked = new Set(urls);
     const written: string[] = [];
     let throughId = 0;
     await this.write(async ({ rows, tally, passages, meta }) => {
-      const current: Map<string, PageRecord & { passages?: PassageFingerprints }> = await rows.byUrls(urls, filter);
+      const current: Map<string, PageRecord & { passages?: Uint8Array }> = await rows.byUrls(urls, filter);
       // each stored page with its passage fingerprints: `update` keeps them (the same object) or replaces them
-      const kept = await Promise.all([...current.values()].map((record) => passages.fingerprintsOf(record.id)));
+      const kept = await Promise.all([...current.values()].map((record) => passages.bytesOf(record.id)));
       [...current.values()].forEach((record, i) => {
         if (kept[i] !== undefined) current.set(record.url, { ...record, passages: kept[i] });
       });

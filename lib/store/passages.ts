@@ -18,7 +18,7 @@
 // one that is not, changes nothing, so a pending page that is visited or forgotten meanwhile is
 // handled like any other.
 import type { PassageFingerprints } from '../passages/fingerprints';
-import { decodePassageBytes, encodePassageBytes, readVarint, writeVarint } from '../passages/codec';
+import { decodePassageBytes, encodePassageBytes, passageCount, readVarint, writeVarint } from '../passages/codec';
 import { BOILERPLATE, type BoilerplateRule } from '../passages/index';
 import { MAX_PASSAGE_CANDIDATES, type Posting, type StoredMatch, matchStored, passageCandidates } from '../passages/stored';
 import { seenBefore } from '../groups';
@@ -216,14 +216,15 @@ export class PassageRows {
     return slots;
   }
 
-  private async bytesOf(id: number): Promise<Uint8Array | undefined> {
+  /** The fingerprints kept for page `id` as their bytes (lib/passages/codec.ts), as this transaction has left them; undefined if none. */
+  async bytesOf(id: number): Promise<Uint8Array | undefined> {
+    if (!Number.isSafeInteger(id) || id < 0) return undefined;
     const { block, slot } = blockOf(id);
     return (await this.slotsOf(block))[slot];
   }
 
   /** The fingerprints kept for page `id`, as this transaction has left them; undefined if none. */
   async fingerprintsOf(id: number): Promise<PassageFingerprints | undefined> {
-    if (!Number.isSafeInteger(id) || id < 0) return undefined;
     return decodeSlot(id, await this.bytesOf(id));
   }
 
@@ -251,11 +252,12 @@ export class PassageRows {
   }
 
   /**
-   * Keeps `fingerprints` for page `id` (undefined: keeps none), in place of what it had. Its old
-   * postings are removed at flush; its new ones are added then ('now') or by organising ('pending').
+   * Keeps `fingerprints` for page `id` (undefined: keeps none; bytes: as encodePassageBytes gives
+   * them, already checked), in place of what it had. Its old postings are removed at flush; its new
+   * ones are added then ('now') or by organising ('pending').
    */
-  async set(id: number, fingerprints: PassageFingerprints | undefined, indexing: Indexing = 'now'): Promise<void> {
-    const bytes = fingerprints === undefined ? undefined : encodePassageBytes(fingerprints);
+  async set(id: number, fingerprints: PassageFingerprints | Uint8Array | undefined, indexing: Indexing = 'now'): Promise<void> {
+    const bytes = fingerprints === undefined || fingerprints instanceof Uint8Array ? fingerprints : encodePassageBytes(fingerprints);
     const { block, slot } = blockOf(id);
     const slots = await this.slotsOf(block);
     // the bytes before the transaction's first change, read in the same turn as the change
@@ -291,14 +293,14 @@ export class PassageRows {
     const changedNow: number[] = [];
     for (const [id, { before, indexing }] of this.changed) {
       const old = decodeSlot(id, before);
-      const now = await this.fingerprintsOf(id);
       if (old !== undefined) for (const h of new Set(old.hashes)) change(h).remove.push(highOf(h), id);
       if (indexing === 'now') changedNow.push(id);
-      if (now === undefined) continue;
+      const bytes = await this.bytesOf(id);
+      if (bytes === undefined) continue;
       if (indexing === 'pending') {
         pendingBlocks.add(blockOf(id).block);
-        pendingFingerprints += now.hashes.length;
-      } else for (const h of new Set(now.hashes)) change(h).add.push(highOf(h), id);
+        pendingFingerprints += passageCount(bytes);
+      } else for (const h of new Set(decodeSlot(id, bytes)!.hashes)) change(h).add.push(highOf(h), id);
     }
     await this.applyChanges(changes, siteOf);
     await this.writeBlocks();

@@ -154,7 +154,7 @@ function merge(old: ImportedFields, page: ImportedPage): ImportedFields {
   } else if (page.check !== null && (check === NO_CHECK || later)) {
     check = page.check;
   }
-  // the passage fingerprints follow the text, as the simhash does: the later visit's, or the only ones
+  // the passage fingerprints follow the text, as the simhash does: the later visit's, or the only ones (bytes: kept as they are)
   const passages = later || old.passages === undefined ? page.passages ?? old.passages : old.passages;
   return {
     ...(passages === undefined ? {} : { passages }),
