@@ -43,10 +43,12 @@ export function canonicalPage(url: string): { url: string; site: string } {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new TypeError(`only http and https pages are recorded: got ${parsed.protocol}`);
   }
-  parsed.hash = '';
-  const kept = [...parsed.searchParams].filter(([name]) => !isTrackingParam(name));
-  if (kept.length !== [...parsed.searchParams].length) {
-    parsed.search = kept.length ? new URLSearchParams(kept).toString() : '';
+  // each setter and searchParams re-serialise the URL: touched only when there is something to drop
+  if (parsed.hash !== '' || parsed.href.endsWith('#')) parsed.hash = '';
+  if (parsed.search !== '') {
+    const all = [...parsed.searchParams];
+    const kept = all.filter(([name]) => !isTrackingParam(name));
+    if (kept.length !== all.length) parsed.search = kept.length ? new URLSearchParams(kept).toString() : '';
   }
   return { url: parsed.href, site: parsed.host };
 }

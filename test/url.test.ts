@@ -12,6 +12,8 @@ describe('canonicalUrl', () => {
     ['HTTPS://Example.COM:443/a', 'https://example.com/a'],
     ['http://127.0.0.1:8080/x.html?ref=home', 'http://127.0.0.1:8080/x.html?ref=home'],
     ['https://example.com/search?q=a+b#top', 'https://example.com/search?q=a+b'],
+    ['https://example.com/a#', 'https://example.com/a'],
+    ['https://example.com/a?#x', 'https://example.com/a?'],
   ])('%s → %s', (url, expected) => {
     expect(canonicalUrl(url)).toBe(expected);
   });
