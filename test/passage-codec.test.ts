@@ -8,6 +8,7 @@ import {
   checkPassageBytes,
   decodePassageBytes,
   encodePassageBytes,
+  forEachPassageHash,
   passageCount,
   readVarint,
   writeVarint,
@@ -55,6 +56,14 @@ describe('encodePassageBytes', () => {
     // one byte a gap: winnowing keeps a k-gram in every window of 26
     expect(encodePassageBytes(f).length).toBe(2 + 2 + 5 * f.hashes.length);
     expect(decodePassageBytes(encodePassageBytes(page(12, [], [])))).toEqual({ fingerprints: page(12, [], []), end: 2 });
+  });
+
+  it('forEachPassageHash gives the hashes in position order, as decoding does', () => {
+    const random = mulberry32(8);
+    const f = passageFingerprints(Array.from({ length: 3_000 }, () => `w${Math.floor(random() * 5_000)}`).join(' '));
+    const seen: number[] = [];
+    forEachPassageHash(encodePassageBytes(f), (h) => seen.push(h));
+    expect(seen).toEqual([...f.hashes]);
   });
 
   it('decodes from an offset, as the store reads a page inside a block', () => {

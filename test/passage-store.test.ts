@@ -318,6 +318,18 @@ describe('the passage index in the store', () => {
     await expectStoreMatches(store, [...now, pages.find((p) => p.url === 'https://quotes.example/q-6')!], 'imported again');
   });
 
+  it('organising in many passes (a few buckets each) gives the same index as in one', { timeout: 180_000 }, async () => {
+    const source = await freshStore();
+    for (const p of pages) await visit(source, p);
+    const lines: string[] = [];
+    for await (const line of exportPages(source)) lines.push(line);
+    const store = await freshStore();
+    await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
+    const organised = await indexPending(store, { postingsPerPass: 200 });
+    expect(organised!.passes).toBeGreaterThan(5);
+    await expectStoreMatches(store, pages, 'organised in passes');
+  });
+
   it('a file without passages still imports, its pages without fingerprints; one with other parameters has them left out', async () => {
     const store = await freshStore();
     const page = { url: 'https://a.example/x', title: 'X', simhash: '0123456789abcdef', passages: 'AQID' };

@@ -130,12 +130,12 @@ export function decodeBucket(bytes: Uint8Array): Bucket {
 
 /** A change to one bucket: entries [high, id] to add and to remove (a removal of an absent entry, or an addition of a present one, changes nothing). */
 export interface BucketChange {
-  add: number[];
-  remove: number[];
+  add: ArrayLike<number>;
+  remove: ArrayLike<number>;
 }
 
 /** Sorts [high, id] pairs (flat) and drops repeats; returns them as two arrays. */
-function sortedPairs(flat: readonly number[]): { highs: Uint16Array; ids: Uint32Array } {
+function sortedPairs(flat: ArrayLike<number>): { highs: Uint16Array; ids: Uint32Array } {
   const n = flat.length / 2;
   // high (16 bits) × 2^32 + id is below 2^48: exact as a double, so one numeric sort orders both
   const keys = new Float64Array(n);

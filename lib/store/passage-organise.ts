@@ -20,7 +20,7 @@ import { MIN_PASSAGE_WORDS, type PassageFingerprints } from '../passages/fingerp
 import { coveredShare, sharedPassages } from '../passages/match';
 import { seenBefore } from '../groups';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
-import { decodePassageBytes } from '../passages/codec';
+import { forEachPassageHash } from '../passages/codec';
 import { BLOCK_PAGES } from './blocks';
 import { type PageStore, storedRecord } from './pages';
 import { PASSAGE_COPY_SHARE, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
@@ -71,13 +71,43 @@ class Words {
   }
 }
 
+/**
+ * The postings of a pass by bucket (a counting sort on the bucket, keys[i] >>> 16): `pairs` holds
+ * [high16, id] of bucket low + j at pairs[2 · starts[j]] up to pairs[2 · starts[j + 1]].
+ */
+function byBucket(keys: Uint32Array, ids: Uint32Array, buckets: number): { starts: Uint32Array; pairs: Uint32Array } {
+  const starts = new Uint32Array(buckets + 1);
+  for (let i = 0; i < keys.length; i++) starts[(keys[i]! >>> 16) + 1]!++;
+  for (let j = 0; j < buckets; j++) starts[j + 1]! += starts[j]!;
+  const next = starts.slice(0, buckets);
+  const pairs = new Uint32Array(2 * keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const at = 2 * next[keys[i]! >>> 16]!++;
+    pairs[at] = keys[i]! & 0xffff;
+    pairs[at + 1] = ids[i]!;
+  }
+  return { starts, pairs };
+}
+
+/** [high, id] pairs without those of the pages `ids`. */
+function withoutPages(pairs: Uint32Array, ids: ReadonlySet<number>): Uint32Array {
+  const out = new Uint32Array(pairs.length);
+  let n = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    if (ids.has(pairs[i + 1]!)) continue;
+    out[n++] = pairs[i]!;
+    out[n++] = pairs[i + 1]!;
+  }
+  return out.subarray(0, n);
+}
+
 async function readPending(store: PageStore): Promise<PendingPassages> {
   const tx = store.db.transaction('meta', 'readonly');
   return within(tx, async () => parsePending(await tx.store.get('passagePending')));
 }
 
-/** Calls `each` with every page of the blocks (in order, BLOCKS_PER_READ a readonly transaction) that has fingerprints. */
-async function forEachPendingPage(store: PageStore, blocks: readonly number[], each: (id: number, fingerprints: PassageFingerprints) => void): Promise<void> {
+/** Calls `each` with every page of the blocks (in order, BLOCKS_PER_READ a readonly transaction) that has fingerprints, as their bytes. */
+async function forEachPendingPage(store: PageStore, blocks: readonly number[], each: (id: number, bytes: Uint8Array) => void): Promise<void> {
   for (let start = 0; start < blocks.length; start += BLOCKS_PER_READ) {
     const chunk = blocks.slice(start, start + BLOCKS_PER_READ);
     const tx = store.db.transaction('passages', 'readonly');
@@ -86,18 +116,21 @@ async function forEachPendingPage(store: PageStore, blocks: readonly number[], e
       const value = values[i];
       if (value === undefined) return;
       decodePassageBlock(block, value).forEach((bytes, slot) => {
-        if (bytes !== undefined) each(block * BLOCK_PAGES + slot, decodePassageBytes(bytes).fingerprints);
+        if (bytes !== undefined) each(block * BLOCK_PAGES + slot, bytes);
       });
     });
   }
 }
 
 /** Organises the passage index if an import left pages pending; null if none are. */
-export async function indexPending(store: PageStore, { onProgress }: { onProgress?: (progress: PassageProgress) => void | Promise<void> } = {}): Promise<PassageOrganised | null> {
+export async function indexPending(
+  store: PageStore,
+  { onProgress, postingsPerPass = POSTINGS_PER_PASS }: { onProgress?: (progress: PassageProgress) => void | Promise<void>; postingsPerPass?: number } = {},
+): Promise<PassageOrganised | null> {
   const pending = await readPending(store);
   if (pending.blocks.length === 0) return null;
   const blocks = [...pendingBlocks(pending)];
-  const passes = Math.max(1, Math.ceil(pending.fingerprints / POSTINGS_PER_PASS));
+  const passes = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
   // a pass reads, then writes; then the copies, then the list
   const steps = 2 * passes + 2;
   let pages = 0;
@@ -106,37 +139,34 @@ export async function indexPending(store: PageStore, { onProgress }: { onProgres
     await onProgress?.({ phase: 'passages', done: 2 * pass, total: steps });
     const low = Math.floor((pass * POSTING_BUCKETS) / passes);
     const high = Math.floor(((pass + 1) * POSTING_BUCKETS) / passes);
-    // the postings of buckets [low, high), by bucket: [high16, id] pairs
-    const byBucket = new Map<number, number[]>();
-    await forEachPendingPage(store, blocks, (id, f) => {
-      if (pass === 0) {
-        pages++;
-        fingerprints += f.hashes.length;
-      }
-      for (const h of new Set(f.hashes)) {
+    // the postings of buckets [low, high): (bucket − low) << 16 | high16, and the page id (a page's
+    // repeated hash is dropped when its bucket takes them)
+    const keys = new Words();
+    const ids = new Words();
+    await forEachPendingPage(store, blocks, (id, bytes) => {
+      if (pass === 0) pages++;
+      forEachPassageHash(bytes, (h) => {
+        if (pass === 0) fingerprints++;
         const b = h & (POSTING_BUCKETS - 1);
-        if (b < low || b >= high) continue;
-        const list = byBucket.get(b);
-        if (list === undefined) byBucket.set(b, [h >>> 16, id]);
-        else list.push(h >>> 16, id);
-      }
+        if (b < low || b >= high) return;
+        keys.push(((b - low) << 16) | (h >>> 16));
+        ids.push(id);
+      });
     });
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
-    const buckets = [...byBucket.keys()].sort((a, b) => a - b);
-    for (let start = 0; start < buckets.length; start += BUCKETS_PER_WRITE) {
-      const chunk = buckets.slice(start, start + BUCKETS_PER_WRITE);
+    const { starts, pairs } = byBucket(keys.view(), ids.view(), high - low);
+    for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
+      const to = Math.min(high, from + BUCKETS_PER_WRITE);
+      if (starts[to - low] === starts[from - low]) continue;
       await store.write(async ({ rows, passages, meta }) => {
         const touched = new Set(parsePending(await meta.get('passagePending')).touched);
         const changes = new Map<number, BucketChange>();
-        for (const b of chunk) {
-          const pairs = byBucket.get(b)!;
-          const add: number[] = [];
-          for (let i = 0; i < pairs.length; i += 2) if (!touched.has(pairs[i + 1]!)) add.push(pairs[i]!, pairs[i + 1]!);
-          if (add.length > 0) changes.set(b, { add, remove: [] });
+        for (let b = from; b < to; b++) {
+          const add = pairs.subarray(2 * starts[b - low]!, 2 * starts[b - low + 1]!);
+          if (add.length > 0) changes.set(b, { add: touched.size === 0 ? add : withoutPages(add, touched), remove: [] });
         }
         await passages.applyChanges(changes, async (id) => (await rows.get(id))?.site);
       });
-      for (const b of chunk) byBucket.delete(b);
     }
   }
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });

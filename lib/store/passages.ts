@@ -281,8 +281,8 @@ export class PassageRows {
    * how many fingerprints they hold. Call once, after the last change, before the transaction ends.
    */
   async flush(siteOf: SiteOf): Promise<{ pendingBlocks: number[]; pendingFingerprints: number; changedNow: number[] }> {
-    const changes = new Map<number, BucketChange>();
-    const change = (h: number): BucketChange => {
+    const changes = new Map<number, { add: number[]; remove: number[] }>();
+    const change = (h: number): { add: number[]; remove: number[] } => {
       const b = bucketOf(h);
       let c = changes.get(b);
       if (c === undefined) changes.set(b, (c = { add: [], remove: [] }));
