@@ -21,9 +21,8 @@ import { coveredShare, sharedPassages } from '../passages/match';
 import { seenBefore } from '../groups';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
 import { forEachPassageHash } from '../passages/codec';
-import { BLOCK_PAGES } from './blocks';
 import { type PageStore, storedRecord } from './pages';
-import { PASSAGE_COPY_SHARE, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
+import { PASSAGE_COPY_SHARE, PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
 import type { PageRecord, PendingPassages } from './schema';
 import { within } from './within';
 
@@ -116,7 +115,7 @@ async function forEachPendingPage(store: PageStore, blocks: readonly number[], e
       const value = values[i];
       if (value === undefined) return;
       decodePassageBlock(block, value).forEach((bytes, slot) => {
-        if (bytes !== undefined) each(block * BLOCK_PAGES + slot, bytes);
+        if (bytes !== undefined) each(block * PASSAGE_GROUP_PAGES + slot, bytes);
       });
     });
   }
@@ -179,7 +178,7 @@ export async function indexPending(
     if (left.length === 0) await meta.delete('passagePending');
     else {
       const ranges = addPendingBlocks([], left);
-      await meta.put({ blocks: ranges, fingerprints: Math.max(0, now.fingerprints - pending.fingerprints), touched: now.touched.filter((id) => inRanges(ranges, Math.floor(id / BLOCK_PAGES))) }, 'passagePending');
+      await meta.put({ blocks: ranges, fingerprints: Math.max(0, now.fingerprints - pending.fingerprints), touched: now.touched.filter((id) => inRanges(ranges, Math.floor(id / PASSAGE_GROUP_PAGES))) }, 'passagePending');
     }
   });
   await onProgress?.({ phase: 'passages', done: steps, total: steps });
@@ -188,7 +187,7 @@ export async function indexPending(
 
 /** Step 2 (see the top of the file); returns how many pairs were compared and how many records changed. */
 async function markCopies(store: PageStore, pending: PendingPassages): Promise<{ pairs: number; copiesChanged: number }> {
-  const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / BLOCK_PAGES));
+  const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
   const firsts = new Words();
   const seconds = new Words();
