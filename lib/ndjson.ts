@@ -123,6 +123,8 @@ const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+
  * times without a zone (ambiguous). Date.parse alone is too lenient for both.
  */
 export function parseIsoDate(text: string): number | null {
+  const exported = exportedDate(text);
+  if (exported !== undefined) return exported;
   const m = ISO_8601.exec(text);
   if (m === null) return null;
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
@@ -137,6 +139,29 @@ export function parseIsoDate(text: string): number | null {
   date.setUTCFullYear(year, month - 1, day); // not Date.UTC: it reads years 0–99 as 1900–1999
   date.setUTCHours(hour, minute, second, millis);
   return date.getTime() - offset * 60_000;
+}
+
+/**
+ * parseIsoDate of the form Doppel writes (toISOString: 2024-05-01T12:00:00.250Z), read digit by
+ * digit: an import reads two million; undefined for any other form (parseIsoDate reads it then).
+ */
+function exportedDate(text: string): number | null | undefined {
+  if (text.length !== 24 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== '.' || text[23] !== 'Z') return undefined;
+  const digits = (from: number, to: number): number => {
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return -1;
+      n = n * 10 + d;
+    }
+    return n;
+  };
+  const [year, month, day, hour, minute, second, millis] = [digits(0, 4), digits(5, 7), digits(8, 10), digits(11, 13), digits(14, 16), digits(17, 19), digits(20, 23)] as const;
+  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || millis < 0) return undefined; // Date.UTC reads years 0–99 as 1900–1999
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (month < 1 || month > 12 || day < 1 || day > days || hour > 23 || minute > 59 || second > 59) return null;
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis);
 }
 
 function parseObject(line: string): Record<string, unknown> | 'not-json' | 'not-object' {

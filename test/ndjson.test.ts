@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../lib/messages';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/ndjson';
 import type { PageRecord } from '../lib/store/schema';
+import { mulberry32 } from '../lib/random';
 
 const NOW = Date.UTC(2025, 0, 15, 9, 30); // the import time
 const T1 = Date.UTC(2024, 4, 1, 12, 0, 0, 250);
@@ -150,6 +151,27 @@ describe('parsePageLine: bad lines, with the reason a person reads', () => {
   ];
   it.each(cases)('%s', (_name, text, reason) => {
     expect(parsePageLine(text, 7, NOW)).toEqual({ ok: false, line: 7, reason });
+  });
+});
+
+describe('parseIsoDate, the form Doppel writes', () => {
+  it('reads toISOString exactly, for seeded times over 600 years, leap days included', () => {
+    const random = mulberry32(12);
+    for (let i = 0; i < 5_000; i++) {
+      const ms = Math.floor(Date.UTC(1700, 0, 1) + random() * (Date.UTC(2300, 0, 1) - Date.UTC(1700, 0, 1)));
+      expect(parseIsoDate(new Date(ms).toISOString())).toBe(ms);
+    }
+    expect(parseIsoDate('2024-02-29T23:59:59.999Z')).toBe(Date.UTC(2024, 1, 29, 23, 59, 59, 999));
+  });
+
+  it.each(['2023-02-29T00:00:00.000Z', '2100-02-29T00:00:00.000Z', '2024-04-31T00:00:00.000Z', '2024-13-01T00:00:00.000Z', '2024-00-10T00:00:00.000Z', '2024-05-01T24:00:00.000Z', '2024-05-01T12:60:00.000Z', '2024-05-01T12:00:60.000Z'])(
+    'refuses the impossible %s',
+    (text) => expect(parseIsoDate(text)).toBeNull(),
+  );
+
+  it('reads the same form with a year before 100 or other characters as the general rule does', () => {
+    expect(parseIsoDate('0050-05-01T12:00:00.000Z')).toBe(new Date('0050-05-01T12:00:00.000Z').getTime());
+    expect(parseIsoDate('2024-05-01T12:00:0x.000Z')).toBeNull();
   });
 });
 

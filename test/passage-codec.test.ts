@@ -117,6 +117,10 @@ describe('base64', () => {
     const long = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) & 0xff);
     expect(base64ToBytes(bytesToBase64(long))).toEqual(long);
     expect(bytesToBase64(Uint8Array.of(1, 2, 3, 4))).toBe('AQIDBA==');
+    for (let n = 0; n <= 10; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => 250 - i * 23);
+      expect(base64ToBytes(bytesToBase64(bytes))).toEqual(bytes); // no padding, one '=', two
+    }
   });
 
   it.each(['AQID!A==', 'AQI', 'AQIDBA=x', 'A===', 'AQ=D', 'AQIé'])('refuses %j', (text) => {

@@ -175,18 +175,32 @@ export function base64ToBytes(text: string): Uint8Array {
   if (text.length % 4 !== 0) return fail();
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((text.length / 4) * 3 - padding);
+  const value = (i: number): number => {
+    const code = text.charCodeAt(i);
+    return code < 128 ? BASE64_VALUES[code]! : 255;
+  };
+  // every quad but the last: four values of 0–63 (a '=' or another character is 64 or more)
+  const whole = padding === 0 ? text.length : text.length - 4;
   let at = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    let quad = 0;
-    for (let j = 0; j < 4; j++) {
-      const code = text.charCodeAt(i + j);
-      const value = code < 128 ? BASE64_VALUES[code]! : 255;
-      if (value === 255 || (value === 64 && i + j < text.length - padding)) return fail();
-      quad = (quad << 6) | (value === 64 ? 0 : value);
-    }
+  for (let i = 0; i < whole; i += 4) {
+    const a = value(i);
+    const b = value(i + 1);
+    const c = value(i + 2);
+    const d = value(i + 3);
+    if ((a | b | c | d) >= 64) return fail();
+    const quad = (a << 18) | (b << 12) | (c << 6) | d;
     out[at++] = quad >>> 16;
-    if (at < out.length) out[at++] = (quad >>> 8) & 0xff;
-    if (at < out.length) out[at++] = quad & 0xff;
+    out[at++] = (quad >>> 8) & 0xff;
+    out[at++] = quad & 0xff;
+  }
+  if (padding > 0) {
+    const a = value(whole);
+    const b = value(whole + 1);
+    const c = padding === 2 ? 0 : value(whole + 2);
+    if ((a | b | c) >= 64) return fail();
+    const quad = (a << 18) | (b << 12) | (c << 6);
+    out[at++] = quad >>> 16;
+    if (padding === 1) out[at++] = (quad >>> 8) & 0xff;
   }
   return out;
 }
