@@ -265,6 +265,13 @@ describe('the passage index in the store', () => {
     for (const p of pages) await visit(store, p);
     await expectStoreMatches(store, pages, 'after the visits');
 
+    // a revisit with the same text changes nothing, and answers as the first visit did
+    const excerpt = pages.find((p) => p.url === 'https://excerpts.example/e-0')!;
+    const first = (await store.getWithNear(excerpt.url))!.passages.map((m) => m.record.url);
+    const again = await store.record({ url: excerpt.url, title: excerpt.url, site: excerpt.site, ...fingerprintText(excerpt.words.join(' ')), passages: excerpt.f, now: excerpt.at + 1e8 });
+    expect(again.passages.map((m) => m.record.url)).toEqual(first);
+    await expectStoreMatches(store, pages, 'after a revisit with the same text');
+
     // a page whose text changed: an excerpt becomes a whole other text
     const changed = pages.find((p) => p.url === 'https://excerpts.example/e-4')!;
     const newText = history(99)[3]!.words;

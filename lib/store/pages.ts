@@ -13,7 +13,8 @@ import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-tr
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import type { PassageFingerprints } from '../passages/fingerprints';
-import { PassageRows, type RecordMatch, isPassageCopy, parsePending, passageMatches, pendingAfter } from './passages';
+import { PASSAGE_COPY_SHARE, PassageRows, type RecordMatch, isPassageCopy, parsePending, passageMatches, pendingAfter } from './passages';
+import { encodePassageBytes } from '../passages/codec';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
@@ -444,9 +445,10 @@ export class PageStore {
         } else {
           ungrouped = true; // a new or changed page is in no group until the next regroup
         }
-        // organising works passageCopy out again for the pages whose fingerprints are pending
-        if (before?.passageCopy === true) record.passageCopy = true;
-        if (fields.passages !== undefined && fields.passages !== before?.passages) puts.push(passages.set(record.id, fields.passages, 'pending'));
+        // new fingerprints are pending: organising works passageCopy out for them (until then the page is no copy by passages)
+        const newPassages = fields.passages !== undefined && fields.passages !== before?.passages;
+        if (before?.passageCopy === true && !newPassages) record.passageCopy = true;
+        if (newPassages) puts.push(passages.set(record.id, fields.passages!, 'pending'));
         tally.change(before, record);
         current.set(record.url, record);
         puts.push(rows.put(record));
@@ -580,17 +582,22 @@ async function recordPassages(
   old: PageRecord | undefined,
   fingerprints: PassageFingerprints | undefined,
 ): Promise<RecordMatch[]> {
-  if (old !== undefined) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
+  const bytes = fingerprints === undefined ? undefined : encodePassageBytes(fingerprints);
+  const before = old === undefined ? undefined : await passages.bytesOf(record.id);
+  const same = before !== undefined && bytes !== undefined && before.length === bytes.length && before.every((b, i) => b === bytes[i]);
+  // a revisit with the same text changes no posting and no other page's standing
+  if (old !== undefined && !same) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
   if (fingerprints === undefined) {
-    if (old !== undefined) await passages.set(record.id, undefined);
+    if (before !== undefined) await passages.set(record.id, undefined);
     return [];
   }
   const shared = await passageMatches(passages, (id) => rows.get(id), fingerprints, record.id);
-  await passages.set(record.id, fingerprints);
+  if (same) return shared;
+  await passages.set(record.id, bytes);
   if (old !== undefined) {
     // a page seen before others (it keeps its firstSeen) can make them copies with its new text
     for (const { record: other, match } of shared) {
-      if (other.site !== record.site && seenBefore(record, other) && match.otherShare >= 0.5) recheckCopies.add(other.id);
+      if (other.site !== record.site && seenBefore(record, other) && match.otherShare >= PASSAGE_COPY_SHARE) recheckCopies.add(other.id);
     }
   }
   return shared;
