@@ -41,11 +41,11 @@ export const WRITER_LIMITS = {
 } as const;
 
 /**
- * Lines the page may have sent that the worker has not yet reported saved. More than one batch of
+ * Lines the page may have sent that the worker has not yet reported saved: two batches of
  * importLines (IMPORT_BATCH lines), so that the worker always has a batch to commit while the
- * page reads the file on.
+ * next is parsed and the page reads the file on.
  */
-export const IMPORT_WINDOW_LINES = 4_000;
+export const IMPORT_WINDOW_LINES = 8_000;
 
 export type WriterRequest =
   | { type: 'import/start'; now: number }

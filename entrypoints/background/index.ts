@@ -12,6 +12,9 @@ import { createWriter } from '@/lib/writer';
 import { htmlReader } from './reader';
 import { extensionStores } from './stores';
 
+/** How long after the worker starts its start-up organising begins. */
+const ORGANISE_AFTER_MS = 1_000;
+
 /** Runs `work`, calling an extension API every 20 s until it ends, so that Chrome does not stop the worker as idle. */
 async function whileWorking<T>(work: () => Promise<T>): Promise<T> {
   const keepAlive = setInterval(() => void browser.runtime.getPlatformInfo().catch(() => {}), 20_000);
@@ -87,8 +90,11 @@ export default defineBackground(() => {
   // incomplete (or such work cut off when the worker was stopped) is brought up to date at start-up,
   // in batches, while queries keep working; a job of the history page waits its turn. That can take
   // minutes at a million pages. Chrome stops a worker that has had no event and made no extension
-  // call for 30 s, so the writer makes a cheap call every 20 s meanwhile.
+  // call for 30 s, so the writer makes a cheap call every 20 s meanwhile. It starts a second after
+  // the worker does: its look at the store (the run index, the pending passages) would otherwise
+  // delay the answer to the message that woke the worker, usually a popup waiting to show.
   void (async () => {
+    await new Promise((resolve) => setTimeout(resolve, ORGANISE_AFTER_MS));
     const { moved, regrouped, compacted } = await writer.organise();
     if (moved) console.info(`Doppel: table design moved to k=${moved.to.k} b=${moved.to.b} (${moved.rewritten} pages)`);
     if (regrouped) console.info(`Doppel: regrouped ${regrouped.pages} pages for k=${regrouped.k}: ${regrouped.groups} groups`);
