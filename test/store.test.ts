@@ -13,6 +13,7 @@ import { within } from '../lib/store/within';
 import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb, upgradeSchema } from '../lib/store/db';
 import { DEFAULT_DESIGN, type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
+import { tablesOf } from '../lib/store/design';
 import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/store/page-rows';
 import { tableTree } from '../lib/store/table-trees';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
@@ -220,6 +221,29 @@ describe('opening and upgrading', () => {
     expect(await b.count()).toBeGreaterThanOrEqual(0);
     expect(await store()).toBe(b);
     await resetDb();
+  });
+
+  it('a reader store (the history page) never writes: over a new database it records no design, and it reads what a writer records later with the stored design', async () => {
+    const db = await freshDb();
+    const modes: IDBTransactionMode[] = [];
+    const transaction = db.transaction.bind(db);
+    (db as { transaction: unknown }).transaction = (...args: Parameters<typeof transaction>) => {
+      modes.push(args[1] ?? 'readonly');
+      return transaction(...args);
+    };
+    const reader = await PageStore.reader(db);
+    expect(await reader.count()).toBe(0);
+    expect(await reader.get('https://a.example/')).toBeUndefined();
+    expect(modes.filter((mode) => mode !== 'readonly')).toEqual([]);
+    expect(await db.get('meta', 'design')).toBeUndefined();
+
+    // the worker records a design other than the default, and a page under it
+    const writer = await PageStore.open(db, { k: 3, b: 5 });
+    await writer.recordVisit({ url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
+    expect((await reader.getWithNear('https://a.example/'))?.record.title).toBe('A');
+    expect((await reader.nearDuplicates(flipBits(A, [0, 9, 40]), null)).map((near) => near.record.url)).toEqual(['https://a.example/']);
+    expect(reader.design).toBe(writer.design);
+    expect(writer.design).not.toBe(tablesOf(DEFAULT_DESIGN));
   });
 
   it('getDb opens a new connection when the shared one is closing without a close event (Chromium after a disk-full I/O error)', async () => {

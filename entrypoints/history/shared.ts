@@ -17,8 +17,8 @@ export const l = createLocalizer((key, substitutions) => browser.i18n.getMessage
 
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
-/** The page store, kept per connection (opened again if the browser closed it, after a full disk). */
-export const store = keptPageStore();
+/** The page store, kept per connection (opened again if the browser closed it, after a full disk); it only reads. */
+export const store = keptPageStore('reader');
 
 /** Marks `name` the first time only (a mark on the way to the page's first screen, read by npm run bench:browser). */
 export function markOnce(name: string): void {

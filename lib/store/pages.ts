@@ -220,6 +220,17 @@ export class PageStore {
     return new PageStore(db, meta);
   }
 
+  /**
+   * The store for a context that only reads (the history page): it never writes, not even the
+   * design of a new database. Until the worker records one there are no pages, so the default
+   * design reads them as well as any; every query re-reads the stored design (readMeta).
+   */
+  static async reader(db: Db): Promise<PageStore> {
+    const look = db.transaction('meta', 'readonly');
+    const existing = await within(look, () => look.store.get('design'));
+    return new PageStore(db, existing === undefined ? { k: DEFAULT_DESIGN.k, b: DEFAULT_DESIGN.b } : PageStore.usable(existing));
+  }
+
   /** A stored design, parsed; throws "the stored table design is unreadable: …". */
   private static usable(stored: unknown): StoredDesign {
     const parsed = parseStoredDesign(stored);
@@ -758,14 +769,15 @@ async function regroupAfterRemoval(rows: PageRows, tally: Tally, gone: readonly 
  * A function giving the PageStore over the shared connection (getDb), opened once per connection:
  * every query and write re-reads the table design in its own transaction, so a kept store is never
  * stale, and when the browser closed the connection (a full disk) getDb opens a new one and a new
- * store is opened over it. A failed open is not kept. The worker and the history page each keep one.
+ * store is opened over it. A failed open is not kept. The worker keeps a writer's; the history page
+ * a reader's, which never writes (PageStore.reader).
  */
-export function keptPageStore(): () => Promise<PageStore> {
+export function keptPageStore(role: 'writer' | 'reader' = 'writer'): () => Promise<PageStore> {
   let kept: { db: Db; pages: Promise<PageStore> } | undefined;
   return async () => {
     const db = await getDb();
     if (kept?.db !== db) {
-      const pages = PageStore.open(db);
+      const pages = role === 'writer' ? PageStore.open(db) : PageStore.reader(db);
       kept = { db, pages };
       pages.catch(() => {
         if (kept?.pages === pages) kept = undefined;
