@@ -1,16 +1,18 @@
 // Screenshots of Doppel in Debian's Chromium with the built extension, after reading a few articles
 // of four sites served on 127.0.0.1 under realistic host names (Chromium's --host-resolver-rules;
 // .example is a reserved top-level domain, so no real site is named):
-// - docs/store/LANG/1-popup.png, 2-history.png, 3-sites.png: 1280×800, for the Chrome Web Store and
-//   addons.mozilla.org, in English, Spanish and Chinese (Chromium's --lang). The popup is drawn
-//   under a plain toolbar over the page it reports on: headless Chromium shows no browser chrome.
+// - docs/store/LANG/1-popup.png, 2-history.png, 3-sites.png, 4-passages.png: 1280×800, for the
+//   Chrome Web Store and addons.mozilla.org, in English, Spanish and Chinese (Chromium's --lang). The
+//   popup is drawn under a plain toolbar over the page it reports on (in 4-passages.png, a page
+//   quoting an article read before, its passages marked by "Show on the page"): headless Chromium
+//   shows no browser chrome.
 // - docs/screenshots/: the README's popup and history page, light and dark (English run only).
 // Run: npm run build && npm run screenshots [-- en|es|zh-CN …]. The Chinese set needs a CJK font
 // (Debian: apt-get install fonts-noto-cjk), or Chromium draws empty boxes.
 import type { Page } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from '../test/e2e/harness';
+import { launchWithExtension, popupUrl, servePages, sleep, tabIdOf, visit, waitForPopupState, type ExtensionSession, type Site } from '../test/e2e/harness';
 
 const PAGES = fileURLToPath(new URL('../test/e2e/pages/', import.meta.url));
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
@@ -32,6 +34,7 @@ const READS: [keyof typeof HOSTS, string][] = [
   ['almanac', '/nature/winter-bees.html'],
   ['courier', '/news/2024/ferry-returns.html'],
   ['almanac', '/waterways/canal-lock.html'],
+  ['courier', '/community/keepers-diaries.html'],
   ['courier', '/culture/repair-cafe.html'],
   ['digest', '/copies/lighthouse-logbooks.html'],
   ['pulse', '/stories/ferry-service-back.html'],
@@ -41,6 +44,8 @@ const READS: [keyof typeof HOSTS, string][] = [
 ];
 /** The page the popup is shown on: an edited copy with two near-duplicates read before. */
 const SHOWN: [keyof typeof HOSTS, string] = ['pulse', '/stories/skellan-ferry-linnet.html'];
+/** The page whose shared passages are shown: two paragraphs of the almanac's lighthouse article in a story of its own. */
+const QUOTING: [keyof typeof HOSTS, string] = ['courier', '/community/keepers-diaries.html'];
 
 const address = (host: keyof typeof HOSTS, path: string): string => `http://${HOSTS[host]}${path}`;
 const dataUrl = (png: Buffer): string => `data:image/png;base64,${png.toString('base64')}`;
@@ -55,16 +60,35 @@ async function readArticles(ext: ExtensionSession, popup: Page): Promise<void> {
   }
 }
 
-/** The page at 1280×800 with the popup open under a toolbar showing its address and Doppel's badge. */
-async function popupOverPage(ext: ExtensionSession, popup: Page, out: string): Promise<void> {
-  const url = address(...SHOWN);
+/**
+ * The page at 1280×800 with the popup open under a toolbar showing its address and Doppel's badge.
+ * With `marks`, the popup is the tab's own (`&tab=`) and "Show on the page" is pressed first, so the
+ * page is drawn with its shared passages marked.
+ */
+async function popupOverPage(ext: ExtensionSession, popup: Page, out: string, shown = SHOWN, { marks = false } = {}): Promise<void> {
+  const url = address(...shown);
   const tab = await ext.ctx.newPage();
   const toolbar = 44;
   await tab.setViewportSize({ width: STORE_SIZE.width, height: STORE_SIZE.height - toolbar });
   await visit(tab, url);
-  const pageShot = await tab.screenshot();
   await popup.setViewportSize({ width: 400, height: 600 });
-  const badge = (await waitForPopupState(popup, url, 'ready')).length;
+  let badge: number;
+  if (marks) {
+    const tabId = await tabIdOf(await ext.getWorker(), tab);
+    await popup.goto(`${popupUrl(ext.extensionId, url)}&tab=${tabId}`, { waitUntil: 'domcontentloaded' });
+    await popup.locator('#report[data-state="ready"]').waitFor();
+    await popup.locator('#show-passages').click();
+    await popup.locator('#show-passages[aria-pressed="true"]').waitFor();
+    badge = (await popup.locator('#matches > li').count()) + (await popup.locator('#passages > li').count());
+    await popup.locator('#show-passages').blur();
+    // the first marked passage near the top of the view (the registry of CSS highlights is the document's)
+    await tab.evaluate(() => {
+      const first = [...CSS.highlights.values()].flatMap((highlight) => [...highlight] as Range[])[0];
+      first?.startContainer.parentElement?.scrollIntoView({ block: 'start' });
+      window.scrollBy(0, -120);
+    });
+  } else badge = (await waitForPopupState(popup, url, 'ready')).length;
+  const pageShot = await tab.screenshot();
   const popupShot = await popup.locator('main').screenshot();
   const frame = await ext.ctx.newPage();
   await frame.setViewportSize(STORE_SIZE);
@@ -106,13 +130,15 @@ async function readmeShots(ext: ExtensionSession, popup: Page): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await popup.emulateMedia({ colorScheme: scheme });
     await waitForPopupState(popup, address(...SHOWN), 'ready');
-    await popup.screenshot({ path: `${out}popup-${scheme}.png` });
+    await popup.screenshot({ path: `${out}popup-${scheme}.png`, fullPage: true });
     await history.emulateMedia({ colorScheme: scheme });
     await history.goto(`chrome-extension://${ext.extensionId}/history.html`);
     await history.locator('#list[data-state="ready"]').waitFor();
     await history.locator('#site-list[data-state="ready"]').waitFor();
     await history.locator(`tr[data-site="${HOSTS.pulse}"] button`).click();
     await history.locator('.evidence:not([hidden]) li').first().waitFor();
+    // the click scrolled the button into view: back to the top, or the sticky selection bar is drawn mid-list
+    await history.evaluate(() => window.scrollTo(0, 0));
     await history.screenshot({ path: `${out}history-${scheme}.png`, fullPage: true });
     console.log(`wrote docs/screenshots/popup-${scheme}.png and history-${scheme}.png`);
   }
@@ -137,7 +163,8 @@ try {
       mkdirSync(dir, { recursive: true });
       await popupOverPage(ext, popup, `${dir}1-popup.png`);
       await historyShots(ext, dir);
-      console.log(`wrote docs/store/${lang}/1-popup.png, 2-history.png and 3-sites.png`);
+      await popupOverPage(ext, popup, `${dir}4-passages.png`, QUOTING, { marks: true });
+      console.log(`wrote docs/store/${lang}/1-popup.png, 2-history.png, 3-sites.png and 4-passages.png`);
       if (lang === 'en') await readmeShots(ext, popup);
     } finally {
       await ext.close();
