@@ -67,6 +67,11 @@ export interface PassageMatch extends PageSummary {
   passages: number;
   /** This page's passage-fingerprint hashes inside those passages: what passages/show marks on the live page. */
   hashes: number[];
+  /**
+   * The other pages read before that share exactly these passages with this page (copies of that
+   * page on other sites), seen first first; that page is the one of them seen first (lib/passages/fold.ts).
+   */
+  alsoIn: PageSummary[];
 }
 
 export interface MatchSummary extends PageSummary {

@@ -11,6 +11,7 @@
 // - page text is fingerprinted and dropped; only the fingerprints are stored (lib/store/).
 import { fingerprintText } from './features';
 import { passageFingerprints } from './passages/fingerprints';
+import { foldSamePassages } from './passages/fold';
 import {
   InvalidMessage,
   LIMITS,
@@ -133,10 +134,25 @@ function recordAndNear(pages: PageStore, url: string, k: number): Promise<PageMa
   return pages.getWithNear(url, { k, clamp: true });
 }
 
-/** A page sharing passages, as the popup lists it (shares rounded to 4 decimals). */
-function passageSummary({ record, match }: RecordMatch): PassageMatch {
+/** The matches as one entry per set of shared passages (lib/passages/fold.ts), at most LIMITS.passageSets: what the popup lists and the badge counts. */
+function foldedPassages(matches: readonly RecordMatch[]): { lead: RecordMatch; alsoIn: RecordMatch[] }[] {
+  const foldable = matches.map((m) => ({ m, hashes: m.match.hashes, firstSeen: m.record.firstSeen, url: m.record.url }));
+  return foldSamePassages(foldable)
+    .slice(0, LIMITS.passageSets)
+    .map(({ lead, alsoIn }) => ({ lead: lead.m, alsoIn: alsoIn.map((other) => other.m) }));
+}
+
+/** The pages sharing passages, as the popup lists them (shares rounded to 4 decimals). */
+function listedPassages(matches: readonly RecordMatch[]): PassageMatch[] {
   const round = (share: number): number => Math.round(share * 10_000) / 10_000;
-  return { ...summary(record), share: round(match.share), otherShare: round(match.otherShare), passages: match.passages.length, hashes: match.hashes };
+  return foldedPassages(matches).map(({ lead: { record, match }, alsoIn }) => ({
+    ...summary(record),
+    share: round(match.share),
+    otherShare: round(match.otherShare),
+    passages: match.passages.length,
+    hashes: match.hashes,
+    alsoIn: alsoIn.map((other) => summary(other.record)),
+  }));
 }
 
 export function createRecorder(deps: RecorderDeps): Recorder {
@@ -202,7 +218,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       throw error;
     }
     await deps.outcomes.delete(url);
-    return { state: 'recorded', matches: recorded.matches.length, passages: Math.min(recorded.passages.length, LIMITS.passageSets) };
+    return { state: 'recorded', matches: recorded.matches.length, passages: foldedPassages(recorded.passages).length };
   }
 
   /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
@@ -257,7 +273,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         let first = record;
         for (const { record: other } of near) if (earlier(other, first)) first = other;
         const matches: MatchSummary[] = near.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
-        const shared = passages.slice(0, LIMITS.passageSets).map(passageSummary);
+        const shared = listedPassages(passages);
         return { ...report, state: 'recorded', page: summary(record), matches, passages: shared, earliest: matches.length > 0 && first === record };
       }
       const blocked = pageState(url, settings, false);
@@ -354,7 +370,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const url = canonicalUrl(raw);
       const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
       const found = await recordAndNear(pages, url, settings.k);
-      return found === undefined ? null : { matches: found.near.length, passages: Math.min(found.passages.length, LIMITS.passageSets) };
+      return found === undefined ? null : { matches: found.near.length, passages: foldedPassages(found.passages).length };
     },
 
     async handle(raw, senderInfo, ext) {

@@ -7,7 +7,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { localizePage } from '../lib/i18n';
 import type { PassageMatch } from '../lib/messages';
-import { type PassagesView, type TabLink, createPassagesControl, otherShareNotable, passageItem, passageSets, slotOf, swatch } from '../lib/passages/popup';
+import { ALSO_IN_SHOWN, type PassagesView, type TabLink, createPassagesControl, otherShareNotable, passageItem, passageSets, slotOf, swatch } from '../lib/passages/popup';
 import { PASSAGE_SLOTS, type PassageMarks, type TabMessage } from '../lib/tab-protocol';
 import { LIMITS } from '../lib/validation';
 import { localizerFor } from './catalogues';
@@ -30,11 +30,18 @@ function match(over: Partial<PassageMatch> = {}): PassageMatch {
     otherShare: 0.55,
     passages: 2,
     hashes: [1, 2, 3],
+    alsoIn: [],
     ...over,
   };
 }
 
 const two = [match(), match({ url: 'https://other.example/a', title: 'A walk', site: 'other.example', share: 0.05, otherShare: 0.8, passages: 1, hashes: [9] })];
+
+/** The "Also in" line of an entry with these copies, in a language. */
+function localizedAlsoIn(folder: 'es' | 'zh_CN', alsoIn: PassageMatch['alsoIn']): string {
+  const l = localizerFor(folder);
+  return passageItem(popup(l).doc, l, match({ alsoIn }), 0).querySelector('.also-in')!.textContent!;
+}
 
 /** The popup's page, localized, and the section's elements. */
 function popup(l = en) {
@@ -136,6 +143,28 @@ describe('an entry of the list', () => {
     // Intl writes a no-break space before the Spanish percent sign
     expect(item.querySelector('.passage-line')!.textContent!.replace(/\u00a0/g, ' ')).toMatch(line);
     expect(item.querySelector('.meta')!.textContent).toBe(meta);
+  });
+
+  it('names the copies sharing the same passages under the entry: each site a link titled with its page, at most ALSO_IN_SHOWN', () => {
+    const copy = (n: number) => ({ ...match(), url: `https://copy${n}.example/story`, title: `The tide mill (copy ${n})`, site: `copy${n}.example` });
+    const { doc } = popup();
+    expect(passageItem(doc, en, match(), 0).querySelector('.also-in')).toBeNull();
+    const one = passageItem(doc, en, match({ alsoIn: [copy(1)] }), 0).querySelector('.also-in')!;
+    expect(one.textContent).toBe('Also in 1 other page you read: copy1.example');
+    expect([...one.querySelectorAll('a')].map((a) => [a.getAttribute('href'), a.getAttribute('title'), a.getAttribute('target'), a.getAttribute('rel')])).toEqual([
+      ['https://copy1.example/story', 'The tide mill (copy 1)', '_blank', 'noopener noreferrer'],
+    ]);
+    const many = passageItem(doc, en, match({ alsoIn: [1, 2, 3, 4, 5].map(copy) }), 0).querySelector('.also-in')!;
+    expect(many.textContent).toBe('Also in 5 other pages you read: copy1.example, copy2.example, copy3.example, 2 more');
+    expect(many.querySelectorAll('a')).toHaveLength(ALSO_IN_SHOWN);
+    // an address that is not http(s) is named, not linked; a title is text
+    const odd = passageItem(doc, en, match({ alsoIn: [{ ...copy(1), url: 'javascript:alert(1)', title: '<b>x</b>' }] }), 0).querySelector('.also-in')!;
+    expect([odd.querySelectorAll('a').length, odd.querySelector('span span')!.getAttribute('title'), odd.querySelector('b')]).toEqual([0, '<b>x</b>', null]);
+    expect(localizedAlsoIn('es', [copy(1)])).toBe('También en 1 página más que leíste: copy1.example');
+    expect(localizedAlsoIn('es', [copy(1), copy(2)])).toBe('También en 2 páginas más que leíste: copy1.example y copy2.example');
+    expect(localizedAlsoIn('zh_CN', [copy(1), copy(2)])).toBe('你读过的另外 2 个网页中也有这些段落：copy1.example、copy2.example');
+    expect(localizedAlsoIn('es', [1, 2, 3, 4].map(copy))).toBe('También en 4 páginas más que leíste: copy1.example, copy2.example, copy3.example y 1 más');
+    expect(localizedAlsoIn('zh_CN', [1, 2, 3, 4].map(copy))).toBe('你读过的另外 4 个网页中也有这些段落：copy1.example、copy2.example、copy3.example、另外 1 个');
   });
 
   it('has a swatch per slot, each named in words for screen readers', () => {

@@ -341,6 +341,28 @@ describe('createRecorder', () => {
     expect((await report('https://news.example/mill')).passages.map((p) => p.url)).toEqual(['https://blog.example/foxes']);
   });
 
+  it('an article read on two sites shares the same passages with a quote of it: one entry, led by the copy seen first, the other in alsoIn; the reply counts one', async () => {
+    const { extracted, report } = await setup();
+    const second = ORIGINAL.split('\n')[1]!;
+    const quote = `${UNRELATED.split('\n')[0]}\n${second.split(' ').slice(0, 60).join(' ')}\n${UNRELATED.split('\n')[1]}`;
+    expect(await extracted(article('https://news.example/mill', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://mirror.example/mill', ORIGINAL, 'Tide mill turns again | Mirror'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0 } });
+    expect(await extracted(article('https://blog.example/foxes', quote))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1 } });
+
+    const quoting = await report('https://blog.example/foxes');
+    expect(quoting.passages.map((p) => [p.url, p.alsoIn.map((other) => [other.url, other.title, other.site])])).toEqual([
+      ['https://news.example/mill', [['https://mirror.example/mill', 'Tide mill turns again | Mirror', 'mirror.example']]],
+    ]);
+    // the mirror was read later: led by the original whatever the order the store found them in
+    expect(quoting.passages[0]!.alsoIn[0]!.firstSeen).toBeGreaterThan(quoting.passages[0]!.firstSeen);
+    // each copy's own report lists the quote alone, and the other copy among the near-duplicates
+    for (const url of ['https://news.example/mill', 'https://mirror.example/mill']) {
+      const own = await report(url);
+      expect(own.matches).toHaveLength(1);
+      expect(own.passages.map((p) => [p.url, p.alsoIn])).toEqual([['https://blog.example/foxes', []]]);
+    }
+  });
+
   it('forgetting a page removes it from the other’s report', async () => {
     const { extracted, report, send, store } = await setup();
     await extracted(article('https://news.example/mill', ORIGINAL));

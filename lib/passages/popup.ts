@@ -43,6 +43,17 @@ function webHref(url: string): string | null {
   }
 }
 
+/** A link to `url` opening in a new tab, or a plain span if it is not http(s); its text is the caller's. */
+function pageLink(doc: Document, url: string): HTMLElement {
+  const href = webHref(url);
+  if (href === null) return doc.createElement('span');
+  const link = doc.createElement('a');
+  link.href = href;
+  link.target = '_blank';
+  link.rel = 'noopener noreferrer';
+  return link;
+}
+
 /** Each slot's look in words, for screen readers and as a tooltip ("yellow, solid underline"). */
 const SLOT_NAMES = ['passageSlot0', 'passageSlot1', 'passageSlot2', 'passageSlot3', 'passageSlot4', 'passageSlot5'] as const;
 
@@ -70,17 +81,7 @@ export function passageItem(doc: Document, l: Localizer, match: PassageMatch, in
   item.dataset['url'] = match.url;
   item.dataset['slot'] = String(slotOf(index));
 
-  const href = webHref(match.url);
-  let title: HTMLElement;
-  if (href === null) {
-    title = doc.createElement('span');
-  } else {
-    const link = doc.createElement('a');
-    link.href = href;
-    link.target = '_blank';
-    link.rel = 'noopener noreferrer';
-    title = link;
-  }
+  const title = pageLink(doc, match.url);
   title.className = 'title';
   title.textContent = match.title || match.url;
   const when = doc.createElement('time');
@@ -97,12 +98,41 @@ export function passageItem(doc: Document, l: Localizer, match: PassageMatch, in
   const meta = doc.createElement('p');
   meta.className = 'meta';
   meta.textContent = `${match.site} · ${l.count('sharedPassagesCount', match.passages)}`;
+  const parts: HTMLElement[] = [swatch(doc, l, slotOf(index)), line, meta];
+  if (match.alsoIn.length > 0) parts.push(alsoInLine(doc, l, match.alsoIn));
   const missing = doc.createElement('p');
   missing.className = 'not-on-page';
   missing.textContent = l.t('passageNotOnPage');
   missing.hidden = true;
-  item.append(swatch(doc, l, slotOf(index)), line, meta, missing);
+  item.append(...parts, missing);
   return item;
+}
+
+/** Sites named in an entry's "Also in" line at most; the count says how many there are. */
+export const ALSO_IN_SHOWN = 3;
+
+/**
+ * "Also in 2 other pages you read: a.example, b.example": the copies sharing the same passages
+ * (PassageMatch.alsoIn), each site a link to its page, titled with the page's title, listed the
+ * language's way (Intl.ListFormat: "a, b", "a y b", "a、b"), past ALSO_IN_SHOWN as "and N more".
+ */
+function alsoInLine(doc: Document, l: Localizer, pages: PassageMatch['alsoIn']): HTMLParagraphElement {
+  const names: (HTMLElement | string)[] = pages.slice(0, ALSO_IN_SHOWN).map((page) => {
+    const name = pageLink(doc, page.url);
+    name.title = page.title || page.url;
+    name.textContent = page.site;
+    return name;
+  });
+  if (pages.length > ALSO_IN_SHOWN) names.push(l.count('passageAlsoInMore', pages.length - ALSO_IN_SHOWN));
+  const sites = doc.createElement('span');
+  let next = 0;
+  for (const part of new Intl.ListFormat(l.catalogLocale, { type: 'conjunction', style: 'narrow' }).formatToParts(names.map(String))) {
+    sites.append(part.type === 'element' ? names[next++]! : part.value);
+  }
+  const line = doc.createElement('p');
+  line.className = 'also-in';
+  line.append(...placeNodes(l.count('passageAlsoIn', pages.length, nodeAt(0)), [sites]).parts);
+  return line;
 }
 
 /** The tab whose page is marked: its content script's messages. */
