@@ -12,7 +12,7 @@
 import type { Page } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launchWithExtension, popupUrl, servePages, sleep, tabIdOf, visit, waitForPopupState, type ExtensionSession, type Site } from '../test/e2e/harness';
+import { badgeText, launchWithExtension, popupUrl, servePages, sleep, tabIdOf, visit, waitForPopupState, type ExtensionSession, type Site } from '../test/e2e/harness';
 
 const PAGES = fileURLToPath(new URL('../test/e2e/pages/', import.meta.url));
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
@@ -72,14 +72,13 @@ async function popupOverPage(ext: ExtensionSession, popup: Page, out: string, sh
   await tab.setViewportSize({ width: STORE_SIZE.width, height: STORE_SIZE.height - toolbar });
   await visit(tab, url);
   await popup.setViewportSize({ width: 400, height: 600 });
-  let badge: number;
+  const worker = await ext.getWorker();
+  const tabId = await tabIdOf(worker, tab);
   if (marks) {
-    const tabId = await tabIdOf(await ext.getWorker(), tab);
     await popup.goto(`${popupUrl(ext.extensionId, url)}&tab=${tabId}`, { waitUntil: 'domcontentloaded' });
     await popup.locator('#report[data-state="ready"]').waitFor();
     await popup.locator('#show-passages').click();
     await popup.locator('#show-passages[aria-pressed="true"]').waitFor();
-    badge = (await popup.locator('#matches > li').count()) + (await popup.locator('#passages > li').count());
     await popup.locator('#show-passages').blur();
     // the first marked passage near the top of the view (the registry of CSS highlights is the document's)
     await tab.evaluate(() => {
@@ -87,7 +86,8 @@ async function popupOverPage(ext: ExtensionSession, popup: Page, out: string, sh
       first?.startContainer.parentElement?.scrollIntoView({ block: 'start' });
       window.scrollBy(0, -120);
     });
-  } else badge = (await waitForPopupState(popup, url, 'ready')).length;
+  } else await waitForPopupState(popup, url, 'ready');
+  const badge = await badgeText(worker, tabId);
   const pageShot = await tab.screenshot();
   const popupShot = await popup.locator('main').screenshot();
   const frame = await ext.ctx.newPage();
