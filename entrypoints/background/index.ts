@@ -26,7 +26,11 @@ async function whileWorking<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export default defineBackground(() => {
+  performance.mark('doppel:worker-main'); // bench:browser places the worker's start-up on a stopped-first popup's way
   const stores = extensionStores();
+  // Nearly every event that wakes the worker needs the store: opening it now overlaps the rest of
+  // the start-up (a failed open is not kept, and the message that needs it reports the error).
+  void stores.store().catch(() => {});
   // MV3 (Chrome) has `action`; the Firefox MV2 build has `browserAction`.
   const action = browser.action ?? browser.browserAction;
 
@@ -125,4 +129,5 @@ export default defineBackground(() => {
       console.warn('Doppel: recording a page after its reply failed:', error),
     );
   });
+  performance.mark('doppel:worker-listening');
 });
