@@ -31,7 +31,9 @@
 // 5. The popup: popup.html?url=<a stored page> opened in a new tab; time from navigation start
 //    (performance.timeOrigin) to data-state="ready", taken in the page by a MutationObserver
 //    installed before the popup's own script runs. With the worker running, then with the worker
-//    stopped first over CDP (as Chrome stops an idle worker after 30 s).
+//    stopped first over CDP (as Chrome stops an idle worker after 30 s); for those, the steps on the
+//    way, placed on the popup's clock by the two time origins: the popup's script, the worker's
+//    start, its marks doppel:worker-main and doppel:worker-listening, its report/get measure.
 // 5b. The history page: history.html opened five times; navigation start → the performance mark
 //    "doppel:history-first-screen" (the first chunk of entries drawn). Then 20 scrolls to the end
 //    of the list, each timed until the next chunk is drawn, with a longtask observer.
