@@ -84,25 +84,24 @@ export function encodePassageBytes(fingerprints: PassageFingerprints): Uint8Arra
  * that does not increase or lies past the words.
  */
 export function decodePassageBytes(bytes: Uint8Array, at = 0): { fingerprints: PassageFingerprints; end: number } {
-  const words = readVarint(bytes, at);
-  const count = readVarint(bytes, words.end);
-  if (count.value > MAX_PAGE_FINGERPRINTS) throw new RangeError(`${count.value} passage fingerprints: at most ${MAX_PAGE_FINGERPRINTS} a page`);
-  const hashes = new Uint32Array(count.value);
-  const positions = new Int32Array(count.value);
+  const { words, count, end } = checkPassageBytes(bytes, at);
+  const hashes = new Uint32Array(count);
+  const positions = new Int32Array(count);
   let position = 0;
-  at = count.end;
-  for (let i = 0; i < count.value; i++) {
+  at = readVarint(bytes, readVarint(bytes, at).end).end;
+  for (let i = 0; i < count; i++) {
     const gap = readVarint(bytes, at);
-    if (i > 0 && gap.value === 0) throw new RangeError(`passage fingerprint ${i} is at the position of the one before`);
     position += gap.value;
-    if (position >= words.value) throw new RangeError(`passage fingerprint ${i} is at word ${position}, past the ${words.value} words`);
-    at = gap.end;
-    if (at + 4 > bytes.length) throw new RangeError('the bytes end inside a hash');
-    hashes[i] = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+    hashes[i] = hashAt(bytes, gap.end);
     positions[i] = position;
-    at += 4;
+    at = gap.end + 4;
   }
-  return { fingerprints: { words: words.value, hashes, positions }, end: at };
+  return { fingerprints: { words, hashes, positions }, end };
+}
+
+/** The big-endian 32-bit hash at `at`. */
+function hashAt(bytes: Uint8Array, at: number): number {
+  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 }
 
 /**
@@ -137,7 +136,7 @@ export function forEachPassageHash(bytes: Uint8Array, each: (hash: number) => vo
   for (let i = 0; i < count.value; i++) {
     while (bytes[at]! >= 0x80) at++; // the gap
     at++;
-    each(((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0);
+    each(hashAt(bytes, at));
     at += 4;
   }
 }
