@@ -23,6 +23,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
+import { mulberry32 } from '../../lib/random';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const DEFAULT_EXTENSION_DIR = '.output/chrome-mv3';
@@ -486,4 +487,10 @@ export async function pollFor<T>(read: () => Promise<T>, expected: T, timeout = 
     value = await read();
   }
   return value;
+}
+
+/** Seeded prose for test pages: words like `w1234`, a comma after every 7th and a full stop after every 15th. */
+export function seededProse(seed: number): (n: number) => string[] {
+  const random = mulberry32(seed);
+  return (n) => Array.from({ length: n }, (_, i) => `w${Math.floor(random() * 20000)}${i % 15 === 14 ? '.' : i % 7 === 6 ? ',' : ''}`);
 }

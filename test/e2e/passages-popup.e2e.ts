@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeBucket } from '../../lib/index/postings';
-import { mulberry32 } from '../../lib/random';
 import {
   type ExtensionSession,
   type Site,
@@ -19,6 +18,7 @@ import {
   launchWithExtension,
   pollFor,
   popupUrl,
+  seededProse,
   servePages,
   sleep,
   tabIdOf,
@@ -28,15 +28,9 @@ import {
 
 const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
-/** Seeded prose: words with a comma after every 7th and a full stop after every 15th. */
-function prose(seed: number): (n: number) => string[] {
-  const random = mulberry32(seed);
-  return (n) => Array.from({ length: n }, (_, i) => `w${Math.floor(random() * 20000)}${i % 15 === 14 ? '.' : i % 7 === 6 ? ',' : ''}`);
-}
-
-const words = prose(21);
+const words = seededProse(21);
 const paragraphs = Array.from({ length: 8 }, () => words(70));
-const own = prose(22);
+const own = seededProse(22);
 
 function page(title: string, body: string[][], site: string): string {
   return `<!doctype html>

@@ -13,23 +13,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readHtml } from '../../lib/html-reader';
 import { PASSAGE_PARAMS, passageFingerprints } from '../../lib/passages/fingerprints';
 import { sharedPassages } from '../../lib/passages/match';
-import { mulberry32 } from '../../lib/random';
 import { wordSpans } from '../../lib/text';
-import { type ExtensionSession, type Site, launchWithExtension, servePages, sleep, tabIdOf, visit } from './harness';
+import { type ExtensionSession, type Site, launchWithExtension, seededProse, servePages, sleep, tabIdOf, visit } from './harness';
 
 const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
-/** Seeded words, with a comma after every 7th and a full stop after every 15th. */
-function proseFrom(seed: number): (n: number) => string[] {
-  const random = mulberry32(seed);
-  return (n) => Array.from({ length: n }, (_, i) => `w${Math.floor(random() * 20000)}${i % 15 === 14 ? '.' : i % 7 === 6 ? ',' : ''}`);
-}
-
-const words = proseFrom(5);
+const words = seededProse(5);
 const paragraphs = Array.from({ length: 6 }, () => words(70));
 // The earlier page shares the last 45 words of the second paragraph and the first 50 of the third.
 const run = [...paragraphs[1]!.slice(-45), ...paragraphs[2]!.slice(0, 50)];
-const other = proseFrom(6);
+const other = seededProse(6);
 const earlierText = [...other(150), ...run, ...other(150)].join(' ');
 
 /** The third paragraph with an <a> and an <em> inside the shared run. */
