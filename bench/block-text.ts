@@ -14,7 +14,7 @@ import { serialize } from 'node:v8';
 import { deflateSync, strToU8 } from 'fflate';
 import { BLOCK_PAGES, decodeBlock, encodeBlock } from '../lib/store/blocks';
 import type { PageValue } from '../lib/store/codec';
-import { asFingerprint, fingerprintToHex } from '../lib/fingerprint';
+import { asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { canonicalUrl, isRecordableUrl, siteOf } from '../lib/url';
 import { writeSyntheticHistory } from './synthetic-history';

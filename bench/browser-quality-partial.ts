@@ -1,8 +1,8 @@
 // bench:browser-quality's partial copies: the extension's popups (`#matches` and `#passages`)
 // beside `scan`'s `pairs` and `reuse` on the same pages, scored with bench:quality's rules
 // (bench/quality-partial.ts) against the bar of the issue "Passages, part 2".
-import type { ScanPair } from '../lib/scan';
-import type { ScanReuse } from '../lib/scan-reuse';
+import type { ScanPair } from '../lib/scan/scan';
+import type { ScanReuse } from '../lib/scan/reuse';
 import { PARTIAL_TARGETS, type PartialResult, scorePartialLinks } from './quality-partial';
 import type { PageSources } from './quality-score';
 import { PARTIAL_KINDS } from './republish';

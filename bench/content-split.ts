@@ -36,8 +36,8 @@ type Step = keyof typeof STEPS;
 // The code run in each page: lib/extract.ts and Readability, bundled.
 const PAGE_ENTRY = `
 import { Readability } from '@mozilla/readability';
-import { blockText, deeperThanSelector } from './lib/reading';
-import { MAX_DEPTH, MAX_ELEMS_TO_PARSE } from './lib/page-reader';
+import { blockText, deeperThanSelector } from './lib/text/reading';
+import { MAX_DEPTH, MAX_ELEMS_TO_PARSE } from './lib/content/page-reader';
 globalThis.__doppelSplit = () => {
   const out = {};
   const time = (step, f) => { const start = performance.now(); const value = f(); out[step] = performance.now() - start; return value; };

@@ -1,10 +1,10 @@
 // Query speed of the in-memory near-duplicate index at 1,000,000 fingerprints, k = 3.
 //   npx tsx bench/index-bench.ts
 import { pathToFileURL } from 'node:url';
-import { type Fingerprint, fingerprintFromHalves, fingerprintHalves } from '../lib/fingerprint';
-import { MemoryIndex } from '../lib/index';
+import { type Fingerprint, fingerprintFromHalves, fingerprintHalves } from '../lib/fingerprint/bits';
+import { MemoryIndex } from '../lib/index/near';
 import { uint32s } from '../lib/random';
-import { chooseDesign, describeDesign } from '../lib/tables';
+import { chooseDesign, describeDesign } from '../lib/index/tables';
 
 const SIZE = 1_000_000;
 const K = 3;

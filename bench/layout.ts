@@ -81,7 +81,7 @@ import { chromium } from 'playwright-core';
 import { build } from 'esbuild';
 import type { IDBPTransaction, wrap } from 'idb';
 import type { deflateSync, inflateSync } from 'fflate';
-import type * as Runs from '../lib/store/runs';
+import type * as Runs from '../lib/index/runs';
 import { median, percentile } from './stats';
 
 /** lib/store/runs.ts and idb's wrap, bundled into the page for runs-lib (see bundleRuns). */
@@ -90,7 +90,7 @@ type RunsBundle = typeof Runs & { wrap: typeof wrap; deflateSync: typeof deflate
 /** The page script that sets globalThis.doppelRuns to lib/store/runs.ts and idb's wrap. */
 async function bundleRuns(): Promise<string> {
   const out = await build({
-    stdin: { contents: "export * from '../lib/store/runs';\nexport { wrap } from 'idb';\nexport { deflateSync, inflateSync } from 'fflate';", resolveDir: import.meta.dirname, loader: 'ts' },
+    stdin: { contents: "export * from '../lib/index/runs';\nexport { wrap } from 'idb';\nexport { deflateSync, inflateSync } from 'fflate';", resolveDir: import.meta.dirname, loader: 'ts' },
     bundle: true,
     format: 'iife',
     globalName: 'doppelRuns',

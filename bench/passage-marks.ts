@@ -13,8 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { readHtml } from '../lib/html-reader';
-import { passageFingerprints } from '../lib/passages/fingerprints';
+import { readHtml } from '../lib/background/html-reader';
+import { passageFingerprints } from '../lib/fingerprint/passages';
 import { CHROMIUM_PATH } from '../test/e2e/harness';
 import { CORPUS_DIR, openCorpusInChromium } from './corpus-chromium';
 import { max, median, percentile } from './stats';
@@ -35,7 +35,7 @@ interface Row extends Record<Step, number> {
 }
 
 const PAGE_ENTRY = `
-import { collectPageText, liveRange, locatePassages, probablyHidden, toDomRanges } from './lib/passages/highlight';
+import { collectPageText, liveRange, locatePassages, probablyHidden, toDomRanges } from './lib/content/highlight';
 globalThis.__doppelMark = (hashes) => {
   const t0 = performance.now();
   const page = collectPageText(document.body, probablyHidden);

@@ -11,10 +11,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { extractArticle } from '../lib/extract';
-import { type PassageParams, passageFingerprints } from '../lib/passages/fingerprints';
-import { coveredShare, sharedPassages } from '../lib/passages/match';
-import { compareTexts } from '../lib/passages/reuse';
+import { extractArticle } from '../lib/text/extract';
+import { type PassageParams, passageFingerprints } from '../lib/fingerprint/passages';
+import { coveredShare, sharedPassages } from '../lib/index/passage-match';
+import { compareTexts } from '../lib/scan/passage-pairs';
 import { mulberry32, pick } from '../lib/random';
 import { CORPUS_DIR, isLoremIpsum } from './republish';
 

@@ -9,7 +9,7 @@
 // the signatures' verdict with the loosest banding (a stricter banding can only miss more).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { DEFAULT_THRESHOLDS, SCAN_METHODS, type ScanMethod } from '../lib/scan-methods';
+import { DEFAULT_THRESHOLDS, SCAN_METHODS, type ScanMethod } from '../lib/scan/methods';
 import { type Result, type Score, pct, score } from './quality-score';
 import type { QualityPage } from './republish';
 

@@ -2,8 +2,8 @@
 // by side, over every copy kind, with the targets of issue 23.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ScanReuse } from '../lib/scan-reuse';
-import type { ScanReport } from '../lib/scan';
+import type { ScanReuse } from '../lib/scan/reuse';
+import type { ScanReport } from '../lib/scan/scan';
 import { type PageSources, type SideBySide, scoreSideBySide } from './quality-score';
 import { KIND_GROUP, PARTIAL_KINDS, type PartialPage, type QualitySet } from './republish';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScanReport } from '../lib/scan';
+import type { ScanReport } from '../lib/scan/scan';
 import { COPY_KINDS, type CopyKind, KIND_GROUP, type QualityPage } from './republish';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

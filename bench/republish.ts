@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import { extractArticle } from '../lib/extract';
+import { extractArticle } from '../lib/text/extract';
 import { mulberry32, pick } from '../lib/random';
 
 export const CORPUS_DIR = new URL('../../shared/corpus/readability-test-pages', import.meta.url).pathname;

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseMethod } from '../lib/scan-methods';
+import { parseMethod } from '../lib/scan/methods';
 import { writePages } from './quality-score';
 import { CORPUS_DIR, buildQualitySet } from './republish';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mulberry32, pick } from '../lib/random';
-import { parseMethod } from '../lib/scan-methods';
+import { parseMethod } from '../lib/scan/methods';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TIME = '/usr/bin/time';

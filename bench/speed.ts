@@ -9,12 +9,12 @@ import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
-import { extractArticle } from '../lib/extract';
-import { countFeatures, fingerprintText } from '../lib/features';
-import { forEachToken, normalizeText } from '../lib/text';
+import { extractArticle } from '../lib/text/extract';
+import { countFeatures, fingerprintText } from '../lib/fingerprint/features';
+import { forEachToken, normalizeText } from '../lib/text/words';
 import { type IndexBenchResult, benchIndex } from './index-bench';
 import { mulberry32, pick } from '../lib/random';
-import { passageFingerprints } from '../lib/passages/fingerprints';
+import { passageFingerprints } from '../lib/fingerprint/passages';
 
 const JSON_OUTPUT = process.argv.includes('--json');
 const CORPUS = new URL('../../shared/corpus/readability-test-pages', import.meta.url);

@@ -34,9 +34,9 @@
 //   place in an article of its own. Its title and fingerprints are its own (not a near-duplicate).
 import { createWriteStream } from 'node:fs';
 import { kgramHashes, winnowHashes } from '../lib/fingerprint/winnow';
-import { fmix32 } from '../lib/hash';
-import { encodePassageBytes } from '../lib/passages/codec';
-import { PASSAGE_PARAMS, type PassageParams } from '../lib/passages/fingerprints';
+import { fmix32 } from '../lib/fingerprint/hash';
+import { encodePassageBytes } from '../lib/fingerprint/passage-codec';
+import { PASSAGE_PARAMS, type PassageParams } from '../lib/fingerprint/passages';
 import { mulberry32 } from '../lib/random';
 
 export interface PlantedCopy {

@@ -6,7 +6,7 @@
 //   npx tsx bench/table-bytes.ts [pages, default 20000]
 import 'fake-indexeddb/auto';
 import { serialize } from 'node:v8';
-import { fingerprintToHex } from '../lib/fingerprint';
+import { fingerprintToHex } from '../lib/fingerprint/bits';
 import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { FIELD_TREE_BASE } from '../lib/store/page-rows';

@@ -1,6 +1,6 @@
 // `npm run scan -- --compare A B`: the passages two files share, side by side (lib/compare-view.ts).
 import { resolve } from 'node:path';
-import { compareView } from '../lib/compare-view';
+import { compareView } from '../lib/scan/compare-view';
 import { kindOf, readArticleText } from './scan-read';
 
 export const COMPARE_USAGE = 'usage: npm run scan -- --compare A B   (two .html, .htm or .txt files)';

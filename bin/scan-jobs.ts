@@ -4,7 +4,7 @@
 // same for any number of jobs. At most WINDOW_PER_JOB × jobs files are read ahead of the first
 // one not yet handed on, which bounds the memory held for results waiting their turn.
 import { Worker } from 'node:worker_threads';
-import type { ScanMethod } from '../lib/scan-methods';
+import type { ScanMethod } from '../lib/scan/methods';
 import { type Listed, type ReadResult, readDocument } from './scan-read';
 import type { Task } from './scan-worker';
 

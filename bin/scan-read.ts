@@ -2,9 +2,9 @@
 // the main thread with one job and by each worker (bin/scan-worker.ts) with more.
 import { readFile } from 'node:fs/promises';
 import { parseHTML } from 'linkedom';
-import { type FingerprintedDocument, type ScanKind, fingerprintDocument } from '../lib/scan';
-import { type MethodCode, type ScanMethod, fingerprintForMethod } from '../lib/scan-methods';
-import { type ReuseDocument, reuseDocument, siteOfHtml } from '../lib/scan-reuse';
+import { type FingerprintedDocument, type ScanKind, fingerprintDocument } from '../lib/scan/scan';
+import { type MethodCode, type ScanMethod, fingerprintForMethod } from '../lib/scan/methods';
+import { type ReuseDocument, reuseDocument, siteOfHtml } from '../lib/scan/reuse';
 
 /** A file to read: where it is and how the report names it. */
 export interface Listed {

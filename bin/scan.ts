@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FingerprintedDocument, MAX_K, type ScanKind } from '../lib/scan';
+import { type FingerprintedDocument, MAX_K, type ScanKind } from '../lib/scan/scan';
 import {
   type AnyScanReport,
   DEFAULT_THRESHOLDS,
@@ -21,10 +21,10 @@ import {
   parseMethod,
   parseThreshold,
   thresholdOf,
-} from '../lib/scan-methods';
+} from '../lib/scan/methods';
 import { readFiles } from './scan-jobs';
 import { type Listed, kindOf, reasonOf } from './scan-read';
-import { type ReuseDocument, findScanReuse, formatReuse } from '../lib/scan-reuse';
+import { type ReuseDocument, findScanReuse, formatReuse } from '../lib/scan/reuse';
 import { runCompare } from './scan-compare';
 
 const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${SCAN_METHODS.join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;

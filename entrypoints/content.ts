@@ -4,10 +4,10 @@
 // the page shares with pages read before, as CSS highlights (lib/passages/marks.ts). Never changes
 // the page's DOM.
 import { browser } from 'wxt/browser';
-import { DEFAULT_SETTINGS, parseSettings } from '@/lib/messages';
-import { capturePage, shouldRead } from '@/lib/page-reader';
-import { liveRange, probablyHidden } from '@/lib/passages/highlight';
-import { createPassageMarker } from '@/lib/passages/marks';
+import { DEFAULT_SETTINGS, parseSettings } from '@/lib/protocol/messages';
+import { capturePage, shouldRead } from '@/lib/content/page-reader';
+import { liveRange, probablyHidden } from '@/lib/content/highlight';
+import { createPassageMarker } from '@/lib/content/marks';
 // The `::highlight(doppel-passage-N)` colours: WXT lists the sheet in the manifest's content_scripts
 // `css` (cssInjectionMode 'manifest'), so the browser injects it without a <style> in the page.
 import '@/assets/passages.css';

@@ -1,6 +1,6 @@
 // Seeded pseudo-random numbers for tests, benchmarks and synthetic data: every run sees the same
 // values. Not for anything that needs unpredictability.
-import { type Fingerprint, asFingerprint } from './fingerprint';
+import { type Fingerprint, asFingerprint } from './fingerprint/bits';
 
 /** mulberry32: uniform floats in [0, 1), each a 32-bit output divided by 2^32. */
 export function mulberry32(seed: number): () => number {

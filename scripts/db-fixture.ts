@@ -8,13 +8,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { unwrap } from 'idb';
-import { asFingerprint } from '../lib/fingerprint';
-import { passageFingerprints } from '../lib/passages/fingerprints';
+import { asFingerprint } from '../lib/fingerprint/bits';
+import { passageFingerprints } from '../lib/fingerprint/passages';
 import { mulberry32 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { DB_VERSION } from '../lib/store/schema';
-import { FIXTURE_DIR, type DbFixture, answersOf, dumpDatabase } from '../test/db-fixtures';
+import { FIXTURE_DIR, type DbFixture, answersOf, dumpDatabase } from '../test/support/db-fixtures';
 
 const fp = (hex: string) => asFingerprint(BigInt('0x' + hex));
 const CHECK = fp('00ff00ff00ff00ff');

@@ -1,8 +1,8 @@
 // lib/badge.ts: the toolbar badge's number and its title in words, each count with its own plural,
 // in the three languages.
 import { describe, expect, it } from 'vitest';
-import { badgeText, badgeTitle } from '../lib/badge';
-import { localizerFor } from './catalogues';
+import { badgeText, badgeTitle } from '../lib/ui/badge';
+import { localizerFor } from './support/catalogues';
 
 describe('the badge', () => {
   it('counts the near-duplicates and the pages sharing passages together; nothing when there is none', () => {

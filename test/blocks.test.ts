@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, blockOf, decodeBlock, encodeBlock, openBlock } from '../lib/store/blocks';
 import type { StoredBlock } from '../lib/store/schema';
 import type { PageValue } from '../lib/store/codec';
-import { asFingerprint, fingerprintToHex } from '../lib/fingerprint';
+import { asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
 
 const page = (id: number, fields: Partial<PageValue> = {}): PageValue => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnionFind, clustersOf } from '../lib/clusters';
+import { UnionFind, clustersOf } from '../lib/report/clusters';
 
 describe('clustersOf', () => {
   const cases: { name: string; n: number; pairs: [number, number][]; clusters: number[][] }[] = [

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '../lib/deadline';
+import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '../lib/background/deadline';
 
 describe('settleWithin', () => {
   beforeEach(() => vi.useFakeTimers());

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { fakeBrowser } from 'wxt/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { extensionStores } from '../entrypoints/background/stores';
-import { DEFAULT_SETTINGS } from '../lib/messages';
+import { DEFAULT_SETTINGS } from '../lib/protocol/messages';
 import { resetDb } from '../lib/store/db';
 
 describe('extensionStores', () => {

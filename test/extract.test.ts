@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { extractArticle } from '../lib/extract';
-import { type Article, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TEXT_CHARS, type Extraction, blockText, capText, deeperThan, mainElement, readabilityWork } from '../lib/reading';
+import { extractArticle } from '../lib/text/extract';
+import { type Article, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TEXT_CHARS, type Extraction, blockText, capText, deeperThan, mainElement, readabilityWork } from '../lib/text/reading';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const parse = (html: string): Document => parseHTML(html).document as unknown as Document;

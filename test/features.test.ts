@@ -9,7 +9,7 @@ import {
   countFeatures,
   fingerprintText,
   weightOf,
-} from '../lib/features';
+} from '../lib/fingerprint/features';
 import {
   type Fingerprint,
   asFingerprint,
@@ -17,11 +17,11 @@ import {
   fingerprintHalves,
   fingerprintToHex,
   hammingDistance,
-} from '../lib/fingerprint';
-import { hash64 } from '../lib/hash';
+} from '../lib/fingerprint/bits';
+import { hash64 } from '../lib/fingerprint/hash';
 import { mulberry32 } from '../lib/random';
-import { Simhash64, simhash, simhashVector } from '../lib/simhash';
-import { WORD, forEachToken, normalizeText } from '../lib/text';
+import { Simhash64, simhash, simhashVector } from '../lib/fingerprint/simhash';
+import { WORD, forEachToken, normalizeText } from '../lib/text/words';
 
 const rng = mulberry32;
 

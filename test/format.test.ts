@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteDay, absoluteTime, bitSimilarity, relativeTime, shownPercent } from '../lib/format';
+import { absoluteDay, absoluteTime, bitSimilarity, relativeTime, shownPercent } from '../lib/ui/format';
 
 describe('format', () => {
   it('bitSimilarity is the share of equal bits', () => {

@@ -5,15 +5,15 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
-import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/groups';
+import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint/bits';
+import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/report/groups';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/regroup';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageFields, PageRecord } from '../lib/store/schema';
-import { storedPages } from './kept-tables';
+import { storedPages } from './support/kept-tables';
 
 /** fp with n distinct random bits flipped. */
 function flipBits(fp: Fingerprint, n: number, random: () => number): Fingerprint {

@@ -6,13 +6,13 @@
 // (navigation, footer and all) and must mark exactly the words of those passages.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { readHtml } from '../lib/html-reader';
-import { PASSAGE_PARAMS, passageFingerprints } from '../lib/passages/fingerprints';
-import { type PageText, type RangeBounds, collectPageText, locatePassages, probablyHidden, rangeBounds, toDomRanges } from '../lib/passages/highlight';
-import { createPassageMarker } from '../lib/passages/marks';
-import { type WordRange, sharedPassages } from '../lib/passages/match';
+import { readHtml } from '../lib/background/html-reader';
+import { PASSAGE_PARAMS, passageFingerprints } from '../lib/fingerprint/passages';
+import { type PageText, type RangeBounds, collectPageText, locatePassages, probablyHidden, rangeBounds, toDomRanges } from '../lib/content/highlight';
+import { createPassageMarker } from '../lib/content/marks';
+import { type WordRange, sharedPassages } from '../lib/index/passage-match';
 import { mulberry32 } from '../lib/random';
-import { wordSpans } from '../lib/text';
+import { wordSpans } from '../lib/text/words';
 
 const { k, w } = PASSAGE_PARAMS;
 const linkedom = (html: string): Document => parseHTML(html).document as unknown as Document;

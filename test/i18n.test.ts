@@ -5,9 +5,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { createLocalizer, formatLocale, localizePage, nodeAt, placeNodes, pluralKey } from '../lib/i18n';
-import { LOCALES, catalogue, getMessageOf, localizerFor } from './catalogues';
-import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './i18n-check';
+import { createLocalizer, formatLocale, localizePage, nodeAt, placeNodes, pluralKey } from '../lib/ui/i18n';
+import { LOCALES, catalogue, getMessageOf, localizerFor } from './support/catalogues';
+import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './support/i18n-check';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const en = catalogue('en');
@@ -56,10 +56,10 @@ describe('message catalogues', () => {
 });
 
 /** The lib/ modules that word what a page shows (they take a Localizer), besides lib/i18n.ts. */
-const wordingModules = filesUnder(join(ROOT, 'lib'), (n) => n.endsWith('.ts')).filter((f) => !f.endsWith('/lib/i18n.ts') && /\bLocalizer\b/.test(readFileSync(f, 'utf8')));
+const wordingModules = filesUnder(join(ROOT, 'lib'), (n) => n.endsWith('.ts')).filter((f) => !f.endsWith('/lib/ui/i18n.ts') && /\bLocalizer\b/.test(readFileSync(f, 'utf8')));
 
 describe('the code and the catalogues', () => {
-  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules, join(ROOT, 'lib/i18n.ts'), join(ROOT, 'wxt.config.ts')];
+  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules, join(ROOT, 'lib/ui/i18n.ts'), join(ROOT, 'wxt.config.ts')];
   const text = sources.map((f) => readFileSync(f, 'utf8')).join('\n');
   const named = new Set([
     ...[...text.matchAll(/\bl\.(?:t|count)\('(\w+)'/g)].map((m) => m[1]!),
@@ -98,7 +98,7 @@ const NOT_SHOWN: Record<string, string[]> = {
   'entrypoints/history/list.ts': ['tag copy'], // class names
   'entrypoints/history/shared.ts': ['noopener noreferrer'], // rel
   'entrypoints/popup/main.ts': ['noopener noreferrer'],
-  'lib/passages/popup.ts': ['noopener noreferrer'],
+  'lib/ui/passages-view.ts': ['noopener noreferrer'],
   // the offscreen reader document is never shown; its errors are logged by the worker
   'entrypoints/reader/index.html': ['Doppel reader'],
   'entrypoints/reader/main.ts': [
@@ -120,7 +120,7 @@ describe('no page hard-codes English', () => {
 
   it('finds the popup and history pages', () => {
     expect(pages.map((f) => relative(ROOT, f))).toEqual(
-      expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts', 'lib/passages/popup.ts']),
+      expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts', 'lib/ui/passages-view.ts']),
     );
   });
 

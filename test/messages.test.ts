@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, InvalidMessage, LIMITS, MESSAGE_TYPES, READER_TARGET, parseMessage, parseReaderReply, parseReaderRequest, parseSettings } from '../lib/messages';
+import { DEFAULT_SETTINGS, InvalidMessage, LIMITS, MESSAGE_TYPES, READER_TARGET, parseMessage, parseReaderReply, parseReaderRequest, parseSettings } from '../lib/protocol/messages';
 
 const article = (over: Record<string, unknown> = {}, outcome: Record<string, unknown> = {}) => ({
   type: 'page/extracted',

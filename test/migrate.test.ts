@@ -5,8 +5,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { confirmsNearDuplicate } from '../lib/features';
-import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
+import { confirmsNearDuplicate } from '../lib/fingerprint/features';
+import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
 import { mulberry32, randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { HEADROOM, designFor } from '../lib/store/design';
@@ -14,9 +14,9 @@ import { type MigrationProgress, keepDesignFitted, migrateDesign } from '../lib/
 import { NO_CHECK, type NearDuplicate, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { readRunIndexValue, tableTree } from '../lib/store/table-trees';
-import { chooseDesign, designTables } from '../lib/tables';
-import { flipBits } from './index-suite';
-import { expectTablesOfRecords } from './kept-tables';
+import { chooseDesign, designTables } from '../lib/index/tables';
+import { flipBits } from './support/index-suite';
+import { expectTablesOfRecords } from './support/kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MinHasher, estimateJaccard, minhashOfText, wordShingleHashes } from '../lib/fingerprint/minhash';
-import { jaccard } from '../lib/shingles';
+import { jaccard } from './support/shingles';
 import { uint32s } from '../lib/random';
 
 describe('word shingles', () => {

@@ -1,7 +1,7 @@
 // lib/ndjson.ts: the export format's header and page lines, and splitting text into lines.
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../lib/messages';
-import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/ndjson';
+import { LIMITS } from '../lib/protocol/messages';
+import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/protocol/ndjson';
 import type { PageRecord } from '../lib/store/schema';
 import { mulberry32 } from '../lib/random';
 

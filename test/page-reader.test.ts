@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, LIMITS, parseMessage } from '../lib/messages';
-import { extractArticle } from '../lib/extract';
-import { KEPT_STYLE_ATTRIBUTE, readHtml, readPage, restoreInlineStyles, withoutInlineStyles } from '../lib/html-reader';
-import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_HTML_CHARS, READER_OPTIONS, capturePage, shouldRead } from '../lib/page-reader';
+import { DEFAULT_SETTINGS, LIMITS, parseMessage } from '../lib/protocol/messages';
+import { extractArticle } from '../lib/text/extract';
+import { KEPT_STYLE_ATTRIBUTE, readHtml, readPage, restoreInlineStyles, withoutInlineStyles } from '../lib/background/html-reader';
+import { MAX_DEPTH, MAX_ELEMS_TO_PARSE, MAX_HTML_CHARS, READER_OPTIONS, capturePage, shouldRead } from '../lib/content/page-reader';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 

@@ -4,14 +4,14 @@
 // the records (test/kept-tables.ts).
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { asFingerprint, fingerprintToHex } from '../lib/fingerprint';
+import { asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { writeDesigns } from '../lib/store/design';
 import { MAX_PAGE_ID, PageRows, lastSeenEntry, textKey } from '../lib/store/page-rows';
 import { DEFAULT_DESIGN } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
-import { expectTablesOfRecords, storedPages } from './kept-tables';
-import { freshStore } from './fresh-store';
+import { expectTablesOfRecords, storedPages } from './support/kept-tables';
+import { freshStore } from './support/fresh-store';
 
 
 /** `work` over the rows of one readwrite transaction, flushed (the tables of the default design) and committed. */

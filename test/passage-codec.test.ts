@@ -12,8 +12,8 @@ import {
   passageCount,
   readVarint,
   writeVarint,
-} from '../lib/passages/codec';
-import { passageFingerprints } from '../lib/passages/fingerprints';
+} from '../lib/fingerprint/passage-codec';
+import { passageFingerprints } from '../lib/fingerprint/passages';
 import { mulberry32 } from '../lib/random';
 
 const page = (words: number, positions: number[], hashes: number[]) => ({ words, positions: Int32Array.from(positions), hashes: Uint32Array.from(hashes) });

@@ -5,8 +5,8 @@
 // exactly the stored pages' hashes, after visits, forgetting, a changed text, an export and import.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { fingerprintText } from '../lib/features';
-import { seenBefore } from '../lib/groups';
+import { fingerprintText } from '../lib/fingerprint/features';
+import { seenBefore } from '../lib/report/groups';
 import {
   type Bucket,
   EMPTY_BUCKET,
@@ -20,17 +20,17 @@ import {
   isFlagged,
   withFlag,
 } from '../lib/index/postings';
-import { MIN_PASSAGE_WORDS, type PassageFingerprints, passageFingerprints } from '../lib/passages/fingerprints';
-import { BOILERPLATE, PassageIndex } from '../lib/passages/index';
-import { coveredShare, sharedPassages } from '../lib/passages/match';
-import { hashesInside } from '../lib/passages/stored';
+import { MIN_PASSAGE_WORDS, type PassageFingerprints, passageFingerprints } from '../lib/fingerprint/passages';
+import { BOILERPLATE, PassageIndex } from '../lib/index/passage-index';
+import { coveredShare, sharedPassages } from '../lib/index/passage-match';
+import { hashesInside } from '../lib/index/passage-stored';
 import { mulberry32 } from '../lib/random';
 import { indexPending } from '../lib/store/passage-organise';
 import { type PageStore } from '../lib/store/pages';
 import { decodePassageBlock, encodePassageBlock } from '../lib/store/passages';
 import { exportPages, importLines } from '../lib/store/transfer';
-import { freshStore } from './fresh-store';
-import { expectCountsKept } from './kept-counts';
+import { freshStore } from './support/fresh-store';
+import { expectCountsKept } from './support/kept-counts';
 
 describe('postings buckets', () => {
   const pairKey = (high: number, id: number): string => `${high}:${id}`;

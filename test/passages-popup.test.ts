@@ -5,12 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { localizePage } from '../lib/i18n';
-import type { PassageMatch } from '../lib/messages';
-import { ALSO_IN_SHOWN, type PassagesView, type TabLink, createPassagesControl, otherShareNotable, passageItem, passageSets, slotOf, swatch } from '../lib/passages/popup';
-import { PASSAGE_SLOTS, type PassageMarks, type TabMessage } from '../lib/tab-protocol';
-import { LIMITS } from '../lib/validation';
-import { localizerFor } from './catalogues';
+import { localizePage } from '../lib/ui/i18n';
+import type { PassageMatch } from '../lib/protocol/messages';
+import { ALSO_IN_SHOWN, type PassagesView, type TabLink, createPassagesControl, otherShareNotable, passageItem, passageSets, slotOf, swatch } from '../lib/ui/passages-view';
+import { PASSAGE_SLOTS, type PassageMarks, type TabMessage } from '../lib/protocol/tab-protocol';
+import { LIMITS } from '../lib/protocol/validation';
+import { localizerFor } from './support/catalogues';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const POPUP_HTML = readFileSync(join(ROOT, 'entrypoints/popup/index.html'), 'utf8');

@@ -1,12 +1,12 @@
 // Passages: fingerprints with positions, matches chained into passages, shares, and the passage
 // index with its boilerplate rule, checked against brute-force references on seeded texts.
 import { describe, expect, it } from 'vitest';
-import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, passageFingerprints } from '../lib/passages/fingerprints';
-import { PassageIndex } from '../lib/passages/index';
-import { coveredShare, passageLength, sharedPassages } from '../lib/passages/match';
-import { compareTexts, findReuse } from '../lib/passages/reuse';
+import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, passageFingerprints } from '../lib/fingerprint/passages';
+import { PassageIndex } from '../lib/index/passage-index';
+import { coveredShare, passageLength, sharedPassages } from '../lib/index/passage-match';
+import { compareTexts, findReuse } from '../lib/scan/passage-pairs';
 import { mulberry32 } from '../lib/random';
-import { hashRange } from '../lib/hash';
+import { hashRange } from '../lib/fingerprint/hash';
 
 /** Seeded random words from a vocabulary of 20,000 ("w0" … "w19999"), so unrelated texts share only chance words. */
 function wordsFrom(seed: number) {

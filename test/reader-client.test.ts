@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { READER_TARGET, type ReaderRequest } from '../lib/messages';
-import { RETRY_DELAYS_MS, type ReaderDocument, type ReaderPort, portRequest, readerClient } from '../lib/reader-client';
+import { READER_TARGET, type ReaderRequest } from '../lib/protocol/messages';
+import { RETRY_DELAYS_MS, type ReaderDocument, type ReaderPort, portRequest, readerClient } from '../lib/background/reader-client';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,20 +1,20 @@
 // lib/recorder.ts: the background's message handling, on fake-indexeddb with in-memory settings
 // and outcomes.
-import { storedPages } from './kept-tables';
+import { storedPages } from './support/kept-tables';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprintText } from '../lib/features';
-import { hammingDistance } from '../lib/fingerprint';
-import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/messages';
-import { type PageOutcome, type RecorderDeps, type SenderInfo, createRecorder } from '../lib/recorder';
-import { readHtml } from '../lib/html-reader';
+import { fingerprintText } from '../lib/fingerprint/features';
+import { hammingDistance } from '../lib/fingerprint/bits';
+import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/protocol/messages';
+import { type PageOutcome, type RecorderDeps, type SenderInfo, createRecorder } from '../lib/background/recorder';
+import { readHtml } from '../lib/background/html-reader';
 import { parseHTML } from 'linkedom';
 import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { importLines } from '../lib/store/transfer';
-import { STORAGE_UNAVAILABLE_TEXT } from '../lib/storage-full';
-import { fingerprintToHex } from '../lib/fingerprint';
+import { STORAGE_UNAVAILABLE_TEXT } from '../lib/background/storage-full';
+import { fingerprintToHex } from '../lib/fingerprint/bits';
 import { type Db, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../lib/store/schema';
 
 const ORIGINAL = `The old tide mill at the mouth of the estuary turned again this week for the first time in almost ninety years, after a volunteer group spent six winters rebuilding its wheel, sluice gates and the long timber race that feeds it. The mill was built in the late eighteenth century to grind grain for the farms along the river, and it worked on a simple idea: at high tide the sea fills a pond behind a dam, and when the tide falls the gates close and the trapped water is let out through the wheel. Two tides a day gave the miller two short working shifts, whatever the hour, and families in the village still tell stories of grandparents who ground flour by lantern light at three in the morning.

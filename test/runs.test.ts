@@ -20,7 +20,7 @@ import {
   readDescending,
   sortEntries,
   splitChunks,
-} from '../lib/store/runs';
+} from '../lib/index/runs';
 import type { RunChunkKey, RunIndex } from '../lib/store/schema';
 import { within } from '../lib/store/within';
 

@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { compareNilsimsa } from '../lib/fingerprint/nilsimsa';
 import { bandingProbability, bruteForceJaccardPairs } from '../lib/index/lsh';
-import { type ScanInput, type ScanReport, scanDocuments } from '../lib/scan';
+import { type ScanInput, type ScanReport, scanDocuments } from '../lib/scan/scan';
 import {
   DEFAULT_THRESHOLDS,
   type JaccardScanPair,
@@ -20,8 +20,8 @@ import {
   minhashBanding,
   parseThreshold,
   scanDocumentsBy,
-} from '../lib/scan-methods';
-import { KITE, SOUP } from './scan-texts';
+} from '../lib/scan/methods';
+import { KITE, SOUP } from './support/scan-texts';
 
 const parseHtml = (html: string): Document => parseHTML(html).document as unknown as Document;
 

@@ -1,11 +1,11 @@
 // scan's reuse: pairs sharing passages (against every pair compared directly), the site a page
 // names, the text section and the --compare view.
 import { describe, expect, it } from 'vitest';
-import { compareView } from '../lib/compare-view';
-import { passageFingerprints } from '../lib/passages/fingerprints';
-import { compareTexts } from '../lib/passages/reuse';
+import { compareView } from '../lib/scan/compare-view';
+import { passageFingerprints } from '../lib/fingerprint/passages';
+import { compareTexts } from '../lib/scan/passage-pairs';
 import { mulberry32 } from '../lib/random';
-import { findScanReuse, formatReuse, reuseDocument, siteOfHtml } from '../lib/scan-reuse';
+import { findScanReuse, formatReuse, reuseDocument, siteOfHtml } from '../lib/scan/reuse';
 
 function wordsFrom(seed: number) {
   const random = mulberry32(seed);

@@ -5,8 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintText } from '../lib/features';
-import { type Fingerprint, asFingerprint } from '../lib/fingerprint';
+import { fingerprintText } from '../lib/fingerprint/features';
+import { type Fingerprint, asFingerprint } from '../lib/fingerprint/bits';
 import {
   NO_TEXT_NOTE,
   type ScanInput,
@@ -15,8 +15,8 @@ import {
   findNearPairs,
   scanDocuments,
   titleOfText,
-} from '../lib/scan';
-import { KITE, SOUP } from './scan-texts';
+} from '../lib/scan/scan';
+import { KITE, SOUP } from './support/scan-texts';
 
 const parseHtml = (html: string): Document => parseHTML(html).document as unknown as Document;
 

@@ -6,13 +6,13 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { asFingerprint } from '../lib/fingerprint';
+import { asFingerprint } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { DB_VERSION } from '../lib/store/schema';
-import { answersOf, decodeValue, encodeValue, loadFixture, readFixtures } from './db-fixtures';
-import { expectCountsKept } from './kept-counts';
-import { expectTablesOfRecords } from './kept-tables';
+import { answersOf, decodeValue, encodeValue, loadFixture, readFixtures } from './support/db-fixtures';
+import { expectCountsKept } from './support/kept-counts';
+import { expectTablesOfRecords } from './support/kept-tables';
 
 const fixtures = readFixtures();
 

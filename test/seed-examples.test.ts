@@ -3,17 +3,17 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MinHasher, estimateJaccard } from '../lib/fingerprint/minhash';
 import { NILSIMSA_THREE_SIGMA, compareNilsimsa, nilsimsaFromHex, nilsimsaOfText, nilsimsaToHex } from '../lib/fingerprint/nilsimsa';
-import { hash64 } from '../lib/hash';
+import { hash64 } from '../lib/fingerprint/hash';
 import { bandingProbability, lshCandidates } from '../lib/index/lsh';
 import { uint32s } from '../lib/random';
-import { fingerprintText } from '../lib/features';
-import { hammingDistance } from '../lib/fingerprint';
+import { fingerprintText } from '../lib/fingerprint/features';
+import { hammingDistance } from '../lib/fingerprint/bits';
 import { karpRabinHashes, winnow } from '../lib/fingerprint/winnow';
-import { characterShingles, jaccard } from '../lib/shingles';
-import { fingerprintOfVector, simhash, simhashVector } from '../lib/simhash';
-import { NLTK_ENGLISH_STOPWORDS } from '../lib/stopwords';
-import { designTables } from '../lib/tables';
-import { tokenize } from '../lib/text';
+import { characterShingles, jaccard } from './support/shingles';
+import { fingerprintOfVector, simhash, simhashVector } from '../lib/fingerprint/simhash';
+import { NLTK_ENGLISH_STOPWORDS } from './support/stopwords';
+import { designTables } from '../lib/index/tables';
+import { tokenize } from '../lib/text/words';
 
 const md5 = (s: string): bigint => BigInt('0x' + createHash('md5').update(s, 'utf8').digest('hex'));
 

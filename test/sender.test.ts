@@ -1,6 +1,6 @@
 // lib/sender.ts: who sent a message.
 import { describe, expect, it } from 'vitest';
-import { type SenderInfo, classifySender } from '../lib/sender';
+import { type SenderInfo, classifySender } from '../lib/protocol/sender';
 
 const ext = { id: 'doppel@test', origin: 'chrome-extension://doppelid/' };
 const popup: SenderInfo = { id: ext.id, url: 'chrome-extension://doppelid/popup.html' };

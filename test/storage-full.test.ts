@@ -4,9 +4,9 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprintText } from '../lib/features';
-import { DEFAULT_SETTINGS, type PageExtracted, type Report, type Settings } from '../lib/messages';
-import { type SenderInfo, createRecorder } from '../lib/recorder';
+import { fingerprintText } from '../lib/fingerprint/features';
+import { DEFAULT_SETTINGS, type PageExtracted, type Report, type Settings } from '../lib/protocol/messages';
+import { type SenderInfo, createRecorder } from '../lib/background/recorder';
 import {
   EVICT_MIN,
   type EvictableStore,
@@ -16,7 +16,7 @@ import {
   isQuotaError,
   memoryStatus,
   parseStorageStatus,
-} from '../lib/storage-full';
+} from '../lib/background/storage-full';
 import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { ImportInterruptedError } from '../lib/store/transfer';

@@ -4,13 +4,13 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { asFingerprint } from '../lib/fingerprint';
-import { BackendIndex, type IndexBackend } from '../lib/index';
+import { asFingerprint } from '../lib/fingerprint/bits';
+import { BackendIndex, type IndexBackend } from '../lib/index/near';
 import { openDoppelDb } from '../lib/store/db';
-import { IdbIndexBackend } from './idb-index-backend';
-import { designTables, tableKeys } from '../lib/tables';
-import { type IndexFactory, runIndexSuite } from './index-suite';
-import { expectTablesOfRecords, storedPages } from './kept-tables';
+import { IdbIndexBackend } from './support/idb-index-backend';
+import { designTables, tableKeys } from '../lib/index/tables';
+import { type IndexFactory, runIndexSuite } from './support/index-suite';
+import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 
 /** IdbIndexBackend keys documents by string (URLs); the suite's ids are numbers. */
 function numberIds(inner: IndexBackend<string>): IndexBackend<number> {

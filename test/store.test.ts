@@ -3,8 +3,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/features';
-import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
+import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/fingerprint/features';
+import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
 import { regroupAll } from '../lib/store/regroup';
 import { readOverview, readSiteStanding } from '../lib/store/history';
@@ -17,9 +17,9 @@ import { tablesOf } from '../lib/store/design';
 import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/store/page-rows';
 import { tableTree } from '../lib/store/table-trees';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
-import { flipBits } from './index-suite';
-import { expectCountsKept } from './kept-counts';
-import { expectTablesOfRecords, storedPages } from './kept-tables';
+import { flipBits } from './support/index-suite';
+import { expectCountsKept } from './support/kept-counts';
+import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {

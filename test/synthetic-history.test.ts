@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SyntheticHistory, writeSyntheticHistory } from '../bench/synthetic-history';
-import { base64ToBytes, bytesToBase64, decodePassageBytes } from '../lib/passages/codec';
-import { PASSAGE_PARAMS, type PassageFingerprints } from '../lib/passages/fingerprints';
+import { base64ToBytes, bytesToBase64, decodePassageBytes } from '../lib/fingerprint/passage-codec';
+import { PASSAGE_PARAMS, type PassageFingerprints } from '../lib/fingerprint/passages';
 
 const { k, w } = PASSAGE_PARAMS;
 const OPTIONS = { pages: 3000, seed: 7, sampleSize: 50 };

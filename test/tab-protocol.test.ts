@@ -1,7 +1,7 @@
 // lib/tab-protocol.ts: the popup's messages to a tab's content script, each refusal with its reason.
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_SLOTS, TAB_MESSAGE_TYPES, highlightName, parsePassageMarks, parseTabMessage } from '../lib/tab-protocol';
-import { InvalidMessage, LIMITS } from '../lib/validation';
+import { PASSAGE_SLOTS, TAB_MESSAGE_TYPES, highlightName, parsePassageMarks, parseTabMessage } from '../lib/protocol/tab-protocol';
+import { InvalidMessage, LIMITS } from '../lib/protocol/validation';
 
 const show = (sets: unknown) => ({ type: 'passages/show', payload: { sets } });
 const set = (over: Record<string, unknown> = {}) => ({ id: 'https://earlier.example/story', slot: 0, hashes: [0, 1, 0xffffffff], ...over });

@@ -6,17 +6,17 @@ import { FIELD_TREES, FIELD_TREE_BASE } from '../lib/store/page-rows';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { confirmsNearDuplicate } from '../lib/features';
-import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint';
+import { confirmsNearDuplicate } from '../lib/fingerprint/features';
+import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
 import { mulberry32, randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { MERGE_AT } from '../lib/store/runs';
+import { MERGE_AT } from '../lib/index/runs';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { TABLE_STRIDE, levelForEntries, readRunIndexValue, tableEntries, tableMatches, tableTree } from '../lib/store/table-trees';
-import { designTables, tableKeys } from '../lib/tables';
-import { flipBits } from './index-suite';
-import { expectTablesOfRecords, storedPages } from './kept-tables';
+import { designTables, tableKeys } from '../lib/index/tables';
+import { flipBits } from './support/index-suite';
+import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Fingerprint, asFingerprint, fingerprintHalves } from '../lib/fingerprint';
+import { type Fingerprint, asFingerprint, fingerprintHalves } from '../lib/fingerprint/bits';
 import {
   type TableDesign,
   type TableKey,
@@ -11,7 +11,7 @@ import {
   tableKey,
   tableKeyHex,
   tableKeys,
-} from '../lib/tables';
+} from '../lib/index/tables';
 import { randomFingerprints, splitmix64 } from '../lib/random';
 
 const ALL_ONES = asFingerprint((1n << 64n) - 1n);

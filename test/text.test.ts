@@ -1,7 +1,7 @@
 // normalizeText, tokenize and forEachToken, script by script, with exact expected tokens.
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../lib/random';
-import { BIGRAM, SEGMENTED, WORD, type TokenKind, forEachToken, normalizeText, normalizeWithOffsets, tokenize, wordSpans } from '../lib/text';
+import { BIGRAM, SEGMENTED, WORD, type TokenKind, forEachToken, normalizeText, normalizeWithOffsets, tokenize, wordSpans } from '../lib/text/words';
 
 /** forEachToken's calls, as [start, end, kind, text]. */
 function ranges(normalized: string): [number, number, TokenKind, string][] {

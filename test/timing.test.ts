@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_MEASURES, measureHandling, measureName } from '../lib/timing';
+import { MAX_MEASURES, measureHandling, measureName } from '../lib/background/timing';
 
 afterEach(() => {
   vi.restoreAllMocks();

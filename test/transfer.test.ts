@@ -3,17 +3,17 @@ import { FIELD_TREE_BASE, PageRows, UrlFilter } from '../lib/store/page-rows';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Fingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint';
-import { splitLines } from '../lib/ndjson';
+import { type Fingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint/bits';
+import { splitLines } from '../lib/protocol/ndjson';
 import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { readRunIndexValue } from '../lib/store/table-trees';
-import type { Refusal } from '../lib/ndjson';
+import type { Refusal } from '../lib/protocol/ndjson';
 import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
-import { flipBits } from './index-suite';
-import { expectTablesOfRecords, storedPages } from './kept-tables';
+import { flipBits } from './support/index-suite';
+import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 
 const opened: Db[] = [];
 afterEach(() => {

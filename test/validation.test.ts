@@ -1,6 +1,6 @@
 // lib/validation.ts: the checks every message validator shares, each refusal with its reason.
 import { describe, expect, it } from 'vitest';
-import { InvalidMessage, LIMITS, object, site, string } from '../lib/validation';
+import { InvalidMessage, LIMITS, object, site, string } from '../lib/protocol/validation';
 
 describe('object', () => {
   it('accepts an object', () => {

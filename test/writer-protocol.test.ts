@@ -1,9 +1,9 @@
 // lib/writer-protocol.ts: every request and event the history page and the worker exchange over a
 // writer port is validated; a malformed one is refused with a reason a person can read.
 import { describe, expect, it } from 'vitest';
-import { IMPORT_WINDOW_LINES, InvalidMessage, LIMITS, WRITER_LIMITS, parseWriterEvent, parseWriterRequest } from '../lib/messages';
+import { IMPORT_WINDOW_LINES, InvalidMessage, LIMITS, WRITER_LIMITS, parseWriterEvent, parseWriterRequest } from '../lib/protocol/messages';
 import { IMPORT_BATCH } from '../lib/store/transfer';
-import { IMPORT_MESSAGE_LINES } from '../lib/writer-client';
+import { IMPORT_MESSAGE_LINES } from '../lib/ui/writer-client';
 
 describe('parseWriterRequest', () => {
   it.each([

@@ -3,14 +3,14 @@
 // structured clone, later, as runtime.Port does, and can be cut (a worker stopped mid-way).
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { fingerprintToHex } from '../lib/fingerprint';
+import { fingerprintToHex } from '../lib/fingerprint/bits';
 import { randomFingerprints } from '../lib/random';
 import { groupsState } from '../lib/store/regroup';
 import { PageStore } from '../lib/store/pages';
-import { type PortLike, createWriter } from '../lib/writer';
-import { IMPORT_MESSAGE_LINES, type Saved, WriterFailed, WriterStopped, importThrough, runJob } from '../lib/writer-client';
-import { IMPORT_WINDOW_LINES, type WriterEvent } from '../lib/writer-protocol';
-import { freshStore } from './fresh-store';
+import { type PortLike, createWriter } from '../lib/background/writer';
+import { IMPORT_MESSAGE_LINES, type Saved, WriterFailed, WriterStopped, importThrough, runJob } from '../lib/ui/writer-client';
+import { IMPORT_WINDOW_LINES, type WriterEvent } from '../lib/protocol/writer-protocol';
+import { freshStore } from './support/fresh-store';
 
 
 interface End extends PortLike {

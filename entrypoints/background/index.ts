@@ -2,13 +2,13 @@
 // the only context that writes the database: the history page's imports, forgetting, clearing
 // and organising arrive over writer ports (lib/writer.ts).
 import { browser } from 'wxt/browser';
-import { badgeText, badgeTitle } from '@/lib/badge';
-import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/deadline';
-import { type Localizer, createLocalizer } from '@/lib/i18n';
-import { classifySender, createRecorder } from '@/lib/recorder';
-import { measureHandling } from '@/lib/timing';
-import { WRITER_PORT } from '@/lib/messages';
-import { createWriter } from '@/lib/writer';
+import { badgeText, badgeTitle } from '@/lib/ui/badge';
+import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/background/deadline';
+import { type Localizer, createLocalizer } from '@/lib/ui/i18n';
+import { classifySender, createRecorder } from '@/lib/background/recorder';
+import { measureHandling } from '@/lib/background/timing';
+import { WRITER_PORT } from '@/lib/protocol/messages';
+import { createWriter } from '@/lib/background/writer';
 import { htmlReader } from './reader';
 import { extensionStores } from './stores';
 

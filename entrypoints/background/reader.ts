@@ -4,8 +4,8 @@
 // choice is made at build time, so that Chromium's worker does not carry Readability (about 40 kB
 // of its script, parsed at every start) that only the offscreen document runs.
 import { browser } from 'wxt/browser';
-import { READER_TARGET } from '@/lib/messages';
-import { portRequest, readerClient } from '@/lib/reader-client';
+import { READER_TARGET } from '@/lib/protocol/messages';
+import { portRequest, readerClient } from '@/lib/background/reader-client';
 
 const READER_PATH = '/reader.html';
 
@@ -13,7 +13,7 @@ export function htmlReader(): (html: string, url: string) => Promise<unknown> {
   if (import.meta.env.FIREFOX) {
     // a dynamic import, which the Chromium build drops with this branch (a static one would keep
     // Readability, whose CommonJS module the bundler must assume has side effects)
-    const reader = import('@/lib/html-reader');
+    const reader = import('@/lib/background/html-reader');
     const parser = new DOMParser();
     return async (html, url) => (await reader).readHtml(html, url, (text) => parser.parseFromString(text, 'text/html'));
   }

@@ -3,10 +3,10 @@
 // a Map where storage.session is missing), whether storage was found full in storage.local (the
 // notice outlives the browser session; storage.local is not IndexedDB's quota), pages in IndexedDB.
 import { browser } from 'wxt/browser';
-import { type Settings, parseSettings } from '@/lib/messages';
-import type { PageOutcome, RecorderDeps } from '@/lib/recorder';
+import { type Settings, parseSettings } from '@/lib/protocol/messages';
+import type { PageOutcome, RecorderDeps } from '@/lib/background/recorder';
 import { type PageStore, keptPageStore } from '@/lib/store/pages';
-import { STORAGE_STATUS_KEY as STORAGE_STATUS, type StatusStore, parseStorageStatus } from '@/lib/storage-full';
+import { STORAGE_STATUS_KEY as STORAGE_STATUS, type StatusStore, parseStorageStatus } from '@/lib/background/storage-full';
 
 const OUTCOME_PREFIX = 'outcome:';
 

@@ -6,9 +6,9 @@
 // the worker, the only context that writes the database: the file is read here and its lines go
 // to the worker over a writer port in batches, the next batch when the worker has saved enough
 // (lib/writer-client.ts), so neither side holds a large file at once.
-import { type Refusal, splitLines } from '@/lib/ndjson';
+import { type Refusal, splitLines } from '@/lib/protocol/ndjson';
 import { type ImportSummary, exportPages } from '@/lib/store/transfer';
-import { WriterFailed, WriterStopped, importThrough } from '@/lib/writer-client';
+import { WriterFailed, WriterStopped, importThrough } from '@/lib/ui/writer-client';
 import { $, errorText as message, l, localDate, organiseText, pagesChanged, store, writerPort } from './shared';
 
 /** How many rejected lines are listed; the rest are counted ("and N more"). */

@@ -6,7 +6,7 @@
 import { needsRegroup } from '@/lib/store/regroup';
 import { setupData } from './data';
 import { setupList } from './list';
-import { localizePage } from '@/lib/i18n';
+import { localizePage } from '@/lib/ui/i18n';
 import { $, errorText, l, organiseNow, organiseText, pagesChanged, settings, store } from './shared';
 import { setupSettings } from './settings';
 import { setupSites } from './sites';

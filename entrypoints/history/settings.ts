@@ -1,7 +1,7 @@
 // Settings on the history page: k, pausing, private windows, sites never recorded, clearing all
 // data. Each change goes to the worker at once (the popup and the content script read the same
 // settings); a change of k then has the worker regroup the store, its progress shown here.
-import type { Settings } from '@/lib/messages';
+import type { Settings } from '@/lib/protocol/messages';
 import { $, errorText, l, organiseNow, organiseText, pagesChanged, send, settings, writerJob } from './shared';
 
 const view = {

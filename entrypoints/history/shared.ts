@@ -3,14 +3,14 @@
 // go through it, so that the worker sees every change at once), and the writer port: the worker
 // is the only context that writes the database (lib/writer-client.ts).
 import { browser } from 'wxt/browser';
-import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/messages';
-import { WRITER_PORT } from '@/lib/messages';
+import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/protocol/messages';
+import { WRITER_PORT } from '@/lib/protocol/messages';
 import type { OrganiseProgress } from '@/lib/store/regroup';
 import { keptPageStore } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';
-import { type JobCallbacks, WriterStopped, runJob } from '@/lib/writer-client';
-import { createLocalizer } from '@/lib/i18n';
+import { type JobCallbacks, WriterStopped, runJob } from '@/lib/ui/writer-client';
+import { createLocalizer } from '@/lib/ui/i18n';
 
 /** The page's words, in the browser's language (public/_locales/). */
 export const l = createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage());

@@ -2,7 +2,7 @@
 // page first seen on another site, or pages with at least half their words in passages shared with
 // such a page); flagged sites first (lib/groups.ts's rule, stated on the page by `siteFlagRule`),
 // each with its evidence one click away and a mark the user can set.
-import type { SiteMark, SiteStanding } from '@/lib/groups';
+import type { SiteMark, SiteStanding } from '@/lib/report/groups';
 import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
 import type { PageRecord } from '@/lib/store/schema';
 import { $, errorText, l, markOnce, onPagesChanged, pageLink, send, settings, store } from './shared';

@@ -6,10 +6,10 @@
 // `&tab=<id>` names the tab that shows it, whose passages "Show on the page" then marks (the e2e
 // tests open it so). Without `&tab=` no tab is marked: the passages are listed without the button.
 import { browser } from 'wxt/browser';
-import { createLocalizer, localizePage } from '@/lib/i18n';
-import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/messages';
-import { type PassagesControl, type TabLink, createPassagesControl } from '@/lib/passages/popup';
-import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/storage-full';
+import { createLocalizer, localizePage } from '@/lib/ui/i18n';
+import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/protocol/messages';
+import { type PassagesControl, type TabLink, createPassagesControl } from '@/lib/ui/passages-view';
+import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/background/storage-full';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 
 /** The popup's words, in the browser's language (public/_locales/). */

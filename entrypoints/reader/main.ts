@@ -3,8 +3,8 @@
 // between pages, so Readability runs warm, and on the extension's thread, not the page's. It closes
 // itself after a while without work; the worker opens it again when a page needs it.
 import { type Browser, browser } from 'wxt/browser';
-import { readHtml } from '@/lib/html-reader';
-import { READER_TARGET, type ReaderReply, parseReaderRequest } from '@/lib/messages';
+import { readHtml } from '@/lib/background/html-reader';
+import { READER_TARGET, type ReaderReply, parseReaderRequest } from '@/lib/protocol/messages';
 
 /** Closes the document after this long without a page to read (it costs memory while open). */
 const IDLE_CLOSE_MS = 5 * 60_000;

@@ -7,10 +7,10 @@
 // integers (an odd multiplier, an addition and the murmur3 finaliser are each invertible), as the
 // seed's permutation argument asks. The a_i and b_i come from a seeded generator (lib/random.ts),
 // so a signature is the same in every run and every process.
-import { DEFAULT_FEATURES } from '../features';
-import { type Hash64, fmix32, hashRange } from '../hash';
+import { DEFAULT_FEATURES } from './features';
+import { type Hash64, fmix32, hashRange } from './hash';
 import { uint32s } from '../random';
-import { WORD, forEachToken, normalizeText } from '../text';
+import { WORD, forEachToken, normalizeText } from '../text/words';
 
 /** Words per shingle. */
 export const SHINGLE_WORDS = 3;

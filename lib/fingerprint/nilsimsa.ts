@@ -10,7 +10,7 @@
 //
 //   window:  w3 w2 w1 w0 b      (b the new byte, w0 the byte before it)
 //   trigrams (bucket n = 0..7): b w0 w1 · b w0 w2 · b w1 w2 · b w0 w3 · b w1 w3 · b w2 w3 · w3 w0 b · w3 w2 b
-import { popcount32 } from '../fingerprint';
+import { popcount32 } from './bits';
 
 export const NILSIMSA_BYTES = 32;
 /** Seed 002's cut-off: a score above 24 is 3 sigma from unrelated texts. */

@@ -5,7 +5,7 @@
 //
 //   k-gram hashes   77 74 42 17 98 50 17 98  8 88 67 39 77 74 42 17 98   (the paper's figure 2)
 //   windows of 4    [77 74 42 17] → 17 at 3, [74 42 17 98] → 17 at 3 (kept once), …
-import { fmix32 } from '../hash';
+import { fmix32 } from './hash';
 
 /** Selected hashes and the positions (k-gram indices) they were selected at, in position order. */
 export interface Winnowed {

@@ -8,7 +8,7 @@
 // and b, r are chosen so that the curve rises at the threshold. Candidates are then verified on the
 // whole signature: a pair is reported when its estimated Jaccard is at least the threshold.
 import { estimateJaccard } from '../fingerprint/minhash';
-import { fmix32 } from '../hash';
+import { fmix32 } from '../fingerprint/hash';
 
 export interface Banding {
   bands: number;

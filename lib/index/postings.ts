@@ -17,7 +17,7 @@
 // Value bytes, varints (lib/passages/codec.ts):
 //   entries · flagged · flagged × (high − the flagged high before) ·
 //   entries × (high − the high before, then: the id if the high changed (or first), else id − the id before)
-import { readVarint, writeVarint } from '../passages/codec';
+import { readVarint, writeVarint } from '../fingerprint/passage-codec';
 
 export const POSTING_BUCKET_BITS = 16;
 export const POSTING_BUCKETS = 2 ** POSTING_BUCKET_BITS;

@@ -1,7 +1,7 @@
 // A page as it is stored in its block (lib/store/blocks.ts): an array instead of an
 // object, without what follows from the rest. The site is the URL's host, and the table keys are
 // in the runs.
-import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint';
+import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint/bits';
 import { siteOf } from '../url';
 import type { PageRecord } from './schema';
 

@@ -2,7 +2,7 @@
 // near-duplicates folded into one entry), the overall counts, and the sites that copy. Every read
 // is one short readonly transaction over a tree or the kept counts (lib/store/tally.ts), so that
 // the first screen of a store of a million pages costs about as much as that of a hundred.
-import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../groups';
+import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../report/groups';
 import { MAX_PAGE_ID, lastSeenEntry } from './page-rows';
 import type { PageStore } from './pages';
 import { PASSAGE_COPY_SHARE, passageMatches } from './passages';

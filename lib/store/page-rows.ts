@@ -15,11 +15,11 @@
 // the transaction changed or forgot and adds its new ones, beside the blocks it rewrites. Until
 // then, reads through it see the transaction's own changes: a tree's candidates are joined by the
 // pages changed so far, and every candidate is checked against its record as it is now.
-import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
-import { hash64 } from '../hash';
+import { type Fingerprint, fingerprintFromHex } from '../fingerprint/bits';
+import { hash64 } from '../fingerprint/hash';
 import { checkStorable } from './codec';
 import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
-import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from './runs';
+import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from '../index/runs';
 import { type DesignMeta, type PageRecord, type RunIndex, isCopy } from './schema';
 import { type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from './table-trees';
 

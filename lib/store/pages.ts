@@ -1,20 +1,20 @@
 // The pages Doppel has recorded, and their near-duplicates, in IndexedDB (see schema.ts).
-import { confirmsNearDuplicate } from '../features';
-import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint';
-import { DEFAULT_K, type TableDesign, designTables } from '../tables';
+import { confirmsNearDuplicate } from '../fingerprint/features';
+import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint/bits';
+import { DEFAULT_K, type TableDesign, designTables } from '../index/tables';
 import type { IDBPTransaction } from 'idb';
 import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type PendingPassages, type RunIndex } from './schema';
-import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf, seenBefore } from '../groups';
+import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf, seenBefore } from '../report/groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
-import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from './runs';
+import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from '../index/runs';
 import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-trees';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
-import type { PassageFingerprints } from '../passages/fingerprints';
+import type { PassageFingerprints } from '../fingerprint/passages';
 import { PASSAGE_COPY_SHARE, PassageRows, type RecordMatch, isPassageCopy, parsePending, passageMatches, pendingAfter } from './passages';
-import { encodePassageBytes } from '../passages/codec';
+import { encodePassageBytes } from '../fingerprint/passage-codec';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };

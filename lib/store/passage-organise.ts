@@ -15,12 +15,12 @@
 //    would; a pending page is a passage copy exactly when a pair says so, and a page stored
 //    before becomes one when a pending page it shares with was seen before it on another site.
 // 3. The blocks are taken off the pending list.
-import { BOILERPLATE } from '../passages/index';
-import { MIN_PASSAGE_WORDS, type PassageFingerprints } from '../passages/fingerprints';
-import { coveredShare, sharedPassages } from '../passages/match';
-import { seenBefore } from '../groups';
+import { BOILERPLATE } from '../index/passage-index';
+import { MIN_PASSAGE_WORDS, type PassageFingerprints } from '../fingerprint/passages';
+import { coveredShare, sharedPassages } from '../index/passage-match';
+import { seenBefore } from '../report/groups';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
-import { forEachPassageHash } from '../passages/codec';
+import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { type PageStore, storedRecord } from './pages';
 import { PASSAGE_COPY_SHARE, PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
 import type { PageRecord, PendingPassages } from './schema';

@@ -18,11 +18,11 @@
 // Until then, lookups do not see those pages. Adding a posting that is there already, or removing
 // one that is not, changes nothing, so a pending page that is visited or forgotten meanwhile is
 // handled like any other.
-import type { PassageFingerprints } from '../passages/fingerprints';
-import { decodePassageBytes, encodePassageBytes, passageCount, readVarint, writeVarint } from '../passages/codec';
-import { BOILERPLATE, type BoilerplateRule } from '../passages/index';
-import { MAX_PASSAGE_CANDIDATES, type Posting, type StoredMatch, matchStored, passageCandidates } from '../passages/stored';
-import { seenBefore } from '../groups';
+import type { PassageFingerprints } from '../fingerprint/passages';
+import { decodePassageBytes, encodePassageBytes, passageCount, readVarint, writeVarint } from '../fingerprint/passage-codec';
+import { BOILERPLATE, type BoilerplateRule } from '../index/passage-index';
+import { MAX_PASSAGE_CANDIDATES, type Posting, type StoredMatch, matchStored, passageCandidates } from '../index/passage-stored';
+import { seenBefore } from '../report/groups';
 import {
   type Bucket,
   type BucketChange,

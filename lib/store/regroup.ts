@@ -10,11 +10,11 @@
 // SLICE_MS so that the context running it (a page, or the worker) keeps answering. A record
 // recorded or changed during the pass keeps what PageStore.record gave it: a batch only writes a
 // record whose simhash is still the one the pass read.
-import { type Fingerprint, fingerprintFromHex } from '../fingerprint';
-import { UnionFind } from '../clusters';
-import { type GroupMember, areNearDuplicates, chooseGroupId, groupFieldsOf, rootOf } from '../groups';
-import { MemoryIndex } from '../index';
-import { chooseDesign, designTables } from '../tables';
+import { type Fingerprint, fingerprintFromHex } from '../fingerprint/bits';
+import { UnionFind } from '../report/clusters';
+import { type GroupMember, areNearDuplicates, chooseGroupId, groupFieldsOf, rootOf } from '../report/groups';
+import { MemoryIndex } from '../index/near';
+import { chooseDesign, designTables } from '../index/tables';
 import { keepDesignFitted } from './migrate';
 import { type PassageOrganised, indexPending } from './passage-organise';
 import { type PageStore, checkOf, readGroupsMeta, storedRecord } from './pages';

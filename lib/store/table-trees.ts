@@ -13,8 +13,8 @@
 // records in test/table-trees.test.ts), and nothing of a forgotten page stays behind: its
 // simhash and the hash of its URL would otherwise be readable on disk. Readers check each
 // candidate against its record all the same (a record is the truth).
-import { type Fingerprint, fingerprintFromHex, fingerprintHalves, hammingDistanceHalves } from '../fingerprint';
-import { type TableDesign, keyOf } from '../tables';
+import { type Fingerprint, fingerprintFromHex, fingerprintHalves, hammingDistanceHalves } from '../fingerprint/bits';
+import { type TableDesign, keyOf } from '../index/tables';
 import { tablesOf } from './design';
 import type { DesignMeta, RunIndex } from './schema';
 import {
@@ -28,7 +28,7 @@ import {
   lookup,
   mergeDue,
   parseRunIndex,
-} from './runs';
+} from '../index/runs';
 
 /** Words an entry: the key, the simhash's halves, the page id. */
 export const TABLE_STRIDE = 4;

@@ -9,7 +9,7 @@
 // sites touched (in SITE_BUCKETS values: lib/store/schema.ts). So the counts land with the writes, or not at
 // all. A count that is missing (lost, or never written) is counted afresh from the trees, with
 // the transaction's changes, instead of adjusted.
-import { hash64 } from '../hash';
+import { hash64 } from '../fingerprint/hash';
 import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCopy, isCount } from './schema';
 
 /** What a tally needs of the pages (lib/store/page-rows.ts PageRows), in its transaction. */

@@ -21,7 +21,7 @@
 //   the extension is reloaded, the disk is full) leaves every page either fully there or not at
 //   all, and importing the file again completes it without counting anything twice.
 import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
-import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../ndjson';
+import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../protocol/ndjson';
 import type { ImportedFields } from './pages';
 import type { UrlFilter } from './page-rows';
 

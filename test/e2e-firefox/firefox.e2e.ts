@@ -13,7 +13,7 @@
 import type { Page } from 'puppeteer-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { base64ToBytes, decodePassageBytes } from '../../lib/passages/codec';
+import { base64ToBytes, decodePassageBytes } from '../../lib/fingerprint/passage-codec';
 import { dumpStore, storeProblems } from '../e2e/consistency';
 import { servePages, type Site } from '../e2e/harness';
 import { type FirefoxSession, clearAll, importFile, launchFirefox, openExtensionPage, readExport, sorted } from './harness';

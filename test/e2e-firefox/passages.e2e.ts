@@ -8,8 +8,8 @@
 // The tests share one browser and run in order: each relies on what the ones before did.
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { base64ToBytes, decodePassageBytes } from '../../lib/passages/codec';
-import { PASSAGE_PARAMS } from '../../lib/passages/fingerprints';
+import { base64ToBytes, decodePassageBytes } from '../../lib/fingerprint/passage-codec';
+import { PASSAGE_PARAMS } from '../../lib/fingerprint/passages';
 import { mulberry32 } from '../../lib/random';
 import { pseudoWords } from '../e2e/generated-pages';
 import { servePages, type Site } from '../e2e/harness';

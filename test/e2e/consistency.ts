@@ -13,14 +13,14 @@
 // - the counts kept beside the pages (meta `pageCount` and `groupCounts`, the `siteCounts` rows:
 //   lib/store/tally.ts) are those of the pages.
 import type { Page, Worker } from 'playwright-core';
-import { fingerprintFromHex } from '../../lib/fingerprint';
+import { fingerprintFromHex } from '../../lib/fingerprint/bits';
 import { parseStoredDesign } from '../../lib/store/design';
 import { readNextId } from '../../lib/store/page-rows';
 import type { RunChunkKey } from '../../lib/store/schema';
 import { DB_VERSION, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS, type PageRecord } from '../../lib/store/schema';
 import { readRunIndexValue } from '../../lib/store/table-trees';
-import { countsOfRecords, rowsOfBuckets } from '../kept-counts';
-import { tableProblems, tablesOfRecords, tablesOfRuns } from '../kept-tables';
+import { countsOfRecords, rowsOfBuckets } from '../support/kept-counts';
+import { tableProblems, tablesOfRecords, tablesOfRuns } from '../support/kept-tables';
 import { type PlainValue, decodeBlocks } from './blocks';
 
 export interface StoreDump {

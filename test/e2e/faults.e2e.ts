@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fingerprintToHex } from '../../lib/fingerprint';
+import { fingerprintToHex } from '../../lib/fingerprint/bits';
 import { randomFingerprints } from '../../lib/random';
 import { IMPORT_BATCH } from '../../lib/store/transfer';
 import { readRunIndexValue } from '../../lib/store/table-trees';
-import { tablesOfRuns } from '../kept-tables';
+import { tablesOfRuns } from '../support/kept-tables';
 import { dumpStore, storeProblems } from './consistency';
 import {
   FINAL_STATES,

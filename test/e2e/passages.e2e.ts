@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readHtml } from '../../lib/html-reader';
-import { PASSAGE_PARAMS, passageFingerprints } from '../../lib/passages/fingerprints';
-import { sharedPassages } from '../../lib/passages/match';
-import { wordSpans } from '../../lib/text';
+import { readHtml } from '../../lib/background/html-reader';
+import { PASSAGE_PARAMS, passageFingerprints } from '../../lib/fingerprint/passages';
+import { sharedPassages } from '../../lib/index/passage-match';
+import { wordSpans } from '../../lib/text/words';
 import { type ExtensionSession, type Site, launchWithExtension, seededProse, servePages, sleep, tabIdOf, visit } from './harness';
 
 const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { base64ToBytes, decodePassageBytes } from '../../lib/passages/codec';
+import { base64ToBytes, decodePassageBytes } from '../../lib/fingerprint/passage-codec';
 import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
 
 const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));

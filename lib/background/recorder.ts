@@ -1,0 +1,413 @@
+// The background's logic, free of `browser.*`: validates each message, checks who sent it, and
+// records pages and answers the popup. entrypoints/background.ts adapts browser events to
+// `createRecorder(…).handle`.
+//
+// Privacy rules enforced here:
+// - only the top frame of a tab (frameId 0) of an http(s) page may report a page, and only for
+//   its own origin; every other message comes from one of Doppel's own pages;
+// - nothing is stored while paused, for an excluded site, or from a private (incognito) window
+//   unless the user allowed it; such a page's reply state is 'paused' for a private window (the
+//   same as pausing: recording is switched off there), 'excluded' for an excluded site;
+// - page text is fingerprinted and dropped; only the fingerprints are stored (lib/store/).
+import { fingerprintText } from '../fingerprint/features';
+import { passageFingerprints } from '../fingerprint/passages';
+import { foldSamePassages } from '../report/fold';
+import {
+  InvalidMessage,
+  LIMITS,
+  type MatchSummary,
+  type Message,
+  type MessageType,
+  type NotArticleWhy,
+  type PageExtracted,
+  type PageSummary,
+  type PassageMatch,
+  type Reply,
+  type ReplyValue,
+  type Report,
+  type Request,
+  type Settings,
+  parseMessage,
+} from '../protocol/messages';
+import { type PageMatches, type PageStore } from '../store/pages';
+import type { RecordMatch } from '../store/passages';
+import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
+import { readSiteStanding } from '../store/history';
+import type { PageRecord } from '../store/schema';
+import { canonicalUrl, siteOf } from '../url';
+import { type ExtensionInfo, type SenderInfo, type SenderKind, classifySender } from '../protocol/sender';
+
+export { type ExtensionInfo, type SenderInfo, type SenderKind, classifySender } from '../protocol/sender';
+
+/** Why a page read by the content script was not recorded (session-only, per canonical URL). */
+export interface PageOutcome {
+  state: 'not-article';
+  /** Why, in an English sentence (the reader's message): logs and tests. */
+  reason: string;
+  /** Why, for the popup to word in the UI's language (absent from an outcome kept by an older build: 'no-article'). */
+  why?: NotArticleWhy;
+}
+
+export interface RecorderDeps {
+  /** The page store, or a function that gives it (called for each message; it should keep the store it opened). */
+  store: PageStore | (() => Promise<PageStore>);
+  settings: { get(): Promise<Settings>; set(settings: Settings): Promise<void> };
+  /** Not-article outcomes per canonical URL; session storage in the extension. */
+  outcomes: {
+    get(url: string): Promise<PageOutcome | undefined>;
+    set(url: string, outcome: PageOutcome): Promise<void>;
+    delete(url: string): Promise<void>;
+    /** Forgets every outcome (clearing all data). */
+    clear?(): Promise<void>;
+  };
+  /** Whether storage was found full (lib/storage-full.ts); storage.local in the extension, memory if absent. */
+  storage?: StatusStore;
+  /**
+   * Reads a page's HTML (`page/html`) into what the content script would have read: Readability in
+   * the reader document (entrypoints/background/reader.ts). Absent where no document can parse
+   * HTML; such a page is then not recorded, with the reason.
+   */
+  readHtml?(html: string, url: string): Promise<unknown>;
+  /** Told of 'pages/changed' (the background refreshes the badges); returns how many it refreshed. */
+  onPagesChanged?(): Promise<number>;
+  now(): number;
+  log(message: string): void;
+}
+
+export interface Recorder {
+  /**
+   * Never rejects: every failure is an `{ok: false, error}` reply (and a log line). The value's
+   * type depends on the message type, which is only known once the message is validated.
+   */
+  handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): Promise<Reply<any>>;
+  /** How many near-duplicates and pages sharing passages the page at `url` has now (the badge's number is their sum); null if it is not recorded. */
+  matchCount(url: string): Promise<{ matches: number; passages: number } | null>;
+}
+
+type SenderOf<T extends MessageType> = T extends 'page/extracted' | 'page/html' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
+type Handlers = { [T in MessageType]: (payload: Request<T>, sender: SenderOf<T>) => Promise<ReplyValue<T>> };
+
+/** Which sender kind may send each message type. */
+const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
+  'page/extracted': 'content',
+  'page/html': 'content',
+  'report/get': 'extension-page',
+  'page/forget': 'extension-page',
+  'settings/get': 'extension-page',
+  'settings/pause': 'extension-page',
+  'settings/incognito': 'extension-page',
+  'site/exclude': 'extension-page',
+  'site/mark': 'extension-page',
+  'settings/k': 'extension-page',
+  'data/clear': 'extension-page',
+  'storage/dismiss': 'extension-page',
+  'pages/changed': 'extension-page',
+};
+
+const describeError = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
+
+function withStop(sentence: string): string {
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+function summary(record: PageRecord): PageSummary {
+  return {
+    url: record.url,
+    title: record.title,
+    site: record.site,
+    simhash: record.simhash,
+    firstSeen: record.firstSeen,
+    lastSeen: record.lastSeen,
+    visits: record.visits,
+  };
+}
+
+export const NO_WORDS = 'The article has no words to compare.';
+
+/** The earlier of two pages: by firstSeen, then by URL (so exactly one is earliest). */
+function earlier(a: PageRecord, b: PageRecord): boolean {
+  return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
+}
+
+/** The page's record, its near-duplicates within k (clamped to the store's design) and the pages sharing passages with it; undefined if not recorded. */
+function recordAndNear(pages: PageStore, url: string, k: number): Promise<PageMatches | undefined> {
+  return pages.getWithNear(url, { k, clamp: true });
+}
+
+/** The matches as one entry per set of shared passages (lib/passages/fold.ts), at most LIMITS.passageSets: what the popup lists and the badge counts. */
+function foldedPassages(matches: readonly RecordMatch[]): { lead: RecordMatch; alsoIn: RecordMatch[] }[] {
+  const foldable = matches.map((m) => ({ m, hashes: m.match.hashes, firstSeen: m.record.firstSeen, url: m.record.url }));
+  return foldSamePassages(foldable)
+    .slice(0, LIMITS.passageSets)
+    .map(({ lead, alsoIn }) => ({ lead: lead.m, alsoIn: alsoIn.map((other) => other.m) }));
+}
+
+/** The pages sharing passages, as the popup lists them (shares rounded to 4 decimals). */
+function listedPassages(matches: readonly RecordMatch[]): PassageMatch[] {
+  const round = (share: number): number => Math.round(share * 10_000) / 10_000;
+  return foldedPassages(matches).map(({ lead: { record, match }, alsoIn }) => ({
+    ...summary(record),
+    share: round(match.share),
+    otherShare: round(match.otherShare),
+    passages: match.passages.length,
+    hashes: match.hashes,
+    alsoIn: alsoIn.map((other) => summary(other.record)),
+  }));
+}
+
+export function createRecorder(deps: RecorderDeps): Recorder {
+  const log = (message: string): void => {
+    try {
+      deps.log(message);
+    } catch {
+      // logging must not turn a reply into an exception
+    }
+  };
+  // The store: a function is asked again for each message (it keeps its store while the
+  // connection lives, and opens a new one when the browser closed it, as after a full disk).
+  const openStore = deps.store;
+  const store = (): Promise<PageStore> => (typeof openStore === 'function' ? openStore() : Promise.resolve(openStore));
+
+  // Storage full: forget the pages seen longest ago and try again (lib/storage-full.ts).
+  const storageStatus = deps.storage ?? memoryStatus();
+  const room = createRoomKeeper({ status: storageStatus, now: () => deps.now(), log });
+
+  // Settings changes are read-modify-write: run them one after another so none is lost.
+  let settingsQueue: Promise<unknown> = Promise.resolve();
+  const updateSettings = <T>(change: (settings: Settings) => Promise<T>): Promise<T> => {
+    const run = settingsQueue.then(async () => change(await deps.settings.get()));
+    settingsQueue = run.catch(() => undefined);
+    return run;
+  };
+
+  /** Why a page is not recorded under these settings, or null if it is (report/get's precedence). */
+  function pageState(url: string, settings: Settings, incognito: boolean): 'excluded' | 'paused' | null {
+    if (settings.excludedSites.includes(siteOf(url))) return 'excluded';
+    if (settings.paused || (incognito && !settings.recordIncognito)) return 'paused';
+    return null;
+  }
+
+  /** The reply for a page the settings say not to record (or read), or null. */
+  function blockedReply(url: string, settings: Settings, incognito: boolean): ReplyValue<'page/extracted'> | null {
+    const blocked = pageState(canonicalUrl(url), settings, incognito);
+    return blocked === null ? null : { state: blocked, matches: 0, passages: 0 };
+  }
+
+  /** Records a page the content script or the reader document read (the settings allow it: blockedReply). */
+  async function recordRead(page: PageExtracted, settings: Settings): Promise<ReplyValue<'page/extracted'>> {
+    const url = canonicalUrl(page.url);
+    if (page.outcome.kind === 'not-article') {
+      const { reason: code, message, words, minWords } = page.outcome;
+      const why: NotArticleWhy = words === undefined ? { code } : { code, words, ...(minWords === undefined ? {} : { minWords }) };
+      await deps.outcomes.set(url, { state: 'not-article', reason: message, why });
+      return { state: 'not-article', matches: 0, passages: 0 };
+    }
+    const { simhash, check, tokens } = fingerprintText(page.outcome.text);
+    if (tokens === 0) {
+      await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
+      return { state: 'not-article', matches: 0, passages: 0 };
+    }
+    const { words, hashes, positions } = passageFingerprints(page.outcome.text);
+    const pages = await store();
+    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions }, now: deps.now() };
+    let recorded;
+    try {
+      recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
+    } catch (error) {
+      if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0, passages: 0 };
+      throw error;
+    }
+    await deps.outcomes.delete(url);
+    return { state: 'recorded', matches: recorded.matches.length, passages: foldedPassages(recorded.passages).length };
+  }
+
+  /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
+  async function readHtml({ url, html }: Request<'page/html'>): Promise<PageExtracted> {
+    const notRead = (why: string): PageExtracted => ({
+      url, title: '', lang: null, siteName: null,
+      outcome: { kind: 'not-article', reason: 'no-article', message: withStop(`Doppel could not read this page: ${why}`).slice(0, LIMITS.messageChars) },
+    });
+    if (!deps.readHtml) return notRead('this browser gives Doppel nowhere to read a page\'s HTML');
+    let reply: unknown;
+    try {
+      reply = await deps.readHtml(html, url);
+    } catch (error) {
+      log(`reading ${url.slice(0, 200)} failed: ${describeError(error)}`);
+      return notRead(describeError(error));
+    }
+    try {
+      // The reader document is Doppel's own, but what it read came from the page: validated as if
+      // the content script had sent it, and kept to the URL the content script sent.
+      return { ...(parseMessage({ type: 'page/extracted', payload: reply }).payload as PageExtracted), url };
+    } catch (error) {
+      log(`the reader document's reading of ${url.slice(0, 200)} was malformed: ${describeError(error)}`);
+      return notRead('its reading was malformed');
+    }
+  }
+
+  const handlers: Handlers = {
+    'page/extracted': async (page, sender) => {
+      const settings = await deps.settings.get();
+      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(page, settings);
+    },
+
+    'page/html': async (page, sender) => {
+      // Settings first: a page that is not to be recorded is not read either.
+      const settings = await deps.settings.get();
+      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(await readHtml(page), settings);
+    },
+
+    'report/get': async ({ url: raw }) => {
+      const url = canonicalUrl(raw);
+      // Independent reads at once: the popup waits for the slowest, not for their sum.
+      const [settings, pages, storageRead] = await Promise.all([deps.settings.get(), store(), storageStatus.get()]);
+      const storage = storageRead ?? null;
+      const site = siteOf(url);
+      const [standing, found] = await Promise.all([
+        readSiteStanding(pages, site, settings.siteMarks[site] ?? null),
+        recordAndNear(pages, url, settings.k),
+      ]);
+      const report: Report = { url, state: 'unknown', page: null, matches: [], passages: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
+      if (found !== undefined) {
+        const { record, near, passages } = found;
+        let first = record;
+        for (const { record: other } of near) if (earlier(other, first)) first = other;
+        const matches: MatchSummary[] = near.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
+        const shared = listedPassages(passages);
+        return { ...report, state: 'recorded', page: summary(record), matches, passages: shared, earliest: matches.length > 0 && first === record };
+      }
+      const blocked = pageState(url, settings, false);
+      if (blocked !== null) return { ...report, state: blocked };
+      const outcome = await deps.outcomes.get(url);
+      if (outcome !== undefined) return { ...report, state: 'not-article', reason: outcome.reason, notArticle: outcome.why ?? { code: 'no-article' } };
+      if (storage?.state === 'full') return { ...report, state: 'storage-full' };
+      return report;
+    },
+
+    'page/forget': async ({ url: raw }) => {
+      const url = canonicalUrl(raw);
+      const forgotten = await (await store()).forget(url);
+      await deps.outcomes.delete(url);
+      return { forgotten };
+    },
+
+    'settings/get': async () => deps.settings.get(),
+
+    'settings/pause': ({ paused }) =>
+      updateSettings(async (settings) => {
+        const next = { ...settings, paused };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'settings/incognito': ({ recordIncognito }) =>
+      updateSettings(async (settings) => {
+        const next = { ...settings, recordIncognito };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'site/exclude': ({ site, excluded }) =>
+      updateSettings(async (settings) => {
+        const listed = settings.excludedSites.includes(site);
+        let excludedSites = settings.excludedSites;
+        if (excluded && !listed) {
+          if (excludedSites.length >= LIMITS.sites) throw new Error(`at most ${LIMITS.sites} sites can be excluded`);
+          excludedSites = [...excludedSites, site];
+        } else if (!excluded && listed) {
+          excludedSites = excludedSites.filter((s) => s !== site);
+        }
+        const next = { ...settings, excludedSites };
+        await deps.settings.set(next);
+        const forgotten = excluded ? await (await store()).forgetSite(site) : 0;
+        return { ...next, forgotten };
+      }),
+
+    'site/mark': ({ site, mark }) =>
+      updateSettings(async (settings) => {
+        const siteMarks = { ...settings.siteMarks };
+        if (mark === null) delete siteMarks[site];
+        else {
+          if (!(site in siteMarks) && Object.keys(siteMarks).length >= LIMITS.sites) throw new Error(`at most ${LIMITS.sites} sites can be marked`);
+          siteMarks[site] = mark;
+        }
+        const next = { ...settings, siteMarks };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'settings/k': ({ k }) =>
+      updateSettings(async (settings) => {
+        const next = { ...settings, k };
+        await deps.settings.set(next);
+        return next;
+      }),
+
+    'data/clear': async () => {
+      const forgotten = await (await store()).clear();
+      await deps.outcomes.clear?.();
+      await storageStatus.clear(); // the room is there again
+      return { forgotten };
+    },
+
+    'storage/dismiss': async () => {
+      const status = await storageStatus.get();
+      if (status?.state === 'full') return { dismissed: false };
+      await storageStatus.clear();
+      return { dismissed: true };
+    },
+
+    'pages/changed': async () => ({ badges: (await deps.onPagesChanged?.()) ?? 0 }),
+  };
+
+  async function dispatch(message: Message, sender: SenderKind): Promise<ReplyValue<MessageType>> {
+    const handler = handlers[message.type] as (payload: unknown, sender: SenderKind) => Promise<ReplyValue<MessageType>>;
+    return handler(message.payload, sender);
+  }
+
+  return {
+    async matchCount(raw) {
+      const url = canonicalUrl(raw);
+      const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
+      const found = await recordAndNear(pages, url, settings.k);
+      return found === undefined ? null : { matches: found.near.length, passages: foldedPassages(found.passages).length };
+    },
+
+    async handle(raw, senderInfo, ext) {
+      let message: Message;
+      try {
+        message = parseMessage(raw);
+      } catch (error) {
+        const why = error instanceof InvalidMessage ? error.message : describeError(error);
+        log(`rejected a message: ${why}`);
+        return { ok: false, error: withStop(`Doppel rejected a malformed message: ${why}`) };
+      }
+      const { type } = message;
+      let sender: SenderKind;
+      try {
+        sender = classifySender(senderInfo ?? {}, ext);
+      } catch (error) {
+        sender = { kind: 'foreign', why: describeError(error) };
+      }
+      const from = typeof senderInfo?.url === 'string' ? senderInfo.url.slice(0, 200) : 'an unknown sender';
+      let refusal: string | null = null;
+      if (sender.kind === 'foreign') refusal = sender.why;
+      else if (sender.kind !== ALLOWED[type]) {
+        refusal = type === 'page/extracted' || type === 'page/html' ? 'only the content script of a page may report it' : "only Doppel's own pages may send it";
+      } else if (sender.kind === 'content' && new URL((message.payload as PageExtracted).url).origin !== new URL(sender.url).origin) {
+        refusal = 'a page may only report a page of its own origin';
+      }
+      if (refusal !== null) {
+        log(`rejected ${type} from ${from}: ${refusal}`);
+        return { ok: false, error: withStop(`Doppel refused a ${type} message because ${refusal}`) };
+      }
+      try {
+        return { ok: true, value: await dispatch(message, sender) };
+      } catch (error) {
+        log(`${type} failed: ${describeError(error)}`);
+        if (isStorageUnavailable(error)) return { ok: false, error: withStop(`${STORAGE_UNAVAILABLE_TEXT} Details: ${describeError(error)}`) };
+        return { ok: false, error: withStop(`Doppel could not complete ${type}: ${describeError(error)}`) };
+      }
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The content script's side of marking shared passages (lib/tab-protocol.ts): who may ask, what
+// the message says, the highlights set in CSS.highlights as `doppel-passage-<slot>`, and what is
+// marked (for a popup opened while marks are shown). The page's
+// DOM is never changed: highlights live in the registry and are painted from the
+// `::highlight(doppel-passage-N)` rules of the extension's own stylesheet (assets/passages.css,
+// which the manifest injects). The browser's objects come in as deps, so that this is tested with
+// a fake registry on linkedom.
+import { type ExtensionInfo, type SenderInfo, classifySender } from '../protocol/sender';
+import { PASSAGE_SLOTS, type PassageMarks, type SharedPassageSet, type TabMessageType, type TabReply, highlightName, parseTabMessage } from '../protocol/tab-protocol';
+import { type RangeBounds, collectPageText, locatePassages, toDomRanges } from './highlight';
+
+/** CSS.highlights, as far as it is used (a Map in tests). */
+export interface HighlightRegistryLike<H> {
+  set(name: string, highlight: H): unknown;
+  get(name: string): H | undefined;
+  delete(name: string): boolean;
+}
+
+export interface MarkerDeps<R, H> {
+  /** CSS.highlights, or undefined where the browser has no Custom Highlight API (asked at each message). */
+  registry(): HighlightRegistryLike<H> | undefined;
+  /** `new Highlight(...ranges)`. */
+  highlight(ranges: R[]): H;
+  /** A range over the bounds (lib/passages/highlight.ts liveRange). */
+  range(bounds: RangeBounds): R;
+  /** The element whose text is searched: document.body (null while there is none). */
+  root(): Node | null;
+  /** Elements whose text is skipped (lib/passages/highlight.ts probablyHidden). */
+  isHidden(el: Element): boolean;
+  /** The reply's error where there is no Custom Highlight API, in the reader's language. */
+  unsupported(): string;
+}
+
+export interface PassageMarker {
+  /** Never throws: a refused, malformed or failed message gets `{ok: false, error}` and changes nothing. */
+  handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): TabReply<TabMessageType>;
+}
+
+const nothing = (): PassageMarks => ({ marked: 0, sets: [] });
+
+export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker {
+  /** What the last show marked: each set's slot and ranges, and the highlights it set by name. */
+  let shown: { sets: (PassageMarks['sets'][number] & { slot: number })[]; highlights: Map<string, H> } | null = null;
+
+  const clear = (registry: HighlightRegistryLike<H>): void => {
+    for (let slot = 0; slot < PASSAGE_SLOTS; slot++) registry.delete(highlightName(slot));
+    shown = null;
+  };
+
+  /**
+   * The marks made by the last show, as far as they are still in the registry: the page's own
+   * scripts can delete or replace a highlight, and a set whose highlight is gone is no longer
+   * marked. Sets that were found nowhere are kept while anything of the show is left.
+   */
+  const current = (registry: HighlightRegistryLike<H>): PassageMarks => {
+    if (shown === null) return nothing();
+    const kept = new Set([...shown.highlights].filter(([name, highlight]) => registry.get(name) === highlight).map(([name]) => name));
+    if (kept.size === 0) return nothing();
+    const sets = shown.sets.filter((set) => set.ranges === 0 || kept.has(highlightName(set.slot))).map(({ id, ranges }) => ({ id, ranges }));
+    return { marked: sets.reduce((n, s) => n + s.ranges, 0), sets };
+  };
+
+  /** Finds every set's ranges first, then replaces the marks: a failure leaves the old ones. */
+  const show = (registry: HighlightRegistryLike<H>, sets: SharedPassageSet[]): PassageMarks => {
+    const root = deps.root();
+    const page = root ? collectPageText(root, (el) => deps.isHidden(el)) : null;
+    const located = page ? locatePassages(page.text, sets) : sets.map(({ id }) => ({ id, passages: [] }));
+    const bySlot = new Map<number, R[]>();
+    const counts = sets.map((set, i) => {
+      const ranges = page ? toDomRanges(page, located[i]!.passages, deps.range) : [];
+      if (ranges.length > 0) bySlot.set(set.slot, [...(bySlot.get(set.slot) ?? []), ...ranges]);
+      return { id: set.id, slot: set.slot, ranges: ranges.length };
+    });
+    const highlights = new Map([...bySlot].map(([slot, ranges]) => [highlightName(slot), deps.highlight(ranges)] as const));
+    clear(registry);
+    for (const [name, highlight] of highlights) registry.set(name, highlight);
+    shown = { sets: counts, highlights };
+    return current(registry);
+  };
+
+  return {
+    handle(message, sender, ext) {
+      // Only Doppel's own pages (the popup, in a tab or not) may mark: not a content script, and
+      // not a page or another extension, which cannot reach this listener anyway.
+      const from = classifySender(sender, ext);
+      if (from.kind !== 'extension-page') {
+        return { ok: false, error: `Passages are marked only for Doppel's own pages: ${from.kind === 'foreign' ? from.why : 'it came from a content script'}.` };
+      }
+      let parsed;
+      try {
+        parsed = parseTabMessage(message);
+      } catch (error) {
+        return { ok: false, error: `Malformed message: ${error instanceof Error ? error.message : String(error)}` };
+      }
+      const registry = deps.registry();
+      if (!registry) return { ok: false, error: deps.unsupported() };
+      try {
+        switch (parsed.type) {
+          case 'passages/get':
+            return { ok: true, value: current(registry) };
+          case 'passages/clear':
+            clear(registry);
+            return { ok: true, value: nothing() };
+          case 'passages/show':
+            return { ok: true, value: show(registry, parsed.payload.sets) };
+        }
+      } catch (error) {
+        return { ok: false, error: `The passages could not be marked: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// Groups of near-duplicate pages, and which pages are copies: the pure rules behind the history
+// page's entries and its "sites that copy" (lib/store/regroup.ts keeps them in IndexedDB).
+//
+// - Two pages are near-duplicates when their simhashes are within k bits and their check
+//   fingerprints confirm it (lib/features.ts; a page without a check is taken on its simhash).
+// - A group is a connected component of that relation (union-find): pages linked by a chain of
+//   near-duplicate pairs. Its root is the earliest-seen page (firstSeen, then URL): the original,
+//   as far as this reader knows.
+// - A page is a copy when the root of its group is on another site: it is a later near-duplicate
+//   of a page first seen elsewhere. A site republishing its own article is not copying.
+// - A site is flagged as a likely republisher when more than half of its recorded pages are
+//   copies (the history page states the rule: `siteFlagRule` in public/_locales), unless the user
+//   marked it trusted; a site marked as a content farm is always flagged.
+import { confirmsNearDuplicate } from '../fingerprint/features';
+import { type Fingerprint, hammingDistance } from '../fingerprint/bits';
+import { UnionFind } from './clusters';
+import { hash64 } from '../fingerprint/hash';
+
+export interface GroupMember {
+  url: string;
+  site: string;
+  simhash: Fingerprint;
+  /** null: unknown (a page imported without one), which confirms any simhash match. */
+  check: Fingerprint | null;
+  firstSeen: number;
+}
+
+/** True if a and b are near-duplicates within k bits (the rule PageStore.nearDuplicates applies). */
+export function areNearDuplicates(a: GroupMember, b: GroupMember, k: number): boolean {
+  if (hammingDistance(a.simhash, b.simhash) > k) return false;
+  return a.check === null || b.check === null || confirmsNearDuplicate(a.check, b.check);
+}
+
+/** a is seen before b: by firstSeen, then by URL, so that exactly one page of a group is its root. */
+export function seenBefore(a: { firstSeen: number; url: string }, b: { firstSeen: number; url: string }): boolean {
+  return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
+}
+
+/** The earliest-seen member. */
+export function rootOf<T extends { firstSeen: number; url: string }>(members: readonly T[]): T {
+  if (members.length === 0) throw new RangeError('a group has at least one page');
+  let root = members[0]!;
+  for (const member of members) if (seenBefore(member, root)) root = member;
+  return root;
+}
+
+/**
+ * The connected components of `members` under areNearDuplicates(·, ·, k), each in the input order,
+ * components ordered by their first member. Pairwise: for the few pages one visit or one
+ * forgetting touches, not for a whole store (lib/store/regroup.ts regroups a store through tables).
+ */
+export function componentsOf<T extends GroupMember>(members: readonly T[], k: number): T[][] {
+  const sets = new UnionFind(members.length);
+  for (let i = 0; i < members.length; i++) {
+    for (let j = i + 1; j < members.length; j++) {
+      if (!sets.connected(i, j) && areNearDuplicates(members[i]!, members[j]!, k)) sets.union(i, j);
+    }
+  }
+  const byRoot = new Map<number, T[]>();
+  members.forEach((member, i) => {
+    const root = sets.find(i);
+    const component = byRoot.get(root);
+    if (component === undefined) byRoot.set(root, [member]);
+    else component.push(member);
+  });
+  return [...byRoot.values()];
+}
+
+/** A new group's id: 16 hex digits of a 64-bit hash of the URL of the page that started it. */
+export function newGroupId(url: string): string {
+  const { hi, lo } = hash64(url);
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+}
+
+/**
+ * The id of a group of two or more pages, as it is (re)computed: the id most of its members carry
+ * (`hints`) that no group chosen before it took (fewer records rewritten, stable links), else a new
+ * one from `seed` (salted until free). The chosen id is added to `claimed`. Callers choose for
+ * the largest groups first, so a part split off a group gets the new id.
+ */
+export function chooseGroupId(hints: Iterable<string | undefined>, seed: string, claimed: Set<string>): string {
+  const counts = new Map<string, number>();
+  for (const hint of hints) if (hint !== undefined && !claimed.has(hint)) counts.set(hint, (counts.get(hint) ?? 0) + 1);
+  let id: string | undefined;
+  for (const [candidate, n] of counts) if (id === undefined || n > counts.get(id)!) id = candidate;
+  for (let salt = 0; id === undefined || claimed.has(id); salt++) id = newGroupId(salt === 0 ? seed : `${seed}#${salt}`);
+  claimed.add(id);
+  return id;
+}
+
+/** What a page stores about its group (lib/store/schema.ts): both absent for a page in no group. */
+export interface GroupFields {
+  /** The group's id; absent when the page has no near-duplicate. */
+  group?: string;
+  /** The page's own site, present only when the page is a copy (its group's root is on another site). */
+  copySite?: string;
+}
+
+/**
+ * The group fields of every member of one component. `id` is the component's group id (ignored
+ * for a component of one page, which is in no group).
+ */
+export function groupFieldsOf<T extends GroupMember>(component: readonly T[], id: string): Map<string, GroupFields> {
+  const out = new Map<string, GroupFields>();
+  if (component.length === 1) {
+    out.set(component[0]!.url, {});
+    return out;
+  }
+  const root = rootOf(component);
+  for (const member of component) {
+    out.set(member.url, member.site === root.site ? { group: id } : { group: id, copySite: member.site });
+  }
+  return out;
+}
+
+export type SiteMark = 'trusted' | 'farm';
+
+export interface SiteStanding {
+  site: string;
+  /** Pages recorded from the site. */
+  pages: number;
+  /** Of those, copies of a page first seen on another site. */
+  copies: number;
+  /** The user's mark, if any. */
+  mark: SiteMark | null;
+  /** Shown as a likely republisher or content farm. */
+  flagged: boolean;
+}
+
+/** The standing of a site: flagged when copies > pages / 2, unless trusted; always if marked a farm. */
+export function siteStanding(site: string, pages: number, copies: number, mark: SiteMark | null): SiteStanding {
+  const byShare = copies > 0 && copies * 2 > pages;
+  return { site, pages, copies, mark, flagged: mark === 'farm' || (mark !== 'trusted' && byShare) };
+}

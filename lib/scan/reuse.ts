@@ -1,0 +1,87 @@
+// `scan`'s partial copies: the pairs of documents that share passages of at least 30 words
+// (lib/passages), beside the near-duplicate pairs of lib/scan.ts. Pairs already in `pairs` are
+// not repeated here. Pure: the CLI (bin/scan.ts) passes each document's fingerprints (taken where
+// the file is read, on a worker thread with --jobs) and site.
+import { MIN_PASSAGE_WORDS, type WordPassageFingerprints, wordPassageFingerprints } from '../fingerprint/passages';
+import { findReuse } from './passage-pairs';
+import type { ScanPair } from './scan';
+
+/** One entry of `scan --json`'s `reuse`: a pair sharing passages, each side's share of words. */
+export interface ScanReuse {
+  a: string;
+  b: string;
+  /** Fraction of a's words inside the passages (3 decimals). */
+  aShare: number;
+  bShare: number;
+  /** How many passages they share. */
+  passages: number;
+}
+
+export interface ReuseDocument {
+  path: string;
+  /** The passage fingerprints of its fingerprinted text (null: the document has none). */
+  fingerprints: WordPassageFingerprints | null;
+  /** Its site (boilerplate is also counted per site), null when unknown. */
+  site: string | null;
+}
+
+/** A document's entry for findScanReuse, from its fingerprinted text (null: none). */
+export function reuseDocument(path: string, text: string | null, site: string | null): ReuseDocument {
+  return { path, fingerprints: text === null ? null : wordPassageFingerprints(text), site };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Every unordered pair of documents sharing passages, not already a near-duplicate pair, in documents order. */
+export function findScanReuse<Pair extends Pick<ScanPair, 'a' | 'b'>>(documents: readonly ReuseDocument[], nearPairs: readonly Pair[] = []): ScanReuse[] {
+  const near = new Set(nearPairs.map(({ a, b }) => `${a}\n${b}`));
+  const paths = documents.map((d) => d.path);
+  const skip = (a: number, b: number): boolean => near.has(`${paths[a]}\n${paths[b]}`) || near.has(`${paths[b]}\n${paths[a]}`);
+  return findReuse(documents, skip).map((r) => ({
+    a: paths[r.a]!,
+    b: paths[r.b]!,
+    aShare: round3(r.aShare),
+    bShare: round3(r.bShare),
+    passages: r.passages.length,
+  }));
+}
+
+/**
+ * The site an HTML page names for itself: the host of its canonical link or og:url, else its
+ * og:site_name; null when it names none. Read from the markup (no network).
+ */
+export function siteOfHtml(html: string): string | null {
+  const head = html.slice(0, 65536);
+  const attr = (tag: string, name: string): string | undefined => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'i').exec(tag)?.slice(1).find((v) => v !== undefined);
+  for (const tag of head.match(/<(?:link|meta)\b[^>]*>/gi) ?? []) {
+    const rel = attr(tag, 'rel')?.toLowerCase();
+    const property = (attr(tag, 'property') ?? attr(tag, 'name'))?.toLowerCase();
+    const url = rel === 'canonical' ? attr(tag, 'href') : property === 'og:url' ? attr(tag, 'content') : undefined;
+    if (url) {
+      try {
+        return new URL(url).host.replace(/^www\./, '') || null;
+      } catch {
+        // Not an absolute URL: look further.
+      }
+    }
+  }
+  for (const tag of head.match(/<meta\b[^>]*>/gi) ?? []) {
+    if ((attr(tag, 'property') ?? attr(tag, 'name'))?.toLowerCase() === 'og:site_name') {
+      const name = attr(tag, 'content')?.trim();
+      if (name) return name;
+    }
+  }
+  return null;
+}
+
+/** The text report's section: each pair sharing passages, with its shares. */
+export function formatReuse(reuse: readonly ScanReuse[], numberOf: (path: string) => string = () => ''): string {
+  const out = [`Pairs sharing passages of ${MIN_PASSAGE_WORDS} words or more (${reuse.length})`];
+  if (reuse.length) out.push(`  passages  share of a  share of b  a / b`);
+  for (const r of reuse) {
+    const pct = (x: number): string => `${(100 * x).toFixed(0)}%`.padStart(10);
+    out.push(`  ${String(r.passages).padStart(8)}  ${pct(r.aShare)}  ${pct(r.bShare)}  ${[numberOf(r.a), r.a].filter(Boolean).join(' ')}  /  ${[numberOf(r.b), r.b].filter(Boolean).join(' ')}`);
+  }
+  if (reuse.length) out.push('  (npm run scan -- --compare A B shows them side by side)');
+  return out.join('\n') + '\n';
+}
