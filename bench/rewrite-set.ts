@@ -1,0 +1,115 @@
+// The rewrite development set (bench/data/rewrites/, its README says what it is): each article of
+// the corpus it names, with its rewrite, its Spanish and Chinese translations and an independent
+// article on the same subject. `npm run check:rewrite-set` checks that no rewrite and no
+// independent article shares a run of SHARED_RUN_WORDS words with the original's extracted text.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { extractArticle } from '../lib/text/extract';
+import { normalizeText, normalizedWordRanges } from '../lib/text/words';
+import { CORPUS_DIR } from './republish';
+
+export const REWRITE_SET_DIR = new URL('./data/rewrites/', import.meta.url).pathname;
+export const REWRITE_KINDS = ['rewrite', 'translation_es', 'translation_zh', 'independent'] as const;
+export type RewriteKind = (typeof REWRITE_KINDS)[number];
+/** No rewrite or independent article shares a run of this many words with its original. */
+export const SHARED_RUN_WORDS = 7;
+
+export interface RewriteText {
+  title: string;
+  /** Paragraphs, in order. */
+  paragraphs: string[];
+}
+
+export interface RewriteArticle {
+  /** The corpus page's folder name. */
+  slug: string;
+  /** The corpus page's HTML, and its text as Doppel extracts it. */
+  originalHtml: string;
+  originalText: string;
+  texts: Record<RewriteKind, RewriteText>;
+}
+
+/** A set file: the title on the first line, a blank line, paragraphs separated by blank lines. */
+export function parseRewriteText(file: string, content: string): RewriteText {
+  const lines = content.replace(/\r\n?/g, '\n').split('\n');
+  const title = lines[0]?.trim() ?? '';
+  if (title === '' || lines[1] !== '') throw new Error(`${file}: the first line must be the title and the second blank`);
+  const paragraphs = lines.slice(2).join('\n').split(/\n\s*\n/).map((p) => p.replace(/\s*\n\s*/g, ' ').trim()).filter((p) => p !== '');
+  if (paragraphs.length === 0) throw new Error(`${file}: no paragraph after the title`);
+  return { title, paragraphs };
+}
+
+/** Every article of the set, in folder order; throws naming a file that is missing or malformed. */
+export function loadRewriteSet(dir = REWRITE_SET_DIR, corpusDir = CORPUS_DIR): RewriteArticle[] {
+  const out: RewriteArticle[] = [];
+  for (const slug of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+    const source = join(corpusDir, slug, 'source.html');
+    if (!existsSync(source)) throw new Error(`${slug}: the corpus has no ${source}`);
+    const originalHtml = readFileSync(source, 'utf8');
+    const extraction = extractArticle(parseHTML(originalHtml).document);
+    if (!extraction.ok) throw new Error(`${slug}: the original is not an article (${extraction.message})`);
+    const texts = {} as Record<RewriteKind, RewriteText>;
+    for (const kind of REWRITE_KINDS) {
+      const file = join(dir, slug, `${kind}.txt`);
+      if (!existsSync(file)) throw new Error(`${slug}: ${kind}.txt is missing`);
+      texts[kind] = parseRewriteText(file, readFileSync(file, 'utf8'));
+    }
+    out.push({ slug, originalHtml, originalText: extraction.text, texts });
+  }
+  return out;
+}
+
+/** The words of a text as Doppel counts them (lib/text/words.ts: Chinese and Japanese by character). */
+export function wordsOf(text: string): string[] {
+  const normalized = normalizeText(text);
+  const { count, start, end } = normalizedWordRanges(normalized);
+  return Array.from({ length: count }, (_, i) => normalized.slice(start[i]!, end[i]!));
+}
+
+/** The longest runs of at least `n` words that `text` shares with `original`, each once, in text order. */
+export function sharedRuns(original: readonly string[], text: readonly string[], n = SHARED_RUN_WORDS): string[] {
+  const grams = new Map<string, number[]>();
+  for (let i = 0; i + n <= original.length; i++) {
+    const key = original.slice(i, i + n).join(' ');
+    const at = grams.get(key);
+    if (at) at.push(i);
+    else grams.set(key, [i]);
+  }
+  const runs: string[] = [];
+  for (let j = 0; j + n <= text.length; j++) {
+    const starts = grams.get(text.slice(j, j + n).join(' '));
+    if (starts === undefined) continue;
+    let longest = n;
+    for (const i of starts) {
+      let len = n;
+      while (i + len < original.length && j + len < text.length && original[i + len] === text[j + len]) len++;
+      longest = Math.max(longest, len);
+    }
+    runs.push(text.slice(j, j + longest).join(' '));
+    j += longest - n;
+  }
+  return runs;
+}
+
+function main(): void {
+  if (!existsSync(CORPUS_DIR)) {
+    console.log(`check:rewrite-set skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`);
+    return;
+  }
+  const set = loadRewriteSet();
+  let problems = 0;
+  for (const article of set) {
+    const original = wordsOf(article.originalText);
+    for (const kind of ['rewrite', 'independent'] as const) {
+      const { title, paragraphs } = article.texts[kind];
+      const runs = sharedRuns(original, wordsOf([title, ...paragraphs].join('\n')));
+      for (const run of runs) console.log(`${article.slug}/${kind}.txt shares ${run.split(' ').length} words with the original: "${run}"`);
+      problems += runs.length;
+    }
+  }
+  console.log(`${set.length} articles, ${set.length * REWRITE_KINDS.length} texts: ${problems === 0 ? `no rewrite or independent article shares a run of ${SHARED_RUN_WORDS} words with its original` : `${problems} shared runs`}`);
+  if (problems > 0) process.exitCode = 1;
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) main();
