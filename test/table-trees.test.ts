@@ -13,7 +13,8 @@ import { openDoppelDb } from '../lib/store/db';
 import { MERGE_AT } from '../lib/index/runs';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
-import { TABLE_STRIDE, levelForEntries, readRunIndexValue, tableEntries, tableMatches, tableTree } from '../lib/store/table-trees';
+import { freshStore } from './support/fresh-store';
+import { TABLE_STRIDE, levelForEntries, readRunIndexValue, tableEntries, tableTree } from '../lib/store/table-trees';
 import { designTables, tableKeys } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
@@ -22,12 +23,6 @@ const opened: Db[] = [];
 afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
-
-async function freshStore(design = { k: 3, b: 4 }): Promise<PageStore> {
-  const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
-  opened.push(db);
-  return PageStore.open(db, design);
-}
 
 const A = asFingerprint(0x0123456789abcdefn);
 
@@ -65,27 +60,6 @@ describe('tree numbers, entries and levels', () => {
     [MERGE_AT ** 4, 4],
   ])('a run of %i entries starts at level %i', (n, level) => {
     expect(levelForEntries(n)).toBe(level);
-  });
-});
-
-describe('tableMatches', () => {
-  it('finds the pages within k among those sharing a key, each once, by the simhash in the entry', async () => {
-    const store = await freshStore({ k: 3, b: 6 }); // 20 tables, keys wider than 32 bits among them
-    const near = flipBits(A, [0, 17, 40]);
-    const far = flipBits(A, [0, 17, 40, 63]);
-    const shares = asFingerprint(A ^ 0xffn); // 8 bits away, shares keys with A in some tables
-    for (const [url, simhash] of [['https://near.example/', near], ['https://far.example/', far], ['https://shares.example/', shares]] as const) {
-      await store.recordVisit({ url, title: '', site: new URL(url).host, simhash, check: simhash, now: 1 });
-    }
-    const { id } = (await store.get('https://near.example/'))!;
-    const tx = store.db.transaction(['meta', 'runs']);
-    const index = readRunIndexValue(await tx.objectStore('meta').get('runs'));
-    const [within3, within2, within8] = await Promise.all([3, 2, 8].map((k) => tableMatches(tx.objectStore('runs'), index, { k: 3, b: 6 }, A, k)));
-    expect(within3).toEqual([{ id, simhash: { hi: Number(near >> 32n), lo: Number(near & 0xffffffffn) }, distance: 3 }]);
-    expect(within2).toEqual([]);
-    // past the design's k the tables promise nothing: the page 8 bits away differs in one block
-    // only, so it shares keys with A; the one 4 bits away differs in 4 of the 6 blocks, so it shares none
-    expect(within8!.map((m) => m.distance).sort()).toEqual([3, 8]);
   });
 });
 

@@ -1,10 +1,12 @@
-// The near-duplicate index: permuted-block tables (lib/tables.ts) over a small storage interface.
+// The near-duplicate index: permuted-block tables (lib/index/tables.ts) over a small storage
+// interface.
 //
 // A backend only stores documents under their table keys and returns a table's bucket for one key;
-// `BackendIndex` does the lookups, the exact Hamming check and the de-duplication across tables,
-// so an IndexedDB backend (one indexed field per table, IDBKeyRange.only per lookup) can plug in
-// unchanged. `MemoryIndex` is both a backend and a complete index with a synchronous,
-// allocation-light query path for `scan`, tests and benchmarks.
+// `BackendIndex` does the lookups, the exact Hamming check and the de-duplication across tables.
+// The extension's store is such a backend (lib/store/table-runs.ts: the tables as sorted runs in
+// IndexedDB), and the shared test suite checks BackendIndex over it against a brute-force scan.
+// `MemoryIndex` is both a backend and a complete index with a synchronous, allocation-light query
+// path for `scan`, tests and benchmarks.
 
 import { type Fingerprint, fingerprintFromHalves, fingerprintHalves, hammingDistance, hammingDistanceHalves } from '../fingerprint/bits';
 import { type KeyStep, type TableDesign, type TableKey, keyOf, tableKeys } from './tables';
@@ -23,8 +25,11 @@ export interface Candidate<Id> {
 
 /** Storage for an index: stores documents under their table keys and returns buckets. */
 export interface IndexBackend<Id> {
-  /** Store a document; keys[t] is its key in table t (tableKeys(design, fp)). Ids are unique. */
-  add(id: Id, fp: Fingerprint, keys: readonly TableKey[]): MaybePromise<void>;
+  /**
+   * Store a document; keys[t] is its key in table t (tableKeys(design, fp)). Ids are unique.
+   * Optional: a backend written otherwise (the store writes its tables with its pages) has none.
+   */
+  add?(id: Id, fp: Fingerprint, keys: readonly TableKey[]): MaybePromise<void>;
   /** Forget a document; false if the id was not stored. Optional: only if cheap. */
   remove?(id: Id): MaybePromise<boolean>;
   /** Every stored document whose key in `table` equals `key`, in any order. */
@@ -76,6 +81,7 @@ export class BackendIndex<Id> implements NearDuplicateIndex<Id> {
   ) {}
 
   async add(id: Id, fp: Fingerprint): Promise<void> {
+    if (this.backend.add === undefined) throw new TypeError('this index backend cannot add documents');
     await this.backend.add(id, fp, tableKeys(this.design, fp));
   }
 
@@ -88,13 +94,16 @@ export class BackendIndex<Id> implements NearDuplicateIndex<Id> {
     return this.backend.size();
   }
 
-  /** Nearest first; ties in the order the backend first returned them (table 0 first). */
+  /**
+   * Nearest first; ties in the order the backend first returned them (table 0 first). Every
+   * table's bucket is asked for at once: an asynchronous backend reads them side by side.
+   */
   async query(fp: Fingerprint, k: number = this.design.k): Promise<Match<Id>[]> {
     checkQueryK(this.design, k);
-    const keys = tableKeys(this.design, fp);
+    const buckets = await Promise.all(tableKeys(this.design, fp).map((key, t) => this.backend.candidates(t, key)));
     const found = new Map<Id, number>();
-    for (let t = 0; t < keys.length; t++) {
-      for (const { id, fp: other } of await this.backend.candidates(t, keys[t]!)) {
+    for (const bucket of buckets) {
+      for (const { id, fp: other } of bucket) {
         if (found.has(id)) continue;
         const distance = hammingDistance(fp, other);
         if (distance <= k) found.set(id, distance);

@@ -9,7 +9,7 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
 import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from '../index/runs';
-import { readRunIndex, tableMatches, tableTree, writeRunIndex } from './table-trees';
+import { nearIndex, readRunIndex, tableTree, writeRunIndex } from './table-trees';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import type { PassageFingerprints } from '../fingerprint/passages';
@@ -631,30 +631,29 @@ async function recheckPassageCopies(rows: PageRows, tally: Tally, passages: Pass
 }
 
 /**
- * The records within k bits of simhash (confirmed by check: nearDuplicates' rule) among the
- * candidates of the tables of meta's design (every page within the design's k shares a key with
- * it in one table), nearest first, then earliest first; excludeUrl left out. A candidate's entry
- * carries the simhash it was entered with, so only candidates within k are read; a record that is
- * gone, or whose simhash is no longer the entry's, is dropped (the tables are kept with every
- * write, so neither should happen: the records are the truth).
+ * The records within k bits of simhash (confirmed by check: nearDuplicates' rule), found through
+ * the tables of meta's design (nearIndex: lib/index/near.ts's BackendIndex over the store's
+ * table runs), nearest first, then earliest first; excludeUrl left out. Each candidate is judged
+ * by its record, which is the truth: one whose record is gone, unreadable or no longer within k
+ * (an entry of its earlier text) is dropped. The tables are kept with every write, so the last
+ * should not happen.
  */
 async function findNear(rows: PageRows, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
-  const matches = await tableMatches(rows.runStore, rows.runIndex, stored, simhash, k);
+  const matches = await nearIndex(rows.runStore, rows.runIndex, stored, () => rows.countAll()).query(simhash, k);
   const records = await Promise.all(matches.map((match) => rows.get(match.id)));
   const seen = new Set<string>();
   const out: NearDuplicate[] = [];
-  records.forEach((record, i) => {
-    if (record === undefined || seen.has(record.url)) return;
+  for (const record of records) {
+    if (record === undefined || seen.has(record.url)) continue;
     const member = memberOf(record);
-    if (member === null) return; // an unreadable record matches nothing
-    const entry = matches[i]!.simhash;
-    if (member.simhash !== fingerprintFromHalves(entry.hi, entry.lo)) return; // an entry of the page's earlier text
-    seen.add(record.url);
-    if (record.url === excludeUrl) return;
+    if (member === null) continue; // an unreadable record matches nothing
     const distance = hammingDistance(simhash, member.simhash);
+    if (distance > k) continue;
+    seen.add(record.url);
+    if (record.url === excludeUrl) continue;
     // a missing check (either side) cannot confirm or refute: accepted on the simhash alone
-    if (distance <= k && (check === null || member.check === null || confirmsNearDuplicate(check, member.check))) out.push({ record, distance });
-  });
+    if (check === null || member.check === null || confirmsNearDuplicate(check, member.check)) out.push({ record, distance });
+  }
   return out.sort(
     (x, y) => x.distance - y.distance || x.record.firstSeen - y.record.firstSeen || (x.record.url < y.record.url ? -1 : x.record.url > y.record.url ? 1 : 0),
   );

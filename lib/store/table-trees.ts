@@ -13,8 +13,9 @@
 // records in test/table-trees.test.ts), and nothing of a forgotten page stays behind: its
 // simhash and the hash of its URL would otherwise be readable on disk. Readers check each
 // candidate against its record all the same (a record is the truth).
-import { type Fingerprint, fingerprintFromHex, fingerprintHalves, hammingDistanceHalves } from '../fingerprint/bits';
-import { type TableDesign, keyOf } from '../index/tables';
+import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves } from '../fingerprint/bits';
+import { BackendIndex, type Candidate, type IndexBackend } from '../index/near';
+import { type TableDesign, type TableKey, keyOf } from '../index/tables';
 import { tablesOf } from './design';
 import type { DesignMeta, RunIndex } from './schema';
 import {
@@ -153,35 +154,42 @@ export async function dropTables(runs: RunStore, index: RunIndex, design: Design
   return { nextRun: index.nextRun, runs: index.runs.filter((run) => !trees.has(run.tree)) };
 }
 
-/** A candidate a table lookup found: a page id and the simhash its entry was written with. */
-export interface TableMatch {
-  id: number;
-  simhash: { hi: number; lo: number };
-  distance: number;
+/**
+ * The tables of one design, as the runs of one transaction hold them: the backend of
+ * lib/index/near.ts's BackendIndex, through which every near-duplicate lookup of the store goes
+ * (nearIndex). It is written with the pages (applyTableChanges), never document by document.
+ */
+export class TableRuns implements IndexBackend<number> {
+  private readonly tables: TableDesign;
+
+  constructor(
+    private readonly runs: RunReader,
+    private readonly index: RunIndex,
+    private readonly design: DesignMeta,
+    private readonly pageCount: () => Promise<number>,
+  ) {
+    this.tables = tablesOf(design);
+  }
+
+  /** The pages whose key in table t is `key`: the entries under its low 32 bits whose whole key is `key`, each with the simhash it was entered with. */
+  async candidates(t: number, key: TableKey): Promise<Candidate<number>[]> {
+    const steps = this.tables.tables[t]!.steps;
+    const entries = await lookup(this.runs, this.index, tableTree(this.design, t), key % 2 ** 32);
+    const out: Candidate<number>[] = [];
+    for (const entry of entries) {
+      if (keyOf(steps, entry[1]!, entry[2]!) === key) out.push({ id: entry[3]!, fp: fingerprintFromHalves(entry[1]!, entry[2]!) });
+    }
+    return out;
+  }
+
+  size(): Promise<number> {
+    return this.pageCount();
+  }
 }
 
-/**
- * The pages within k bits of `simhash` among those sharing a key with it in some table of the
- * design (every page within the design's k does, Manku's guarantee), each once (by id and simhash).
- */
-export async function tableMatches(runs: RunReader, index: RunIndex, design: DesignMeta, simhash: Fingerprint, k: number): Promise<TableMatch[]> {
-  const tables = tablesOf(design);
-  const { hi, lo } = fingerprintHalves(simhash);
-  const found = await Promise.all(tables.tables.map((table, t) => lookup(runs, index, tableTree(design, t), keyOf(table.steps, hi, lo) % 2 ** 32)));
-  const seen = new Set<string>();
-  const out: TableMatch[] = [];
-  for (const entries of found) {
-    for (const entry of entries) {
-      const distance = hammingDistanceHalves(hi, lo, entry[1]!, entry[2]!);
-      if (distance > k) continue;
-      const id = entry[3]!;
-      const key = `${id}/${entry[1]}/${entry[2]}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ id, simhash: { hi: entry[1]!, lo: entry[2]! }, distance });
-    }
-  }
-  return out;
+/** The near-duplicate index over the tables of `design` in these runs (TableRuns). */
+export function nearIndex(runs: RunReader, index: RunIndex, design: DesignMeta, pageCount: () => Promise<number>): BackendIndex<number> {
+  return new BackendIndex(tablesOf(design), new TableRuns(runs, index, design, pageCount));
 }
 
 /** The RunIndex kept in meta `runs` (none yet: empty), checked. */

@@ -1,6 +1,6 @@
 // The near-duplicate index suite, shared by every storage backend: each factory is checked against
 // a brute-force Hamming scan on the same seeded data. index.test.ts runs it for the in-memory index
-// (directly and through the generic BackendIndex); an IndexedDB backend adds one entry to the list.
+// (directly and through the generic BackendIndex), store-index.test.ts for the store's own lookup.
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint } from '../../lib/fingerprint/bits';
 import { randomFingerprints, splitmix64 } from '../../lib/random';

@@ -50,7 +50,7 @@ export function tablesOfRecords(stored: StoredDesign, records: readonly { id: nu
   enter(stored, readable);
   const m = stored.migration;
   if (m !== undefined) enter(m.to, m.after === undefined ? [] : readable.filter((page) => page.id <= m.after!));
-  // the page fields' trees, for records that have the fields (IdbIndexBackend's and the tables-only tests' have only id and simhash)
+  // the page fields' trees, for records that have the fields (StoreIndex's and the tables-only tests' have only id and simhash)
   const full = records.filter((record): record is PageRecord => typeof (record as Partial<PageRecord>).url === 'string');
   if (full.length > 0) {
     // the copySite tree holds every copy under its site: a near-duplicate copy (copySite) or a passage copy
@@ -117,7 +117,7 @@ export function expectSameTables(fromRecords: Map<number, string[]>, fromRuns: S
   expect(tableProblems(fromRecords, fromRuns)).toEqual([]);
 }
 
-/** The check above over a database (fake-indexeddb in unit tests); `design` for one without meta's (IdbIndexBackend's). */
+/** The check above over a database (fake-indexeddb in unit tests); `design` for one without meta's (StoreIndex's). */
 export async function expectTablesOfRecords(db: Db, design?: { k: number; b: number }): Promise<void> {
   const stored = design ?? parseStoredDesign(await db.get('meta', 'design'));
   const index = readRunIndexValue(await db.get('meta', 'runs'));
