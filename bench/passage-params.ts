@@ -14,7 +14,7 @@ import { parseHTML } from 'linkedom';
 import { extractArticle } from '../lib/text/extract';
 import { type PassageParams, passageFingerprints } from '../lib/fingerprint/passages';
 import { coveredShare, sharedPassages } from '../lib/index/passage-match';
-import { compareTexts } from '../lib/scan/passage-pairs';
+import { comparePassages } from '../lib/index/passage-index';
 import { mulberry32, pick } from '../lib/random';
 import { CORPUS_DIR, isLoremIpsum } from './republish';
 
@@ -59,7 +59,7 @@ function measure(texts: string[], params: PassageParams) {
   for (const key of candidates) {
     const a = Math.floor(key / 100000);
     const b = key % 100000;
-    if (compareTexts(fps[a]!, fps[b]!, { params }).passages.length) falsePassages++;
+    if (comparePassages(fps[a]!, fps[b]!, { params }).passages.length) falsePassages++;
   }
 
   const editedShares = (rate: number) => {
@@ -68,7 +68,7 @@ function measure(texts: string[], params: PassageParams) {
     texts.forEach((t, i) => {
       const copy = passageFingerprints(edited(t, rate, 1000 + i), params);
       fromFingerprints.push(coveredShare(sharedPassages(fps[i]!, copy, { params }).map((p) => p.a), fps[i]!.words));
-      extended.push(compareTexts(fps[i]!, copy, { params }).aShare);
+      extended.push(comparePassages(fps[i]!, copy, { params }).share);
     });
     return { fromFingerprints: mean(fromFingerprints), extended: mean(extended) };
   };

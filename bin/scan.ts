@@ -344,7 +344,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const nearPairs: readonly { a: string; b: string }[] = report.pairs; // by any method
-  const reuse = findScanReuse(forReuse, nearPairs);
+  const reuse = await findScanReuse(forReuse, nearPairs);
   if (args.json) process.stdout.write(JSON.stringify({ ...report, reuse }, null, 2) + '\n');
   else {
     const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));

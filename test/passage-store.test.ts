@@ -21,9 +21,8 @@ import {
   withFlag,
 } from '../lib/index/postings';
 import { MIN_PASSAGE_WORDS, type PassageFingerprints, passageFingerprints } from '../lib/fingerprint/passages';
-import { BOILERPLATE, PassageIndex } from '../lib/index/passage-index';
+import { BOILERPLATE, PassageIndex, hashesInside } from '../lib/index/passage-index';
 import { coveredShare, sharedPassages } from '../lib/index/passage-match';
-import { hashesInside } from '../lib/index/passage-stored';
 import { mulberry32 } from '../lib/random';
 import { indexPending } from '../lib/store/passage-organise';
 import { type PageStore } from '../lib/store/pages';
@@ -178,10 +177,10 @@ interface Expected {
   flagged: Set<number>;
 }
 
-/** What every lookup should give, over every pair: boilerplate by document frequency over the pages (the rule of lib/passages/index.ts), judged on the looked-up page's own hashes. */
+/** What every lookup should give, over every pair: boilerplate by document frequency over the pages (the rule of lib/index/passage-index.ts), judged on the looked-up page's own hashes. */
 function reference(pages: readonly (TestPage & { f: PassageFingerprints; firstSeen: number })[]): Expected {
-  const index = new PassageIndex<string>(BOILERPLATE);
-  for (const p of pages) index.add(p.url, p.f, p.site);
+  const index = new PassageIndex(BOILERPLATE);
+  pages.forEach((p, i) => index.add(i, p.f, p.site));
   const matches = new Map<string, { url: string; share: number; otherShare: number; hashes: number[] }[]>();
   const copies = new Set<string>();
   for (const p of pages) {

@@ -2,9 +2,9 @@
 // index with its boilerplate rule, checked against brute-force references on seeded texts.
 import { describe, expect, it } from 'vitest';
 import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, passageFingerprints } from '../lib/fingerprint/passages';
-import { PassageIndex } from '../lib/index/passage-index';
+import { PassageIndex, comparePassages, passageCandidates } from '../lib/index/passage-index';
 import { coveredShare, passageLength, sharedPassages } from '../lib/index/passage-match';
-import { compareTexts, findReuse } from '../lib/scan/passage-pairs';
+import { findReuse } from '../lib/scan/reuse';
 import { mulberry32 } from '../lib/random';
 import { hashRange } from '../lib/fingerprint/hash';
 
@@ -70,7 +70,7 @@ describe('sharedPassages', () => {
       const beforeB = words(Math.floor(random() * 200));
       const a = passageFingerprints(join(beforeA, run, words(Math.floor(random() * 200))));
       const b = passageFingerprints(join(beforeB, run, words(Math.floor(random() * 200))));
-      const passages = compareTexts(a, b).passages;
+      const passages = comparePassages(a, b).passages;
       if (length < MIN_PASSAGE_WORDS) {
         expect(passages, `a run of ${length}`).toEqual([]);
         continue;
@@ -87,7 +87,7 @@ describe('sharedPassages', () => {
     const bText = `Something else entirely — ${run.join(' ').toUpperCase()}`;
     const a = passageFingerprints(aText);
     const b = passageFingerprints(bText);
-    const [p] = compareTexts(a, b).passages;
+    const [p] = comparePassages(a, b).passages;
     expect(aText.slice(a.spans.start[p!.a.start], a.spans.end[p!.a.end - 1])).toBe(run.join(', '));
     expect(bText.slice(b.spans.start[p!.b.start], b.spans.end[p!.b.end - 1])).toBe(run.join(' ').toUpperCase());
   });
@@ -97,21 +97,21 @@ describe('sharedPassages', () => {
     const original = words(800);
     const random = mulberry32(4);
     const edited = original.flatMap((w) => (random() >= 0.02 ? [w] : random() < 0.5 ? [] : words(1)));
-    const found = compareTexts(passageFingerprints(join(original)), passageFingerprints(join(edited)));
-    expect(found.aShare).toBeGreaterThan(0.9);
-    expect(found.bShare).toBeGreaterThan(0.9);
+    const found = comparePassages(passageFingerprints(join(original)), passageFingerprints(join(edited)));
+    expect(found.share).toBeGreaterThan(0.9);
+    expect(found.otherShare).toBeGreaterThan(0.9);
   });
 
   it('finds passages in a different order in each text, each in order within itself', () => {
     const words = wordsFrom(5);
     const [x, y, z] = [words(60), words(60), words(100)];
-    const found = compareTexts(passageFingerprints(join(x, z, y)), passageFingerprints(join(y, words(50), x)));
+    const found = comparePassages(passageFingerprints(join(x, z, y)), passageFingerprints(join(y, words(50), x)));
     expect(found.passages.map((p) => [p.a.start, p.a.end, p.b.start, p.b.end])).toEqual([
       [0, 60, 110, 170],
       [160, 220, 0, 60],
     ]);
-    expect(found.aShare).toBeCloseTo(120 / 220, 10);
-    expect(found.bShare).toBeCloseTo(120 / 170, 10);
+    expect(found.share).toBeCloseTo(120 / 220, 10);
+    expect(found.otherShare).toBeCloseTo(120 / 170, 10);
   });
 
   it('from fingerprints alone, spans the matched k-grams, inside the shared run', () => {
@@ -133,8 +133,8 @@ describe('sharedPassages', () => {
     const run = wordsFrom(7)(100);
     const a = passageFingerprints(join(wordsFrom(8)(40), run));
     const b = passageFingerprints(join(run, wordsFrom(9)(40)));
-    expect(compareTexts(a, b).passages).toHaveLength(1);
-    expect(compareTexts(a, b, { ignore: () => true }).passages).toEqual([]);
+    expect(comparePassages(a, b).passages).toHaveLength(1);
+    expect(comparePassages(a, b, { ignore: () => true }).passages).toEqual([]);
   });
 });
 
@@ -159,20 +159,21 @@ describe('PassageIndex', () => {
   });
 
   it('gives as candidates exactly the pages sharing a hash that is not boilerplate (brute force)', () => {
-    const index = new PassageIndex<number>({ maxPages: 5, maxSitePages: 4 });
+    const index = new PassageIndex({ maxPages: 5, maxSitePages: 4 });
     pages.forEach((p, i) => index.add(i, p.fingerprints, p.site));
     pages.forEach((p, i) => {
       const expected = pages
         .map((q, j) => j)
         .filter((j) => j !== i && [...p.fingerprints.hashes].some((h) => !index.isBoilerplate(h) && pages[j]!.fingerprints.hashes.includes(h)));
-      expect(index.candidates(p.fingerprints, i).sort((x, y) => x - y)).toEqual(expected);
+      const candidates = passageCandidates(p.fingerprints, i, index.postingsOf(p.fingerprints.hashes), index.boilerplate, 1);
+      expect(candidates.map((c) => c.id).sort((x, y) => x - y)).toEqual(expected);
     });
   });
 
   it('calls a hash boilerplate on more than maxPages pages, or on maxSitePages pages of one site', () => {
     const block = passageFingerprints(join(wordsFrom(99)(60))).hashes[0]!;
     const count = (maxPages: number, maxSitePages: number) => {
-      const index = new PassageIndex<number>({ maxPages, maxSitePages });
+      const index = new PassageIndex({ maxPages, maxSitePages });
       pages.forEach((p, i) => index.add(i, p.fingerprints, p.site));
       return { df: index.documentFrequency(block), boilerplate: index.isBoilerplate(block) };
     };
@@ -185,15 +186,15 @@ describe('PassageIndex', () => {
   });
 
   it('refuses a page added twice and a rule that cannot work', () => {
-    const index = new PassageIndex<string>();
-    index.add('x', pages[0]!.fingerprints);
-    expect(() => index.add('x', pages[0]!.fingerprints)).toThrow('page x is already in the passage index');
+    const index = new PassageIndex();
+    index.add(7, pages[0]!.fingerprints);
+    expect(() => index.add(7, pages[0]!.fingerprints)).toThrow('page 7 is already in the passage index');
     expect(() => new PassageIndex({ maxPages: 0, maxSitePages: 5 })).toThrow(RangeError);
   });
 });
 
 describe('findReuse', () => {
-  it('pairs a quote and its source, not the pages that only share a promo on one site', () => {
+  it('pairs a quote and its source, not the pages that only share a promo on one site', async () => {
     const promo = wordsFrom(500)(45);
     const source = wordsFrom(501)(300);
     const pages = [
@@ -201,12 +202,12 @@ describe('findReuse', () => {
       { text: join(wordsFrom(502)(200), source.slice(100, 160), wordsFrom(503)(200)), site: 'blog' },
       ...Array.from({ length: 25 }, (_, i) => ({ text: join(wordsFrom(600 + i)(200), promo, wordsFrom(700 + i)(30)), site: 'farm' })),
     ].map((p) => ({ fingerprints: passageFingerprints(p.text), site: p.site }));
-    const reuse = findReuse(pages);
+    const reuse = await findReuse(pages);
     expect(reuse.map((r) => [r.a, r.b, r.passages.length])).toEqual([[0, 1, 1]]);
     expect(reuse[0]!.aShare).toBeCloseTo(60 / 300, 10);
     expect(reuse[0]!.bShare).toBeCloseTo(60 / 460, 10);
     // Without the site rule, the promo pages pair with one another.
-    expect(findReuse(pages, undefined, { maxPages: 100, maxSitePages: 1000 }).length).toBe(1 + (25 * 24) / 2);
-    expect(findReuse(pages, (a, b) => a === 0 && b === 1)).toEqual([]);
+    expect((await findReuse(pages, undefined, { maxPages: 100, maxSitePages: 1000 })).length).toBe(1 + (25 * 24) / 2);
+    expect(await findReuse(pages, (a, b) => a === 0 && b === 1)).toEqual([]);
   });
 });

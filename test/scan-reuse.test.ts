@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareView } from '../lib/scan/compare-view';
 import { passageFingerprints } from '../lib/fingerprint/passages';
-import { compareTexts } from '../lib/scan/passage-pairs';
+import { comparePassages } from '../lib/index/passage-index';
 import { mulberry32 } from '../lib/random';
 import { findScanReuse, formatReuse, reuseDocument, siteOfHtml } from '../lib/scan/reuse';
 
@@ -30,33 +30,33 @@ describe('findScanReuse', () => {
   ];
   const documents = texts.map((text, i) => reuseDocument(`d${i}`, text || null, null));
 
-  it('equals comparing every pair directly (no boilerplate among ten pages)', () => {
+  it('equals comparing every pair directly (no boilerplate among ten pages)', async () => {
     const fps = texts.map((t) => passageFingerprints(t));
     const expected = [];
     for (let a = 0; a < texts.length; a++) {
       for (let b = a + 1; b < texts.length; b++) {
-        const found = compareTexts(fps[a]!, fps[b]!);
-        if (found.passages.length) expected.push({ a: `d${a}`, b: `d${b}`, aShare: Math.round(found.aShare * 1000) / 1000, bShare: Math.round(found.bShare * 1000) / 1000, passages: found.passages.length });
+        const found = comparePassages(fps[a]!, fps[b]!);
+        if (found.passages.length) expected.push({ a: `d${a}`, b: `d${b}`, aShare: Math.round(found.share * 1000) / 1000, bShare: Math.round(found.otherShare * 1000) / 1000, passages: found.passages.length });
       }
     }
-    expect(findScanReuse(documents)).toEqual(expected);
+    expect(await findScanReuse(documents)).toEqual(expected);
     expect(expected.map((r) => `${r.a}-${r.b}`)).toEqual(['d0-d3', 'd0-d4', 'd1-d4', 'd2-d5', 'd3-d4']);
     expect(expected.find((r) => r.a === 'd0' && r.b === 'd3')).toMatchObject({ aShare: 0.3, bShare: 1, passages: 1 });
     expect(expected.find((r) => r.a === 'd2' && r.b === 'd5')).toMatchObject({ aShare: 0.15, bShare: 0.167, passages: 1 });
   });
 
-  it('leaves out the pairs already near-duplicates, in either order', () => {
-    const reuse = findScanReuse(documents, [{ a: 'd3', b: 'd0', distance: 3 }]);
+  it('leaves out the pairs already near-duplicates, in either order', async () => {
+    const reuse = await findScanReuse(documents, [{ a: 'd3', b: 'd0', distance: 3 }]);
     expect(reuse.map((r) => `${r.a}-${r.b}`)).toEqual(['d0-d4', 'd1-d4', 'd2-d5', 'd3-d4']);
   });
 
-  it('leaves out a box repeated on 20 pages of one site, and finds the same box on pages of 20 sites', () => {
+  it('leaves out a box repeated on 20 pages of one site, and finds the same box on pages of 20 sites', async () => {
     const box = wordsFrom(10)(60);
     const pages = Array.from({ length: 20 }, (_, i) => join(wordsFrom(100 + i)(120), box, wordsFrom(200 + i)(40)));
     const oneSite = pages.map((text, i) => reuseDocument(`p${i}`, text, 'farm.example'));
-    expect(findScanReuse(oneSite)).toEqual([]);
+    expect(await findScanReuse(oneSite)).toEqual([]);
     const manySites = pages.map((text, i) => reuseDocument(`p${i}`, text, `site${i}.example`));
-    expect(findScanReuse(manySites)).toHaveLength((20 * 19) / 2);
+    expect(await findScanReuse(manySites)).toHaveLength((20 * 19) / 2);
   });
 });
 

@@ -2,7 +2,7 @@
 // marked (ANSI colour on a terminal, [[ ]] otherwise) with a few words of context around it.
 import { MIN_PASSAGE_WORDS, passageFingerprints } from '../fingerprint/passages';
 import type { WordRange } from '../index/passage-match';
-import { compareTexts } from './passage-pairs';
+import { comparePassages } from '../index/passage-index';
 import type { WordSpans } from '../text/words';
 
 export interface CompareSide {
@@ -69,13 +69,13 @@ export function compareView(a: CompareSide, b: CompareSide, options: CompareView
   const { columns = 100, colour = false, context = 8 } = options;
   const fa = passageFingerprints(a.text);
   const fb = passageFingerprints(b.text);
-  const found = compareTexts(fa, fb);
+  const found = comparePassages(fa, fb);
   const marks = colour ? MARK.colour : MARK.plain;
   const half = Math.max(20, Math.floor((columns - 3) / 2));
   const pct = (x: number): string => `${(100 * x).toFixed(0)}%`;
   const out: string[] = [];
-  out.push(`A: ${a.name} (${fa.words} words, ${pct(found.aShare)} in shared passages)`);
-  out.push(`B: ${b.name} (${fb.words} words, ${pct(found.bShare)} in shared passages)`);
+  out.push(`A: ${a.name} (${fa.words} words, ${pct(found.share)} in shared passages)`);
+  out.push(`B: ${b.name} (${fb.words} words, ${pct(found.otherShare)} in shared passages)`);
   if (found.passages.length === 0) {
     out.push('', `No shared passage of ${MIN_PASSAGE_WORDS} words or more.`);
     return out.join('\n') + '\n';

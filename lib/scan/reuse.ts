@@ -1,10 +1,46 @@
-// `scan`'s partial copies: the pairs of documents that share passages of at least 30 words
-// (lib/passages), beside the near-duplicate pairs of lib/scan.ts. Pairs already in `pairs` are
-// not repeated here. Pure: the CLI (bin/scan.ts) passes each document's fingerprints (taken where
-// the file is read, on a worker thread with --jobs) and site.
+// `scan`'s partial copies: the pairs of documents that share passages of at least 30 words, found by
+// the extension's own matcher (lib/index/passage-index.ts) over the documents' postings in memory,
+// beside the near-duplicate pairs of lib/scan/scan.ts. Pairs already in `pairs` are not repeated
+// here. Pure: the CLI (bin/scan.ts) passes each document's fingerprints (taken where the file is
+// read, on a worker thread with --jobs) and site.
 import { MIN_PASSAGE_WORDS, type WordPassageFingerprints, wordPassageFingerprints } from '../fingerprint/passages';
-import { findReuse } from './passage-pairs';
+import { BOILERPLATE, type BoilerplateRule, PassageIndex, findSharedPassages } from '../index/passage-index';
+import type { Passage } from '../index/passage-match';
 import type { ScanPair } from './scan';
+
+export interface PageForReuse {
+  fingerprints: WordPassageFingerprints | null;
+  site: string | null;
+}
+
+export interface Reuse {
+  /** Indices into the pages, a < b. */
+  a: number;
+  b: number;
+  /** Fraction of each page's words inside the passages they share. */
+  aShare: number;
+  bShare: number;
+  passages: Passage[];
+}
+
+/**
+ * Every pair of pages sharing passages (boilerplate left out by document frequency over these
+ * pages), sorted by a then b, except the pairs `skip` says no to.
+ */
+export async function findReuse(pages: readonly PageForReuse[], skip: (a: number, b: number) => boolean = () => false, rule: BoilerplateRule = BOILERPLATE): Promise<Reuse[]> {
+  const index = new PassageIndex(rule);
+  pages.forEach((p, i) => {
+    if (p.fingerprints) index.add(i, p.fingerprints, p.site);
+  });
+  const out: Reuse[] = [];
+  for (let a = 0; a < pages.length; a++) {
+    const own = pages[a]!.fingerprints;
+    if (!own) continue;
+    const found = await findSharedPassages(index, own, a, { exclude: (b) => b <= a || skip(a, b) });
+    for (const m of found.sort((x, y) => x.id - y.id)) out.push({ a, b: m.id, aShare: m.share, bShare: m.otherShare, passages: m.passages });
+  }
+  return out;
+}
 
 /** One entry of `scan --json`'s `reuse`: a pair sharing passages, each side's share of words. */
 export interface ScanReuse {
@@ -33,11 +69,11 @@ export function reuseDocument(path: string, text: string | null, site: string | 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Every unordered pair of documents sharing passages, not already a near-duplicate pair, in documents order. */
-export function findScanReuse<Pair extends Pick<ScanPair, 'a' | 'b'>>(documents: readonly ReuseDocument[], nearPairs: readonly Pair[] = []): ScanReuse[] {
+export async function findScanReuse<Pair extends Pick<ScanPair, 'a' | 'b'>>(documents: readonly ReuseDocument[], nearPairs: readonly Pair[] = []): Promise<ScanReuse[]> {
   const near = new Set(nearPairs.map(({ a, b }) => `${a}\n${b}`));
   const paths = documents.map((d) => d.path);
   const skip = (a: number, b: number): boolean => near.has(`${paths[a]}\n${paths[b]}`) || near.has(`${paths[b]}\n${paths[a]}`);
-  return findReuse(documents, skip).map((r) => ({
+  return (await findReuse(documents, skip)).map((r) => ({
     a: paths[r.a]!,
     b: paths[r.b]!,
     aShare: round3(r.aShare),

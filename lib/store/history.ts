@@ -5,7 +5,8 @@
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../report/groups';
 import { MAX_PAGE_ID, lastSeenEntry } from './page-rows';
 import type { PageStore } from './pages';
-import { PASSAGE_COPY_SHARE, passageMatches } from './passages';
+import { passageMatches } from './passages';
+import { isPassageCopyOf } from '../report/copies';
 import type { PageRecord, SiteCounts } from './schema';
 import { countSite, parseGroupCounts, parseSiteBucket, readPageCount, siteBucket } from './tally';
 
@@ -198,7 +199,7 @@ export async function readSiteEvidence(store: PageStore, site: string, limit = 2
         if (copy.copySite === undefined && copy.passageCopy === true) {
           const own = await passages.fingerprintsOf(copy.id);
           const matches = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, copy.id);
-          const sources = matches.filter(({ record, match }) => record.site !== copy.site && seenBefore(record, copy) && match.share >= PASSAGE_COPY_SHARE);
+          const sources = matches.filter(({ record, match }) => isPassageCopyOf(copy, record, match.share));
           const first = sources.length === 0 ? undefined : sources.reduce((a, b) => (seenBefore(b.record, a.record) ? b : a));
           if (first !== undefined) return { copy, original: first.record, share: first.match.share };
         }

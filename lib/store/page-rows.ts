@@ -20,7 +20,8 @@ import { hash64 } from '../fingerprint/hash';
 import { checkStorable } from './codec';
 import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
 import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from '../index/runs';
-import { type DesignMeta, type PageRecord, type RunIndex, isCopy } from './schema';
+import { type DesignMeta, type PageRecord, type RunIndex } from './schema';
+import { isCopy } from '../report/copies';
 import { type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from './table-trees';
 
 /** The fields with a tree of [hash, id] entries. */

@@ -4,7 +4,7 @@ import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprin
 import { DEFAULT_K, type TableDesign, designTables } from '../index/tables';
 import type { IDBPTransaction } from 'idb';
 import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type PendingPassages, type RunIndex } from './schema';
-import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf, seenBefore } from '../report/groups';
+import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../report/groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
@@ -13,7 +13,8 @@ import { nearIndex, readRunIndex, tableTree, writeRunIndex } from './table-trees
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import type { PassageFingerprints } from '../fingerprint/passages';
-import { PASSAGE_COPY_SHARE, PassageRows, type RecordMatch, isPassageCopy, parsePending, passageMatches, pendingAfter } from './passages';
+import { PassageRows, type RecordMatch, parsePending, passageMatches, pendingAfter } from './passages';
+import { isPassageCopy, isPassageCopyOf, mayCopy } from '../report/copies';
 import { encodePassageBytes } from '../fingerprint/passage-codec';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
@@ -577,7 +578,7 @@ async function copiesMadeBy(rows: PageRows, passages: PassageRows, page: PageRec
   const own = await passages.fingerprintsOf(page.id);
   if (own === undefined) return [];
   const matches = await passageMatches(passages, (id) => rows.get(id), own, page.id);
-  return matches.filter(({ record }) => record.passageCopy === true && record.site !== page.site && seenBefore(page, record)).map(({ record }) => record.id);
+  return matches.filter(({ record }) => record.passageCopy === true && mayCopy(record, page)).map(({ record }) => record.id);
 }
 
 /**
@@ -608,7 +609,7 @@ async function recordPassages(
   if (old !== undefined) {
     // a page seen before others (it keeps its firstSeen) can make them copies with its new text
     for (const { record: other, match } of shared) {
-      if (other.site !== record.site && seenBefore(record, other) && match.otherShare >= PASSAGE_COPY_SHARE) recheckCopies.add(other.id);
+      if (isPassageCopyOf(other, record, match.otherShare)) recheckCopies.add(other.id);
     }
   }
   return shared;

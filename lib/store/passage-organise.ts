@@ -15,14 +15,13 @@
 //    would; a pending page is a passage copy exactly when a pair says so, and a page stored
 //    before becomes one when a pending page it shares with was seen before it on another site.
 // 3. The blocks are taken off the pending list.
-import { BOILERPLATE } from '../index/passage-index';
-import { MIN_PASSAGE_WORDS, type PassageFingerprints } from '../fingerprint/passages';
-import { coveredShare, sharedPassages } from '../index/passage-match';
-import { seenBefore } from '../report/groups';
+import { BOILERPLATE, comparePassages } from '../index/passage-index';
+import type { PassageFingerprints } from '../fingerprint/passages';
+import { isPassageCopyOf } from '../report/copies';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { type PageStore, storedRecord } from './pages';
-import { PASSAGE_COPY_SHARE, PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
+import { PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
 import type { PageRecord, PendingPassages } from './schema';
 import { within } from './within';
 
@@ -236,8 +235,7 @@ async function markCopies(store: PageStore, pending: PendingPassages): Promise<{
   const found = await readPagesAndFingerprints(store, ids);
   const shareOf = (own: PassageFingerprints, other: PassageFingerprints): number => {
     const mine = new Set(own.hashes);
-    const passages = sharedPassages(own, other, { ignore: (h) => mine.has(h) && boilerplate.has(h), minWords: MIN_PASSAGE_WORDS });
-    return coveredShare(passages.map((p) => p.a), own.words);
+    return comparePassages(own, other, { ignore: (h) => mine.has(h) && boilerplate.has(h) }).share;
   };
   const copy = new Map<number, boolean>();
   for (const id of ids) if (isPending(id)) copy.set(id, false);
@@ -246,8 +244,7 @@ async function markCopies(store: PageStore, pending: PendingPassages): Promise<{
     const py = found.get(y);
     if (px === undefined || py === undefined) continue;
     for (const [page, other] of [[px, py], [py, px]] as const) {
-      if (page.record.site === other.record.site || !seenBefore(other.record, page.record)) continue;
-      if (shareOf(page.fingerprints, other.fingerprints) >= PASSAGE_COPY_SHARE) copy.set(page.record.id, true);
+      if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
     }
   }
   // pending pages get exactly what the pairs say; pages stored before only become copies here

@@ -21,8 +21,7 @@
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { decodePassageBytes, encodePassageBytes, passageCount, readVarint, writeVarint } from '../fingerprint/passage-codec';
 import { BOILERPLATE, type BoilerplateRule } from '../index/passage-index';
-import { MAX_PASSAGE_CANDIDATES, type Posting, type StoredMatch, matchStored, passageCandidates } from '../index/passage-stored';
-import { seenBefore } from '../report/groups';
+import { MAX_PASSAGE_CANDIDATES, type Posting, type SharedPassages, findSharedPassages } from '../index/passage-index';
 import {
   type Bucket,
   type BucketChange,
@@ -382,7 +381,7 @@ function decodeBucketOf(bucket: number, value: unknown): Bucket {
 /** A page sharing passages with the one looked up, with its record. */
 export interface RecordMatch {
   record: PageRecord;
-  match: StoredMatch;
+  match: SharedPassages;
 }
 
 /**
@@ -398,20 +397,7 @@ export async function passageMatches(
   exclude: ReadonlySet<number> = new Set(),
   maxCandidates = MAX_PASSAGE_CANDIDATES,
 ): Promise<RecordMatch[]> {
-  if (own.hashes.length === 0) return [];
-  const postings = await passages.postingsOf(own.hashes);
-  const candidates = passageCandidates(own, ownId, postings, passages.boilerplate)
-    .filter((c) => !exclude.has(c.id))
-    .slice(0, maxCandidates);
-  const found = await matchStored(own, candidates, postings, (id) => passages.fingerprintsOf(id), passages.boilerplate);
+  const found = await findSharedPassages(passages, own, ownId, { exclude: (id) => exclude.has(id), maxCandidates });
   const withRecords = await Promise.all(found.map(async (match) => ({ record: await records(match.id), match })));
   return withRecords.filter((m): m is RecordMatch => m.record !== undefined);
-}
-
-/** At least this share of a page's words in passages shared with an earlier page of another site makes it a copy. */
-export const PASSAGE_COPY_SHARE = 0.5;
-
-/** Whether `page` is a passage copy by these matches: PASSAGE_COPY_SHARE of it shared with a page first seen before it on another site. */
-export function isPassageCopy(page: Pick<PageRecord, 'site' | 'firstSeen' | 'url'>, matches: readonly RecordMatch[]): boolean {
-  return matches.some(({ record, match }) => record.site !== page.site && seenBefore(record, page) && match.share >= PASSAGE_COPY_SHARE);
 }

@@ -52,8 +52,6 @@ export interface PageRecord {
   passageCopy?: true;
 }
 
-/** Whether a page counts as a copy for the sites that copy (lib/groups.ts): a near-duplicate or a passage copy of a page first seen on another site. */
-export const isCopy = (record: Pick<PageRecord, 'copySite' | 'passageCopy'>): boolean => record.copySite !== undefined || record.passageCopy === true;
 
 /** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
 export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits'] as const;

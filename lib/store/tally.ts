@@ -10,7 +10,8 @@
 // all. A count that is missing (lost, or never written) is counted afresh from the trees, with
 // the transaction's changes, instead of adjusted.
 import { hash64 } from '../fingerprint/hash';
-import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCopy, isCount } from './schema';
+import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCount } from './schema';
+import { isCopy } from '../report/copies';
 
 /** What a tally needs of the pages (lib/store/page-rows.ts PageRows), in its transaction. */
 export interface CountedPages {
