@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseMethod } from '../lib/scan/methods';
+import { detectorNamed } from '../lib/scan/registry';
 import { writePages } from './quality-score';
 import { CORPUS_DIR, buildQualitySet } from './republish';
 
@@ -39,7 +39,7 @@ function main(): void {
     console.log(`bench:scan-jobs skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`);
     return;
   }
-  const method = parseMethod(option('--method', 'simhash'));
+  const method = detectorNamed(option('--method', 'simhash')).name;
   const rounds = Number(option('--rounds', '2'));
   const set = buildQualitySet();
   const dir = mkdtempSync(join(tmpdir(), 'doppel-jobs-'));

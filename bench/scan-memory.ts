@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mulberry32, pick } from '../lib/random';
-import { parseMethod } from '../lib/scan/methods';
+import { detectorNamed } from '../lib/scan/registry';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TIME = '/usr/bin/time';
@@ -45,7 +45,7 @@ function main(): void {
     return;
   }
   const files = Number(option('--files', '100000'));
-  const method = parseMethod(option('--method', 'simhash'));
+  const method = detectorNamed(option('--method', 'simhash')).name;
   const jobs = option('--jobs', '2');
   const format = option('--format', 'ndjson');
   if (format !== 'ndjson' && format !== 'json') throw new RangeError(`--format must be ndjson or json: got ${format}`);

@@ -4,7 +4,6 @@
 // same for any number of jobs. At most WINDOW_PER_JOB × jobs files are read ahead of the first
 // one not yet handed on, which bounds the memory held for results waiting their turn.
 import { Worker } from 'node:worker_threads';
-import type { ScanMethod } from '../lib/scan/methods';
 import { type Listed, type ReadResult, readDocument } from './scan-read';
 import type { Task } from './scan-worker';
 
@@ -14,7 +13,7 @@ const IN_FLIGHT_PER_WORKER = 2;
 
 export type OnResult = (index: number, file: Listed, result: ReadResult) => void;
 
-export async function readFiles(files: readonly Listed[], method: ScanMethod, jobs: number, onResult: OnResult, forReuse = false): Promise<void> {
+export async function readFiles(files: readonly Listed[], method: string, jobs: number, onResult: OnResult, forReuse = false): Promise<void> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a positive integer: got ${jobs}`);
   if (jobs === 1 || files.length < 2) {
     for (let i = 0; i < files.length; i++) onResult(i, files[i]!, await readDocument(files[i]!, method, forReuse));

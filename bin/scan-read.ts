@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseHTML } from 'linkedom';
 import { type FingerprintedDocument, type ScanKind, fingerprintDocument } from '../lib/scan/scan';
-import { type MethodCode, type ScanMethod, fingerprintForMethod } from '../lib/scan/methods';
+import { type DetectorCode, fingerprintFor } from '../lib/scan/detector';
+import { detectorNamed } from '../lib/scan/registry';
 import { type ReuseDocument, reuseDocument, siteOfHtml } from '../lib/scan/reuse';
 
 /** A file to read: where it is and how the report names it. */
@@ -16,16 +17,16 @@ export interface Listed {
 
 /** A file read and fingerprinted, or why it could not be read. */
 export type ReadResult =
-  | { ok: true; fingerprinted: FingerprintedDocument; code: MethodCode | null; reuse: ReuseDocument | null }
+  | { ok: true; fingerprinted: FingerprintedDocument; code: DetectorCode | null; reuse: ReuseDocument | null }
   | { ok: false; reason: string };
 
-/** Reads one file; `forReuse` also takes its passage fingerprints and site, for the passages it may share. */
-export async function readDocument(file: Listed, method: ScanMethod, forReuse = false): Promise<ReadResult> {
+/** Reads one file and takes its code for the detector named `method`; `forReuse` also takes its passage fingerprints and site, for the passages it may share. */
+export async function readDocument(file: Listed, method: string, forReuse = false): Promise<ReadResult> {
   const read = await readContent(file);
   if (!read.ok) return read;
   const { content } = read;
   let text: string | null = null;
-  const fingerprinted = fingerprintForMethod({ path: file.path, kind: file.kind, content }, method, parseHtml, {}, (t) => (text = t));
+  const fingerprinted = fingerprintFor(detectorNamed(method), { path: file.path, kind: file.kind, content }, parseHtml, {}, (t) => (text = t));
   const reuse = forReuse ? reuseDocument(file.path, text, file.kind === 'html' ? siteOfHtml(content) : null) : null;
   return { ok: true, ...fingerprinted, reuse };
 }

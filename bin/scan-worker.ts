@@ -1,13 +1,13 @@
 // A `scan` worker thread (bin/scan-jobs.ts): reads, extracts and fingerprints the files it is sent,
 // one message per file, and answers each with its index and result.
 import { parentPort } from 'node:worker_threads';
-import type { ScanMethod } from '../lib/scan/methods';
 import { type Listed, readDocument } from './scan-read';
 
 export interface Task {
   index: number;
   file: Listed;
-  method: ScanMethod;
+  /** The detector's name (lib/scan/registry.ts). */
+  method: string;
   forReuse: boolean;
 }
 

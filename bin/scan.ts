@@ -1,33 +1,25 @@
 // `npm run scan -- [DIR] [--method M] [--threshold T] [--jobs N] [--json | --ndjson] [--explain]`:
 // finds near-duplicate pages among the .html, .htm and .txt files under DIR (default: the repo's
-// samples/ folder), by simhash (default), MinHash with LSH banding, or nilsimsa.
+// samples/ folder), by one of the detectors of lib/scan/registry.ts (simhash by default), and the
+// pages that share passages.
 import { availableParallelism } from 'node:os';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FingerprintedDocument, MAX_K, type ScanKind } from '../lib/scan/scan';
-import {
-  type AnyScanReport,
-  DEFAULT_THRESHOLDS,
-  type MethodCode,
-  SCAN_METHODS,
-  type ScanMethod,
-  buildMethodReport,
-  cutOffPhrase,
-  explainMethod,
-  measureName,
-  methodOf,
-  pairMeasure,
-  parseMethod,
-  parseThreshold,
-  thresholdOf,
-} from '../lib/scan/methods';
+import { type FingerprintedDocument, MAX_K } from '../lib/scan/scan';
+import { type Detector, type DetectorCode, type DetectorReport, buildDetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
+import { DEFAULT_DETECTOR, DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { readFiles } from './scan-jobs';
 import { type Listed, kindOf, reasonOf } from './scan-read';
 import { type ReuseDocument, findScanReuse, formatReuse } from '../lib/scan/reuse';
 import { runCompare } from './scan-compare';
 
-const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${SCAN_METHODS.join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
+
+/** Each detector's lines of the help text, from the registry. */
+const METHOD_HELP = DETECTORS.map((d) =>
+  [...d.help, `Default T: ${d.defaultThreshold}.`].map((line, i) => `${' '.repeat(20)}${i === 0 ? d.name.padEnd(10) : ' '.repeat(10)}${line}`).join('\n'),
+).join('\n');
 const HELP = `${USAGE_LINE}
 
 Finds near-duplicate pages among the .html, .htm and .txt files under DIR (recursively).
@@ -35,17 +27,8 @@ Each page's article text is fingerprinted; two documents close enough by the cho
 reported as a pair, and pairs are joined into clusters.
 
   DIR             folder to scan (default: the repo's samples/ folder)
-  --method M      how pages are compared (default simhash):
-                    simhash   64-bit simhash; a pair when at most T bits differ (default ${DEFAULT_THRESHOLDS.simhash}, 0..${MAX_K}).
-                              Pairs carry \`distance\`. Indexed (permuted-block tables), no all-pairs scan.
-                    minhash   128 MinHash rows over 3-word shingles, candidates from LSH banding,
-                              verified on the signatures; a pair when the estimated Jaccard
-                              similarity is at least T (default ${DEFAULT_THRESHOLDS.minhash}). Pairs carry \`jaccard\`.
-                    nilsimsa  256-bit nilsimsa codes; a pair when the score (-128..128) is at least
-                              T (default ${DEFAULT_THRESHOLDS.nilsimsa}). Pairs carry \`score\`. Compares every pair of
-                              codes, n²/2 comparisons at about 14 million a second on one core:
-                              10,000 pages take 4 s, 100,000 pages about 6 minutes, a million
-                              about 10 hours. Use simhash or minhash beyond 100,000 pages.
+  --method M      how pages are compared (default ${DEFAULT_DETECTOR.name}):
+${METHOD_HELP}
   --threshold T   the method's cut-off (see above)
   --k N           simhash's threshold (the same as --threshold N with simhash)
   --jobs N        read and extract files on N threads (default: the number of cores, here ${availableParallelism()})
@@ -53,7 +36,7 @@ reported as a pair, and pairs are joined into clusters.
                   (reuse: pairs sharing passages of 30 words or more, not already in pairs)
   --ndjson        stream one JSON line per document as it is read, then one per pair, then one per
                   cluster: for folders too big to hold as one JSON value (without reuse, which
-                  needs every document's text)
+                  needs every document's passage fingerprints with a hash of each word)
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
   --compare A B   show the passages files A and B share, side by side
   --help          print this help
@@ -65,7 +48,7 @@ class UsageError extends Error {}
 
 interface Args {
   dir: string;
-  method: ScanMethod;
+  method: Detector;
   /** The method's cut-off; undefined for its default. */
   threshold: number | undefined;
   jobs: number;
@@ -76,7 +59,7 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dir: SAMPLES_DIR, method: 'simhash', threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false };
+  const args: Args = { dir: SAMPLES_DIR, method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false };
   let dir: string | undefined;
   let k: string | undefined;
   let threshold: string | undefined;
@@ -104,7 +87,7 @@ function parseArgs(argv: readonly string[]): Args {
       let value: string;
       [value, i] = valueOf('--method', arg, i);
       try {
-        args.method = parseMethod(value);
+        args.method = detectorNamed(value);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
@@ -118,7 +101,7 @@ function parseArgs(argv: readonly string[]): Args {
   if (dir !== undefined) args.dir = dir;
   if (args.json && args.ndjson) throw new UsageError('--json and --ndjson: choose one');
   if (k !== undefined) {
-    if (args.method !== 'simhash') throw new UsageError(`--k is simhash's threshold: with --method ${args.method} use --threshold`);
+    if (args.method.name !== 'simhash') throw new UsageError(`--k is simhash's threshold: with --method ${args.method.name} use --threshold`);
     if (threshold !== undefined) throw new UsageError('--k and --threshold: give one');
     if (!/^\d+$/.test(k) || Number(k) > MAX_K) throw new UsageError(`--k must be an integer from 0 to ${MAX_K}: got ${JSON.stringify(k)}`);
     args.threshold = Number(k);
@@ -199,12 +182,12 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function summaryLine(report: AnyScanReport): string {
+function summaryLine(report: DetectorReport, detector: Detector, threshold: number): string {
   const fingerprinted = report.documents.filter((d) => d.simhash !== null).length;
   return [
     plural(report.documents.length, 'document'),
     `${fingerprinted} fingerprinted`,
-    `${plural(report.pairs.length, 'pair')} ${cutOffPhrase(methodOf(report), thresholdOf(report))}`,
+    `${plural(report.pairs.length, 'pair')} ${detector.cutOff(threshold)}`,
     plural(report.clusters.length, 'cluster'),
   ].join(', ');
 }
@@ -215,7 +198,7 @@ function truncate(text: string, max: number): string {
   return chars.slice(0, Math.max(1, max - 1)).join('').trimEnd() + '…';
 }
 
-function formatReport(report: AnyScanReport, columns = 100): string {
+function formatReport(report: DetectorReport, detector: Detector, threshold: number, columns = 100): string {
   const out: string[] = [];
   const { documents, pairs, clusters } = report;
   const pathWidth = Math.max(4, ...documents.map((d) => d.path.length));
@@ -235,11 +218,10 @@ function formatReport(report: AnyScanReport, columns = 100): string {
     if (d.note) out.push(`  ${' '.repeat(numberWidth + 1)}  ${' '.repeat(16)}  ${' '.repeat(wordsWidth)}  note: ${d.note}`);
   }
 
-  const measure = measureName(methodOf(report));
-  out.push('', `Pairs ${cutOffPhrase(methodOf(report), thresholdOf(report))} (${pairs.length})`);
-  if (pairs.length) out.push(`  ${measure.padStart(8)}  a${' '.repeat(pathWidth + numberWidth + 3)}b`);
+  out.push('', `Pairs ${detector.cutOff(threshold)} (${pairs.length})`);
+  if (pairs.length) out.push(`  ${detector.measure.padStart(8)}  a${' '.repeat(pathWidth + numberWidth + 3)}b`);
   for (const p of pairs) {
-    out.push(`  ${pairMeasure(p).padStart(8)}  ${num(p.a)} ${p.a.padEnd(pathWidth)}  ${num(p.b)} ${p.b}`);
+    out.push(`  ${pairMeasure(detector, p).padStart(8)}  ${num(p.a)} ${p.a.padEnd(pathWidth)}  ${num(p.b)} ${p.b}`);
   }
 
   out.push('', `Clusters (${clusters.length})`);
@@ -248,7 +230,7 @@ function formatReport(report: AnyScanReport, columns = 100): string {
     cluster.forEach((path, j) => out.push(`  ${(j === 0 ? label : '').padEnd(String(clusters.length).length + 1)} ${num(path)} ${path}`));
   });
 
-  out.push('', summaryLine(report));
+  out.push('', summaryLine(report, detector, threshold));
   return out.join('\n') + '\n';
 }
 
@@ -289,9 +271,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const threshold = args.threshold ?? DEFAULT_THRESHOLDS[args.method];
+  const threshold = args.threshold ?? args.method.defaultThreshold;
   if (args.explain) {
-    process.stdout.write(explainMethod(args.method, threshold));
+    process.stdout.write(args.method.explain(threshold));
     return 0;
   }
 
@@ -313,13 +295,13 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const bar = process.stderr.isTTY && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
   const fingerprinted: FingerprintedDocument[] = [];
-  const codes: (MethodCode | null)[] = [];
+  const codes: (DetectorCode | null)[] = [];
   const forReuse: ReuseDocument[] = [];
   const writeLine = (value: unknown): void => {
     process.stdout.write(JSON.stringify(value) + '\n');
   };
-  if (args.ndjson) writeLine({ method: args.method, threshold });
-  await readFiles(files, args.method, args.jobs, (index, file, result) => {
+  if (args.ndjson) writeLine({ method: args.method.name, threshold });
+  await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
     if (result.ok) {
       const { document } = result.fingerprinted;
       if (args.ndjson) {
@@ -337,7 +319,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }, !args.ndjson);
   bar?.clear();
 
-  const report = buildMethodReport(args.method, fingerprinted, codes, threshold);
+  const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
   if (args.ndjson) {
     for (const pair of report.pairs) writeLine({ pair });
     for (const cluster of report.clusters) writeLine({ cluster });
@@ -349,7 +331,7 @@ async function main(argv: readonly string[]): Promise<number> {
   else {
     const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));
     // The reuse section goes before the summary line, which stays last.
-    const tables = formatReport(report, process.stdout.isTTY ? process.stdout.columns || 100 : 100);
+    const tables = formatReport(report, args.method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100);
     const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
     process.stdout.write(tables.slice(0, summaryAt) + formatReuse(reuse, (path) => numbers.get(path) ?? '') + '\n' + tables.slice(summaryAt));
   }

@@ -8,19 +8,13 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { compareNilsimsa } from '../lib/fingerprint/nilsimsa';
 import { bandingProbability, bruteForceJaccardPairs } from '../lib/index/lsh';
-import { type ScanInput, type ScanReport, scanDocuments } from '../lib/scan/scan';
-import {
-  DEFAULT_THRESHOLDS,
-  type JaccardScanPair,
-  type MethodReport,
-  type ScoreScanPair,
-  buildMethodReport,
-  explainMethod,
-  fingerprintForMethod,
-  minhashBanding,
-  parseThreshold,
-  scanDocumentsBy,
-} from '../lib/scan/methods';
+import { type ScanInput, bruteForcePairs } from '../lib/scan/scan';
+import { buildDetectorReport, fingerprintFor, parseThreshold, scanDocumentsBy } from '../lib/scan/detector';
+import { DETECTORS, detectorNamed } from '../lib/scan/registry';
+import { simhash } from '../lib/scan/detectors/simhash';
+import { minhash, minhashBanding } from '../lib/scan/detectors/minhash';
+import { nilsimsa } from '../lib/scan/detectors/nilsimsa';
+import { hammingDistance } from '../lib/fingerprint/bits';
 import { KITE, SOUP } from './support/scan-texts';
 
 const parseHtml = (html: string): Document => parseHTML(html).document as unknown as Document;
@@ -51,19 +45,28 @@ const familyPairs = [
 ].sort();
 
 describe('scanDocumentsBy', () => {
-  it('simhash: the same report as scanDocuments', () => {
-    expect(scanDocumentsBy(INPUTS, 'simhash', { parseHtml })).toEqual(scanDocuments(INPUTS, { parseHtml }));
-    expect(scanDocumentsBy(INPUTS, 'simhash', { parseHtml, threshold: 1 })).toEqual(scanDocuments(INPUTS, { parseHtml, k: 1 }));
+  it('simhash: {k, documents, pairs, clusters}, its pairs those of comparing every simhash within k', () => {
+    for (const k of [3, 1]) {
+      const report = scanDocumentsBy(INPUTS, simhash, { parseHtml, threshold: k });
+      expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters']);
+      expect(report.k).toBe(k);
+      const fingerprints = INPUTS.map((input) => fingerprintFor(simhash, input, parseHtml).fingerprinted.fingerprints);
+      // no check refutes a pair of these (the copies share their words)
+      const brute = bruteForcePairs(fingerprints.map((f) => f?.simhash ?? null), k).map(({ a, b, distance }) => ({ a: INPUTS[a]!.path, b: INPUTS[b]!.path, distance }));
+      expect(report.pairs).toEqual(brute);
+      for (const { a, b } of brute) expect(hammingDistance(fingerprints[INPUTS.findIndex((i) => i.path === a)]!.check, fingerprints[INPUTS.findIndex((i) => i.path === b)]!.check)).toBeLessThanOrEqual(16);
+    }
+    expect(pairKeys(scanDocumentsBy(INPUTS, simhash, { parseHtml }).pairs)).toEqual(familyPairs);
   });
 
   it('minhash: pairs the copies and the edited copy with their estimated Jaccard, as brute force does', () => {
-    const report = scanDocumentsBy(INPUTS, 'minhash', { parseHtml }) as MethodReport;
+    const report = scanDocumentsBy(INPUTS, minhash, { parseHtml });
     expect(report.method).toBe('minhash');
-    expect(report.threshold).toBe(DEFAULT_THRESHOLDS.minhash);
+    expect(report.threshold).toBe(minhash.defaultThreshold);
     expect(Object.keys(report)).toEqual(['method', 'threshold', 'documents', 'pairs', 'clusters']);
     expect(report.documents.map((d) => d.path)).toEqual(INPUTS.map((i) => i.path));
     expect(report.documents[2]).toMatchObject({ simhash: null, words: 0 });
-    const pairs = report.pairs as JaccardScanPair[];
+    const pairs = report.pairs as { a: string; b: string; jaccard: number }[];
     expect(pairKeys(pairs)).toEqual(familyPairs);
     const exact = pairs.find((p) => p.a === 'news/kites.html' && p.b === 'mirror/kites.html')!;
     expect(exact.jaccard).toBe(1);
@@ -71,20 +74,20 @@ describe('scanDocumentsBy', () => {
     expect(edited.jaccard).toBeGreaterThanOrEqual(0.5);
     expect(edited.jaccard).toBeLessThan(1);
     // Every brute-force pair above the threshold, with the same estimate.
-    const codes = INPUTS.map((input) => fingerprintForMethod(input, 'minhash', parseHtml).code as Uint32Array | null);
-    const brute = bruteForceJaccardPairs(codes, report.threshold).map(({ a, b, jaccard }) => ({ a: INPUTS[a]!.path, b: INPUTS[b]!.path, jaccard }));
+    const codes = INPUTS.map((input) => fingerprintFor(minhash, input, parseHtml).code as Uint32Array | null);
+    const brute = bruteForceJaccardPairs(codes, report.threshold as number).map(({ a, b, jaccard }) => ({ a: INPUTS[a]!.path, b: INPUTS[b]!.path, jaccard }));
     expect(pairs).toEqual(brute);
     expect(report.clusters).toEqual([['news/kites.html', 'mirror/kites.html', 'edited/kites.txt']]);
   });
 
   it('nilsimsa: pairs the copies and the edited copy with their score, as comparing every code does', () => {
-    const report = scanDocumentsBy(INPUTS, 'nilsimsa', { parseHtml }) as MethodReport;
+    const report = scanDocumentsBy(INPUTS, nilsimsa, { parseHtml });
     expect(report.method).toBe('nilsimsa');
-    expect(report.threshold).toBe(DEFAULT_THRESHOLDS.nilsimsa);
-    const pairs = report.pairs as ScoreScanPair[];
+    expect(report.threshold).toBe(nilsimsa.defaultThreshold);
+    const pairs = report.pairs as { a: string; b: string; score: number }[];
     expect(pairKeys(pairs)).toEqual(familyPairs);
     expect(pairs.find((p) => p.a === 'news/kites.html' && p.b === 'mirror/kites.html')!.score).toBe(128);
-    const codes = INPUTS.map((input) => fingerprintForMethod(input, 'nilsimsa', parseHtml).code as Uint8Array | null);
+    const codes = INPUTS.map((input) => fingerprintFor(nilsimsa, input, parseHtml).code as Uint8Array | null);
     expect(codes[2]).toBeNull();
     for (const p of pairs) {
       const a = INPUTS.findIndex((i) => i.path === p.a);
@@ -96,28 +99,28 @@ describe('scanDocumentsBy', () => {
   });
 
   it('a stricter threshold drops the edited copy; a looser one keeps it', () => {
-    for (const [method, strict] of [['minhash', 0.99], ['nilsimsa', 127]] as const) {
+    for (const [method, strict] of [[minhash, 0.99], [nilsimsa, 127]] as const) {
       const report = scanDocumentsBy(INPUTS, method, { parseHtml, threshold: strict });
-      expect(pairKeys(report.pairs), method).toEqual(['news/kites.html ~ mirror/kites.html']);
+      expect(pairKeys(report.pairs), method.name).toEqual(['news/kites.html ~ mirror/kites.html']);
     }
   });
 
   it('rejects a threshold outside the method\'s range, saying what it accepts', () => {
-    expect(() => parseThreshold('minhash', '1.5')).toThrow(/between 0 and 1/);
-    expect(() => parseThreshold('minhash', 'x')).toThrow(/between 0 and 1/);
-    expect(() => parseThreshold('nilsimsa', '129')).toThrow(/-128 to 128/);
-    expect(() => parseThreshold('nilsimsa', '80.5')).toThrow(/integer/);
-    expect(() => parseThreshold('simhash', '17')).toThrow(/0 to 16/);
-    expect(parseThreshold('minhash', '.75')).toBe(0.75);
-    expect(parseThreshold('nilsimsa', '-10')).toBe(-10);
-    expect(() => buildMethodReport('minhash', [], [], 0)).toThrow(RangeError);
+    expect(() => parseThreshold(minhash, '1.5')).toThrow(/between 0 and 1/);
+    expect(() => parseThreshold(minhash, 'x')).toThrow(/between 0 and 1/);
+    expect(() => parseThreshold(nilsimsa, '129')).toThrow(/-128 to 128/);
+    expect(() => parseThreshold(nilsimsa, '80.5')).toThrow(/integer/);
+    expect(() => parseThreshold(simhash, '17')).toThrow(/0 to 16/);
+    expect(parseThreshold(minhash, '.75')).toBe(0.75);
+    expect(parseThreshold(nilsimsa, '-10')).toBe(-10);
+    expect(() => buildDetectorReport(minhash, [], [], 0)).toThrow(RangeError);
   });
 });
 
-describe('explainMethod', () => {
+describe('explain', () => {
   it('minhash prints b, r and the S-curve 1 − (1 − s^r)^b at each similarity', () => {
     const { bands, rows } = minhashBanding(0.5);
-    const text = explainMethod('minhash', 0.5);
+    const text = minhash.explain(0.5);
     expect(text).toContain(`b = ${bands} bands of r = ${rows} rows`);
     expect(text).toContain(`P(s) = 1 − (1 − s^${rows})^${bands}`);
     const rowsOfCurve = text.split('\n').filter((l) => /^\s+0\.\d\d\s+\d\.\d{4}/.test(l));
@@ -130,8 +133,26 @@ describe('explainMethod', () => {
   });
 
   it('nilsimsa and simhash say what their cut-off means', () => {
-    expect(explainMethod('nilsimsa', 80)).toMatch(/score at least 80/);
-    expect(explainMethod('simhash', 3)).toMatch(/at most 3 bits/);
+    expect(nilsimsa.explain(80)).toMatch(/score at least 80/);
+    expect(simhash.explain(3)).toMatch(/at most 3 bits/);
+  });
+});
+
+describe('the registry', () => {
+  it('lists simhash first (the default), each detector once, each found by its name', () => {
+    expect(DETECTORS.map((d) => d.name)).toEqual(['simhash', 'minhash', 'nilsimsa']);
+    for (const d of DETECTORS) expect(detectorNamed(d.name)).toBe(d);
+    expect(() => detectorNamed('shingles')).toThrow('--method must be one of simhash, minhash, nilsimsa: got "shingles"');
+  });
+
+  it.each(DETECTORS.map((d) => [d.name, d] as const))('%s: its default passes its own check, its curve runs loosest first and holds the default', (_name, d) => {
+    expect(d.threshold.ok(d.defaultThreshold)).toBe(true);
+    expect(d.curve).toContain(d.defaultThreshold);
+    for (let i = 1; i < d.curve.length; i++) {
+      // a pair at the looser point's cut-off passes the looser one but not every stricter one
+      expect(d.passes(d.curve[i - 1]!, d.curve[i - 1]!)).toBe(true);
+      expect(d.passes(d.curve[i - 1]!, d.curve[i]!)).toBe(false);
+    }
   });
 });
 
@@ -148,27 +169,27 @@ function runScan(args: string[]): Promise<{ code: number; stdout: string; stderr
 }
 
 describe('bin/scan.ts --method, --jobs, --ndjson', () => {
-  for (const method of ['simhash', 'minhash', 'nilsimsa'] as const) {
+  for (const detector of DETECTORS) {
+    const method = detector.name;
     it(`${method}: --jobs 2 prints exactly what --jobs 1 prints, and finds the sample family`, async () => {
       const [one, two] = await Promise.all([runScan([SAMPLES, '--method', method, '--jobs', '1', '--json']), runScan([SAMPLES, '--method', method, '--jobs', '2', '--json'])]);
       expect(one.code).toBe(0);
       expect(one.stderr).toBe('');
       expect(two.stdout).toBe(one.stdout);
-      const report = JSON.parse(one.stdout) as ScanReport | MethodReport;
+      const report = JSON.parse(one.stdout) as { pairs: object[]; clusters: string[][] };
       expect(report.clusters).toHaveLength(1);
       expect(report.clusters[0]).toContain('original-site/2024/05/wrenmouth-tide-mill-turns-again.html');
-      const measure = { simhash: 'distance', minhash: 'jaccard', nilsimsa: 'score' }[method];
-      for (const pair of report.pairs) expect(Object.keys(pair)).toEqual(['a', 'b', measure]);
+      for (const pair of report.pairs) expect(Object.keys(pair)).toEqual(['a', 'b', detector.measure]);
     }, 60_000);
   }
 
   it('--ndjson streams a header, one line per document, then the pairs and clusters of --json', async () => {
     const [json, ndjson] = await Promise.all([runScan([SAMPLES, '--method', 'minhash', '--json']), runScan([SAMPLES, '--method', 'minhash', '--ndjson', '--jobs', '2'])]);
     expect(ndjson.code).toBe(0);
-    const report = JSON.parse(json.stdout) as MethodReport;
+    const report = JSON.parse(json.stdout) as { documents: object[]; pairs: object[]; clusters: string[][] };
     const lines = ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const expected = [
-      { method: 'minhash', threshold: DEFAULT_THRESHOLDS.minhash },
+      { method: 'minhash', threshold: minhash.defaultThreshold },
       ...report.documents.map((document) => ({ document })),
       ...report.pairs.map((pair) => ({ pair })),
       ...report.clusters.map((cluster) => ({ cluster })),
@@ -178,7 +199,7 @@ describe('bin/scan.ts --method, --jobs, --ndjson', () => {
 
   it('--explain prints the S-curve; --help says how far nilsimsa scales', async () => {
     const [explain, help] = await Promise.all([runScan(['--method', 'minhash', '--threshold', '0.8', '--explain']), runScan(['--help'])]);
-    expect(explain.stdout).toBe(explainMethod('minhash', 0.8));
+    expect(explain.stdout).toBe(minhash.explain(0.8));
     expect(help.stdout).toMatch(/nilsimsa[\s\S]*Compares every pair[\s\S]*100,000 pages/);
   }, 60_000);
 

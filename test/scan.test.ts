@@ -13,9 +13,10 @@ import {
   type ScanReport,
   bruteForcePairs,
   findNearPairs,
-  scanDocuments,
   titleOfText,
 } from '../lib/scan/scan';
+import { scanDocumentsBy } from '../lib/scan/detector';
+import { simhash } from '../lib/scan/detectors/simhash';
 import { KITE, SOUP } from './support/scan-texts';
 
 const parseHtml = (html: string): Document => parseHTML(html).document as unknown as Document;
@@ -34,7 +35,7 @@ const LOGIN = `<!doctype html><html><head><title>Sign in</title></head><body>
 <form action="/login" method="post"><label>Email <input name="email"></label><label>Password <input type="password" name="pw"></label><button>Sign in</button></form>
 </body></html>`;
 
-describe('scanDocuments', () => {
+describe('scanDocumentsBy simhash', () => {
   const inputs: ScanInput[] = [
     { path: 'news/kites.html', kind: 'html', content: page('Kites fill the sky over the airfield', KITE, 'Valley News') },
     { path: 'soup.txt', kind: 'text', content: `\n  Vegetable soup, slowly  \n\n${SOUP.join('\n\n')}\n` },
@@ -45,8 +46,7 @@ describe('scanDocuments', () => {
   ];
 
   it('reports documents in input order, with notes for those without text', () => {
-    const progress: [number, number, string][] = [];
-    const report = scanDocuments(inputs, { parseHtml, onProgress: (done, total, path) => progress.push([done, total, path]) });
+    const report = scanDocumentsBy(inputs, simhash, { parseHtml });
     expect(report.k).toBe(3);
     expect(report.documents.map((d) => d.path)).toEqual(inputs.map((i) => i.path));
     const [kites, soup, login, empty, mirror, kitesTxt] = report.documents;
@@ -78,7 +78,6 @@ describe('scanDocuments', () => {
     ]);
     expect(report.clusters).toEqual([['news/kites.html', 'mirror/kites.html', 'kites.txt']]);
     expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters']);
-    expect(progress).toEqual(inputs.map((input, i) => [i + 1, inputs.length, input.path]));
   });
 
   it('finds a lightly edited copy within k, and not at a smaller k', () => {
@@ -89,18 +88,19 @@ describe('scanDocuments', () => {
       { path: 'b.txt', kind: 'text', content: edited.join('\n\n') },
       { path: 'c.txt', kind: 'text', content: SOUP.join('\n\n') },
     ];
-    const { pairs } = scanDocuments(docs, { parseHtml, k: 16 });
+    const { pairs } = scanDocumentsBy(docs, simhash, { parseHtml, threshold: 16 });
     const ab = pairs.find((p) => p.a === 'a.txt' && p.b === 'b.txt');
     expect(ab).toBeDefined();
-    expect(ab!.distance).toBeGreaterThan(0);
-    expect(ab!.distance).toBeLessThanOrEqual(6);
-    const atK = scanDocuments(docs, { parseHtml, k: ab!.distance - 1 });
+    const distance = ab!.distance as number;
+    expect(distance).toBeGreaterThan(0);
+    expect(distance).toBeLessThanOrEqual(6);
+    const atK = scanDocumentsBy(docs, simhash, { parseHtml, threshold: distance - 1 });
     expect(atK.pairs.filter((p) => p.a === 'a.txt' && p.b === 'b.txt')).toEqual([]);
-    expect(atK.k).toBe(ab!.distance - 1);
+    expect(atK.k).toBe(distance - 1);
   });
 
   it('notes a page the parser throws on, and rejects a bad k', () => {
-    const report = scanDocuments([{ path: 'bad.html', kind: 'html', content: '<p>x</p>' }], {
+    const report = scanDocumentsBy([{ path: 'bad.html', kind: 'html', content: '<p>x</p>' }], simhash, {
       parseHtml: () => {
         throw new Error('boom');
       },
@@ -108,8 +108,8 @@ describe('scanDocuments', () => {
     expect(report.documents).toEqual([{ path: 'bad.html', title: '', simhash: null, words: 0, note: 'The page could not be read: boom' }]);
     expect(report.pairs).toEqual([]);
     expect(report.clusters).toEqual([]);
-    for (const k of [-1, 17, 2.5, Number.NaN]) expect(() => scanDocuments([], { parseHtml, k })).toThrow(RangeError);
-    expect(scanDocuments([], { parseHtml })).toEqual({ k: 3, documents: [], pairs: [], clusters: [] });
+    for (const k of [-1, 17, 2.5, Number.NaN]) expect(() => scanDocumentsBy([], simhash, { parseHtml, threshold: k })).toThrow(RangeError);
+    expect(scanDocumentsBy([], simhash, { parseHtml })).toEqual({ k: 3, documents: [], pairs: [], clusters: [] });
   });
 
   it('titles text files by their first non-empty line, at most 200 characters', () => {

@@ -1,9 +1,10 @@
-// The `scan` command's work, without the file system: documents in, a report of near-duplicate
-// pairs and clusters out. The CLI (bin/scan.ts) reads the files; tests call this directly.
-import { clustersOf } from '../report/clusters';
+// The `scan` command's first steps, without the file system: a document in, its extracted text
+// and simhash out (fingerprintDocument), and the simhash pairs within k through permuted-block
+// tables (findNearPairs). The detectors (lib/scan/detectors/) find pairs from here; the CLI
+// (bin/scan.ts) reads the files.
 import { extractArticle } from '../text/extract';
 import type { ExtractOptions } from '../text/reading';
-import { type TextFingerprints, confirmsNearDuplicate, fingerprintText } from '../fingerprint/features';
+import { type TextFingerprints, fingerprintText } from '../fingerprint/features';
 import { type Fingerprint, fingerprintToHex, hammingDistance } from '../fingerprint/bits';
 import { MemoryIndex } from '../index/near';
 import { DEFAULT_K, type TableDesign, chooseDesign } from '../index/tables';
@@ -15,17 +16,6 @@ export interface ScanInput {
   path: string;
   kind: ScanKind;
   content: string;
-}
-
-export interface ScanOptions {
-  /** Pairs at Hamming distance ≤ k are near-duplicates. Default 3. */
-  k?: number;
-  /** HTML → Document (linkedom in Node, DOMParser in a browser). */
-  parseHtml: (html: string) => Document;
-  /** Called after each document is fingerprinted. */
-  onProgress?: (done: number, total: number, path: string) => void;
-  /** Passed to extractArticle. */
-  extract?: ExtractOptions;
 }
 
 export interface ScannedDocument {
@@ -164,33 +154,4 @@ export function findNearPairs(fingerprints: readonly (Fingerprint | null)[], k: 
 
 export function checkK(k: number): void {
   if (!Number.isInteger(k) || k < 0 || k > MAX_K) throw new RangeError(`k must be an integer from 0 to ${MAX_K}: got ${k}`);
-}
-
-/** Pairs and clusters of already fingerprinted documents (in report order). */
-export function buildReport(fingerprinted: readonly FingerprintedDocument[], k: number = DEFAULT_K): ScanReport {
-  checkK(k);
-  const documents = fingerprinted.map((f) => f.document);
-  // Candidates within k bits on the simhash, confirmed by the check fingerprint (lib/features.ts).
-  const indexPairs = findNearPairs(fingerprinted.map((f) => f.fingerprints?.simhash ?? null), k).filter(({ a, b }) =>
-    confirmsNearDuplicate(fingerprinted[a]!.fingerprints!.check, fingerprinted[b]!.fingerprints!.check),
-  );
-  const pathOf = (i: number): string => documents[i]!.path;
-  return {
-    k,
-    documents,
-    pairs: indexPairs.map(({ a, b, distance }) => ({ a: pathOf(a), b: pathOf(b), distance })),
-    clusters: clustersOf(documents.length, indexPairs.map(({ a, b }) => [a, b] as const)).map((c) => c.map(pathOf)),
-  };
-}
-
-/** Fingerprints every input (in the given order) and reports the pairs within k bits. */
-export function scanDocuments(inputs: readonly ScanInput[], options: ScanOptions): ScanReport {
-  const { k = DEFAULT_K, parseHtml, onProgress, extract } = options;
-  checkK(k);
-  const fingerprinted: FingerprintedDocument[] = [];
-  for (const input of inputs) {
-    fingerprinted.push(fingerprintDocument(input, parseHtml, extract));
-    onProgress?.(fingerprinted.length, inputs.length, input.path);
-  }
-  return buildReport(fingerprinted, k);
 }
