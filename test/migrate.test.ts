@@ -17,6 +17,7 @@ import { readRunIndexValue, tableTree } from '../lib/store/table-trees';
 import { chooseDesign, designTables } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords } from './support/kept-tables';
+import { nearDuplicatesOf, recordVisit } from './support/store-queries';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -142,7 +143,7 @@ async function answers(store: PageStore): Promise<Answer[]> {
   // stored pages as queries (NO_CHECK ones on the simhash alone), and perturbed random pages
   for (const r of records.filter((_, i) => i % 40 === 0 || r0(records[i]!))) {
     const check = r.check === NO_CHECK ? null : fingerprintFromHex(r.check);
-    const got = shape(await store.nearDuplicatesOf(r));
+    const got = shape(await nearDuplicatesOf(store, r));
     expect(got).toEqual(bruteForce(records, fingerprintFromHex(r.simhash), check, r.url));
     out.push(got);
   }
@@ -253,7 +254,7 @@ describe('migrateDesign', () => {
           { url, title: '', site: new URL(url).host, simhash: fingerprintToHex(simhash), check: NO_CHECK, firstSeen: 50_000 + i, lastSeen: 50_000 + i, visits: 1 },
         ]);
       } else {
-        await stale.recordVisit({ url, title: '', site: new URL(url).host, simhash, check: base.check, now: 50_000 + i });
+        await recordVisit(stale, { url, title: '', site: new URL(url).host, simhash, check: base.check, now: 50_000 + i });
       }
     };
     let stops = 0;

@@ -21,6 +21,7 @@ import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { ImportInterruptedError } from '../lib/store/transfer';
 import type { Db } from '../lib/store/schema';
+import { recordVisit } from './support/store-queries';
 
 const quota = (): DOMException => new DOMException('The current transaction exceeded its quota limitations.', 'QuotaExceededError');
 
@@ -236,7 +237,7 @@ async function setup(pages: number) {
   const store = await PageStore.open(db);
   for (let i = 0; i < pages; i++) {
     const { simhash, check } = fingerprintText(text(i));
-    await store.recordVisit({ url: `https://old.example/${String(i).padStart(4, '0')}`, title: '', site: 'old.example', simhash, check, now: 10_000 + i });
+    await recordVisit(store, { url: `https://old.example/${String(i).padStart(4, '0')}`, title: '', site: 'old.example', simhash, check, now: 10_000 + i });
   }
   // the disk: a write of a new page past `capacity` pages is refused, as Chromium does at commit
   const disk = { capacity: Infinity };
@@ -319,12 +320,12 @@ describe('PageStore.leastRecentlySeen', () => {
     const store = await PageStore.open(db);
     const { simhash, check } = fingerprintText(text(1));
     for (const [url, now] of [['https://b.example/', 5], ['https://a.example/', 5], ['https://c.example/', 1], ['https://d.example/', 9]] as const) {
-      await store.recordVisit({ url, title: '', site: new URL(url).host, simhash, check, now });
+      await recordVisit(store, { url, title: '', site: new URL(url).host, simhash, check, now });
     }
     expect(await store.leastRecentlySeen(10)).toEqual(['https://c.example/', 'https://b.example/', 'https://a.example/', 'https://d.example/']);
     expect(await store.leastRecentlySeen(2)).toEqual(['https://c.example/', 'https://b.example/']);
     expect(await store.leastRecentlySeen(0)).toEqual([]);
-    await store.recordVisit({ url: 'https://c.example/', title: '', site: 'c.example', simhash, check, now: 20 });
+    await recordVisit(store, { url: 'https://c.example/', title: '', site: 'c.example', simhash, check, now: 20 });
     expect(await store.leastRecentlySeen(1)).toEqual(['https://b.example/']);
     await expect(store.leastRecentlySeen(-1)).rejects.toThrow(RangeError);
   });

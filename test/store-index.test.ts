@@ -13,6 +13,7 @@ import { StoreIndex, indexUrl } from './support/store-index';
 import { type IndexFactory, flipBits, runIndexSuite } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { freshStore } from './support/fresh-store';
+import { recordVisit } from './support/store-queries';
 
 const factories: IndexFactory[] = [
   {
@@ -54,7 +55,7 @@ describe('TableRuns', () => {
     const near = flipBits(A, [0, 17, 40]);
     const shares = asFingerprint(A ^ 0xffn); // 8 bits away: differs in the last block only
     for (const [url, simhash] of [['https://near.example/', near], ['https://shares.example/', shares]] as const) {
-      await store.recordVisit({ url, title: '', site: new URL(url).host, simhash, check: simhash, now: 1 });
+      await recordVisit(store, { url, title: '', site: new URL(url).host, simhash, check: simhash, now: 1 });
     }
     const [nearId, sharesId] = [(await store.get('https://near.example/'))!.id, (await store.get('https://shares.example/'))!.id];
     const tx = store.db.transaction(['meta', 'runs']);

@@ -18,6 +18,7 @@ import { TABLE_STRIDE, levelForEntries, readRunIndexValue, tableEntries, tableTr
 import { designTables, tableKeys } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
+import { recordVisit } from './support/store-queries';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -92,12 +93,12 @@ describe('the run index', () => {
     const get = vi.spyOn(IDBObjectStore.prototype, 'get');
     const runsReads = (): number => get.mock.calls.filter(([key]) => key === 'runs').length;
     try {
-      await a.recordVisit({ url: 'https://a.example/', title: '', site: 'a.example', simhash: A, check: A, now: 1 });
+      await recordVisit(a, { url: 'https://a.example/', title: '', site: 'a.example', simhash: A, check: A, now: 1 });
       get.mockClear();
       expect(await a.nearDuplicates(A, A)).toHaveLength(1);
       expect(await a.nearDuplicates(A, A)).toHaveLength(1);
       expect(runsReads()).toBe(0); // the index the write wrote, stamped, was kept
-      await b.recordVisit({ url: 'https://b.example/', title: '', site: 'b.example', simhash: A, check: A, now: 2 });
+      await recordVisit(b, { url: 'https://b.example/', title: '', site: 'b.example', simhash: A, check: A, now: 2 });
       get.mockClear();
       expect(await a.nearDuplicates(A, A)).toHaveLength(2); // a new stamp: read again
       expect(await a.nearDuplicates(A, A)).toHaveLength(2);
@@ -175,7 +176,7 @@ describe('PageStore keeps the trees exactly as the records say', () => {
     await expectTablesOfRecords(store.db);
     expect(await Promise.all(bases.map((base) => store.nearDuplicates(base, base)))).toEqual(answersBefore);
     expect(await store.compactTables(1)).toBe(0); // nothing left to merge
-    await store.recordVisit({ url: 'https://after.example/', title: '', site: 'after.example', simhash: bases[0]!, check: bases[0]!, now: now++ });
+    await recordVisit(store, { url: 'https://after.example/', title: '', site: 'after.example', simhash: bases[0]!, check: bases[0]!, now: now++ });
     await store.forgetMany([(await storedPages(store.db))[0]!.url]);
     await expectTablesOfRecords(store.db);
   });
@@ -183,9 +184,9 @@ describe('PageStore keeps the trees exactly as the records say', () => {
   it('a forgotten page leaves nothing in the runs: not its simhash, not the hash of its URL', async () => {
     const store = await freshStore();
     const others = randomFingerprints(0x0f0e7n, 50);
-    for (const [i, simhash] of others.entries()) await store.recordVisit({ url: `https://o.example/${i}`, title: '', site: 'o.example', simhash, check: simhash, now: i });
-    const { id } = await store.recordVisit({ url: 'https://secret.example/', title: '', site: 'secret.example', simhash: A, check: A, now: 99 });
-    for (const [i, simhash] of others.entries()) await store.recordVisit({ url: `https://p.example/${i}`, title: '', site: 'p.example', simhash, check: simhash, now: 100 + i }); // merged with it
+    for (const [i, simhash] of others.entries()) await recordVisit(store, { url: `https://o.example/${i}`, title: '', site: 'o.example', simhash, check: simhash, now: i });
+    const { id } = await recordVisit(store, { url: 'https://secret.example/', title: '', site: 'secret.example', simhash: A, check: A, now: 99 });
+    for (const [i, simhash] of others.entries()) await recordVisit(store, { url: `https://p.example/${i}`, title: '', site: 'p.example', simhash, check: simhash, now: 100 + i }); // merged with it
     // the simhash in any tree; the id in a table's entry (the page fields' trees are checked against the records by expectTablesOfRecords)
     const holds = async (): Promise<boolean> =>
       (await store.db.getAll('runs')).some((words) => {

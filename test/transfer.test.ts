@@ -14,6 +14,7 @@ import type { Refusal } from '../lib/protocol/ndjson';
 import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
+import { nearDuplicatesOf, recordVisit } from './support/store-queries';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -77,9 +78,9 @@ async function populated(count: number, design?: DesignMeta): Promise<PageStore>
       check: checks[i]!,
       now: Date.UTC(2024, 0, 1) + i * 60_000,
     };
-    await store.recordVisit(visit);
-    if (i % 5 === 0) await store.recordVisit({ ...visit, now: visit.now + 86_400_000 });
-    if (i % 13 === 0) await store.recordVisit({ ...visit, simhash: flipBits(visit.simhash, [1, 2]), now: visit.now + 2 * 86_400_000 });
+    await recordVisit(store, visit);
+    if (i % 5 === 0) await recordVisit(store, { ...visit, now: visit.now + 86_400_000 });
+    if (i % 13 === 0) await recordVisit(store, { ...visit, simhash: flipBits(visit.simhash, [1, 2]), now: visit.now + 2 * 86_400_000 });
   }
   await importLines(store, file(pageLine({ url: 'https://nocheck.example/', title: 'No check', simhash: '00000000ffffffff', visits: 3 })), { now: NOW });
   return store;
@@ -234,10 +235,10 @@ describe('merging with a stored page', () => {
   it('merges into a page recorded by a visit, and the next visit counts on from the merged count', async () => {
     const store = await freshStore();
     const url = 'https://a.example/p';
-    await store.recordVisit({ url, title: 'Visited', site: 'a.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: T(10) });
+    await recordVisit(store, { url, title: 'Visited', site: 'a.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: T(10) });
     expect(await importLines(store, file(pageLine({ title: 'Imported', firstSeen: iso(T(1)), lastSeen: iso(T(2)), visits: 7 })), { now: NOW })).toMatchObject({ merged: 1 });
     expect(await store.get(url)).toMatchObject({ title: 'Visited', firstSeen: T(1), lastSeen: T(10), visits: 7, check: A_CHECK });
-    expect(await store.recordVisit({ url, title: 'Visited', site: 'a.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: T(11) })).toMatchObject({ visits: 8 });
+    expect(await recordVisit(store, { url, title: 'Visited', site: 'a.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: T(11) })).toMatchObject({ visits: 8 });
   });
 });
 
@@ -420,8 +421,8 @@ describe('pages imported without a check', () => {
     const store = await freshStore();
     await importLines(store, file(pageLine({ url: 'https://imported.example/' })), { now: NOW });
     expect((await store.get('https://imported.example/'))!.check).toBe(NO_CHECK);
-    await store.recordVisit({ url: 'https://visited.example/', title: 'V', site: 'visited.example', simhash: flipBits(simhash, [0]), check: fingerprintFromHex(A_CHECK), now: NOW });
-    await store.recordVisit({ url: 'https://refuted.example/', title: 'R', site: 'refuted.example', simhash: flipBits(simhash, [1]), check: farCheck(fingerprintFromHex(A_CHECK)), now: NOW });
+    await recordVisit(store, { url: 'https://visited.example/', title: 'V', site: 'visited.example', simhash: flipBits(simhash, [0]), check: fingerprintFromHex(A_CHECK), now: NOW });
+    await recordVisit(store, { url: 'https://refuted.example/', title: 'R', site: 'refuted.example', simhash: flipBits(simhash, [1]), check: farCheck(fingerprintFromHex(A_CHECK)), now: NOW });
 
     // a query with a check: the imported page is accepted, the visited page with a far check is not
     const found = await store.nearDuplicates(flipBits(simhash, [0]), fingerprintFromHex(A_CHECK), { excludeUrl: 'https://visited.example/' });
@@ -430,17 +431,17 @@ describe('pages imported without a check', () => {
 
     // the imported page's own near-duplicates: every page within k, none can be confirmed
     const imported = (await store.get('https://imported.example/'))!;
-    expect((await store.nearDuplicatesOf(imported)).map((m) => m.record.url)).toEqual(['https://refuted.example/', 'https://visited.example/']);
+    expect((await nearDuplicatesOf(store, imported)).map((m) => m.record.url)).toEqual(['https://refuted.example/', 'https://visited.example/']);
     // a recorded page's, through nearDuplicatesOf: its check is used as nearDuplicates does
     const visited = (await store.get('https://visited.example/'))!;
-    expect((await store.nearDuplicatesOf(visited)).map((m) => m.record.url)).toEqual(['https://imported.example/']);
-    expect(await store.nearDuplicatesOf(visited)).toEqual(await store.nearDuplicates(fingerprintFromHex(visited.simhash), fingerprintFromHex(visited.check), { excludeUrl: visited.url }));
+    expect((await nearDuplicatesOf(store, visited)).map((m) => m.record.url)).toEqual(['https://imported.example/']);
+    expect(await nearDuplicatesOf(store, visited)).toEqual(await store.nearDuplicates(fingerprintFromHex(visited.simhash), fingerprintFromHex(visited.check), { excludeUrl: visited.url }));
   });
 
   it('get their check on the next visit', async () => {
     const store = await freshStore();
     await importLines(store, file(pageLine({ url: 'https://imported.example/', visits: 3 })), { now: NOW });
-    const record = await store.recordVisit({ url: 'https://imported.example/', title: 'T', site: 'imported.example', simhash, check: fingerprintFromHex(A_CHECK), now: NOW + 1 });
+    const record = await recordVisit(store, { url: 'https://imported.example/', title: 'T', site: 'imported.example', simhash, check: fingerprintFromHex(A_CHECK), now: NOW + 1 });
     expect(record).toMatchObject({ check: A_CHECK, visits: 4 });
     expect(fingerprintToHex(fingerprintFromHex(record.check))).toBe(A_CHECK);
   });
@@ -489,7 +490,7 @@ describe('a long import looks up only the URLs that may be stored (UrlFilter)', 
     const late = 'https://late.example/visited-during-the-import';
     const fresh = 'https://fresh.example/only-in-the-file';
     expect(filter.mayHold(late) || filter.mayHold(fresh)).toBe(false);
-    await store.recordVisit({ url: late, title: 'Visited', site: 'late.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: NOW });
+    await recordVisit(store, { url: late, title: 'Visited', site: 'late.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: NOW });
 
     const seen: (number | undefined)[] = [];
     await store.updateMany([late, fresh], (current) => {

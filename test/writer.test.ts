@@ -5,7 +5,6 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { fingerprintToHex } from '../lib/fingerprint/bits';
 import { randomFingerprints } from '../lib/random';
-import { groupsState } from '../lib/store/regroup';
 import { PageStore } from '../lib/store/pages';
 import { type PortLike, createWriter } from '../lib/background/writer';
 import { IMPORT_MESSAGE_LINES, type Saved, WriterFailed, WriterStopped, importThrough, runJob } from '../lib/ui/writer-client';
@@ -112,7 +111,7 @@ describe('an import through the worker', () => {
     expect(allSaved?.through).toBe(lines.length);
     expect(await store.count()).toBe(pagesIn(9_000));
     expect(phases.has('reading')).toBe(true);
-    expect(await groupsState(store)).toEqual({ k: 3, complete: true });
+    expect(await store.groupsState()).toEqual({ k: 3, complete: true });
     expect(changed()).toBe(1);
 
     const again = portPair();
@@ -295,12 +294,12 @@ describe('other jobs through the worker', () => {
 
   it('organises for the current k, with progress', async () => {
     const { store } = await imported(300);
-    expect(await groupsState(store)).toEqual({ k: 3, complete: true });
+    expect(await store.groupsState()).toEqual({ k: 3, complete: true });
     const other = writerOver(store, 5).writer; // the settings' k is now 5
     const phases: string[] = [];
     expect(await job(other, { type: 'store/organise' }, { onOrganise: (s: { phase: string }) => phases.push(s.phase) })).toEqual({});
     expect(phases).toContain('reading');
-    expect(await groupsState(store)).toEqual({ k: 5, complete: true });
+    expect(await store.groupsState()).toEqual({ k: 5, complete: true });
   });
 
   it('runs one job at a time: a job queued behind another hears `waiting`, and starts after it ends', async () => {

@@ -6,7 +6,7 @@ import { browser } from 'wxt/browser';
 import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/protocol/messages';
 import { WRITER_PORT } from '@/lib/protocol/messages';
 import type { OrganiseProgress } from '@/lib/store/regroup';
-import { keptPageStore } from '@/lib/store/pages';
+import { keptPageReader } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';
 import { type JobCallbacks, WriterStopped, runJob } from '@/lib/ui/writer-client';
@@ -18,7 +18,7 @@ export const l = createLocalizer((key, substitutions) => browser.i18n.getMessage
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 /** The page store, kept per connection (opened again if the browser closed it, after a full disk); it only reads. */
-export const store = keptPageStore('reader');
+export const store = keptPageReader();
 
 /** Marks `name` the first time only (a mark on the way to the page's first screen, read by npm run bench:browser). */
 export function markOnce(name: string): void {

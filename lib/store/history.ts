@@ -4,7 +4,7 @@
 // the first screen of a store of a million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../report/groups';
 import { MAX_PAGE_ID, lastSeenEntry } from './page-rows';
-import type { PageStore } from './pages';
+import type { PageReader } from './pages';
 import { passageMatches } from './passages';
 import { isPassageCopyOf } from '../report/copies';
 import type { PageRecord, SiteCounts } from './schema';
@@ -75,7 +75,7 @@ export function entryOf(id: string, members: readonly PageRecord[]): HistoryEntr
  * lastSeen tree (lib/store/page-rows.ts) a batch at a time: the first batch sized for the
  * caller's need, later ones larger.
  */
-export async function readHistory(store: PageStore, filter: HistoryFilter, { after = null, limit, maxScan = Infinity, shown }: ReadOptions): Promise<HistoryPage> {
+export async function readHistory(store: PageReader, filter: HistoryFilter, { after = null, limit, maxScan = Infinity, shown }: ReadOptions): Promise<HistoryPage> {
   const needle = filter.text?.trim().toLowerCase() ?? '';
   return store.read(async (rows) => {
     // strictly before the cursor, and no later than `to` (every id of its millisecond)
@@ -139,7 +139,7 @@ export interface Overview {
 }
 
 /** The counts at the top of the history page: meta's kept counts (lib/store/tally.ts), no walk over the pages. */
-export async function readOverview(store: PageStore): Promise<Overview> {
+export async function readOverview(store: PageReader): Promise<Overview> {
   return store.read(async (rows, tx) => {
     const meta = tx.objectStore('meta');
     const [pages, kept] = await Promise.all([readPageCount(rows, meta), meta.get('groupCounts')]);
@@ -158,7 +158,7 @@ async function siteCountsOf(counts: SiteCountsReader, pages: PagesCounter, site:
 }
 
 /** The standing of one site (the popup's flag). */
-export async function readSiteStanding(store: PageStore, site: string, mark: SiteMark | null): Promise<SiteStanding> {
+export async function readSiteStanding(store: PageReader, site: string, mark: SiteMark | null): Promise<SiteStanding> {
   const { pages, copies } = await store.read((rows, tx) => siteCountsOf(tx.objectStore('siteCounts'), rows, site));
   return siteStanding(site, pages, copies, mark);
 }
@@ -167,7 +167,7 @@ export async function readSiteStanding(store: PageStore, site: string, mark: Sit
  * Every site with at least one copy, and every marked site: flagged ones first, then by share of
  * copies, then by name. One read of the kept site counts (lib/store/tally.ts).
  */
-export async function readSiteStandings(store: PageStore, marks: ReadonlyMap<string, SiteMark>): Promise<SiteStanding[]> {
+export async function readSiteStandings(store: PageReader, marks: ReadonlyMap<string, SiteMark>): Promise<SiteStanding[]> {
   const { withCopies, marked } = await store.read(async (pages, tx) => {
     const rows = new Map((await tx.objectStore('siteCounts').getAll()).flatMap((bucket) => [...(parseSiteBucket(bucket) ?? [])]));
     // a marked site with no row: counted (it has no page, or its bucket was lost)
@@ -191,7 +191,7 @@ export interface CopyEvidence {
 }
 
 /** The evidence for a site: each of its copies beside its original, newest copy first; at most `limit`. */
-export async function readSiteEvidence(store: PageStore, site: string, limit = 200): Promise<CopyEvidence[]> {
+export async function readSiteEvidence(store: PageReader, site: string, limit = 200): Promise<CopyEvidence[]> {
   const out = await store.read(async (rows, _tx, passages) => {
     const copies = await rows.where('copySite', site, limit);
     return Promise.all(

@@ -110,13 +110,34 @@ export function storedRecord(record: PageRecord): PageRecord {
   return out;
 }
 
+/**
+ * The store as a context that only reads sees it (the history page, through PageStore.reader):
+ * no method that writes, not even the design of a new database. The worker's writer has the whole
+ * PageStore.
+ */
+export interface PageReader {
+  /** The table design queries read (as of the last transaction that read meta). */
+  readonly design: TableDesign;
+  get(url: string): Promise<PageRecord | undefined>;
+  /** How many pages are recorded: meta's `pageCount`. */
+  count(): Promise<number>;
+  /** The groups' state: the k they were computed with, and whether they are complete. */
+  groupsState(): Promise<GroupsMeta>;
+  /** Runs `work` in one readonly transaction over the pages, the passage index, meta and siteCounts. */
+  read<T>(work: (rows: PageRows, tx: ReadTx, passages: PassageRows) => Promise<T>): Promise<T>;
+  nearDuplicates(simhash: Fingerprint, check: Fingerprint | null, options?: NearDuplicateOptions): Promise<NearDuplicate[]>;
+  getWithNear(url: string, options?: Omit<NearDuplicateOptions, 'excludeUrl'>): Promise<PageMatches | undefined>;
+  pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]>;
+  pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & { passages?: Uint8Array })[]>;
+}
+
 function checkK(design: TableDesign, k: number): void {
   if (!Number.isInteger(k) || k < 0 || k > design.k) {
     throw new RangeError(`k must be an integer from 0 to ${design.k} (the stored table design's k): got ${k}`);
   }
 }
 
-export class PageStore {
+export class PageStore implements PageReader {
   private constructor(
     readonly db: Db,
     private stored: StoredDesign,
@@ -226,7 +247,7 @@ export class PageStore {
    * design of a new database. Until the worker records one there are no pages, so the default
    * design reads them as well as any; every query re-reads the stored design (readMeta).
    */
-  static async reader(db: Db): Promise<PageStore> {
+  static async reader(db: Db): Promise<PageReader> {
     const look = db.transaction('meta', 'readonly');
     const existing = await within(look, () => look.store.get('design'));
     return new PageStore(db, existing === undefined ? { k: DEFAULT_DESIGN.k, b: DEFAULT_DESIGN.b } : PageStore.usable(existing));
@@ -240,23 +261,15 @@ export class PageStore {
   }
 
   /**
-   * Records a visit and returns the record as written. First visit: visits 1, firstSeen = lastSeen
-   * = now. Later visits: visits + 1, lastSeen = now, the title, fingerprints and keys replaced (the
-   * page's text may have changed), firstSeen kept. One read and one put in one readwrite
-   * transaction: concurrent visits to a page are serialised and none is lost, and the record and
-   * its table keys are written together or not at all. The keys are those of the design in meta
-   * at that moment (both designs' during a migration: lib/store/migrate.ts).
-   */
-  async recordVisit(visit: Visit): Promise<PageRecord> {
-    return (await this.record(visit)).record;
-  }
-
-  /**
-   * recordVisit, returning also the page's near-duplicates within k (nearDuplicates' rule), and
-   * keeping the groups (lib/groups.ts) in the same transaction: the page joins the groups of its
-   * near-duplicates (merging them), or leaves its old group if its text changed. The group
-   * fields of every member touched are written with the record, so a group is never half
-   * updated. Groups use the k they were computed with (meta `groups`), not this call's k.
+   * Records a visit and returns the record as written, with the page's near-duplicates within k
+   * (nearDuplicates' rule) and the pages sharing passages with it. First visit: visits 1,
+   * firstSeen = lastSeen = now. Later visits: visits + 1, lastSeen = now, the title, fingerprints
+   * and keys replaced (the page's text may have changed), firstSeen kept. One readwrite
+   * transaction: concurrent visits to a page are serialised and none is lost, and the record, its
+   * table keys (those of the design in meta at that moment; both designs' during a migration:
+   * lib/store/migrate.ts) and its groups are written together or not at all. The page joins the
+   * groups of its near-duplicates (merging them), or leaves its old group if its text changed;
+   * groups use the k they were computed with (meta `groups`), not this call's k.
    */
   async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[]; passages: RecordMatch[] }> {
     const simhash = fingerprintToHex(visit.simhash);
@@ -327,6 +340,10 @@ export class PageStore {
     return storedPageCount(this.db);
   }
 
+  async groupsState(): Promise<GroupsMeta> {
+    return this.read((_rows, tx) => readGroupsMeta(tx.objectStore('meta')));
+  }
+
   /** The URLs of the `limit` pages seen longest ago, oldest first (then by id): the lastSeen tree. */
   async leastRecentlySeen(limit: number): Promise<string[]> {
     if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number: got ${limit}`);
@@ -348,11 +365,6 @@ export class PageStore {
     });
   }
 
-  /** nearDuplicates of a stored record, itself left out unless excludeUrl says otherwise. */
-  async nearDuplicatesOf(record: PageRecord, { excludeUrl = record.url, ...options }: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
-    return this.nearDuplicates(fingerprintFromHex(record.simhash), checkOf(record), { ...options, excludeUrl });
-  }
-
   /**
    * get(url) and, if it is stored, nearDuplicatesOf it, in one readonly transaction: what the
    * popup's report needs, with the page's block and the url tree's chunks read once.
@@ -367,14 +379,6 @@ export class PageStore {
       ]);
       const shared = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, record.id, new Set(near.map((m) => m.record.id)));
       return { record, near, passages: shared };
-    });
-  }
-
-  /** The passage fingerprints kept for the page at `url`; undefined if it is not recorded or has none. */
-  async passagesOf(url: string): Promise<PassageFingerprints | undefined> {
-    return this.read(async (rows, _tx, passages) => {
-      const record = await rows.byUrl(url);
-      return record === undefined ? undefined : passages.fingerprintsOf(record.id);
     });
   }
 
@@ -766,18 +770,17 @@ async function regroupAfterRemoval(rows: PageRows, tally: Tally, gone: readonly 
 }
 
 /**
- * A function giving the PageStore over the shared connection (getDb), opened once per connection:
- * every query and write re-reads the table design in its own transaction, so a kept store is never
- * stale, and when the browser closed the connection (a full disk) getDb opens a new one and a new
- * store is opened over it. A failed open is not kept. The worker keeps a writer's; the history page
- * a reader's, which never writes (PageStore.reader).
+ * A function giving a store over the shared connection (getDb), opened once per connection by
+ * `open`: every query and write re-reads the table design in its own transaction, so a kept store
+ * is never stale, and when the browser closed the connection (a full disk) getDb opens a new one
+ * and a new store is opened over it. A failed open is not kept.
  */
-export function keptPageStore(role: 'writer' | 'reader' = 'writer'): () => Promise<PageStore> {
-  let kept: { db: Db; pages: Promise<PageStore> } | undefined;
+function keptStore<S>(open: (db: Db) => Promise<S>): () => Promise<S> {
+  let kept: { db: Db; pages: Promise<S> } | undefined;
   return async () => {
     const db = await getDb();
-    if (kept?.db !== db) {
-      const pages = role === 'writer' ? PageStore.open(db) : PageStore.reader(db);
+    if (kept === undefined || kept.db !== db) {
+      const pages = open(db);
       kept = { db, pages };
       pages.catch(() => {
         if (kept?.pages === pages) kept = undefined;
@@ -786,3 +789,9 @@ export function keptPageStore(role: 'writer' | 'reader' = 'writer'): () => Promi
     return kept.pages;
   };
 }
+
+/** The worker's store, the one that writes (keptStore). */
+export const keptPageStore = (): (() => Promise<PageStore>) => keptStore((db) => PageStore.open(db));
+
+/** A reading context's store (the history page), which never writes (PageStore.reader, keptStore). */
+export const keptPageReader = (): (() => Promise<PageReader>) => keptStore(PageStore.reader);

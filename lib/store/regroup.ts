@@ -17,7 +17,7 @@ import { MemoryIndex } from '../index/near';
 import { chooseDesign, designTables } from '../index/tables';
 import { keepDesignFitted } from './migrate';
 import { type PassageOrganised, indexPending } from './passage-organise';
-import { type PageStore, checkOf, readGroupsMeta, storedRecord } from './pages';
+import { type PageReader, type PageStore, checkOf, storedRecord } from './pages';
 import type { GroupsMeta, PageRecord } from './schema';
 
 /** Longest stretch of work between two yields to the event loop. */
@@ -47,18 +47,13 @@ export interface RegroupResult {
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** The groups' state in meta. */
-export async function groupsState(store: PageStore): Promise<GroupsMeta> {
-  return readGroupsMeta({ get: (key) => store.db.get('meta', key) });
-}
-
 async function setGroupsState(store: PageStore, state: GroupsMeta): Promise<void> {
   await store.db.put('meta', state, 'groups');
 }
 
 /** True if the stored groups are not those of k (another k, or an import left them incomplete). */
-export async function needsRegroup(store: PageStore, k: number): Promise<boolean> {
-  const state = await groupsState(store);
+export async function needsRegroup(store: PageReader, k: number): Promise<boolean> {
+  const state = await store.groupsState();
   return !state.complete || state.k !== k;
 }
 

@@ -20,7 +20,7 @@
 //   its table keys are one put): an import cut off half way (the file cannot be read further,
 //   the extension is reloaded, the disk is full) leaves every page either fully there or not at
 //   all, and importing the file again completes it without counting anything twice.
-import { DEFAULT_K, NO_CHECK, type PageStore } from './pages';
+import { DEFAULT_K, NO_CHECK, type PageReader, type PageStore } from './pages';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../protocol/ndjson';
 import type { ImportedFields } from './pages';
 import type { UrlFilter } from './page-rows';
@@ -114,7 +114,7 @@ export class ImportInterruptedError extends Error {
  * count when the export starts; pages recorded or forgotten during the export may or may not be
  * in it.
  */
-export async function* exportPages(store: PageStore, { now = Date.now(), chunkSize = 500 }: ExportOptions = {}): AsyncGenerator<string, void, undefined> {
+export async function* exportPages(store: PageReader, { now = Date.now(), chunkSize = 500 }: ExportOptions = {}): AsyncGenerator<string, void, undefined> {
   if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`chunkSize must be a positive integer: got ${chunkSize}`);
   yield exportHeader({ exported: now, pages: await store.count(), k: DEFAULT_K });
   let after: number | undefined;

@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readHistory, readOverview } from '../../lib/store/history';
 import type { PageStore } from '../../lib/store/pages';
+import { nearDuplicatesOf } from './store-queries';
 
 export const FIXTURE_DIR = new URL('../fixtures/db/', import.meta.url).pathname;
 
@@ -119,7 +120,7 @@ export async function answersOf(store: PageStore, urls: readonly string[]): Prom
     const record = await store.get(url);
     pages[url] = record ?? null;
     if (record === undefined) continue;
-    const matches = await store.nearDuplicatesOf(record);
+    const matches = await nearDuplicatesOf(store, record);
     near[url] = matches.map((m) => [m.record.url, m.distance]);
     passages[url] = (await store.getWithNear(url))!.passages.map(({ record: other, match }) => [other.url, match.share, match.otherShare, match.hashes]);
   }
