@@ -88,7 +88,7 @@ async function setup(initial: Partial<Settings> = {}, reader: RecorderDeps['read
     if (!reply.ok) throw new Error(reply.error);
     return reply.value as Report;
   };
-  return { db, store, outcomes, logs, send, extracted, report, settings: () => settings };
+  return { db, store, recorder, outcomes, logs, send, extracted, report, settings: () => settings };
 }
 
 describe('createRecorder', () => {
@@ -116,6 +116,45 @@ describe('createRecorder', () => {
       expect(reply, type).toMatchObject({ ok: true });
     }
     expect(logs).toEqual([]);
+  });
+
+  it('receive says at once which messages reply by the deadline, then what each did for the badges', async () => {
+    const { recorder } = await setup();
+    const url = 'https://news.example/mill';
+    const take = async (message: unknown, sender: SenderInfo) => {
+      const { type, replyByDeadline, handled } = recorder.receive(message, sender, ext);
+      const { reply, page, pagesChanged } = await handled;
+      return { type, replyByDeadline, ok: reply.ok, page, pagesChanged };
+    };
+    expect(await take({ type: 'page/extracted', payload: article(url, ORIGINAL) }, tab(url))).toEqual({
+      type: 'page/extracted', replyByDeadline: true, ok: true, page: { url, recorded: true, matches: 0, passages: 0 }, pagesChanged: false,
+    });
+    const copyUrl = 'https://copycat.example/a?utm_source=x';
+    expect(await take({ type: 'page/html', payload: { url: copyUrl, html: articleHtml(COPY) } }, tab(copyUrl))).toEqual({
+      type: 'page/html', replyByDeadline: true, ok: true, page: { url: copyUrl, recorded: true, matches: 1, passages: 0 }, pagesChanged: false,
+    });
+    // not recorded (too short): the tab's badge is cleared
+    const short: PageExtracted = { ...article('https://news.example/short', ''), outcome: { kind: 'not-article', reason: 'too-short', message: 'The article is too short to compare.', words: 2, minWords: 30 } };
+    expect((await take({ type: 'page/extracted', payload: short }, tab('https://news.example/short'))).page).toEqual({
+      url: 'https://news.example/short', recorded: false, matches: 0, passages: 0,
+    });
+    expect(await take({ type: 'report/get', payload: { url } }, popup)).toEqual({ type: 'report/get', replyByDeadline: false, ok: true, page: null, pagesChanged: false });
+    for (const [type, payload] of [['settings/k', { k: 4 }], ['page/forget', { url }], ['site/exclude', { site: 'x.example', excluded: true }], ['data/clear', {}]] as const) {
+      expect(await take({ type, payload }, popup), type).toEqual({ type, replyByDeadline: false, ok: true, page: null, pagesChanged: true });
+    }
+    // refused (a page reported by another origin's frame), malformed, unknown: no page, nothing changed
+    expect(await take({ type: 'page/extracted', payload: article(url, ORIGINAL) }, tab('https://other.example/'))).toEqual({ type: 'page/extracted', replyByDeadline: false, ok: false, page: null, pagesChanged: false });
+    expect(await take({ type: 'report/get', payload: { url: 'ftp://x' } }, popup)).toEqual({ type: 'report/get', replyByDeadline: false, ok: false, page: null, pagesChanged: false });
+    expect(await take({ type: 'nope', payload: {} }, popup)).toEqual({ type: null, replyByDeadline: false, ok: false, page: null, pagesChanged: false });
+  });
+
+  it('clearAll forgets every page and returns how many there were', async () => {
+    const { recorder, extracted, store } = await setup();
+    await extracted(article('https://news.example/mill', ORIGINAL));
+    await extracted(article('https://fox.example/a', UNRELATED));
+    expect(await recorder.clearAll()).toBe(2);
+    expect(await store.count()).toBe(0);
+    expect(await recorder.clearAll()).toBe(0);
   });
 
   it('matchCount gives the badge its number now; pages/changed asks the background to refresh the badges', async () => {

@@ -66,20 +66,12 @@ export default defineBackground(() => {
   const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
   /** The reply to a page whose recording outlasts PAGE_REPLY_DEADLINE_MS (it goes on). */
   const PAGE_RECORDED_LATER = 'Doppel is still updating how your history is stored; it will record this page when that is done.';
-  /** Messages after which some tab's badge may be wrong. */
-  const CHANGES_PAGES = new Set(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
-
-  // The history page's jobs, one at a time. Clearing goes through the recorder's 'data/clear' (it
-  // also forgets the not-article outcomes and the storage-full notice).
-  const historyPage = { id: ext.id, url: ext.origin };
+  // The history page's jobs, one at a time. Clearing also forgets the not-article outcomes and the
+  // storage-full notice (the recorder's clearAll).
   const writer = createWriter({
     store: stores.store,
     k: async () => (await stores.settings.get()).k,
-    clear: async () => {
-      const reply = await recorder.handle({ type: 'data/clear', payload: {} }, historyPage, ext);
-      if (!reply.ok) throw new Error(reply.error);
-      return (reply.value as { forgotten: number }).forgotten;
-    },
+    clear: () => recorder.clearAll(),
     onPagesChanged: () => void refreshBadges(),
     whileWorking,
   });
@@ -107,25 +99,23 @@ export default defineBackground(() => {
 
   // Registered synchronously, so that a message which wakes the worker is not missed.
   browser.runtime.onMessage.addListener((message: unknown, sender) => {
-    const type = (message as { type?: unknown } | null)?.type;
     const received = performance.now();
-    const handled = recorder.handle(message, sender, ext).then((reply) => {
+    const { type, replyByDeadline, handled } = recorder.receive(message, sender, ext);
+    const reply = handled.then(({ reply, page, pagesChanged }) => {
       measureHandling(type, received);
       const tabId = sender.tab?.id;
-      if (reply.ok && tabId !== undefined && (type === 'page/extracted' || type === 'page/html')) {
-        const url = (message as { payload: { url: string } }).payload.url;
-        const { matches, passages } = reply.value as { matches: number; passages: number };
-        if ((reply.value as { state: string }).state === 'recorded') badgeTabs.set(tabId, url);
+      if (page !== null && tabId !== undefined) {
+        if (page.recorded) badgeTabs.set(tabId, page.url);
         else badgeTabs.delete(tabId);
-        void setBadge(tabId, matches, passages).catch(() => {});
+        void setBadge(tabId, page.matches, page.passages).catch(() => {});
       }
-      if (reply.ok && typeof type === 'string' && CHANGES_PAGES.has(type)) void refreshBadges();
+      if (pagesChanged) void refreshBadges();
       return reply;
     });
-    if (type !== 'page/extracted' && type !== 'page/html') return handled;
+    if (!replyByDeadline) return reply;
     // A page's message waits for the store, minutes long while an update moves the pages: the
     // reply comes before Chrome's 5-minute limit on one event, and the page is recorded after it.
-    return settleWithin(handled, PAGE_REPLY_DEADLINE_MS, () => ({ ok: false as const, error: PAGE_RECORDED_LATER }), (error) =>
+    return settleWithin(reply, PAGE_REPLY_DEADLINE_MS, () => ({ ok: false as const, error: PAGE_RECORDED_LATER }), (error) =>
       console.warn('Doppel: recording a page after its reply failed:', error),
     );
   });

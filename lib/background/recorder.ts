@@ -27,6 +27,8 @@ import {
   type Report,
   type Request,
   type Settings,
+  MESSAGE_TYPES,
+  type PageRecorded,
   parseMessage,
 } from '../protocol/messages';
 import { type PageMatches, type PageStore } from '../store/pages';
@@ -74,12 +76,36 @@ export interface RecorderDeps {
   log(message: string): void;
 }
 
-export interface Recorder {
+/** What handling a message did beside its reply: what the worker's badges need to know. */
+export interface Handled {
+  /** The value's type depends on the message type, which is only known once the message is validated. */
+  reply: Reply<any>;
+  /** A page a content script reported (the URL it sent), as the store now holds it: what its tab's badge shows. Null for any other message, or a refused one. */
+  page: { url: string; recorded: boolean; matches: number; passages: number } | null;
+  /** The message changed which pages are recorded or grouped (forgetting, excluding a site, clearing, a change of k): other tabs' badges may be stale. */
+  pagesChanged: boolean;
+}
+
+/** A message as the recorder took it: what the background needs at once, and the handling under way. */
+export interface Received {
+  /** The message's type (a known one, even when its payload was malformed); null when it names none. */
+  type: MessageType | null;
   /**
-   * Never rejects: every failure is an `{ok: false, error}` reply (and a log line). The value's
-   * type depends on the message type, which is only known once the message is validated.
+   * A page's report, whose reply must come before Chrome's limit on one event: it waits for the
+   * store, which may be held for minutes, and the page is recorded after the reply (lib/background/deadline.ts).
    */
+  replyByDeadline: boolean;
+  /** Never rejects: every failure is an `{ok: false, error}` reply (and a log line). */
+  handled: Promise<Handled>;
+}
+
+export interface Recorder {
+  /** Validates and checks the message at once, then handles it. */
+  receive(message: unknown, sender: SenderInfo, ext: ExtensionInfo): Received;
+  /** receive(…)'s reply alone. */
   handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): Promise<Reply<any>>;
+  /** Forgets every page, every not-article outcome and the storage-full notice (`data/clear`); returns how many pages there were. */
+  clearAll(): Promise<number>;
   /** How many near-duplicates and pages sharing passages the page at `url` has now (the badge's number is their sum); null if it is not recorded. */
   matchCount(url: string): Promise<{ matches: number; passages: number } | null>;
 }
@@ -103,6 +129,11 @@ const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'storage/dismiss': 'extension-page',
   'pages/changed': 'extension-page',
 };
+
+/** The messages after which some other tab's badge may be wrong. */
+const CHANGES_PAGES: ReadonlySet<MessageType> = new Set<MessageType>(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
+/** The content script's reports of a page (ALLOWED: 'content'). */
+const isPageReport = (message: Message): message is Message<'page/extracted' | 'page/html'> => ALLOWED[message.type] === 'content';
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
 
@@ -343,12 +374,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         return next;
       }),
 
-    'data/clear': async () => {
-      const forgotten = await (await store()).clear();
-      await deps.outcomes.clear?.();
-      await storageStatus.clear(); // the room is there again
-      return { forgotten };
-    },
+    'data/clear': async () => ({ forgotten: await clearAll() }),
 
     'storage/dismiss': async () => {
       const status = await storageStatus.get();
@@ -360,12 +386,19 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     'pages/changed': async () => ({ badges: (await deps.onPagesChanged?.()) ?? 0 }),
   };
 
+  async function clearAll(): Promise<number> {
+    const forgotten = await (await store()).clear();
+    await deps.outcomes.clear?.();
+    await storageStatus.clear(); // the room is there again
+    return forgotten;
+  }
+
   async function dispatch(message: Message, sender: SenderKind): Promise<ReplyValue<MessageType>> {
     const handler = handlers[message.type] as (payload: unknown, sender: SenderKind) => Promise<ReplyValue<MessageType>>;
     return handler(message.payload, sender);
   }
 
-  return {
+  const recorder: Recorder = {
     async matchCount(raw) {
       const url = canonicalUrl(raw);
       const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
@@ -373,14 +406,18 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       return found === undefined ? null : { matches: found.near.length, passages: foldedPassages(found.passages).length };
     },
 
-    async handle(raw, senderInfo, ext) {
+    clearAll,
+
+    receive(raw, senderInfo, ext) {
+      const refused = (type: MessageType | null, error: string): Received => ({ type, replyByDeadline: false, handled: Promise.resolve({ reply: { ok: false, error }, page: null, pagesChanged: false }) });
       let message: Message;
       try {
         message = parseMessage(raw);
       } catch (error) {
         const why = error instanceof InvalidMessage ? error.message : describeError(error);
         log(`rejected a message: ${why}`);
-        return { ok: false, error: withStop(`Doppel rejected a malformed message: ${why}`) };
+        const named = (raw as { type?: unknown } | null)?.type;
+        return refused(MESSAGE_TYPES.find((t) => t === named) ?? null, withStop(`Doppel rejected a malformed message: ${why}`));
       }
       const { type } = message;
       let sender: SenderKind;
@@ -393,21 +430,35 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       let refusal: string | null = null;
       if (sender.kind === 'foreign') refusal = sender.why;
       else if (sender.kind !== ALLOWED[type]) {
-        refusal = type === 'page/extracted' || type === 'page/html' ? 'only the content script of a page may report it' : "only Doppel's own pages may send it";
-      } else if (sender.kind === 'content' && new URL((message.payload as PageExtracted).url).origin !== new URL(sender.url).origin) {
+        refusal = isPageReport(message) ? 'only the content script of a page may report it' : "only Doppel's own pages may send it";
+      } else if (sender.kind === 'content' && isPageReport(message) && new URL(message.payload.url).origin !== new URL(sender.url).origin) {
         refusal = 'a page may only report a page of its own origin';
       }
       if (refusal !== null) {
         log(`rejected ${type} from ${from}: ${refusal}`);
-        return { ok: false, error: withStop(`Doppel refused a ${type} message because ${refusal}`) };
+        return refused(type, withStop(`Doppel refused a ${type} message because ${refusal}`));
       }
-      try {
-        return { ok: true, value: await dispatch(message, sender) };
-      } catch (error) {
-        log(`${type} failed: ${describeError(error)}`);
-        if (isStorageUnavailable(error)) return { ok: false, error: withStop(`${STORAGE_UNAVAILABLE_TEXT} Details: ${describeError(error)}`) };
-        return { ok: false, error: withStop(`Doppel could not complete ${type}: ${describeError(error)}`) };
-      }
+      const handled = dispatch(message, sender).then(
+        (value): Handled => {
+          let page: Handled['page'] = null;
+          if (isPageReport(message)) {
+            const { state, matches, passages } = value as PageRecorded;
+            page = { url: message.payload.url, recorded: state === 'recorded', matches, passages };
+          }
+          return { reply: { ok: true, value }, page, pagesChanged: CHANGES_PAGES.has(type) };
+        },
+        (error: unknown): Handled => {
+          log(`${type} failed: ${describeError(error)}`);
+          const text = isStorageUnavailable(error) ? `${STORAGE_UNAVAILABLE_TEXT} Details: ${describeError(error)}` : `Doppel could not complete ${type}: ${describeError(error)}`;
+          return { reply: { ok: false, error: withStop(text) }, page: null, pagesChanged: false };
+        },
+      );
+      return { type, replyByDeadline: isPageReport(message), handled };
+    },
+
+    async handle(raw, senderInfo, ext) {
+      return (await recorder.receive(raw, senderInfo, ext).handled).reply;
     },
   };
+  return recorder;
 }
