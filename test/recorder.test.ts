@@ -8,6 +8,7 @@ import { fingerprintText } from '../lib/fingerprint/features';
 import { hammingDistance } from '../lib/fingerprint/bits';
 import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/protocol/messages';
 import { type PageOutcome, type RecorderDeps, type SenderInfo, createRecorder } from '../lib/background/recorder';
+import { parseReply } from '../lib/protocol/replies';
 import { readHtml } from '../lib/background/html-reader';
 import { parseHTML } from 'linkedom';
 import { openDoppelDb } from '../lib/store/db';
@@ -80,7 +81,13 @@ async function setup(initial: Partial<Settings> = {}, reader: RecorderDeps['read
     now: () => (clock += 1_000),
     log: (message) => void logs.push(message),
   });
-  const send = (message: unknown, sender: SenderInfo) => recorder.handle(message, sender, ext);
+  // every reply, as the popup and the history page receive it, passes their validation unchanged
+  const send = async (message: unknown, sender: SenderInfo) => {
+    const reply = await recorder.handle(message, sender, ext);
+    const type = (message as { type?: unknown } | null)?.type;
+    if (MESSAGE_TYPES.some((t) => t === type)) expect(parseReply(type as MessageType, reply)).toEqual(reply);
+    return reply;
+  };
   /** A page read by the content script of a top-level tab showing it. */
   const extracted = (page: PageExtracted, options?: Parameters<typeof tab>[1]) => send({ type: 'page/extracted', payload: page }, tab(page.url, options));
   const report = async (url: string): Promise<Report> => {

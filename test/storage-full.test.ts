@@ -15,8 +15,8 @@ import {
   evictionCount,
   isQuotaError,
   memoryStatus,
-  parseStorageStatus,
 } from '../lib/background/storage-full';
+import { parseStorageStatus } from '../lib/protocol/messages';
 import { openDoppelDb } from '../lib/store/db';
 import { PageStore } from '../lib/store/pages';
 import { ImportInterruptedError } from '../lib/store/transfer';

@@ -6,7 +6,8 @@ import { browser } from 'wxt/browser';
 import { type Settings, parseSettings } from '@/lib/protocol/messages';
 import type { PageOutcome, RecorderDeps } from '@/lib/background/recorder';
 import { type PageStore, keptPageStore } from '@/lib/store/pages';
-import { STORAGE_STATUS_KEY as STORAGE_STATUS, type StatusStore, parseStorageStatus } from '@/lib/background/storage-full';
+import { type StatusStore } from '@/lib/background/storage-full';
+import { STORAGE_STATUS_KEY as STORAGE_STATUS, parseStorageStatus } from '@/lib/protocol/messages';
 
 const OUTCOME_PREFIX = 'outcome:';
 

@@ -3,7 +3,8 @@
 // go through it, so that the worker sees every change at once), and the writer port: the worker
 // is the only context that writes the database (lib/writer-client.ts).
 import { browser } from 'wxt/browser';
-import type { MessageType, Reply, ReplyValue, Request, Settings } from '@/lib/protocol/messages';
+import type { Settings } from '@/lib/protocol/messages';
+import { createSend } from '@/lib/protocol/send';
 import { WRITER_PORT } from '@/lib/protocol/messages';
 import type { OrganiseProgress } from '@/lib/store/regroup';
 import { keptPageReader } from '@/lib/store/pages';
@@ -29,12 +30,8 @@ export function markOnce(name: string): void {
 export const errorText = (error: unknown): string =>
   error instanceof WriterStopped ? l.t('workerStopped') : error instanceof Error ? error.message : String(error);
 
-export async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {
-  const reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
-  if (!reply) throw new Error(l.t('errorNoAnswer'));
-  if (!reply.ok) throw new Error(reply.error);
-  return reply.value;
-}
+/** Messages to the worker, their replies validated. */
+export const send = createSend({ sendMessage: (message) => browser.runtime.sendMessage(message), noAnswer: () => l.t('errorNoAnswer') });
 
 export const settings = (): Promise<Settings> => send('settings/get', {});
 

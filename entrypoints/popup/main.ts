@@ -7,9 +7,10 @@
 // tests open it so). Without `&tab=` no tab is marked: the passages are listed without the button.
 import { browser } from 'wxt/browser';
 import { createLocalizer, localizePage } from '@/lib/ui/i18n';
-import type { MatchSummary, MessageType, Reply, ReplyValue, Report, Request } from '@/lib/protocol/messages';
+import type { MatchSummary, MessageType, Report } from '@/lib/protocol/messages';
+import { createSend } from '@/lib/protocol/send';
 import { type PassagesControl, type TabLink, createPassagesControl } from '@/lib/ui/passages-view';
-import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/background/storage-full';
+import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/protocol/messages';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 
 /** The popup's words, in the browser's language (public/_locales/). */
@@ -49,26 +50,12 @@ view.historyLink.addEventListener('click', (event) => {
   browser.tabs.create({ url: historyUrl }).catch(() => window.open(historyUrl, '_blank', 'noopener'));
 });
 
-/** Requests that change nothing, and so may be sent again when their reply was lost. */
-const READ_ONLY: ReadonlySet<MessageType> = new Set(['report/get', 'settings/get']);
-
-async function send<T extends MessageType>(type: T, payload: Request<T>): Promise<ReplyValue<T>> {
-  let reply: Reply<T> | undefined;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      reply = (await browser.runtime.sendMessage({ type, payload })) as Reply<T> | undefined;
-    } catch (error) {
-      // The service worker stopped while it handled the message ("message channel closed",
-      // "Receiving end does not exist"); the next message starts it again.
-      if (attempt === 0 && READ_ONLY.has(type)) continue;
-      throw error;
-    }
-    if (reply !== undefined || attempt > 0 || !READ_ONLY.has(type)) break;
-  }
-  if (!reply) throw new Error(l.t('errorNoAnswer'));
-  if (!reply.ok) throw new Error(reply.error);
-  return reply.value;
-}
+/** Messages to the worker, their replies validated; those that change nothing are sent again when their reply was lost. */
+const send = createSend({
+  sendMessage: (message) => browser.runtime.sendMessage(message),
+  noAnswer: () => l.t('errorNoAnswer'),
+  retry: new Set<MessageType>(['report/get', 'settings/get']),
+});
 
 /** The page the report is for, and the tab showing it (null: none to mark). */
 async function target(): Promise<{ url: string | null; tabId: number | null }> {

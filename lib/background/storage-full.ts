@@ -14,6 +14,8 @@
 //   did not help must not be emptied 1% at a time); the first write that succeeds ends `full`;
 // - the status (when, how many pages were forgotten) stays until the person dismisses the notice
 //   in the popup, or clears all data.
+import type { StorageStatus } from '../protocol/messages';
+
 
 /** Pages forgotten per eviction: this share of the stored pages… */
 export const EVICT_FRACTION = 0.01;
@@ -73,22 +75,6 @@ export function isStorageUnavailable(error: unknown): boolean {
 export const STORAGE_UNAVAILABLE_TEXT =
   'The browser cannot write to Doppel’s storage right now; the disk is probably full. Nothing already stored is lost, and Doppel records again once there is room.';
 
-/**
- * What the popup shows about storage:
- * - evicted: storage was full at `at`; `evicted` pages were forgotten and recording went on;
- * - full: storage was full at `at`; after forgetting `evicted` pages it still was, so nothing new
- *   is recorded until a write succeeds again.
- */
-export interface StorageStatus {
-  state: 'evicted' | 'full';
-  /** When storage was found full (ms since the epoch). */
-  at: number;
-  /** Pages forgotten to make room (the last eviction). */
-  evicted: number;
-}
-
-/** The storage.local key of the status in the extension (the popup watches it). */
-export const STORAGE_STATUS_KEY = 'storageStatus';
 
 /** Where the status is kept (storage.local in the extension). */
 export interface StatusStore {
@@ -115,17 +101,6 @@ export class StorageFullError extends Error {
   ) {
     super('Storage is full: Doppel could not record the page, even after removing the pages seen longest ago.', { cause });
   }
-}
-
-/** Validates a stored status; undefined for anything else. */
-export function parseStorageStatus(value: unknown): StorageStatus | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const o = value as Record<string, unknown>;
-  const { state, at, evicted } = o;
-  if (state !== 'evicted' && state !== 'full') return undefined;
-  if (typeof at !== 'number' || !Number.isFinite(at)) return undefined;
-  if (typeof evicted !== 'number' || !Number.isInteger(evicted) || evicted < 0) return undefined;
-  return { state, at, evicted };
 }
 
 export interface RoomKeeperDeps {

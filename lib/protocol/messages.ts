@@ -7,7 +7,6 @@
 // content script (marking shared passages) in lib/tab-protocol.ts; both are re-exported here.
 import type { NotArticleReason } from '../text/reading';
 import type { SiteMark, SiteStanding } from '../report/groups';
-import type { StorageStatus } from '../background/storage-full';
 import { InvalidMessage, type Json, LIMITS, count, object, site, string, typedMessage } from './validation';
 
 export { InvalidMessage, LIMITS } from './validation';
@@ -95,6 +94,34 @@ export interface NotArticleWhy {
   /** too-short: the words counted and the words needed. */
   words?: number;
   minWords?: number;
+}
+
+/**
+ * What the popup shows about storage:
+ * - evicted: storage was full at `at`; `evicted` pages were forgotten and recording went on;
+ * - full: storage was full at `at`; after forgetting `evicted` pages it still was, so nothing new
+ *   is recorded until a write succeeds again.
+ */
+export interface StorageStatus {
+  state: 'evicted' | 'full';
+  /** When storage was found full (ms since the epoch). */
+  at: number;
+  /** Pages forgotten to make room (the last eviction). */
+  evicted: number;
+}
+
+/** The storage.local key of the status in the extension (the popup watches it). */
+export const STORAGE_STATUS_KEY = 'storageStatus';
+
+/** Validates a stored status; undefined for anything else. */
+export function parseStorageStatus(value: unknown): StorageStatus | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const o = value as Record<string, unknown>;
+  const { state, at, evicted } = o;
+  if (state !== 'evicted' && state !== 'full') return undefined;
+  if (typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+  if (typeof evicted !== 'number' || !Number.isInteger(evicted) || evicted < 0) return undefined;
+  return { state, at, evicted };
 }
 
 export type PageState = 'recorded' | 'unknown' | 'not-article' | 'excluded' | 'paused' | 'storage-full';
