@@ -8,7 +8,7 @@ import { BLOCK_PAGES, decodeBlock, encodeBlock } from '../lib/store/blocks';
 import { FIELD_TREES, lastSeenEntry, textKey } from '../lib/store/page-rows';
 import { EMPTY_RUN_INDEX, type RunStore, type RunTree, appendRun, chunkFor, levelRuns, levelToMerge, mergeAll, mergeDue, mergeRuns, parseRunIndex, sortEntries, splitChunks } from '../lib/index/runs';
 import type { PageRecord, RunIndex, RunInfo } from '../lib/store/schema';
-import { addToTables, levelForEntries, tablePagesOf, tableTree } from '../lib/store/table-trees';
+import { addToTables, levelForEntries, tablePagesOf, tableTree } from '../lib/index/table-runs';
 import { designFor, tablesOf } from '../lib/store/design';
 
 export const LAYOUTS = ['baseline', 'raw', 'packed', 'packed-pos', 'packed-prefix'] as const;

@@ -11,7 +11,7 @@ import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { FIELD_TREE_BASE } from '../lib/store/page-rows';
 import { PageStore } from '../lib/store/pages';
-import { TABLE_STRIDE } from '../lib/store/table-trees';
+import { TABLE_STRIDE } from '../lib/index/table-runs';
 
 const pages = Number(process.argv[2] ?? 20_000);
 if (!Number.isInteger(pages) || pages < 1) throw new Error(`pages must be a whole number from 1: got ${process.argv[2]}`);

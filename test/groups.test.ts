@@ -10,7 +10,7 @@ import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, group
 import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/regroup';
-import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/store/history';
+import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/ui/history-data';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageFields, PageRecord } from '../lib/store/schema';
 import { storedPages } from './support/kept-tables';

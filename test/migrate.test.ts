@@ -13,7 +13,7 @@ import { HEADROOM, designFor } from '../lib/store/design';
 import { type MigrationProgress, keepDesignFitted, migrateDesign } from '../lib/store/migrate';
 import { NO_CHECK, type NearDuplicate, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
-import { readRunIndexValue, tableTree } from '../lib/store/table-trees';
+import { readRunIndexValue, tableTree } from '../lib/index/table-runs';
 import { chooseDesign, designTables } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords } from './support/kept-tables';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { asFingerprint } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { designTables, tableKeys } from '../lib/index/tables';
-import { readRunIndexValue, TableRuns } from '../lib/store/table-trees';
+import { readRunIndexValue, TableRuns } from '../lib/index/table-runs';
 import { StoreIndex, indexUrl } from './support/store-index';
 import { type IndexFactory, flipBits, runIndexSuite } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';

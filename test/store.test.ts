@@ -7,7 +7,7 @@ import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/fingerprint/fe
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
 import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
 import { regroupAll } from '../lib/store/regroup';
-import { readOverview, readSiteStanding } from '../lib/store/history';
+import { readOverview, readSiteStanding } from '../lib/ui/history-data';
 import { siteBucket } from '../lib/store/tally';
 import { within } from '../lib/store/within';
 import { migrateDesign } from '../lib/store/migrate';
@@ -15,7 +15,7 @@ import { getDb, isOpen, openDoppelDb, openVersioned, resetDb, upgradeSchema } fr
 import { DEFAULT_DESIGN, type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
 import { tablesOf } from '../lib/store/design';
 import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/store/page-rows';
-import { tableTree } from '../lib/store/table-trees';
+import { tableTree } from '../lib/index/table-runs';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { flipBits } from './support/index-suite';
 import { expectCountsKept } from './support/kept-counts';

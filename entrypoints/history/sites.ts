@@ -3,7 +3,7 @@
 // such a page); flagged sites first (lib/groups.ts's rule, stated on the page by `siteFlagRule`),
 // each with its evidence one click away and a mark the user can set.
 import type { SiteMark, SiteStanding } from '@/lib/report/groups';
-import { readSiteEvidence, readSiteStandings } from '@/lib/store/history';
+import { readSiteEvidence, readSiteStandings } from '@/lib/ui/history-data';
 import type { PageRecord } from '@/lib/store/schema';
 import { $, errorText, l, markOnce, onPagesChanged, pageLink, send, settings, store } from './shared';
 import { firstScreen } from './list';

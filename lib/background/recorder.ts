@@ -34,7 +34,7 @@ import {
 import { type PageMatches, type PageStore } from '../store/pages';
 import type { RecordMatch } from '../store/passages';
 import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
-import { readSiteStanding } from '../store/history';
+import { readSiteStanding } from '../ui/history-data';
 import type { PageRecord } from '../store/schema';
 import { canonicalUrl, siteOf } from '../url';
 import { type ExtensionInfo, type SenderInfo, type SenderKind, classifySender } from '../protocol/sender';

@@ -21,7 +21,7 @@
 import { DESIGN_K, type StoredDesign, designFor, parseStoredDesign, sameDesign, tablesOf } from './design';
 import type { PageStore } from './pages';
 import type { Db, DesignMeta } from './schema';
-import { addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from './table-trees';
+import { addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from '../index/table-runs';
 import { FIELD_TREES, PageRows, treeRange } from './page-rows';
 import { within } from './within';
 

@@ -9,7 +9,7 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
 import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from '../index/runs';
-import { nearIndex, readRunIndex, tableTree, writeRunIndex } from './table-trees';
+import { nearIndex, readRunIndex, tableTree, writeRunIndex } from '../index/table-runs';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import type { PassageFingerprints } from '../fingerprint/passages';

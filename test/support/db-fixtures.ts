@@ -5,7 +5,7 @@
 // opens it with the current code (which upgrades it) and asks the same queries.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readHistory, readOverview } from '../../lib/store/history';
+import { readHistory, readOverview } from '../../lib/ui/history-data';
 import type { PageStore } from '../../lib/store/pages';
 import { nearDuplicatesOf } from './store-queries';
 

@@ -8,7 +8,7 @@ import type { Match, NearDuplicateIndex } from '../../lib/index/near';
 import type { TableDesign } from '../../lib/index/tables';
 import { PageRows } from '../../lib/store/page-rows';
 import type { Db, PageRecord } from '../../lib/store/schema';
-import { nearIndex } from '../../lib/store/table-trees';
+import { nearIndex } from '../../lib/index/table-runs';
 import { Tally, readPageCount } from '../../lib/store/tally';
 import { within } from '../../lib/store/within';
 

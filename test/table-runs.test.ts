@@ -14,7 +14,7 @@ import { MERGE_AT } from '../lib/index/runs';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { freshStore } from './support/fresh-store';
-import { TABLE_STRIDE, levelForEntries, readRunIndexValue, tableEntries, tableTree } from '../lib/store/table-trees';
+import { TABLE_STRIDE, levelForEntries, readRunIndexValue, tableEntries, tableTree } from '../lib/index/table-runs';
 import { designTables, tableKeys } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';

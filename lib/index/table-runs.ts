@@ -14,10 +14,10 @@
 // simhash and the hash of its URL would otherwise be readable on disk. Readers check each
 // candidate against its record all the same (a record is the truth).
 import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves } from '../fingerprint/bits';
-import { BackendIndex, type Candidate, type IndexBackend } from '../index/near';
-import { type TableDesign, type TableKey, keyOf } from '../index/tables';
-import { tablesOf } from './design';
-import type { DesignMeta, RunIndex } from './schema';
+import { BackendIndex, type Candidate, type IndexBackend } from './near';
+import { type TableDesign, type TableKey, keyOf } from './tables';
+import { tablesOf } from '../store/design';
+import type { DesignMeta, RunIndex } from '../store/schema';
 import {
   type RunReader,
   type RunStore,
@@ -29,7 +29,7 @@ import {
   lookup,
   mergeDue,
   parseRunIndex,
-} from '../index/runs';
+} from './runs';
 
 /** Words an entry: the key, the simhash's halves, the page id. */
 export const TABLE_STRIDE = 4;

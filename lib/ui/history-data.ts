@@ -3,12 +3,12 @@
 // is one short readonly transaction over a tree or the kept counts (lib/store/tally.ts), so that
 // the first screen of a store of a million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../report/groups';
-import { MAX_PAGE_ID, lastSeenEntry } from './page-rows';
-import type { PageReader } from './pages';
-import { passageMatches } from './passages';
+import { MAX_PAGE_ID, lastSeenEntry } from '../store/page-rows';
+import type { PageReader } from '../store/pages';
+import { passageMatches } from '../store/passages';
 import { isPassageCopyOf } from '../report/copies';
-import type { PageRecord, SiteCounts } from './schema';
-import { countSite, parseGroupCounts, parseSiteBucket, readPageCount, siteBucket } from './tally';
+import type { PageRecord, SiteCounts } from '../store/schema';
+import { countSite, parseGroupCounts, parseSiteBucket, readPageCount, siteBucket } from '../store/tally';
 
 export interface HistoryFilter {
   /** Case-insensitive text sought in the title, URL or site of any page of an entry. */
