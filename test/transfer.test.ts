@@ -9,7 +9,7 @@ import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
-import { readRunIndexValue } from '../lib/index/table-runs';
+import { readRunIndexValue } from '../lib/store/run-index';
 import type { Refusal } from '../lib/protocol/ndjson';
 import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
 import { flipBits } from './support/index-suite';

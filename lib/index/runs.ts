@@ -1,6 +1,7 @@
-// Sorted runs (an LSM tree) over one IndexedDB object store, for the permuted-block tables
-// (lib/store/table-trees.ts) and the page fields' trees (lib/store/page-rows.ts). Of the layouts
-// bench:layout compares, it is the one near the write and size targets.
+// Sorted runs (an LSM tree) over a store of chunks keyed [tree, level, run, chunk], ranges being
+// IDBKeyRange values (in the extension, one IndexedDB object store): the permuted-block tables
+// (lib/index/table-runs.ts) and the page fields' trees (lib/store/page-rows.ts) are kept so. Of
+// the layouts bench:layout compares, it is the one near the write and size targets.
 //
 // A tree holds fixed-width entries of `stride` 32-bit words, the first word the entry's key. Each
 // write adds one run: its entries sorted by key, then by their other words. When a level holds MERGE_AT runs they are merged
@@ -12,9 +13,30 @@
 // caller keeps (in meta) and writes in the same transaction as the chunks, so a transaction that
 // aborts leaves both as they were.
 //
-// An entry is removed by rewriting the chunk that holds it (purgeEntries, lib/store/table-trees.ts),
+// An entry is removed by rewriting the chunk that holds it (purgeEntries, lib/index/table-runs.ts),
 // in the transaction that changes its page; a merge keeps every entry.
-import { type RunChunkKey, type RunIndex, type RunInfo, isCount } from '../store/schema';
+
+/** The key of a chunk: [tree, level, run, chunk]. */
+export type RunChunkKey = [tree: number, level: number, run: number, chunk: number];
+
+/** A run of a tree: where it is, how many entries it holds, and the first key of each of its chunks. */
+export interface RunInfo {
+  tree: number;
+  level: number;
+  run: number;
+  entries: number;
+  /** The first key of each chunk, in order. */
+  firsts: number[];
+}
+
+/** Where every tree's runs are (the store keeps it in meta `runs`). */
+export interface RunIndex {
+  /** The number the next run gets: run numbers are never reused. */
+  nextRun: number;
+  runs: RunInfo[];
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** What a lookup needs of the runs' object store (idb's IDBPObjectStore has it, readonly or not). */
 export interface RunReader {

@@ -1,9 +1,10 @@
-// The permuted-block tables, as sorted runs (lib/store/runs.ts) in the `runs` store: one tree per
-// table of a design.
+// The permuted-block tables (lib/index/tables.ts), kept as sorted runs (lib/index/runs.ts): one
+// tree per table of a design. The store keeps them in its `runs` object store, and every
+// near-duplicate lookup goes through them as lib/index/near.ts's backend (TableRuns).
 //
 // An entry is 4 words: [key, simhash high, simhash low, page id] (page ids are below 2^32:
 // MAX_PAGE_ID, lib/store/page-rows.ts). The key is the low 32 bits of the table's key
-// (lib/tables.ts): for keys of up to 32 bits, the key itself; a longer key shares its word with a
+// (lib/index/tables.ts): for keys of up to 32 bits, the key itself; a longer key shares its word with a
 // few other keys, whose pages the distance then rules out. The simhash in the entry lets a lookup
 // rule out candidates by their distance before it reads a single record.
 //
@@ -147,13 +148,6 @@ export async function purgeEntries(runs: RunStore, index: RunIndex, spec: RunTre
   );
 }
 
-/** Deletes every tree of the design (a migration away from it has finished); returns the index without them. */
-export async function dropTables(runs: RunStore, index: RunIndex, design: DesignMeta): Promise<RunIndex> {
-  const trees = new Set(tablesOf(design).tables.map((_, t) => tableTree(design, t).tree));
-  await Promise.all([...trees].map((tree) => runs.delete(IDBKeyRange.bound([tree], [tree, Infinity]))));
-  return { nextRun: index.nextRun, runs: index.runs.filter((run) => !trees.has(run.tree)) };
-}
-
 /**
  * The tables of one design, as the runs of one transaction hold them: the backend of
  * lib/index/near.ts's BackendIndex, through which every near-duplicate lookup of the store goes
@@ -190,40 +184,6 @@ export class TableRuns implements IndexBackend<number> {
 /** The near-duplicate index over the tables of `design` in these runs (TableRuns). */
 export function nearIndex(runs: RunReader, index: RunIndex, design: DesignMeta, pageCount: () => Promise<number>): BackendIndex<number> {
   return new BackendIndex(tablesOf(design), new TableRuns(runs, index, design, pageCount));
-}
-
-/** The RunIndex kept in meta `runs` (none yet: empty), checked. */
-export function readRunIndexValue(value: unknown): RunIndex {
-  return value === undefined ? EMPTY_RUN_INDEX : parseRunIndex(value);
-}
-
-/** What reading and writing the run index need of the meta store, in the caller's transaction. */
-export interface RunIndexMeta {
-  get(key: 'runs' | 'runsStamp'): Promise<unknown>;
-  put(value: RunIndex | number, key: 'runs' | 'runsStamp'): Promise<unknown>;
-}
-
-// The run index is about 90 kB at a million pages (the first key of every chunk), and a query
-// read it in 2 ms (median; p99 23 ms, in Chromium 156). Every write of it also writes a new random
-// stamp, and a reader that finds the stamp of the index it read last reuses that, unparsed: in
-// the same transaction, so it is the index the chunks it then reads belong to.
-let cached: { stamp: number; index: RunIndex } | undefined;
-
-/** The run index, in the caller's transaction: the one read last if meta's stamp still names it. */
-export async function readRunIndex(meta: Pick<RunIndexMeta, 'get'>): Promise<RunIndex> {
-  const stamp = await meta.get('runsStamp');
-  if (cached !== undefined && stamp === cached.stamp) return cached.index;
-  const index = readRunIndexValue(await meta.get('runs'));
-  if (typeof stamp === 'number') cached = { stamp, index };
-  return index;
-}
-
-/** Writes the run index and a new stamp for it, in the caller's transaction. */
-export async function writeRunIndex(meta: RunIndexMeta, index: RunIndex): Promise<void> {
-  const stamp = Math.floor(Math.random() * 2 ** 52);
-  await Promise.all([meta.put(index, 'runs'), meta.put(stamp, 'runsStamp')]);
-  // kept for the next read: if this transaction aborts, meta keeps the old stamp, which this one never matches
-  cached = { stamp, index };
 }
 
 /** A page's change as the tables see it: its simhash before (none: new, or unreadable) and after (none: forgotten, or unreadable). */

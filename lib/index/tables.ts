@@ -74,6 +74,25 @@ export interface TableDesign {
   readonly tables: readonly Table[];
 }
 
+/** A design's parameters, as the store keeps them. */
+export interface DesignParams {
+  k: number;
+  b: number;
+}
+
+const designs = new Map<string, TableDesign>();
+
+/** designTables({k, b}), made once per design (a design's tables are immutable). */
+export function tablesOf({ k, b }: DesignParams): TableDesign {
+  const id = `${k}/${b}`;
+  let design = designs.get(id);
+  if (design === undefined) {
+    design = designTables({ k, b });
+    designs.set(id, design);
+  }
+  return design;
+}
+
 export interface DesignChoice {
   readonly design: TableDesign;
   /** Sum over tables of expectedSize / 2^p: random candidates examined per query. */

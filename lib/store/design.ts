@@ -73,17 +73,8 @@ export function parseStoredDesign(value: unknown): StoredDesign {
   return out;
 }
 
-const designs = new Map<string, TableDesign>();
-/** designTables, memoised per {k, b}: the tables of a design, for every module of lib/store. */
-export function tablesOf(meta: DesignMeta): TableDesign {
-  const id = `${meta.k}/${meta.b}`;
-  let design = designs.get(id);
-  if (design === undefined) {
-    design = designTables({ k: meta.k, b: meta.b });
-    designs.set(id, design);
-  }
-  return design;
-}
+/** The tables of a design (lib/index/tables.ts), for every module of lib/store. */
+export { tablesOf } from '../index/tables';
 
 /** The designs whose trees a write to page `id` must keep while meta is `stored` (the table above). */
 export function writeDesigns(stored: StoredDesign, id: number): DesignMeta[] {

@@ -21,7 +21,8 @@
 import { DESIGN_K, type StoredDesign, designFor, parseStoredDesign, sameDesign, tablesOf } from './design';
 import type { PageStore } from './pages';
 import type { Db, DesignMeta } from './schema';
-import { addToTables, dropTables, readRunIndex, tablePagesOf, writeRunIndex } from '../index/table-runs';
+import { addToTables, tablePagesOf } from '../index/table-runs';
+import { dropTables, readRunIndex, writeRunIndex } from '../store/run-index';
 import { FIELD_TREES, PageRows, treeRange } from './page-rows';
 import { within } from './within';
 

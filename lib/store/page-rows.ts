@@ -22,7 +22,8 @@ import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } f
 import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from '../index/runs';
 import { type DesignMeta, type PageRecord, type RunIndex } from './schema';
 import { isCopy } from '../report/copies';
-import { type TableChange, applyTableChanges, levelForEntries, purgeEntries, readRunIndex, writeRunIndex } from '../index/table-runs';
+import { type TableChange, applyTableChanges, levelForEntries, purgeEntries } from '../index/table-runs';
+import { readRunIndex, writeRunIndex } from '../store/run-index';
 
 /** The fields with a tree of [hash, id] entries. */
 export type PageField = 'url' | 'site' | 'group' | 'copySite';

@@ -19,6 +19,8 @@
 //   in its transaction, so that the history page reads 64 values instead of counting pages.
 // Every module of lib/store may import this one; it imports none of them.
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { RunChunkKey, RunIndex } from '../index/runs';
+import type { DesignParams as DesignMeta } from '../index/tables';
 
 export const DB_NAME = 'doppel';
 /** The schema's version. A new one adds its step to upgradeSchema (db.ts) and a fixture (test/fixtures/db/). */
@@ -64,31 +66,11 @@ export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite' | 'passage
 /** A value of the `blocks` store: [BLOCK_FORMAT, deflated text, fingerprints] (lib/store/blocks.ts). */
 export type StoredBlock = [format: 1, text: Uint8Array, fingerprints: Uint8Array];
 
-/** The key of a chunk in the runs store: [tree, level, run, chunk] (lib/store/runs.ts). */
-export type RunChunkKey = [tree: number, level: number, run: number, chunk: number];
-
-/** A run of a tree: where it is, how many entries it holds, and the first key of each of its chunks. */
-export interface RunInfo {
-  tree: number;
-  level: number;
-  run: number;
-  entries: number;
-  /** The first key of each chunk, in order. */
-  firsts: number[];
-}
-
-/** Where every tree's runs are: meta `runs`. */
-export interface RunIndex {
-  /** The number the next run gets: run numbers are never reused. */
-  nextRun: number;
-  runs: RunInfo[];
-}
+/** The sorted runs' chunk keys and where every tree's runs are (meta `runs`): lib/index/runs.ts. */
+export type { RunChunkKey, RunIndex, RunInfo } from '../index/runs';
 
 /** The table design the tables are built for. */
-export interface DesignMeta {
-  k: number;
-  b: number;
-}
+export type { DesignParams as DesignMeta } from '../index/tables';
 
 /** The state of the stored groups: the k they were computed with; complete false while a regroup is due. */
 export interface GroupsMeta {

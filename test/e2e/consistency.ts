@@ -18,7 +18,7 @@ import { parseStoredDesign } from '../../lib/store/design';
 import { readNextId } from '../../lib/store/page-rows';
 import type { RunChunkKey } from '../../lib/store/schema';
 import { DB_VERSION, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS, type PageRecord } from '../../lib/store/schema';
-import { readRunIndexValue } from '../../lib/index/table-runs';
+import { readRunIndexValue } from '../../lib/store/run-index';
 import { countsOfRecords, rowsOfBuckets } from '../support/kept-counts';
 import { tableProblems, tablesOfRecords, tablesOfRuns } from '../support/kept-tables';
 import { type PlainValue, decodeBlocks } from './blocks';

@@ -11,7 +11,8 @@ import { decodeBlock } from '../../lib/store/blocks';
 import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../../lib/store/page-rows';
 import type { RunChunkKey, RunIndex } from '../../lib/store/schema';
 import type { Db, PageRecord } from '../../lib/store/schema';
-import { TABLE_STRIDE, readRunIndexValue, tableEntries, tableTree } from '../../lib/index/table-runs';
+import { TABLE_STRIDE, tableEntries, tableTree } from '../../lib/index/table-runs';
+import { readRunIndexValue } from '../../lib/store/run-index';
 
 /** Words an entry of the tree: the page fields' trees are past every table's. */
 const strideOf = (tree: number): number => (tree < FIELD_TREE_BASE ? TABLE_STRIDE : Object.values(FIELD_TREES).find((spec) => spec.tree === tree)?.stride ?? TABLE_STRIDE);
