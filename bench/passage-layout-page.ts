@@ -4,8 +4,8 @@
 // bench/passage-layout.ts's header says what each layout is.
 import { type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 import { mulberry32 } from '../lib/random';
-import { BLOCK_PAGES, decodeBlock, encodeBlock } from '../lib/store/blocks';
-import { FIELD_TREES, lastSeenEntry, textKey } from '../lib/store/page-rows';
+import { BLOCK_PAGES, decodeBlock, encodeBlock } from '../lib/rows/blocks';
+import { FIELD_TREES, lastSeenEntry, textKey } from '../lib/rows/page-rows';
 import { EMPTY_RUN_INDEX, type RunStore, type RunTree, appendRun, chunkFor, levelRuns, levelToMerge, mergeAll, mergeDue, mergeRuns, parseRunIndex, sortEntries, splitChunks } from '../lib/index/runs';
 import type { PageRecord, RunIndex, RunInfo } from '../lib/store/schema';
 import { addToTables, levelForEntries, tablePagesOf, tableTree } from '../lib/index/table-runs';

@@ -321,7 +321,7 @@ async function main(): Promise<void> {
   }
 
   console.log('\n== What fails with the chosen setting: texts not linked to their original, independent articles linked');
-  console.log('   (anchors: the text\'s / the original\'s; pairs kept; shared pairs; containment both ways)');
+  console.log('   (anchors and pairs kept: the text\'s / the original\'s; shared pairs; share of the text\'s pairs in the original, and of the original\'s in the text)');
   e.pages.forEach((p, i) => {
     if (p.kind === 'original') return;
     const o = e.originalOf.get(p.article)!;
@@ -330,7 +330,8 @@ async function main(): Promise<void> {
     if (linked === (p.kind === 'independent')) {
       const f = e.fingerprints[i]!;
       const g = e.fingerprints[o]!;
-      console.log(`  ${`${p.article}/${p.kind}`.padEnd(44)} ${linked ? 'LINKED' : 'missed'}  anchors ${f.anchors}/${g.anchors}  pairs ${f.hashes.length}/${g.hashes.length}  shared ${c.shared}  ${c.aInB.toFixed(2)} ${c.bInA.toFixed(2)}${f.note ? `  (${f.note})` : ''}`);
+      const [textInOriginal, originalInText] = i < o ? [c.aInB, c.bInA] : [c.bInA, c.aInB];
+      console.log(`  ${`${p.article}/${p.kind}`.padEnd(44)} ${linked ? 'LINKED' : 'missed'}  anchors ${f.anchors}/${g.anchors}  pairs ${f.hashes.length}/${g.hashes.length}  shared ${c.shared}  ${textInOriginal.toFixed(2)} ${originalInText.toFixed(2)}${f.note ? `  (${f.note})` : ''}`);
     }
   });
 }

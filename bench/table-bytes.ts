@@ -9,7 +9,7 @@ import { serialize } from 'node:v8';
 import { fingerprintToHex } from '../lib/fingerprint/bits';
 import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { FIELD_TREE_BASE } from '../lib/store/page-rows';
+import { FIELD_TREE_BASE } from '../lib/rows/page-rows';
 import { PageStore } from '../lib/store/pages';
 import { TABLE_STRIDE } from '../lib/index/table-runs';
 

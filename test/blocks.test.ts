@@ -5,9 +5,9 @@ import { serialize } from 'node:v8';
 import { openDB } from 'idb';
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, blockOf, decodeBlock, encodeBlock, openBlock } from '../lib/store/blocks';
+import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, blockOf, decodeBlock, encodeBlock, openBlock } from '../lib/rows/blocks';
 import type { StoredBlock } from '../lib/store/schema';
-import type { PageValue } from '../lib/store/codec';
+import type { PageValue } from '../lib/rows/codec';
 import { asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
 

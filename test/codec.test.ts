@@ -2,7 +2,7 @@
 // it went in, and a damaged value refused with the field named.
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { type PageValue, decodePage, encodePage } from '../lib/store/codec';
+import { type PageValue, decodePage, encodePage } from '../lib/rows/codec';
 
 const PAGE: PageValue = {
   id: 123_456_789_012,

@@ -14,7 +14,7 @@ import { type MigrationProgress, keepDesignFitted, migrateDesign } from '../lib/
 import { NO_CHECK, type NearDuplicate, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { tableTree } from '../lib/index/table-runs';
-import { readRunIndexValue } from '../lib/store/run-index';
+import { readRunIndexValue } from '../lib/rows/run-index';
 import { chooseDesign, designTables } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords } from './support/kept-tables';

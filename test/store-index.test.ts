@@ -9,7 +9,7 @@ import { asFingerprint } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { designTables, tableKeys } from '../lib/index/tables';
 import { TableRuns } from '../lib/index/table-runs';
-import { readRunIndexValue } from '../lib/store/run-index';
+import { readRunIndexValue } from '../lib/rows/run-index';
 import { StoreIndex, indexUrl } from './support/store-index';
 import { type IndexFactory, flipBits, runIndexSuite } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';

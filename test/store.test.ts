@@ -14,7 +14,7 @@ import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb, upgradeSchema } from '../lib/store/db';
 import { DEFAULT_DESIGN, type NearDuplicate, PageStore, keptPageStore } from '../lib/store/pages';
 import { tablesOf } from '../lib/store/design';
-import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/store/page-rows';
+import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/rows/page-rows';
 import { tableTree } from '../lib/index/table-runs';
 import { type Db, DB_VERSION, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { flipBits } from './support/index-suite';

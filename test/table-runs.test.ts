@@ -2,7 +2,7 @@
 // then PageStore driven through a seeded random mix of every write (visits, changed texts,
 // imports, forgets, a forgotten site, clear) with, after each step, the trees checked against
 // the records (test/kept-tables.ts) and every query against a brute-force scan.
-import { FIELD_TREES, FIELD_TREE_BASE } from '../lib/store/page-rows';
+import { FIELD_TREES, FIELD_TREE_BASE } from '../lib/rows/page-rows';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,7 @@ import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { freshStore } from './support/fresh-store';
 import { TABLE_STRIDE, levelForEntries, tableEntries, tableTree } from '../lib/index/table-runs';
-import { readRunIndexValue } from '../lib/store/run-index';
+import { readRunIndexValue } from '../lib/rows/run-index';
 import { designTables, tableKeys } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';

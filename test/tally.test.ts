@@ -1,7 +1,7 @@
 // lib/store/tally.ts on its own: what it accepts as kept counts, and the deltas of single changes.
 // (test/store.test.ts checks the counts against every record over a seeded mix of writes; test/
 // groups.test.ts, the counts the upgrade from each earlier version writes.)
-import { PageRows } from '../lib/store/page-rows';
+import { PageRows } from '../lib/rows/page-rows';
 import { DEFAULT_DESIGN } from '../lib/store/pages';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';

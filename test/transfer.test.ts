@@ -1,5 +1,5 @@
 // lib/store/transfer.ts: exporting the store as NDJSON and importing it back, on fake-indexeddb.
-import { FIELD_TREE_BASE, PageRows, UrlFilter } from '../lib/store/page-rows';
+import { FIELD_TREE_BASE, PageRows, UrlFilter } from '../lib/rows/page-rows';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import { randomFingerprints } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
-import { readRunIndexValue } from '../lib/store/run-index';
+import { readRunIndexValue } from '../lib/rows/run-index';
 import type { Refusal } from '../lib/protocol/ndjson';
 import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
 import { flipBits } from './support/index-suite';

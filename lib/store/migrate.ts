@@ -22,8 +22,8 @@ import { DESIGN_K, type StoredDesign, designFor, parseStoredDesign, sameDesign, 
 import type { PageStore } from './pages';
 import type { Db, DesignMeta } from './schema';
 import { addToTables, tablePagesOf } from '../index/table-runs';
-import { dropTables, readRunIndex, writeRunIndex } from '../store/run-index';
-import { FIELD_TREES, PageRows, treeRange } from './page-rows';
+import { dropTables, readRunIndex, writeRunIndex } from '../rows/run-index';
+import { FIELD_TREES, PageRows, treeRange } from '../rows/page-rows';
 import { within } from './within';
 
 export interface MigrationProgress {

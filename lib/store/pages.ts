@@ -7,10 +7,10 @@ import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFiel
 import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../report/groups';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
-import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from './page-rows';
+import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from '../rows/page-rows';
 import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from '../index/runs';
 import { nearIndex, tableTree } from '../index/table-runs';
-import { readRunIndex, writeRunIndex } from '../store/run-index';
+import { readRunIndex, writeRunIndex } from '../rows/run-index';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import type { PassageFingerprints } from '../fingerprint/passages';

@@ -23,7 +23,7 @@
 import { DEFAULT_K, NO_CHECK, type PageReader, type PageStore } from './pages';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../protocol/ndjson';
 import type { ImportedFields } from './pages';
-import type { UrlFilter } from './page-rows';
+import type { UrlFilter } from '../rows/page-rows';
 
 /**
  * Batches an import writes before it fills a UrlFilter of the store, after which it looks up only

@@ -3,7 +3,7 @@
 // is one short readonly transaction over a tree or the kept counts (lib/store/tally.ts), so that
 // the first screen of a store of a million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../report/groups';
-import { MAX_PAGE_ID, lastSeenEntry } from '../store/page-rows';
+import { MAX_PAGE_ID, lastSeenEntry } from '../rows/page-rows';
 import type { PageReader } from '../store/pages';
 import { passageMatches } from '../store/passages';
 import { isPassageCopyOf } from '../report/copies';

@@ -3,7 +3,7 @@
 // in the browser each Uint8Array becomes {bytes: number[]}, and here it is rebuilt and decoded
 // with lib's own decodeBlock. No vitest here: the browser benchmarks (bench/) import it too.
 import type { Page, Worker } from 'playwright-core';
-import { decodeBlock } from '../../lib/store/blocks';
+import { decodeBlock } from '../../lib/rows/blocks';
 import type { PageRecord } from '../../lib/store/schema';
 
 /** A stored value as `evaluate` returns it: each Uint8Array part (one level deep) as {bytes: number[]}. */

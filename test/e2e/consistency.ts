@@ -15,10 +15,10 @@
 import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint/bits';
 import { parseStoredDesign } from '../../lib/store/design';
-import { readNextId } from '../../lib/store/page-rows';
+import { readNextId } from '../../lib/rows/page-rows';
 import type { RunChunkKey } from '../../lib/store/schema';
 import { DB_VERSION, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS, type PageRecord } from '../../lib/store/schema';
-import { readRunIndexValue } from '../../lib/store/run-index';
+import { readRunIndexValue } from '../../lib/rows/run-index';
 import { countsOfRecords, rowsOfBuckets } from '../support/kept-counts';
 import { tableProblems, tablesOfRecords, tablesOfRuns } from '../support/kept-tables';
 import { type PlainValue, decodeBlocks } from './blocks';

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fingerprintToHex } from '../../lib/fingerprint/bits';
 import { randomFingerprints } from '../../lib/random';
 import { IMPORT_BATCH } from '../../lib/store/transfer';
-import { readRunIndexValue } from '../../lib/store/run-index';
+import { readRunIndexValue } from '../../lib/rows/run-index';
 import { tablesOfRuns } from '../support/kept-tables';
 import { dumpStore, storeProblems } from './consistency';
 import {

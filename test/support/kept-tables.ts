@@ -7,12 +7,12 @@
 import { expect } from 'vitest';
 import { fingerprintFromHex } from '../../lib/fingerprint/bits';
 import { type StoredDesign, parseStoredDesign, tablesOf } from '../../lib/store/design';
-import { decodeBlock } from '../../lib/store/blocks';
-import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../../lib/store/page-rows';
+import { decodeBlock } from '../../lib/rows/blocks';
+import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../../lib/rows/page-rows';
 import type { RunChunkKey, RunIndex } from '../../lib/store/schema';
 import type { Db, PageRecord } from '../../lib/store/schema';
 import { TABLE_STRIDE, tableEntries, tableTree } from '../../lib/index/table-runs';
-import { readRunIndexValue } from '../../lib/store/run-index';
+import { readRunIndexValue } from '../../lib/rows/run-index';
 
 /** Words an entry of the tree: the page fields' trees are past every table's. */
 const strideOf = (tree: number): number => (tree < FIELD_TREE_BASE ? TABLE_STRIDE : Object.values(FIELD_TREES).find((spec) => spec.tree === tree)?.stride ?? TABLE_STRIDE);

@@ -6,7 +6,7 @@
 import { type Fingerprint, fingerprintToHex } from '../../lib/fingerprint/bits';
 import type { Match, NearDuplicateIndex } from '../../lib/index/near';
 import type { TableDesign } from '../../lib/index/tables';
-import { PageRows } from '../../lib/store/page-rows';
+import { PageRows } from '../../lib/rows/page-rows';
 import type { Db, PageRecord } from '../../lib/store/schema';
 import { nearIndex } from '../../lib/index/table-runs';
 import { Tally, readPageCount } from '../../lib/store/tally';

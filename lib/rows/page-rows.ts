@@ -20,10 +20,10 @@ import { hash64 } from '../fingerprint/hash';
 import { checkStorable } from './codec';
 import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
 import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from '../index/runs';
-import { type DesignMeta, type PageRecord, type RunIndex } from './schema';
+import { type DesignMeta, type PageRecord, type RunIndex } from '../store/schema';
 import { isCopy } from '../report/copies';
 import { type TableChange, applyTableChanges, levelForEntries, purgeEntries } from '../index/table-runs';
-import { readRunIndex, writeRunIndex } from '../store/run-index';
+import { readRunIndex, writeRunIndex } from './run-index';
 
 /** The fields with a tree of [hash, id] entries. */
 export type PageField = 'url' | 'site' | 'group' | 'copySite';
