@@ -7,11 +7,13 @@
 import 'fake-indexeddb/auto';
 import { serialize } from 'node:v8';
 import { fingerprintToHex } from '../lib/fingerprint/bits';
-import { randomFingerprints } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { FIELD_TREE_BASE } from '../lib/rows/page-rows';
 import { PageStore } from '../lib/store/pages';
 import { TABLE_STRIDE } from '../lib/index/table-runs';
+import { updateMany } from '../lib/store/transfer';
+import { compactTables } from '../lib/store/migrate';
 
 const pages = Number(process.argv[2] ?? 20_000);
 if (!Number.isInteger(pages) || pages < 1) throw new Error(`pages must be a whole number from 1: got ${process.argv[2]}`);
@@ -22,7 +24,7 @@ const simhashes = randomFingerprints(1n, pages);
 const checks = randomFingerprints(2n, pages);
 for (let start = 0; start < pages; start += 2_000) {
   const urls = Array.from({ length: Math.min(2_000, pages - start) }, (_, i) => `https://site${(start + i) % 97}.example/page/${start + i}`);
-  await store.updateMany(urls, () =>
+  await updateMany(store, urls, () =>
     urls.map((url, i) => ({
       url,
       title: `Page ${start + i}`,
@@ -35,7 +37,7 @@ for (let start = 0; start < pages; start += 2_000) {
     })),
   );
 }
-await store.compactTables(2);
+await compactTables(store, 2);
 
 const tx = db.transaction('runs', 'readonly');
 let words = 0;

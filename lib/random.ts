@@ -1,6 +1,5 @@
 // Seeded pseudo-random numbers for tests, benchmarks and synthetic data: every run sees the same
 // values. Not for anything that needs unpredictability.
-import { type Fingerprint, asFingerprint } from './fingerprint/bits';
 
 /** mulberry32: uniform floats in [0, 1), each a 32-bit output divided by 2^32. */
 export function mulberry32(seed: number): () => number {
@@ -34,9 +33,4 @@ export function splitmix64(seed: bigint): () => bigint {
     z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
     return z ^ (z >> 31n);
   };
-}
-
-export function randomFingerprints(seed: bigint, count: number): Fingerprint[] {
-  const next = splitmix64(seed);
-  return Array.from({ length: count }, () => asFingerprint(next()));
 }

@@ -14,6 +14,7 @@ import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSit
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import type { Db, PageFields, PageRecord } from '../lib/store/schema';
 import { storedPages } from './support/kept-tables';
+import { updateMany } from '../lib/store/transfer';
 
 /** fp with n distinct random bits flipped. */
 function flipBits(fp: Fingerprint, n: number, random: () => number): Fingerprint {
@@ -237,7 +238,7 @@ describe('groups kept by PageStore, one visit or forgetting at a time', () => {
     expect((await store.get('https://late.example/2'))!.copySite).toBeUndefined(); // same site as the root
     // an import-like write of an earlier page does not group; a visit does (its firstSeen is now, so
     // use updateMany + regroup for an earlier one): here the earlier page arrives by regroupAll
-    await store.updateMany(['https://early.example/'], () => [
+    await updateMany(store, ['https://early.example/'], () => [
       { url: 'https://early.example/', title: 't', site: 'early.example', simhash: '0000000000000002', check: '00000000ffffffff', firstSeen: 100, lastSeen: 100, visits: 1 },
     ]);
     expect(await needsRegroup(store, 3)).toBe(true);
@@ -262,7 +263,7 @@ describe('regroupAll', () => {
       lastSeen: p.firstSeen,
       visits: 1,
     }));
-    await store.updateMany(fields.map((f) => f.url), () => fields);
+    await updateMany(store, fields.map((f) => f.url), () => fields);
     expect((await storedGroups(store)).records.every((r) => r.group === undefined)).toBe(true);
     const progress: string[] = [];
     const result = await regroupAll(store, 3, { batchSize: 100, onProgress: ({ phase }) => void progress.push(phase) });

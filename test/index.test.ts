@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, hammingDistance } from '../lib/fingerprint/bits';
 import { type IndexBackend, BackendIndex, MemoryIndex, bruteForceQuery } from '../lib/index/near';
 import { type TableDesign, designTables, tableKeys } from '../lib/index/tables';
-import { randomFingerprints } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 import { type Entry, type IndexFactory, flipBits, runIndexSuite } from './support/index-suite';
 
 /** A backend whose every call is asynchronous, as IndexedDB's will be. */

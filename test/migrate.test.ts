@@ -7,7 +7,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { confirmsNearDuplicate } from '../lib/fingerprint/features';
 import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
-import { mulberry32, randomFingerprints } from '../lib/random';
+import { mulberry32 } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { HEADROOM, designFor } from '../lib/store/design';
 import { type MigrationProgress, keepDesignFitted, migrateDesign } from '../lib/store/migrate';
@@ -19,6 +20,7 @@ import { chooseDesign, designTables } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords } from './support/kept-tables';
 import { nearDuplicatesOf, recordVisit } from './support/store-queries';
+import { updateMany } from '../lib/store/transfer';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -94,7 +96,7 @@ const bases: { simhash: Fingerprint; check: Fingerprint }[] = [];
 async function seed(store: PageStore): Promise<void> {
   for (let i = 0; i < seeds.length; i += 500) {
     const batch = seeds.slice(i, i + 500);
-    await store.updateMany(
+    await updateMany(store, 
       batch.map((s) => s.url),
       () =>
         batch.map((s, j) => ({
@@ -251,7 +253,7 @@ describe('migrateDesign', () => {
       // by visit and by updateMany
       const url = `https://${i % 2 === 0 ? 'a' : 'z'}-during.example/${i}`;
       if (i % 3 === 0) {
-        await stale.updateMany([url], () => [
+        await updateMany(stale, [url], () => [
           { url, title: '', site: new URL(url).host, simhash: fingerprintToHex(simhash), check: NO_CHECK, firstSeen: 50_000 + i, lastSeen: 50_000 + i, visits: 1 },
         ]);
       } else {

@@ -12,6 +12,7 @@ import { DEFAULT_DESIGN } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { freshStore } from './support/fresh-store';
+import { updateMany } from '../lib/store/transfer';
 
 
 /** `work` over the rows of one readwrite transaction, flushed (the tables of the default design) and committed. */
@@ -58,7 +59,7 @@ describe('PageRows', () => {
     const store = await freshStore();
     const simhash = splitmix64(3n);
     for (const [i, url] of clash.entries()) {
-      await store.updateMany([url], () => [{ url, title: `page ${i}`, site: 'clash.example', simhash: fingerprintToHex(asFingerprint(simhash())), check: '', firstSeen: i, lastSeen: i, visits: 1 }]);
+      await updateMany(store, [url], () => [{ url, title: `page ${i}`, site: 'clash.example', simhash: fingerprintToHex(asFingerprint(simhash())), check: '', firstSeen: i, lastSeen: i, visits: 1 }]);
     }
     expect(await Promise.all(clash.map(async (url) => (await store.get(url))?.title))).toEqual(['page 0', 'page 1']);
     expect(await store.forget(clash[0])).toBe(true);

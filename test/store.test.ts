@@ -5,7 +5,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/fingerprint/features';
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
-import { mulberry32, randomFingerprints, splitmix64 } from '../lib/random';
+import { mulberry32, splitmix64 } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 import { regroupAll } from '../lib/store/regroup';
 import { readOverview, readSiteStanding } from '../lib/ui/history-data';
 import { siteBucket } from '../lib/store/tally';
@@ -21,6 +22,7 @@ import { flipBits } from './support/index-suite';
 import { expectCountsKept } from './support/kept-counts';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { nearDuplicatesOf, recordVisit } from './support/store-queries';
+import { updateMany } from '../lib/store/transfer';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -494,7 +496,7 @@ describe('the counts kept as pages are written: pages, groups, and each site\'s 
       } else if (op === 3) {
         const urls = Array.from({ length: 1 + Math.floor(random() * 6) }, url);
         urls.push(urls[0]!); // written twice in one batch
-        await store.updateMany(urls, () => urls.map((u) => fields(u, now)));
+        await updateMany(store, urls, () => urls.map((u) => fields(u, now)));
         step = `${i}: updateMany ${urls.join(' ')}`;
       } else if (op === 4) {
         const urls = Array.from({ length: 1 + Math.floor(random() * 4) }, url);
@@ -520,7 +522,7 @@ describe('the counts kept as pages are written: pages, groups, and each site\'s 
     }
     // a batch over more sites than flush reads one by one (an import's), then its removal
     const wide = Array.from({ length: 50 }, (_, i) => `https://w${i}.example/${i % 3}`);
-    await store.updateMany(wide, () => wide.map((u) => fields(u, 5_000)));
+    await updateMany(store, wide, () => wide.map((u) => fields(u, 5_000)));
     await expectCountKept(store, 'after an updateMany over 50 sites');
     await regroupAll(store, 3);
     await expectCountKept(store, 'after regroupAll');
@@ -534,7 +536,7 @@ describe('the counts kept as pages are written: pages, groups, and each site\'s 
     const store = await freshStore();
     await recordVisit(store, { url: 'https://a.example/', title: '', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     const bad = { url: 'https://b.example/', title: '', site: 'b.example', simhash: 'zz', check: 'zz', firstSeen: 1, lastSeen: 1, visits: 1 };
-    await expect(store.updateMany(['https://b.example/'], () => [{ ...bad, firstSeen: (() => 1) as unknown as number }])).rejects.toThrow();
+    await expect(updateMany(store, ['https://b.example/'], () => [{ ...bad, firstSeen: (() => 1) as unknown as number }])).rejects.toThrow();
     await expectCountKept(store, 'after a failed updateMany');
 
     await store.db.delete('meta', 'pageCount'); // as if lost: readers count, the next write stores it

@@ -8,7 +8,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { confirmsNearDuplicate } from '../lib/fingerprint/features';
 import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
-import { mulberry32, randomFingerprints } from '../lib/random';
+import { mulberry32 } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { MERGE_AT } from '../lib/index/runs';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
@@ -20,6 +21,8 @@ import { designTables, tableKeys } from '../lib/index/tables';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { recordVisit } from './support/store-queries';
+import { updateMany } from '../lib/store/transfer';
+import { compactTables } from '../lib/store/migrate';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -133,7 +136,7 @@ describe('PageStore keeps the trees exactly as the records say', () => {
       } else if (roll < 0.75) {
         kind = 'import'; // a batch of new and stored pages, some changed, one unreadable
         const urls = [...new Set(Array.from({ length: 1 + Math.floor(random() * 40) }, urlOf))];
-        await store.updateMany(urls, (current) =>
+        await updateMany(store, urls, (current) =>
           urls.map((url, i) => {
             const simhash = i === 0 && random() < 0.2 ? 'not hex' : random() < 0.5 && current.has(url) ? current.get(url)!.simhash : fingerprintToHex(simhashOf());
             return { url, title: '', site: new URL(url).host, simhash, check: NO_CHECK, firstSeen: now, lastSeen: now++, visits: 1 };
@@ -172,11 +175,11 @@ describe('PageStore keeps the trees exactly as the records say', () => {
     const several = runsPerTree(index).filter((n) => n > 1).length;
     expect(runsPerTree(index).slice(0, 4).every((n) => n > 1)).toBe(true);
     expect(several).toBeGreaterThan(4);
-    expect(await store.compactTables(1)).toBe(several);
+    expect(await compactTables(store, 1)).toBe(several);
     expect(runsPerTree(readRunIndexValue(await store.db.get('meta', 'runs'))).every((n) => n <= 1)).toBe(true);
     await expectTablesOfRecords(store.db);
     expect(await Promise.all(bases.map((base) => store.nearDuplicates(base, base)))).toEqual(answersBefore);
-    expect(await store.compactTables(1)).toBe(0); // nothing left to merge
+    expect(await compactTables(store, 1)).toBe(0); // nothing left to merge
     await recordVisit(store, { url: 'https://after.example/', title: '', site: 'after.example', simhash: bases[0]!, check: bases[0]!, now: now++ });
     await store.forgetMany([(await storedPages(store.db))[0]!.url]);
     await expectTablesOfRecords(store.db);

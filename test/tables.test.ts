@@ -12,7 +12,8 @@ import {
   tableKeyHex,
   tableKeys,
 } from '../lib/index/tables';
-import { randomFingerprints, splitmix64 } from '../lib/random';
+import { splitmix64 } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 
 const ALL_ONES = asFingerprint((1n << 64n) - 1n);
 

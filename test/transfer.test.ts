@@ -5,13 +5,13 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Fingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/fingerprint/bits';
 import { splitLines } from '../lib/protocol/ndjson';
-import { randomFingerprints } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { NO_CHECK, PageStore } from '../lib/store/pages';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { readRunIndexValue } from '../lib/rows/run-index';
 import type { Refusal } from '../lib/protocol/ndjson';
-import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, type ImportSummary, exportPages, importLines } from '../lib/store/transfer';
+import { FILTER_AFTER_BATCHES, ImportError, ImportInterruptedError, exportPages, importLines, type ImportSummary, updateMany, urlFilter } from '../lib/store/transfer';
 import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { nearDuplicatesOf, recordVisit } from './support/store-queries';
@@ -395,13 +395,17 @@ describe('an import cut off half way', () => {
   it('a batch whose transaction fails writes none of its records', async () => {
     const store = await freshStore();
     const lines = file(...Array.from({ length: 25 }, (_, i) => pageLine({ url: `https://a.example/${String(i).padStart(2, '0')}` })));
-    const updateMany = store.updateMany.bind(store);
+    const write = store.write.bind(store);
     let batches = 0;
-    vi.spyOn(store, 'updateMany').mockImplementation((urls, update) => {
+    vi.spyOn(store, 'write').mockImplementation(async (work) => {
       batches++;
-      if (batches < 3) return updateMany(urls, update);
-      // the third batch: its last put fails (a record without its key), after the others were put
-      return updateMany(urls, (current) => [...update(current), { title: 'no url' } as unknown as PageRecord]);
+      if (batches < 3) return write(work);
+      // the third batch: a last put fails (a record without its key), after the batch's own were put
+      return write(async (w) => {
+        const result = await work(w);
+        await w.rows.put({ title: 'no url' } as unknown as PageRecord);
+        return result;
+      });
     });
     const error = await importLines(store, lines, { now: NOW, batchSize: 10 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportInterruptedError);
@@ -484,7 +488,7 @@ describe('a long import looks up only the URLs that may be stored (UrlFilter)', 
   it('a page stored after the filter was filled is merged, not added twice: its id is past what the filter has seen', async () => {
     const store = await populated(20);
     const before = await store.count();
-    const filter = await store.urlFilter();
+    const filter = await urlFilter(store);
     for (const record of await all(store)) expect(filter.mayHold(record.url)).toBe(true);
     expect(filter.throughId).toBe(before);
     const late = 'https://late.example/visited-during-the-import';
@@ -493,7 +497,7 @@ describe('a long import looks up only the URLs that may be stored (UrlFilter)', 
     await recordVisit(store, { url: late, title: 'Visited', site: 'late.example', simhash: fingerprintFromHex(A), check: fingerprintFromHex(A_CHECK), now: NOW });
 
     const seen: (number | undefined)[] = [];
-    await store.updateMany([late, fresh], (current) => {
+    await updateMany(store, [late, fresh], (current) => {
       seen.push(current.get(late)?.visits);
       const visits = (current.get(late)?.visits ?? 0) + 10;
       return [late, fresh].map((url) => ({ url, title: 'Imported', site: new URL(url).host, simhash: A, check: A_CHECK, firstSeen: NOW, lastSeen: NOW, visits }));
@@ -506,7 +510,7 @@ describe('a long import looks up only the URLs that may be stored (UrlFilter)', 
   });
 
   it('an empty store gives a filter that holds nothing', async () => {
-    const filter = await (await freshStore()).urlFilter();
+    const filter = await urlFilter(await freshStore());
     expect(filter).toBeInstanceOf(UrlFilter);
     expect([filter.mayHold('https://a.example/'), filter.throughId]).toEqual([false, 0]);
   });

@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { fingerprintToHex } from '../lib/fingerprint/bits';
-import { randomFingerprints } from '../lib/random';
+import { randomFingerprints } from '../lib/fingerprint/bits';
 import { PageStore } from '../lib/store/pages';
 import { type PortLike, createWriter } from '../lib/background/writer';
 import { IMPORT_MESSAGE_LINES, type Saved, WriterFailed, WriterStopped, importThrough, runJob } from '../lib/ui/writer-client';

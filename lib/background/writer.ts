@@ -7,15 +7,9 @@ import { type PageStore } from '../store/pages';
 import { type OrganiseProgress, organise } from '../store/regroup';
 import { ImportError, ImportInterruptedError, importLines } from '../store/transfer';
 import { InvalidMessage } from '../protocol/validation';
-import { type WriterEvent, type WriterRequest, IMPORT_WINDOW_LINES, parseWriterRequest } from '../protocol/writer-protocol';
+import { type PortLike, type WriterEvent, type WriterRequest, IMPORT_WINDOW_LINES, parseWriterRequest } from '../protocol/writer-protocol';
 
-/** What the worker and the page each hold of a runtime.Port (webextension-polyfill's fits). */
-export interface PortLike {
-  postMessage(message: unknown): void;
-  onMessage: { addListener(listener: (message: unknown) => void): void };
-  onDisconnect: { addListener(listener: () => void): void };
-  disconnect(): void;
-}
+export type { PortLike } from '../protocol/writer-protocol';
 
 export interface WriterDeps {
   store(): Promise<PageStore>;

@@ -1,5 +1,7 @@
 // A 64-bit simhash fingerprint. Branded so that a block key, a table key or any other bigint
 // cannot be passed where a fingerprint belongs.
+import { splitmix64 } from '../random';
+
 declare const fingerprintBrand: unique symbol;
 export type Fingerprint = bigint & { readonly [fingerprintBrand]: true };
 
@@ -46,4 +48,10 @@ export function hammingDistance(a: Fingerprint, b: Fingerprint): number {
 /** Same, on 32-bit halves (the index's hot loop). */
 export function hammingDistanceHalves(aHi: number, aLo: number, bHi: number, bLo: number): number {
   return popcount32((aHi ^ bHi) >>> 0) + popcount32((aLo ^ bLo) >>> 0);
+}
+
+/** `count` seeded random fingerprints (splitmix64: every bit random), for tests and benchmarks. */
+export function randomFingerprints(seed: bigint, count: number): Fingerprint[] {
+  const next = splitmix64(seed);
+  return Array.from({ length: count }, () => asFingerprint(next()));
 }

@@ -13,7 +13,7 @@
 import { type Fingerprint, hammingDistance } from './bits';
 import { type Hash64, combine64, hashRange } from './hash';
 import { Simhash64 } from './simhash';
-import { WORD, forEachToken, normalizeText } from '../text/words';
+import { MIN_COMPARED_WORD_LENGTH, WORD, forEachToken, normalizeText } from '../text/words';
 
 export type Weighting = 'tf' | 'sqrt' | 'log' | 'binary';
 
@@ -23,7 +23,7 @@ export interface FeatureOptions {
   minWordLength: number;
 }
 
-export const DEFAULT_FEATURES: FeatureOptions = { weighting: 'tf', minWordLength: 2 };
+export const DEFAULT_FEATURES: FeatureOptions = { weighting: 'tf', minWordLength: MIN_COMPARED_WORD_LENGTH };
 /** The plain term-frequency simhash the benchmarks compare against. */
 export const PLAIN_TF_FEATURES: FeatureOptions = { weighting: 'tf', minWordLength: 1 };
 

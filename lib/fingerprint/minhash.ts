@@ -7,10 +7,9 @@
 // integers (an odd multiplier, an addition and the murmur3 finaliser are each invertible), as the
 // seed's permutation argument asks. The a_i and b_i come from a seeded generator (lib/random.ts),
 // so a signature is the same in every run and every process.
-import { DEFAULT_FEATURES } from './features';
 import { type Hash64, fmix32, hashRange } from './hash';
 import { uint32s } from '../random';
-import { WORD, forEachToken, normalizeText } from '../text/words';
+import { MIN_COMPARED_WORD_LENGTH, WORD, forEachToken, normalizeText } from '../text/words';
 
 /** Words per shingle. */
 export const SHINGLE_WORDS = 3;
@@ -18,7 +17,7 @@ export const SHINGLE_WORDS = 3;
 export const DEFAULT_HASHES = 128;
 export const DEFAULT_MINHASH_SEED = 0x6d696e68; // "minh"
 /** Words of spaced scripts shorter than this are dropped, as for simhash. */
-const MIN_WORD_LENGTH = DEFAULT_FEATURES.minWordLength;
+const MIN_WORD_LENGTH = MIN_COMPARED_WORD_LENGTH;
 
 /**
  * The distinct 32-bit hashes of a text's shingles of `size` consecutive words, sorted ascending.

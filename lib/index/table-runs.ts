@@ -16,21 +16,8 @@
 // candidate against its record all the same (a record is the truth).
 import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves } from '../fingerprint/bits';
 import { BackendIndex, type Candidate, type IndexBackend } from './near';
-import { type TableDesign, type TableKey, keyOf } from './tables';
-import { tablesOf } from '../store/design';
-import type { DesignMeta, RunIndex } from '../store/schema';
-import {
-  type RunReader,
-  type RunStore,
-  type RunTree,
-  EMPTY_RUN_INDEX,
-  MERGE_AT,
-  appendRun,
-  chunkFor,
-  lookup,
-  mergeDue,
-  parseRunIndex,
-} from './runs';
+import { type DesignParams as DesignMeta, type TableDesign, type TableKey, keyOf, tablesOf } from './tables';
+import { type RunIndex, type RunReader, type RunStore, type RunTree, MERGE_AT, appendRun, chunkFor, lookup, mergeDue } from './runs';
 
 /** Words an entry: the key, the simhash's halves, the page id. */
 export const TABLE_STRIDE = 4;

@@ -23,7 +23,7 @@
 import { LIMITS } from './messages';
 import { base64ToBytes, bytesToBase64, checkPassageBytes } from '../fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageParams } from '../fingerprint/passages';
-import type { PageRecord } from '../store/schema';
+import type { PageRecord } from '../rows/record';
 import { canonicalPage } from '../url';
 import type { Refusal } from './writer-protocol';
 

@@ -165,3 +165,11 @@ function parseRefusal(o: Json): Refusal {
   const code = oneOf(o, 'code', REFUSALS);
   return code === 'newer-version' ? { code, version: count(o, 'version'), newest: count(o, 'newest') } : { code };
 }
+
+/** What the worker and the page each hold of a runtime.Port (webextension-polyfill's fits). */
+export interface PortLike {
+  postMessage(message: unknown): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+  disconnect(): void;
+}

@@ -15,7 +15,7 @@
 //   random bits, which a deflate cannot shrink, so they are kept out of it.
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { type PageValue, type StoredPage, decodePage, encodePage } from './codec';
-import type { StoredBlock } from '../store/schema';
+import type { StoredBlock } from './record';
 
 /**
  * Pages a block. Deflating URLs and titles 32, 64, 128 and 256 pages at a time took 61, 54, 50 and

@@ -3,7 +3,7 @@
 // in the runs.
 import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint/bits';
 import { siteOf } from '../url';
-import type { PageRecord } from '../store/schema';
+import type { PageRecord } from './record';
 
 /**
  * [url, title, fingerprints, firstSeen, lastSeen, visits, group?, copySite?, passageCopy?]. The

@@ -4,7 +4,7 @@
 import { type RunIndex, type RunStore, EMPTY_RUN_INDEX, parseRunIndex } from '../index/runs';
 import { tableTree } from '../index/table-runs';
 import { tablesOf } from '../index/tables';
-import type { DesignMeta } from '../store/schema';
+import type { DesignParams as DesignMeta } from '../index/tables';
 
 /** The RunIndex kept in meta `runs` (none yet: empty), checked. */
 export function readRunIndexValue(value: unknown): RunIndex {

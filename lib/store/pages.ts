@@ -1,34 +1,30 @@
 // The pages Doppel has recorded, and their near-duplicates, in IndexedDB (see schema.ts).
 import { confirmsNearDuplicate } from '../fingerprint/features';
-import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint/bits';
+import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint/bits';
+import type { PassageFingerprints } from '../fingerprint/passages';
 import { DEFAULT_K, type TableDesign, designTables } from '../index/tables';
+import { nearIndex } from '../index/table-runs';
+import { EMPTY_RUN_INDEX } from '../index/runs';
+import { isPassageCopy } from '../report/copies';
+import { PageRows } from '../rows/page-rows';
+import { writeRunIndex } from '../rows/run-index';
 import type { IDBPTransaction } from 'idb';
-import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type PendingPassages, type RunIndex } from './schema';
-import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../report/groups';
+import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type PendingPassages } from './schema';
 import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
-import { FIELD_TREES, PageRows, UrlFilter, readNextId, treeRange } from '../rows/page-rows';
-import { EMPTY_RUN_INDEX, MERGE_AT, type RunTree, mergeAll } from '../index/runs';
-import { nearIndex, tableTree } from '../index/table-runs';
-import { readRunIndex, writeRunIndex } from '../rows/run-index';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
-import type { PassageFingerprints } from '../fingerprint/passages';
 import { PassageRows, type RecordMatch, parsePending, passageMatches, pendingAfter } from './passages';
-import { isPassageCopy, isPassageCopyOf, mayCopy } from '../report/copies';
-import { encodePassageBytes } from '../fingerprint/passage-codec';
+import { type PassageUpkeep, forget, recheckPassageCopies, recordPassages } from './page-passages';
+import { regroupAround } from './page-groups';
+import { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
+
+export { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
 /** Near-duplicates are pages within this many bits on the simhash (and confirmed by the check). */
 export { DEFAULT_K };
-/**
- * The `check` of a record whose check fingerprint is unknown: a page imported without one
- * (lib/store/transfer.ts), since Doppel keeps no page text to recompute it from. Such a match
- * cannot be confirmed, so nearDuplicates accepts it on the simhash alone. The next visit to the
- * page (recordVisit) writes its real check.
- */
-export const NO_CHECK = '';
 /** The stores a write to the pages touches. */
 const WRITE_STORES = ['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings'] as const;
 /** The stores a read of the pages touches. */
@@ -77,12 +73,6 @@ export interface PageMatches {
   passages: RecordMatch[];
 }
 
-export interface NearDuplicate {
-  record: PageRecord;
-  /** Hamming distance between the simhashes. */
-  distance: number;
-}
-
 export interface NearDuplicateOptions {
   /** At most the design's k (default 3). */
   k?: number;
@@ -90,25 +80,6 @@ export interface NearDuplicateOptions {
   clamp?: boolean;
   /** Leave this page out (the page the query is for). */
   excludeUrl?: string;
-}
-
-/** A copy of `record` with exactly PageRecord's fields, in their order. */
-export function storedRecord(record: PageRecord): PageRecord {
-  const out: PageRecord = {
-    id: record.id,
-    url: record.url,
-    title: record.title,
-    site: record.site,
-    simhash: record.simhash,
-    check: record.check,
-    firstSeen: record.firstSeen,
-    lastSeen: record.lastSeen,
-    visits: record.visits,
-  };
-  if (record.group !== undefined) out.group = record.group;
-  if (record.copySite !== undefined) out.copySite = record.copySite;
-  if (record.passageCopy === true) out.passageCopy = true;
-  return out;
 }
 
 /**
@@ -161,7 +132,7 @@ export class PageStore implements PageReader {
   /** Re-reads the design from meta (after a migration run elsewhere, say). Every query and write also does, in its transaction. */
   async refresh(): Promise<void> {
     const tx = this.db.transaction('meta', 'readonly');
-    await within(tx, () => this.readMeta(tx.store));
+    await within(tx, () => this.readDesign(tx.store));
   }
 
   /**
@@ -172,7 +143,7 @@ export class PageStore implements PageReader {
    * migrated back and forth).
    */
   async needsMigration(k: number = DEFAULT_K): Promise<boolean> {
-    const [count, stored] = await this.read((rows, tx) => Promise.all([readPageCount(rows, tx.objectStore('meta')), this.readMeta(tx.objectStore('meta'))]));
+    const [count, stored] = await this.read((rows, tx) => Promise.all([readPageCount(rows, tx.objectStore('meta')), this.readDesign(tx.objectStore('meta'))]));
     if (stored.migration !== undefined) return true;
     const wanted = designFor(count, k);
     if (wanted.k !== stored.k) return true;
@@ -189,7 +160,7 @@ export class PageStore implements PageReader {
     const tx = this.db.transaction(WRITE_STORES, 'readwrite');
     const meta = tx.objectStore('meta');
     return within(tx, async () => {
-      const [stored, groups, rows] = await Promise.all([this.readMeta(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta)]);
+      const [stored, groups, rows] = await Promise.all([this.readDesign(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta)]);
       const tally = new Tally(rows);
       const passages = new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'));
       const recheckCopies = new Set<number>();
@@ -212,7 +183,7 @@ export class PageStore implements PageReader {
   }
 
   /** Reads meta's design in the caller's transaction and keeps it; the cached one if meta has none. */
-  private async readMeta(meta: { get(key: 'design'): Promise<unknown> }): Promise<StoredDesign> {
+  async readDesign(meta: { get(key: 'design'): Promise<unknown> }): Promise<StoredDesign> {
     const value = await meta.get('design');
     if (value !== undefined) this.stored = parseStoredDesign(value);
     return this.stored;
@@ -361,7 +332,7 @@ export class PageStore implements PageReader {
    */
   async nearDuplicates(simhash: Fingerprint, check: Fingerprint | null, options: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
     return this.read(async (rows, tx) => {
-      const stored = await this.readMeta(tx.objectStore('meta'));
+      const stored = await this.readDesign(tx.objectStore('meta'));
       return findNear(rows, stored, simhash, check, queryK(stored, options), options.excludeUrl);
     });
   }
@@ -372,7 +343,7 @@ export class PageStore implements PageReader {
    */
   async getWithNear(url: string, options: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<PageMatches | undefined> {
     return this.read(async (rows, tx, passages) => {
-      const [record, stored] = await Promise.all([rows.byUrl(url), this.readMeta(tx.objectStore('meta'))]);
+      const [record, stored] = await Promise.all([rows.byUrl(url), this.readDesign(tx.objectStore('meta'))]);
       if (record === undefined) return undefined;
       const [near, own] = await Promise.all([
         findNear(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), queryK(stored, options), record.url),
@@ -424,117 +395,7 @@ export class PageStore implements PageReader {
     });
   }
 
-  /**
-   * Reads the records at `urls` (absent ones are not in the map), lets `update` compute the records
-   * to write, and writes them, all in one readwrite transaction: every record lands whole, with
-   * its tree entries, or none does. `update` is synchronous (an await outside the transaction would let
-   * it commit early); if it throws, nothing is written. `update` gives records without ids or group
-   * fields: a new page gets the next id, and the tables are those the design in meta requires at
-   * the moment of the write (this store's `design` may be stale: another store may have migrated the
-   * database, lib/store/migrate.ts; during a migration, both designs' while the new trees are
-   * being built). A record whose simhash is unchanged keeps its group fields; a new or changed one
-   * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/regroup.ts)
-   * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
-   * are not looked up; the URLs written are added to it once the transaction commits.
-   */
-  async updateMany(urls: readonly string[], update: (current: Map<string, PageRecord & { passages?: Uint8Array }>) => readonly ImportedFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
-    const asked = new Set(urls);
-    const written: string[] = [];
-    let throughId = 0;
-    await this.write(async ({ rows, tally, passages, meta }) => {
-      const current: Map<string, PageRecord & { passages?: Uint8Array }> = await rows.byUrls(urls, filter);
-      // each stored page with its passage fingerprints: `update` keeps them (the same object) or replaces them
-      const kept = await Promise.all([...current.values()].map((record) => passages.bytesOf(record.id)));
-      [...current.values()].forEach((record, i) => {
-        if (kept[i] !== undefined) current.set(record.url, { ...record, passages: kept[i] });
-      });
-      const puts: Promise<void>[] = [];
-      let ungrouped = false;
-      for (const fields of update(current)) {
-        if (!asked.has(fields.url)) throw new Error(`updateMany: ${fields.url} was not among the URLs read`);
-        const before = current.get(fields.url);
-        // id first (the stored field order), and `fields` cannot move the record to another id
-        const record = storedRecord({ ...fields, id: before?.id ?? rows.newId() });
-        if (before !== undefined && before.simhash === record.simhash) {
-          // same fingerprint: same groups
-          if (before.group !== undefined) record.group = before.group;
-          if (before.copySite !== undefined) record.copySite = before.copySite;
-        } else {
-          ungrouped = true; // a new or changed page is in no group until the next regroup
-        }
-        // new fingerprints are pending: organising works passageCopy out for them (until then the page is no copy by passages)
-        const newPassages = fields.passages !== undefined && fields.passages !== before?.passages;
-        if (before?.passageCopy === true && !newPassages) record.passageCopy = true;
-        if (newPassages) puts.push(passages.set(record.id, fields.passages!, 'pending'));
-        tally.change(before, record);
-        current.set(record.url, record);
-        puts.push(rows.put(record));
-        written.push(record.url);
-      }
-      if (ungrouped) {
-        const groups = await readGroupsMeta(meta);
-        if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
-      }
-      await Promise.all(puts);
-      throughId = rows.peekNextId;
-    });
-    if (filter === undefined) return;
-    for (const url of written) filter.add(url);
-    filter.throughId = Math.max(filter.throughId, throughId);
-  }
 
-  /**
-   * A UrlFilter (lib/store/page-rows.ts) of every page stored now: the url tree read in one
-   * readonly transaction. An import of many pages fills one once, so that its new pages' URLs need
-   * not be looked up.
-   */
-  async urlFilter(): Promise<UrlFilter> {
-    const tx = this.db.transaction(['meta', 'runs'], 'readonly');
-    return within(tx, async () => {
-      const filter = new UrlFilter();
-      const [chunks, nextId] = await Promise.all([tx.objectStore('runs').getAll(treeRange(FIELD_TREES.url.tree)), tx.objectStore('meta').get('nextId')]);
-      for (const chunk of chunks) for (let e = 0; e < chunk.length; e += FIELD_TREES.url.stride) filter.addKey(chunk[e]!);
-      filter.throughId = readNextId(nextId);
-      return filter;
-    });
-  }
-
-  /**
-   * Merges each tree that holds `minRuns` runs or more into one run (the tables of meta's design,
-   * and the url, site, lastSeen, group and copySite trees), a tree per readwrite transaction;
-   * returns how many trees were merged. A query reads one chunk per run: after a million-page
-   * import, 17 runs a table (68 reads); after this, 4 reads. Run when the store is otherwise at
-   * rest (organise, after an import).
-   */
-  async compactTables(minRuns: number = MERGE_AT): Promise<number> {
-    // a readonly look first: at every start of the worker there is usually nothing to merge, and a
-    // readwrite transaction would hold up the visits meanwhile
-    const look = this.db.transaction('meta', 'readonly');
-    const due = await within(look, async () => {
-      const [stored, index] = await Promise.all([this.readMeta(look.store), readRunIndex(look.store)]);
-      return treesToCompact(index, stored, minRuns);
-    });
-    let merged = 0;
-    for (const tree of due) {
-      const tx = this.db.transaction(['meta', 'runs'], 'readwrite');
-      const meta = tx.objectStore('meta');
-      await within(tx, async () => {
-        // looked at again: another context may have merged it, or migrated the store, since
-        const [stored, index] = await Promise.all([this.readMeta(meta), readRunIndex(meta)]);
-        if (!treesToCompact(index, stored, minRuns).some((spec) => spec.tree === tree.tree)) return;
-        await writeRunIndex(meta, await mergeAll(tx.objectStore('runs'), index, tree));
-        merged++;
-      });
-    }
-    return merged;
-  }
-}
-
-/** The trees with at least `minRuns` runs, and two at least (one run is merged already): the tables of the design, and the page fields'. */
-function treesToCompact(index: RunIndex, design: StoredDesign, minRuns: number): RunTree[] {
-  const least = Math.max(2, minRuns);
-  const trees: RunTree[] = [...tablesOf(design).tables.map((_, t) => tableTree(design, t)), ...Object.values(FIELD_TREES)];
-  return trees.filter((spec) => index.runs.filter((run) => run.tree === spec.tree).length >= least);
 }
 
 /** Runs `work` over the pages of `db` in one readonly transaction (PageStore.read). */
@@ -557,84 +418,6 @@ export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown
   return { k: value.k!, complete: value.complete === true };
 }
 
-
-/**
- * Forgets `gone` (stored records) with their passage fingerprints, regroups what is left of their
- * groups, and has the passage copies they made copies worked out again; returns how many.
- */
-async function forget({ rows, tally, passages, recheckCopies }: Writing, gone: readonly PageRecord[], k: number): Promise<number> {
-  const goneIds = new Set(gone.map((record) => record.id));
-  for (const record of gone) {
-    for (const id of await copiesMadeBy(rows, passages, record)) if (!goneIds.has(id)) recheckCopies.add(id);
-  }
-  await Promise.all(
-    gone.map(async (record) => {
-      tally.change(record, undefined);
-      await passages.set(record.id, undefined);
-      return rows.delete(record.id);
-    }),
-  );
-  await regroupAfterRemoval(rows, tally, gone, k);
-  return gone.length;
-}
-
-/** The passage copies that `page`'s kept fingerprints may be what makes copies: later pages of another site, marked passageCopy, sharing its passages. */
-async function copiesMadeBy(rows: PageRows, passages: PassageRows, page: PageRecord): Promise<number[]> {
-  const own = await passages.fingerprintsOf(page.id);
-  if (own === undefined) return [];
-  const matches = await passageMatches(passages, (id) => rows.get(id), own, page.id);
-  return matches.filter(({ record }) => record.passageCopy === true && mayCopy(record, page)).map(({ record }) => record.id);
-}
-
-/**
- * Keeps a visited page's passage fingerprints (none if `fingerprints` is undefined) and returns
- * every page sharing passages with it. When the page was stored before, the pages its old or new
- * text may make passage copies are rechecked once the postings are written.
- */
-async function recordPassages(
-  rows: PageRows,
-  passages: PassageRows,
-  recheckCopies: Set<number>,
-  record: PageRecord,
-  old: PageRecord | undefined,
-  fingerprints: PassageFingerprints | undefined,
-): Promise<RecordMatch[]> {
-  const bytes = fingerprints === undefined ? undefined : encodePassageBytes(fingerprints);
-  const before = old === undefined ? undefined : await passages.bytesOf(record.id);
-  const same = before !== undefined && bytes !== undefined && before.length === bytes.length && before.every((b, i) => b === bytes[i]);
-  // a revisit with the same text changes no posting and no other page's standing
-  if (old !== undefined && !same) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
-  if (fingerprints === undefined) {
-    if (before !== undefined) await passages.set(record.id, undefined);
-    return [];
-  }
-  const shared = await passageMatches(passages, (id) => rows.get(id), fingerprints, record.id);
-  if (same) return shared;
-  await passages.set(record.id, bytes);
-  if (old !== undefined) {
-    // a page seen before others (it keeps its firstSeen) can make them copies with its new text
-    for (const { record: other, match } of shared) {
-      if (isPassageCopyOf(other, record, match.otherShare)) recheckCopies.add(other.id);
-    }
-  }
-  return shared;
-}
-
-/** Works out passageCopy again for the pages `ids` from their passage matches as the postings are now (written: PassageRows.flush). */
-async function recheckPassageCopies(rows: PageRows, tally: Tally, passages: PassageRows, ids: ReadonlySet<number>): Promise<void> {
-  for (const id of ids) {
-    const record = await rows.get(id);
-    if (record === undefined) continue;
-    const own = await passages.fingerprintsOf(id);
-    const copy = own !== undefined && isPassageCopy(record, await passageMatches(passages, (other) => rows.get(other), own, id));
-    if (copy === (record.passageCopy === true)) continue;
-    const written = storedRecord(record);
-    if (copy) written.passageCopy = true;
-    else delete written.passageCopy;
-    tally.change(record, written);
-    await rows.put(written);
-  }
-}
 
 /**
  * The records within k bits of simhash (confirmed by check: nearDuplicates' rule), found through
@@ -665,109 +448,12 @@ async function findNear(rows: PageRows, stored: StoredDesign, simhash: Fingerpri
   );
 }
 
-/** A record's check fingerprint; null when it is unknown (NO_CHECK). Throws if it is unreadable. */
-export function checkOf(record: PageRecord): Fingerprint | null {
-  return record.check === NO_CHECK ? null : fingerprintFromHex(record.check);
-}
-
 /** A query's k: checked against the stored design's (with clamp, lowered to it). */
 function queryK(stored: StoredDesign, { k = DEFAULT_K, clamp = false }: NearDuplicateOptions): number {
   const design = tablesOf(stored);
   if (clamp) k = Math.min(k, design.k);
   checkK(design, k);
   return k;
-}
-
-/** A record as lib/groups.ts sees it; null if its fingerprints are unreadable. */
-export function memberOf(record: PageRecord): (GroupMember & { record: PageRecord }) | null {
-  try {
-    const simhash = fingerprintFromHex(record.simhash);
-    return { url: record.url, site: record.site, simhash, check: checkOf(record), firstSeen: record.firstSeen, record };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Above this many pages in the groups one change touches, the pairwise regroup (O(n²)) is skipped:
- * the groups are merged (a visit) or kept whole (a removal), and the next full regroup splits them.
- */
-export const MAX_PAIRWISE = 400;
-
-/** Members of the groups `ids`, by group id. */
-async function membersOf(rows: PageRows, ids: Iterable<string>): Promise<PageRecord[]> {
-  return (await Promise.all([...new Set(ids)].map((id) => rows.where('group', id)))).flat();
-}
-
-type Node = GroupMember & { record: PageRecord };
-
-/**
- * Writes the group fields of `components` (lists of members; their records as stored, except the
- * record at `always`, which is new and written whatever its fields): each record whose fields
- * change is put once. Every component of two or more pages gets a distinct id: the largest keeps
- * the id most of its members have (fewer records rewritten, stable links), a part split off a
- * group gets a new one.
- */
-async function writeComponents(
-  rows: PageRows,
-  tally: Tally,
-  components: readonly Node[][],
-  always: { url: string; hint: string | undefined; before: PageRecord | undefined } | null,
-): Promise<void> {
-  const claimed = new Set<string>();
-  const puts: Promise<unknown>[] = [];
-  const hintOf = (node: Node): string | undefined => (always !== null && node.url === always.url ? always.hint : node.record.group);
-  for (const component of [...components].sort((x, y) => y.length - x.length)) {
-    const id = component.length > 1 ? chooseGroupId(component.map(hintOf), component[0]!.url, claimed) : undefined;
-    const fields = groupFieldsOf(component, id ?? '');
-    for (const { record } of component) {
-      const next = fields.get(record.url)!;
-      if ((always === null || record.url !== always.url) && next.group === record.group && next.copySite === record.copySite) continue;
-      // the new record itself is updated in place: record() returns it as written
-      const written: PageRecord = always !== null && record.url === always.url ? record : storedRecord(record);
-      delete written.group;
-      delete written.copySite;
-      if (next.group !== undefined) written.group = next.group;
-      if (next.copySite !== undefined) written.copySite = next.copySite;
-      tally.change(always !== null && record.url === always.url ? always.before : record, written);
-      puts.push(rows.put(written));
-    }
-  }
-  await Promise.all(puts);
-}
-
-/** Puts `record` (a new or changed page) and regroups it with its near-duplicates `near` and its old group. */
-async function regroupAround(rows: PageRows, tally: Tally, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], k: number): Promise<void> {
-  const self = memberOf(record);
-  if (self === null) {
-    tally.change(old, record);
-    await rows.put(record); // unreadable: in no group
-    if (old !== undefined) await regroupAfterRemoval(rows, tally, [old], k);
-    return;
-  }
-  const groupIds = near.map((m) => m.record.group).filter((g): g is string => g !== undefined);
-  if (old?.group !== undefined) groupIds.push(old.group);
-  const byUrl = new Map<string, Node>();
-  for (const other of [...(await membersOf(rows, groupIds)), ...near.map((m) => m.record)]) {
-    if (other.url === record.url) continue;
-    const member = memberOf(other);
-    if (member !== null) byUrl.set(other.url, member);
-  }
-  const nodes: Node[] = [self, ...byUrl.values()];
-  const components = nodes.length <= MAX_PAIRWISE ? componentsOf(nodes, k) : [nodes]; // too many to compare: merged
-  await writeComponents(rows, tally, components, { url: record.url, hint: old?.group, before: old });
-}
-
-/** After `gone` were deleted: regroups the rest of their groups (split, re-rooted or dissolved). */
-async function regroupAfterRemoval(rows: PageRows, tally: Tally, gone: readonly PageRecord[], k: number): Promise<void> {
-  const goneUrls = new Set(gone.map((record) => record.url));
-  const ids = new Set(gone.map((record) => record.group).filter((g): g is string => g !== undefined));
-  for (const id of ids) {
-    const rest = (await membersOf(rows, [id])).filter((record) => !goneUrls.has(record.url));
-    const members = rest.map(memberOf).filter((m): m is Node => m !== null);
-    if (members.length === 0) continue;
-    await writeComponents(rows, tally, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
-  }
 }
 
 /**

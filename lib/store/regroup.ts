@@ -17,7 +17,9 @@ import { MemoryIndex } from '../index/near';
 import { chooseDesign, designTables } from '../index/tables';
 import { keepDesignFitted } from './migrate';
 import { type PassageOrganised, indexPending } from './passage-organise';
-import { type PageReader, type PageStore, checkOf, storedRecord } from './pages';
+import type { PageReader, PageStore } from './pages';
+import { checkOf, storedRecord } from './records';
+import { compactTables } from './migrate';
 import type { GroupsMeta, PageRecord } from './schema';
 
 /** Longest stretch of work between two yields to the event loop. */
@@ -193,6 +195,6 @@ export async function organise(store: PageStore, k: number, { onProgress }: { on
   const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
   const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress }) : null;
   const passages = await indexPending(store, { onProgress });
-  const compacted = await store.compactTables();
+  const compacted = await compactTables(store);
   return { moved, regrouped, passages, compacted };
 }

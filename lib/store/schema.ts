@@ -21,50 +21,15 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { RunChunkKey, RunIndex } from '../index/runs';
 import type { DesignParams as DesignMeta } from '../index/tables';
+import type { PageRecord, StoredBlock } from '../rows/record';
 
 export const DB_NAME = 'doppel';
 /** The schema's version. A new one adds its step to upgradeSchema (db.ts) and a fixture (test/fixtures/db/). */
 export const DB_VERSION = 1;
 
-export interface PageRecord {
-  /** The page's id: block × BLOCK_PAGES + slot (lib/store/page-rows.ts). */
-  id: number;
-  /** Canonical URL. */
-  url: string;
-  title: string;
-  /** URL.host of the page. */
-  site: string;
-  /** The term-frequency simhash (lib/features.ts), 16 lowercase hex digits. */
-  simhash: string;
-  /** The set-of-words check fingerprint, 16 lowercase hex digits; '' when unknown (NO_CHECK). */
-  check: string;
-  /** Milliseconds since the epoch. */
-  firstSeen: number;
-  lastSeen: number;
-  visits: number;
-  /** The id of the page's group of near-duplicates; absent when it has none (lib/groups.ts). */
-  group?: string;
-  /** The page's site, present only when the page is a near-duplicate of a page first seen on another site (its group's root). */
-  copySite?: string;
-  /**
-   * Present (true) only when at least half of the page's words are in passages it shares with a
-   * page first seen before it on another site (lib/store/passages.ts). A page is a copy when it
-   * has copySite or passageCopy (isCopy).
-   */
-  passageCopy?: true;
-}
-
-
-/** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
-export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits'] as const;
-/** Fields present only on some records (see PageRecord). */
-export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite', 'passageCopy'] as const;
-
-/** A record without its key and group fields: what writers give updateMany, which derives them. */
-export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite' | 'passageCopy'>;
-
-/** A value of the `blocks` store: [BLOCK_FORMAT, deflated text, fingerprints] (lib/store/blocks.ts). */
-export type StoredBlock = [format: 1, text: Uint8Array, fingerprints: Uint8Array];
+/** The record of a page, its fields, and a block of records (lib/rows/record.ts). */
+export { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../rows/record';
+export type { PageFields, PageRecord, StoredBlock } from '../rows/record';
 
 /** The sorted runs' chunk keys and where every tree's runs are (meta `runs`): lib/index/runs.ts. */
 export type { RunChunkKey, RunIndex, RunInfo } from '../index/runs';

@@ -20,10 +20,13 @@
 //   its table keys are one put): an import cut off half way (the file cannot be read further,
 //   the extension is reloaded, the disk is full) leaves every page either fully there or not at
 //   all, and importing the file again completes it without counting anything twice.
-import { DEFAULT_K, NO_CHECK, type PageReader, type PageStore } from './pages';
+import { DEFAULT_K, type PageReader, type PageStore, readGroupsMeta } from './pages';
+import { NO_CHECK, storedRecord } from './records';
+import type { PageRecord } from './schema';
+import { within } from './within';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../protocol/ndjson';
 import type { ImportedFields } from './pages';
-import type { UrlFilter } from '../rows/page-rows';
+import { FIELD_TREES, UrlFilter, readNextId, treeRange } from '../rows/page-rows';
 
 /**
  * Batches an import writes before it fills a UrlFilter of the store, after which it looks up only
@@ -189,7 +192,7 @@ function sameRecord(a: ImportedFields, b: ImportedFields): boolean {
 async function commit(store: PageStore, batch: readonly ImportedPage[], summary: ImportSummary, filter: UrlFilter | undefined): Promise<void> {
   if (batch.length === 0) return;
   const counts = { added: 0, merged: 0, unchanged: 0 };
-  await store.updateMany([...new Set(batch.map((page) => page.url))], (stored) => {
+  await updateMany(store, [...new Set(batch.map((page) => page.url))], (stored) => {
     counts.added = counts.merged = counts.unchanged = 0;
     const current = new Map<string, ImportedFields>(stored);
     const changed = new Map<string, ImportedFields>();
@@ -248,7 +251,7 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
   const flush = async (): Promise<void> => {
     await committing;
     // a long import reads which URLs may be stored once, and then looks up only those (UrlFilter)
-    if (batches++ === FILTER_AFTER_BATCHES) filter = await store.urlFilter();
+    if (batches++ === FILTER_AFTER_BATCHES) filter = await urlFilter(store);
     const written = batch;
     const rejected = (inFlightRejected = batchRejected);
     const through = lineNumber;
@@ -292,4 +295,79 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
     throw new ImportInterruptedError(lineNumber, summary, error);
   }
   return summary;
+}
+
+/**
+ * Reads the records at `urls` (absent ones are not in the map), lets `update` compute the records
+ * to write, and writes them, all in one readwrite transaction: every record lands whole, with
+ * its tree entries, or none does. `update` is synchronous (an await outside the transaction would let
+ * it commit early); if it throws, nothing is written. `update` gives records without ids or group
+ * fields: a new page gets the next id, and the tables are those the design in meta requires at
+ * the moment of the write (this store's `design` may be stale: another store may have migrated the
+ * database, lib/store/migrate.ts; during a migration, both designs' while the new trees are
+ * being built). A record whose simhash is unchanged keeps its group fields; a new or changed one
+ * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/regroup.ts)
+ * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
+ * are not looked up; the URLs written are added to it once the transaction commits.
+ */
+export async function updateMany(store: PageStore, urls: readonly string[], update: (current: Map<string, PageRecord & { passages?: Uint8Array }>) => readonly ImportedFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
+  const asked = new Set(urls);
+  const written: string[] = [];
+  let throughId = 0;
+  await store.write(async ({ rows, tally, passages, meta }) => {
+    const current: Map<string, PageRecord & { passages?: Uint8Array }> = await rows.byUrls(urls, filter);
+    // each stored page with its passage fingerprints: `update` keeps them (the same object) or replaces them
+    const kept = await Promise.all([...current.values()].map((record) => passages.bytesOf(record.id)));
+    [...current.values()].forEach((record, i) => {
+      if (kept[i] !== undefined) current.set(record.url, { ...record, passages: kept[i] });
+    });
+    const puts: Promise<void>[] = [];
+    let ungrouped = false;
+    for (const fields of update(current)) {
+      if (!asked.has(fields.url)) throw new Error(`updateMany: ${fields.url} was not among the URLs read`);
+      const before = current.get(fields.url);
+      // id first (the stored field order), and `fields` cannot move the record to another id
+      const record = storedRecord({ ...fields, id: before?.id ?? rows.newId() });
+      if (before !== undefined && before.simhash === record.simhash) {
+        // same fingerprint: same groups
+        if (before.group !== undefined) record.group = before.group;
+        if (before.copySite !== undefined) record.copySite = before.copySite;
+      } else {
+        ungrouped = true; // a new or changed page is in no group until the next regroup
+      }
+      // new fingerprints are pending: organising works passageCopy out for them (until then the page is no copy by passages)
+      const newPassages = fields.passages !== undefined && fields.passages !== before?.passages;
+      if (before?.passageCopy === true && !newPassages) record.passageCopy = true;
+      if (newPassages) puts.push(passages.set(record.id, fields.passages!, 'pending'));
+      tally.change(before, record);
+      current.set(record.url, record);
+      puts.push(rows.put(record));
+      written.push(record.url);
+    }
+    if (ungrouped) {
+      const groups = await readGroupsMeta(meta);
+      if (groups.complete) await meta.put({ k: groups.k, complete: false }, 'groups');
+    }
+    await Promise.all(puts);
+    throughId = rows.peekNextId;
+  });
+  if (filter === undefined) return;
+  for (const url of written) filter.add(url);
+  filter.throughId = Math.max(filter.throughId, throughId);
+}
+
+/**
+ * A UrlFilter (lib/store/page-rows.ts) of every page stored now: the url tree read in one
+ * readonly transaction. An import of many pages fills one once, so that its new pages' URLs need
+ * not be looked up.
+ */
+export async function urlFilter(store: PageStore): Promise<UrlFilter> {
+  const tx = store.db.transaction(['meta', 'runs'], 'readonly');
+  return within(tx, async () => {
+    const filter = new UrlFilter();
+    const [chunks, nextId] = await Promise.all([tx.objectStore('runs').getAll(treeRange(FIELD_TREES.url.tree)), tx.objectStore('meta').get('nextId')]);
+    for (const chunk of chunks) for (let e = 0; e < chunk.length; e += FIELD_TREES.url.stride) filter.addKey(chunk[e]!);
+    filter.throughId = readNextId(nextId);
+    return filter;
+  });
 }

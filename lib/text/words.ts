@@ -21,6 +21,12 @@ export function normalizeText(text: string): string {
   return s;
 }
 
+/**
+ * Words of spaced scripts shorter than this (UTF-16 code units) are left out of comparisons (the
+ * simhash's and MinHash's features): one letter or digit says little about what a text is about.
+ */
+export const MIN_COMPARED_WORD_LENGTH = 2;
+
 const SEPARATOR = 0;
 /** Token kinds, passed to forEachToken's callback. */
 export const WORD = 1; // a run of letters, marks and digits in a spaced script

@@ -7,7 +7,7 @@
 import type { Refusal } from '../protocol/ndjson';
 import { IMPORT_BATCH, type Rejection } from '../store/transfer';
 import { InvalidMessage } from '../protocol/validation';
-import type { PortLike } from '../background/writer';
+import type { PortLike } from '../protocol/writer-protocol';
 import { type ImportCounts, type OrganisePhase, type WriterEvent, type WriterFailure, type WriterRequest, IMPORT_WINDOW_LINES, WRITER_LIMITS, parseWriterEvent } from '../protocol/writer-protocol';
 
 /** Lines per import/lines message: one batch of importLines (lib/store/transfer.ts IMPORT_BATCH). */

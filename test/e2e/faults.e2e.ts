@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fingerprintToHex } from '../../lib/fingerprint/bits';
-import { randomFingerprints } from '../../lib/random';
+import { randomFingerprints } from '../../lib/fingerprint/bits';
 import { IMPORT_BATCH } from '../../lib/store/transfer';
 import { readRunIndexValue } from '../../lib/rows/run-index';
 import { tablesOfRuns } from '../support/kept-tables';

@@ -3,7 +3,8 @@
 // (directly and through the generic BackendIndex), store-index.test.ts for the store's own lookup.
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint } from '../../lib/fingerprint/bits';
-import { randomFingerprints, splitmix64 } from '../../lib/random';
+import { splitmix64 } from '../../lib/random';
+import { randomFingerprints } from '../../lib/fingerprint/bits';
 import { type Match, type NearDuplicateIndex, bruteForceQuery } from '../../lib/index/near';
 import { type TableDesign, designTables, planBlocks, tableKeys } from '../../lib/index/tables';
 

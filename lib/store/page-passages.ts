@@ -1,0 +1,99 @@
+// Keeping the passage index (lib/store/passages.ts) with each change of a page, in its
+// transaction: a visited page's fingerprints and the pages it shares passages with, forgetting
+// pages, and which pages are passage copies (lib/report/copies.ts) once the postings are written.
+import type { PassageFingerprints } from '../fingerprint/passages';
+import { encodePassageBytes } from '../fingerprint/passage-codec';
+import { isPassageCopy, isPassageCopyOf, mayCopy } from '../report/copies';
+import type { PageRows } from '../rows/page-rows';
+import { type PassageRows, type RecordMatch, passageMatches } from './passages';
+import { regroupAfterRemoval } from './page-groups';
+import { storedRecord } from './records';
+import type { PageRecord } from './schema';
+import type { Tally } from './tally';
+
+/** What keeping the passages needs of a write (PageStore.write's Writing). */
+export interface PassageUpkeep {
+  rows: PageRows;
+  tally: Tally;
+  passages: PassageRows;
+  /** Pages whose passageCopy is to be worked out again once the postings are written (a page they share passages with changed or went). */
+  recheckCopies: Set<number>;
+}
+
+/**
+ * Forgets `gone` (stored records) with their passage fingerprints, regroups what is left of their
+ * groups, and has the passage copies they made copies worked out again; returns how many.
+ */
+export async function forget({ rows, tally, passages, recheckCopies }: PassageUpkeep, gone: readonly PageRecord[], k: number): Promise<number> {
+  const goneIds = new Set(gone.map((record) => record.id));
+  for (const record of gone) {
+    for (const id of await copiesMadeBy(rows, passages, record)) if (!goneIds.has(id)) recheckCopies.add(id);
+  }
+  await Promise.all(
+    gone.map(async (record) => {
+      tally.change(record, undefined);
+      await passages.set(record.id, undefined);
+      return rows.delete(record.id);
+    }),
+  );
+  await regroupAfterRemoval(rows, tally, gone, k);
+  return gone.length;
+}
+
+/** The passage copies that `page`'s kept fingerprints may be what makes copies: later pages of another site, marked passageCopy, sharing its passages. */
+async function copiesMadeBy(rows: PageRows, passages: PassageRows, page: PageRecord): Promise<number[]> {
+  const own = await passages.fingerprintsOf(page.id);
+  if (own === undefined) return [];
+  const matches = await passageMatches(passages, (id) => rows.get(id), own, page.id);
+  return matches.filter(({ record }) => record.passageCopy === true && mayCopy(record, page)).map(({ record }) => record.id);
+}
+
+/**
+ * Keeps a visited page's passage fingerprints (none if `fingerprints` is undefined) and returns
+ * every page sharing passages with it. When the page was stored before, the pages its old or new
+ * text may make passage copies are rechecked once the postings are written.
+ */
+export async function recordPassages(
+  rows: PageRows,
+  passages: PassageRows,
+  recheckCopies: Set<number>,
+  record: PageRecord,
+  old: PageRecord | undefined,
+  fingerprints: PassageFingerprints | undefined,
+): Promise<RecordMatch[]> {
+  const bytes = fingerprints === undefined ? undefined : encodePassageBytes(fingerprints);
+  const before = old === undefined ? undefined : await passages.bytesOf(record.id);
+  const same = before !== undefined && bytes !== undefined && before.length === bytes.length && before.every((b, i) => b === bytes[i]);
+  // a revisit with the same text changes no posting and no other page's standing
+  if (old !== undefined && !same) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
+  if (fingerprints === undefined) {
+    if (before !== undefined) await passages.set(record.id, undefined);
+    return [];
+  }
+  const shared = await passageMatches(passages, (id) => rows.get(id), fingerprints, record.id);
+  if (same) return shared;
+  await passages.set(record.id, bytes);
+  if (old !== undefined) {
+    // a page seen before others (it keeps its firstSeen) can make them copies with its new text
+    for (const { record: other, match } of shared) {
+      if (isPassageCopyOf(other, record, match.otherShare)) recheckCopies.add(other.id);
+    }
+  }
+  return shared;
+}
+
+/** Works out passageCopy again for the pages `ids` from their passage matches as the postings are now (written: PassageRows.flush). */
+export async function recheckPassageCopies(rows: PageRows, tally: Tally, passages: PassageRows, ids: ReadonlySet<number>): Promise<void> {
+  for (const id of ids) {
+    const record = await rows.get(id);
+    if (record === undefined) continue;
+    const own = await passages.fingerprintsOf(id);
+    const copy = own !== undefined && isPassageCopy(record, await passageMatches(passages, (other) => rows.get(other), own, id));
+    if (copy === (record.passageCopy === true)) continue;
+    const written = storedRecord(record);
+    if (copy) written.passageCopy = true;
+    else delete written.passageCopy;
+    tally.change(record, written);
+    await rows.put(written);
+  }
+}
