@@ -11,7 +11,10 @@ import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
 import { needsRegroup, regroupAll } from '../lib/store/regroup';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/ui/history-data';
-import { NO_CHECK, PageStore } from '../lib/store/pages';
+import { PageStore } from '../lib/store/pages';
+import { NO_CHECK } from '../lib/store/records';
+import { forget } from '../lib/store/page-passages';
+import { MAX_PAIRWISE } from '../lib/store/page-groups';
 import type { Db, PageFields, PageRecord } from '../lib/store/schema';
 import { storedPages } from './support/kept-tables';
 import { updateMany } from '../lib/store/transfer';
@@ -229,6 +232,31 @@ describe('groups kept by PageStore, one visit or forgetting at a time', () => {
     expect(again.record).toMatchObject({ visits: 2, group, copySite: 'b.example' });
     expect((await store.get('https://a.example/'))!.group).toBe(group);
   });
+
+  it('forget (lib/store/page-passages.ts) regroups what is left (lib/store/page-groups.ts): a chain cut in its middle falls apart', async () => {
+    const store = await freshStore();
+    const base = { title: 't', check: fp('00000000ffffffff') };
+    // a ~ b ~ c: a and c are 4 bits apart, each 2 from b
+    for (const [host, hex, now] of [['a', '0000000000000000', 1], ['b', '0000000000000003', 2], ['c', '000000000000000f', 3]] as const) {
+      await store.record({ ...base, url: `https://${host}.example/`, site: `${host}.example`, simhash: fp(hex), now });
+    }
+    const b = (await store.get('https://b.example/'))!;
+    expect(new Set([b.group, (await store.get('https://a.example/'))!.group, (await store.get('https://c.example/'))!.group]).size).toBe(1);
+    expect(await store.write((w) => forget(w, [b], 3))).toBe(1);
+    expect(await store.get('https://b.example/')).toBeUndefined();
+    for (const url of ['https://a.example/', 'https://c.example/']) expect(await store.get(url)).not.toHaveProperty('group');
+    expect(await store.groupsState()).toEqual({ k: 3, complete: true });
+  });
+
+  it('past MAX_PAIRWISE pages in the groups a visit touches, they are merged without comparing pairs', async () => {
+    const store = await freshStore();
+    const base = { title: 't', check: fp('00000000ffffffff'), simhash: fp('0000000000000000') };
+    for (let i = 0; i <= MAX_PAIRWISE; i++) await store.record({ ...base, url: `https://s${i}.example/`, site: `s${i}.example`, now: i + 1 });
+    const { records } = await storedGroups(store);
+    expect(records).toHaveLength(MAX_PAIRWISE + 1);
+    expect(new Set(records.map((r) => r.group)).size).toBe(1);
+    expect(records.filter((r) => r.copySite !== undefined)).toHaveLength(MAX_PAIRWISE); // all but the root
+  }, 120_000);
 
   it('an earlier-seen page joining a group becomes its root: the old root turns into a copy', async () => {
     const store = await freshStore();

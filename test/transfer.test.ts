@@ -7,7 +7,8 @@ import { type Fingerprint, fingerprintFromHex, fingerprintToHex } from '../lib/f
 import { splitLines } from '../lib/protocol/ndjson';
 import { randomFingerprints } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
-import { NO_CHECK, PageStore } from '../lib/store/pages';
+import { PageStore } from '../lib/store/pages';
+import { NO_CHECK } from '../lib/store/records';
 import { type Db, type DesignMeta, PAGE_RECORD_FIELDS, type PageRecord } from '../lib/store/schema';
 import { readRunIndexValue } from '../lib/rows/run-index';
 import type { Refusal } from '../lib/protocol/ndjson';

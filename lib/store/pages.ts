@@ -19,7 +19,6 @@ import { type PassageUpkeep, forget, recheckPassageCopies, recordPassages } from
 import { regroupAround } from './page-groups';
 import { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
 
-export { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };

@@ -2,7 +2,8 @@
 // alone, a stored page's near-duplicates, and the passage fingerprints kept for a page.
 import { fingerprintFromHex } from '../../lib/fingerprint/bits';
 import type { PassageFingerprints } from '../../lib/fingerprint/passages';
-import { type NearDuplicate, type NearDuplicateOptions, type PageReader, type PageStore, type Visit, checkOf } from '../../lib/store/pages';
+import type { NearDuplicateOptions, PageReader, PageStore, Visit } from '../../lib/store/pages';
+import { type NearDuplicate, checkOf } from '../../lib/store/records';
 import type { PageRecord } from '../../lib/store/schema';
 
 /** Records a visit (PageStore.record) and returns the record as written. */
