@@ -2,12 +2,12 @@
 // the counts and meta from an extension context (the worker or an extension page: they share the
 // extension's origin) in one readonly transaction, then checks in Node, with lib/'s own code, the
 // invariants of the schema (lib/store/schema.ts):
-// - every block decodes (lib/store/blocks.ts) and holds a page at least; every page is whole
+// - every block decodes (lib/rows/blocks.ts) and holds a page at least; every page is whole
 //   (exactly the fields of a PageRecord, readable fingerprints) and sits at block × 64 + slot;
 // - page ids are unique and below meta `nextId`, and no URL is stored twice;
 // - the trees' sorted runs hold exactly one entry per page in each table tree of the stored design
 //   (and of the migration under way, if any), one per page in each page-field tree (url, site,
-//   group, copySite, lastSeen: lib/store/page-rows.ts), and no chunk outside their index
+//   group, copySite, lastSeen: lib/rows/page-rows.ts), and no chunk outside their index
 //   (test/kept-tables.ts);
 // - every group id is held by at least two pages (a group is never half written);
 // - the counts kept beside the pages (meta `pageCount` and `groupCounts`, the `siteCounts` rows:

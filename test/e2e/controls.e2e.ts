@@ -14,12 +14,9 @@
 // Each group gets its own browser (fresh profile): pausing, excluding and forgetting change state
 // that the other groups must not see.
 import type { Page } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type PopupState, type Site } from './harness';
+import { EXTENSION_DIR, type ExtensionSession, launchWithExtension, type PopupState, type Session, type Site, sleep, startSession, visit, waitForPopupState } from './harness';
 
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 /** The content script reads a page at idle (requestIdleCallback, timeout 3 s): by then it has run. */
 const READ_WINDOW_MS = 3_000;
 
@@ -38,15 +35,14 @@ const url = {
   readerSecond: () => aggregator.url('/app/stories/winter-bees.html'),
 };
 
+let session: Session<'almanac' | 'aggregator'>;
+
 beforeAll(async () => {
-  almanac = await servePages(`${PAGES}almanac`);
-  aggregator = await servePages(`${PAGES}aggregator`);
+  session = await startSession({ almanac: 'almanac', aggregator: 'aggregator' }, { launch: false });
+  ({ almanac, aggregator } = session.sites);
 });
 
-afterAll(async () => {
-  await almanac?.close();
-  await aggregator?.close();
-});
+afterAll(() => session?.close());
 
 /** A browser of its own for a describe block, with a tab for the popup. */
 function freshBrowser(): { ext: () => ExtensionSession; popup: () => Page } {

@@ -14,16 +14,15 @@
 //
 // The tests share one browser and run in order: later ones rely on pages visited by earlier ones.
 import type { Page } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DB_VERSION } from '../../lib/store/schema';
 import {
   badgeText,
   isServiceWorkerRunning,
-  launchWithExtension,
+  type Session,
   pollFor,
-  servePages,
   sleep,
+  startSession,
   stopServiceWorker,
   tabIdOf,
   visit,
@@ -32,10 +31,9 @@ import {
   type Site,
 } from './harness';
 
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 const HOSTILE_TITLE = '<img src=x onerror=alert(1)>';
 
+let session: Session<'original' | 'republisher'>;
 let original: Site;
 let republisher: Site;
 let ext: ExtensionSession;
@@ -97,18 +95,13 @@ async function expectBlankBadge(tab: Tab): Promise<void> {
 }
 
 beforeAll(async () => {
-  original = await servePages(`${PAGES}original`);
-  republisher = await servePages(`${PAGES}republisher`);
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ original: 'original', republisher: 'republisher' });
+  ({ original, republisher } = session.sites);
+  ext = session.ext!;
   popup = await ext.ctx.newPage();
 });
 
-afterAll(async () => {
-  if (ext?.pageErrors.length) console.warn(`page errors during the e2e run:\n${ext.pageErrors.join('\n')}`);
-  await ext?.close();
-  await original?.close();
-  await republisher?.close();
-});
+afterAll(() => session?.close());
 
 describe('Doppel in Chromium', () => {
   test('copies list the original among their near-duplicates; the badge counts earlier ones', async () => {

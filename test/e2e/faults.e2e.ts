@@ -18,18 +18,8 @@ import { IMPORT_BATCH } from '../../lib/store/transfer';
 import { readRunIndexValue } from '../../lib/rows/run-index';
 import { tablesOfRuns } from '../support/kept-tables';
 import { dumpStore, storeProblems } from './consistency';
-import {
-  FINAL_STATES,
-  launchWithExtension,
-  servePages,
-  sleep,
-  visit,
-  waitForPopupState,
-  type ExtensionSession,
-  type Site,
-} from './harness';
+import { type ExtensionSession, FINAL_STATES, type Session, type Site, sleep, startSession, visit, waitForPopupState } from './harness';
 
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
 interface Subject {
   slug: string;
@@ -127,6 +117,7 @@ const ROUTES: Record<string, string> = Object.fromEntries(SUBJECTS.map((s, i) =>
 const CONCURRENT = SUBJECTS.slice(0, 30);
 const INTERRUPTED = SUBJECTS.slice(30);
 
+let session: Session<'site'>;
 let site: Site;
 let ext: ExtensionSession;
 let popup: Page;
@@ -210,16 +201,13 @@ async function settledWithoutReload(page: Page, timeout = 15_000): Promise<strin
 }
 
 beforeAll(async () => {
-  site = await servePages(ROUTES);
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ site: ROUTES });
+  ({ site } = session.sites);
+  ext = session.ext!;
   popup = await ext.ctx.newPage();
 });
 
-afterAll(async () => {
-  if (ext?.pageErrors.length) console.warn(`page errors during the faults run:\n${ext.pageErrors.join('\n')}`);
-  await ext?.close();
-  await site?.close();
-});
+afterAll(() => session?.close());
 
 describe('Doppel under faults', () => {
   test('30 tabs loading at once, 5 of the pages twice: each recorded once, no visit lost', async () => {

@@ -23,10 +23,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../../lib/random';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const DEFAULT_EXTENSION_DIR = '.output/chrome-mv3';
+/** The built extension the e2e tests load: DOPPEL_EXTENSION_DIR, or the Chromium build. */
+export const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? DEFAULT_EXTENSION_DIR;
 
 /** States the popup settles in (everything but `loading`). */
 export const FINAL_STATES = ['ready', 'unknown', 'not-article', 'excluded', 'paused', 'storage-full', 'error'] as const;
@@ -238,6 +241,64 @@ export async function launchWithExtension(extDir: string = DEFAULT_EXTENSION_DIR
     await close();
     throw new Error(`The extension's service worker did not start: ${(error as Error).message}`);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page catalogue, and a session: the sites a test file serves and the browser it drives
+
+/** The folder of the test sites (test/e2e/pages/). */
+export const PAGES_DIR = fileURLToPath(new URL('./pages/', import.meta.url));
+
+/**
+ * The test sites of test/e2e/pages/, each a folder served on its own origin:
+ * - original: The Harrowby Courier's stories (news/2024/ferry-returns.html, community/…, culture/…)
+ *   and a print view of the ferry story;
+ * - republisher: NewsPulse Today, a content farm: the ferry story rewritten lightly
+ *   (stories/skellan-ferry-linnet.html), other copies and unrelated stories (stories/…);
+ * - almanac: The Glenmorie Almanac's articles (nature/, history/, waterways/) and a sign-in page;
+ * - aggregator: Wireline, which republishes the almanac's articles (copies/…), and its reader app;
+ * - hostile: pages that try to break a reader (empty, deep, malformed, frames, images, scripts).
+ */
+export const PAGE_SITES = ['original', 'republisher', 'almanac', 'aggregator', 'hostile'] as const;
+export type PageSite = (typeof PAGE_SITES)[number];
+
+/** A site a session serves: one of the catalogue's folders, or routes (`{'/a.html': '<!doctype html>…'}`). */
+export type SiteSource = PageSite | Record<string, string>;
+
+export interface Session<Name extends string> {
+  /** The browser with the extension; undefined with `launch: false` (the test starts it itself). */
+  ext: ExtensionSession | undefined;
+  /** The sites, by the names the test gave them. */
+  sites: Record<Name, Site>;
+  /** Closes the browser (warning of uncaught page errors first) and every site. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the sites a test file needs, each on its own origin (two names for one folder are two
+ * sites), and launches Chromium with the built extension (EXTENSION_DIR) unless `launch` is false.
+ */
+export async function startSession<Name extends string>(sites: Record<Name, SiteSource>, { launch = {} }: { launch?: LaunchOptions | false } = {}): Promise<Session<Name>> {
+  const served = {} as Record<Name, Site>;
+  const session: Session<Name> = {
+    ext: undefined,
+    sites: served,
+    async close() {
+      if (session.ext?.pageErrors.length) console.warn(`page errors during the run:\n${session.ext.pageErrors.join('\n')}`);
+      await session.ext?.close();
+      for (const site of Object.values<Site>(served)) await site.close();
+    },
+  };
+  try {
+    for (const [name, source] of Object.entries(sites) as [Name, SiteSource][]) {
+      served[name] = await servePages(typeof source === 'string' ? join(PAGES_DIR, source) : source);
+    }
+    if (launch !== false) session.ext = await launchWithExtension(EXTENSION_DIR, launch);
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  return session;
 }
 
 // ---------------------------------------------------------------------------------------------

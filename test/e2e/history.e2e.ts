@@ -9,13 +9,11 @@
 // element with data-group holding one link per page; each flagged site is an element with
 // data-site = its host and data-flag="copies".
 import type { Page } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ExtensionSession, type Site, badgeText, getServiceWorker, launchWithExtension, pollFor, servePages, sleep, tabIdOf, visit, waitForPopupState } from './harness';
+import { type ExtensionSession, type Session, type Site, badgeText, getServiceWorker, pollFor, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
 
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
+let session: Session<'almanac' | 'copierA' | 'copierB'>;
 let almanac: Site;
 let copierA: Site;
 let copierB: Site;
@@ -68,20 +66,16 @@ async function waitForList(check: () => Promise<boolean>, what: string, timeout 
 }
 
 beforeAll(async () => {
-  almanac = await servePages(`${PAGES}almanac`);
-  copierA = await servePages(`${PAGES}aggregator`);
-  copierB = await servePages(`${PAGES}aggregator`);
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ almanac: 'almanac', copierA: 'aggregator', copierB: 'aggregator' });
+  ({ almanac, copierA, copierB } = session.sites);
+  ext = session.ext!;
   popup = await ext.ctx.newPage();
   for (const address of [url.x(), url.y(), url.z(), url.xOnA(), url.xOnB(), url.yOnB()]) await record(address);
   history = await ext.ctx.newPage();
   await openHistory();
 });
 
-afterAll(async () => {
-  await ext?.close();
-  for (const site of [almanac, copierA, copierB]) await site?.close();
-});
+afterAll(() => session?.close());
 
 describe('history.html', () => {
   test('folds near-duplicates into one entry per article, newest first, the original as its title', async () => {

@@ -15,15 +15,13 @@
 // so reported − load is about the content script's time (idle wait + Readability + messaging +
 // the worker's fingerprinting). A table is printed at the end for docs/reliability.md.
 import type { Page } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hugeTextPage, manyElementsPage } from './generated-pages';
-import { launchWithExtension, servePages, sleep, waitForPopupState, type ExtensionSession, type PopupState, type Site } from './harness';
+import { type ExtensionSession, type PopupState, type Session, type Site, sleep, startSession, waitForPopupState } from './harness';
 import { mulberry32 } from '../../lib/random';
 
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
+let session: Session<'hostile' | 'generated' | 'original' | 'republisher'>;
 let hostile: Site; // test/e2e/pages/hostile/
 let generated: Site; // pages made below
 let original: Site;
@@ -184,16 +182,19 @@ async function visitUnsupported(name: string, url: string): Promise<void> {
 const MARKUP_QUERY = `?q="><img src=x onerror=alert(9)>`;
 
 beforeAll(async () => {
-  hostile = await servePages(`${PAGES}hostile`);
-  generated = await servePages({
-    '/huge-text.html': hugeTextPage(20 * 1024 * 1024),
-    '/many-elements.html': manyElementsPage(200_000),
-    // servePages writes a route's body as is: a Buffer of random bytes, labelled text/html.
-    '/binary.html': randomBytes(256 * 1024, 0xd0bb) as unknown as string,
+  session = await startSession({
+    hostile: 'hostile',
+    generated: {
+      '/huge-text.html': hugeTextPage(20 * 1024 * 1024),
+      '/many-elements.html': manyElementsPage(200_000),
+      // servePages writes a route's body as is: a Buffer of random bytes, labelled text/html.
+      '/binary.html': randomBytes(256 * 1024, 0xd0bb) as unknown as string,
+    },
+    original: 'original',
+    republisher: 'republisher',
   });
-  original = await servePages(`${PAGES}original`);
-  republisher = await servePages(`${PAGES}republisher`);
-  ext = await launchWithExtension(EXTENSION_DIR);
+  ({ hostile, generated, original, republisher } = session.sites);
+  ext = session.ext!;
   popup = await ext.ctx.newPage();
   control = await ext.ctx.newPage();
   await control.goto(ext.popupUrl('data:,'), { waitUntil: 'load' });
@@ -209,9 +210,7 @@ afterAll(async () => {
     ].join('\n');
     console.log(`Hostile pages in Chromium (load: navigation → load event; reported: navigation → the worker's report leaves "unknown")\n${table}`);
   }
-  if (ext?.pageErrors.length) console.warn(`page errors during the run:\n${ext.pageErrors.join('\n')}`);
-  await ext?.close();
-  for (const site of [hostile, generated, original, republisher]) await site?.close();
+  await session?.close();
 });
 
 describe('hostile pages: Doppel keeps working and the page is left alone', () => {
@@ -229,8 +228,8 @@ describe('hostile pages: Doppel keeps working and the page is left alone', () =>
 
   test('a DOM 5,000 levels deep', async () => {
     // Was a bug: Readability's time grows with the square of the depth, and reading this page
-    // froze its tab for over a minute (2,000 levels: 11 s). Fixed in lib/extract.ts (maxDepth,
-    // lib/page-reader.ts MAX_DEPTH = 200): deeper pages get the simple reading, their rendered
+    // froze its tab for over a minute (2,000 levels: 11 s). Fixed in lib/text/extract.ts (maxDepth,
+    // lib/content/page-reader.ts MAX_DEPTH = 200): deeper pages get the simple reading, their rendered
     // text. The tree is kept out of layout (content-visibility: hidden): Chromium's renderer
     // crashes laying out ~3,000 nested blocks by itself, extension or not. So the story in it is
     // not shown, not read, and what is shown is too short.

@@ -9,7 +9,7 @@
 //   with --load-extension as an "unsupported developer extension" and disables it). The content
 //   script then runs in private windows (the manifest's default "spanning" incognito mode: the same
 //   worker, `sender.tab.incognito` true) and Doppel's own setting decides: off by default, so
-//   the content script does not even read the page (lib/page-reader.ts shouldRead; the worker
+//   the content script does not even read the page (lib/content/page-reader.ts shouldRead; the worker
 //   would refuse it too, test/recorder.test.ts); ticked, private pages are recorded.
 // - A private page already open when the setting is turned off is not read or recorded when its
 //   address changes (a single-page site).
@@ -20,9 +20,8 @@
 import type { CDPSession, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dumpStore, storeProblems } from './consistency';
-import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
+import { type ExtensionSession, type Session, type Site, sleep, startSession, visit, waitForPopupState } from './harness';
 
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
 function article(i: number): string {
   const paragraphs = Array.from({ length: 5 }, (_, p) => {
@@ -38,6 +37,7 @@ const page = (i: number, script = ''): string =>
 const SWAP_MS = 8_000;
 const swapScript = `<script>setTimeout(() => { document.querySelector('article').innerHTML = ${JSON.stringify(article(5))}; document.title = 'Private story 5'; history.pushState({}, '', '/p/5.html'); }, ${SWAP_MS});</script>`;
 
+let session: Session<'site'>;
 let site: Site;
 let ext: ExtensionSession;
 let popup: Page;
@@ -139,17 +139,15 @@ async function allowInIncognito(): Promise<void> {
 }
 
 beforeAll(async () => {
-  site = await servePages({ '/p/0.html': page(0), '/p/1.html': page(1), '/p/2.html': page(2), '/p/3.html': page(3), '/p/4.html': page(4, swapScript) });
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ site: { '/p/0.html': page(0), '/p/1.html': page(1), '/p/2.html': page(2), '/p/3.html': page(3), '/p/4.html': page(4, swapScript) } });
+  ({ site } = session.sites);
+  ext = session.ext!;
   control = await ext.ctx.newPage();
   await control.goto('about:blank');
   popup = await ext.ctx.newPage();
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await site?.close();
-});
+afterAll(() => session?.close());
 
 describe('private windows in Chromium', () => {
   test('not allowed in incognito (the default): a private page is never read, never recorded', async () => {

@@ -1,12 +1,9 @@
 // The interface in the browser's language: Chromium started with --lang=es and --lang=zh-CN shows
 // the popup, the badge's title and the history page in Spanish and in Chinese, with numbers and
 // plurals of that language (public/_locales/). The English runs are the other e2e files.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { badgeTitle, launchWithExtension, pollFor, servePages, tabIdOf, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
+import { badgeTitle, EXTENSION_DIR, type ExtensionSession, launchWithExtension, pollFor, type Session, type Site, startSession, tabIdOf, visit, waitForPopupState } from './harness';
 
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
 interface Expected {
   lang: string;
@@ -59,17 +56,14 @@ let original: Site;
 let republisher: Site;
 let almanac: Site;
 
+let session: Session<'original' | 'republisher' | 'almanac'>;
+
 beforeAll(async () => {
-  original = await servePages(`${PAGES}original`);
-  republisher = await servePages(`${PAGES}republisher`);
-  almanac = await servePages(`${PAGES}almanac`);
+  session = await startSession({ original: 'original', republisher: 'republisher', almanac: 'almanac' }, { launch: false });
+  ({ original, republisher, almanac } = session.sites);
 });
 
-afterAll(async () => {
-  await original?.close();
-  await republisher?.close();
-  await almanac?.close();
-});
+afterAll(() => session?.close());
 
 describe.each(LANGUAGES)('Chromium with --lang=$lang', (want) => {
   let ext: ExtensionSession;

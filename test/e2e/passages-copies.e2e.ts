@@ -2,29 +2,23 @@
 // in Chromium with the built extension: the quoting page's popup lists the article once, led by the
 // copy seen first, and names the other copy under it ("Also in 1 other page you read"); the badge
 // counts one entry; "Show on the page" marks the passage in one colour.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ExtensionSession, type Site, badgeText, launchWithExtension, pollFor, popupUrl, servePages, tabIdOf, visit, waitForPopupState } from './harness';
+import { type ExtensionSession, type Session, type Site, badgeText, pollFor, popupUrl, startSession, tabIdOf, visit, waitForPopupState } from './harness';
 
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
 
+let session: Session<'almanac' | 'digest' | 'courier'>;
 let almanac: Site;
 let digest: Site;
 let courier: Site;
 let ext: ExtensionSession;
 
 beforeAll(async () => {
-  almanac = await servePages(`${PAGES}almanac`);
-  digest = await servePages(`${PAGES}aggregator`);
-  courier = await servePages(`${PAGES}original`);
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ almanac: 'almanac', digest: 'aggregator', courier: 'original' });
+  ({ almanac, digest, courier } = session.sites);
+  ext = session.ext!;
 });
 
-afterAll(async () => {
-  await ext?.close();
-  for (const site of [almanac, digest, courier]) await site?.close();
-});
+afterAll(() => session?.close());
 
 describe('copies sharing the same passages', () => {
   test('one entry, led by the copy seen first, the other named under it; the badge counts one; one colour marked', async () => {

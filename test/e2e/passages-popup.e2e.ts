@@ -10,23 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeBucket } from '../../lib/index/postings';
-import {
-  type ExtensionSession,
-  type Site,
-  badgeText,
-  badgeTitle,
-  launchWithExtension,
-  pollFor,
-  popupUrl,
-  seededProse,
-  servePages,
-  sleep,
-  tabIdOf,
-  visit,
-  waitForPopupState,
-} from './harness';
+import { badgeText, badgeTitle, type ExtensionSession, pollFor, popupUrl, seededProse, type Session, type Site, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
 
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
 const words = seededProse(21);
 const paragraphs = Array.from({ length: 8 }, () => words(70));
@@ -51,6 +36,7 @@ const EXCERPT = page('Harbour reopens (excerpt)', [...paragraphs.slice(0, 3), ow
 // 60 words of the article's fifth paragraph inside a page of its own words
 const QUOTE = page('On harbours', [own(80), own(80), paragraphs[4]!.slice(5, 65), own(80), own(80)], 'Coast Digest');
 
+let session: Session<'ledger' | 'digest'>;
 let ledger: Site;
 let digest: Site;
 let ext: ExtensionSession;
@@ -63,16 +49,14 @@ const url = {
 };
 
 beforeAll(async () => {
-  ledger = await servePages({ '/news/harbour-reopens.html': ARTICLE });
-  digest = await servePages({ '/2026/harbour-excerpt.html': EXCERPT, '/essays/on-harbours.html': QUOTE });
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ ledger: { '/news/harbour-reopens.html': ARTICLE }, digest: { '/2026/harbour-excerpt.html': EXCERPT, '/essays/on-harbours.html': QUOTE } });
+  ({ ledger, digest } = session.sites);
+  ext = session.ext!;
   dir = mkdtempSync(join(tmpdir(), 'doppel-passages-'));
 });
 
 afterAll(async () => {
-  await ext?.close();
-  await ledger?.close();
-  await digest?.close();
+  await session?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -14,9 +14,8 @@ import { readHtml } from '../../lib/background/html-reader';
 import { PASSAGE_PARAMS, passageFingerprints } from '../../lib/fingerprint/passages';
 import { sharedPassages } from '../../lib/index/passage-match';
 import { wordSpans } from '../../lib/text/words';
-import { type ExtensionSession, type Site, launchWithExtension, seededProse, servePages, sleep, tabIdOf, visit } from './harness';
+import { EXTENSION_DIR, type ExtensionSession, seededProse, type Session, type Site, sleep, startSession, tabIdOf, visit } from './harness';
 
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
 const words = seededProse(5);
 const paragraphs = Array.from({ length: 6 }, () => words(70));
@@ -41,18 +40,17 @@ ${paragraphs.map((p, i) => `<p>${i === 2 ? third(p) : p.join(' ')}</p>`).join('\
 <footer><p>${words(25).join(' ')}</p></footer>
 </body></html>`;
 
+let session: Session<'site'>;
 let site: Site;
 let ext: ExtensionSession;
 
 beforeAll(async () => {
-  site = await servePages({ '/news/story.html': STORY });
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ site: { '/news/story.html': STORY } });
+  ({ site } = session.sites);
+  ext = session.ext!;
 });
 
-afterAll(async () => {
-  await ext?.close();
-  await site?.close();
-});
+afterAll(() => session?.close());
 
 const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
 

@@ -7,7 +7,7 @@
 //
 // What Chromium 156 does then: the write fails with an I/O error ("FILE_ERROR_NO_SPACE"), and it
 // closes every connection of the extension's origin ("The database connection is closing"),
-// reads included, until there is room. What Doppel must do: say so in words (lib/storage-full.ts,
+// reads included, until there is room. What Doppel must do: say so in words (lib/background/storage-full.ts,
 // STORAGE_UNAVAILABLE_TEXT, or its storage-full state), lose nothing already stored, and record
 // again once the file is gone. The forgetting rule for a quota (Firefox, or Chromium without
 // `unlimitedStorage`) is tested on fakes (test/storage-full.test.ts).
@@ -18,9 +18,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dumpStore, storeProblems } from './consistency';
-import { launchWithExtension, popupUrl, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
+import { type ExtensionSession, popupUrl, type Session, type Site, sleep, startSession, visit, waitForPopupState } from './harness';
 
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 const OLD_PAGES = 1_000;
 
 /** A small filesystem for the profile: DOPPEL_SMALL_DISK, or a 200 MB tmpfs mounted now. */
@@ -50,6 +49,7 @@ function articleHtml(i: number): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Harbour story ${i}</title></head><body><main><article><h1>Harbour story ${i}</h1>${paragraphs.join('\n')}</article></main></body></html>`;
 }
 
+let session: Session<'site'>;
 let site: Site;
 let ext: ExtensionSession;
 let history: Page;
@@ -121,8 +121,9 @@ async function usage(): Promise<{ usage: number; quota: number }> {
 
 beforeAll(async () => {
   if (disk.skip !== null) return;
-  site = await servePages(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`/story/${i}.html`, articleHtml(i)])));
-  ext = await launchWithExtension(EXTENSION_DIR, { userDataParent: disk.dir });
+  session = await startSession({ site: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`/story/${i}.html`, articleHtml(i)])) }, { launch: { userDataParent: disk.dir } });
+  ({ site } = session.sites);
+  ext = session.ext!;
   history = await ext.ctx.newPage();
   await history.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
   popup = await ext.ctx.newPage();
@@ -131,8 +132,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (disk.skip !== null) return;
-  await ext?.close();
-  await site?.close();
+  await session?.close();
   if (disk.mounted) {
     for (let attempt = 0; attempt < 20; attempt++) {
       try {

@@ -8,13 +8,10 @@ import type { Page } from 'playwright-core';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { base64ToBytes, decodePassageBytes } from '../../lib/fingerprint/passage-codec';
-import { launchWithExtension, servePages, sleep, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
+import { EXTENSION_DIR, type ExtensionSession, launchWithExtension, type Session, type Site, sleep, startSession, visit, waitForPopupState } from './harness';
 
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
 let original: Site;
 let republisher: Site;
@@ -61,16 +58,17 @@ async function closeSession(): Promise<void> {
   await session?.close();
 }
 
+let sites: Session<'original' | 'republisher'>;
+
 beforeAll(async () => {
-  original = await servePages(`${PAGES}original`);
-  republisher = await servePages(`${PAGES}republisher`);
+  sites = await startSession({ original: 'original', republisher: 'republisher' }, { launch: false });
+  ({ original, republisher } = sites.sites);
   dir = mkdtempSync(join(tmpdir(), 'doppel-transfer-'));
 });
 
 afterAll(async () => {
   await ext?.close();
-  await original?.close();
-  await republisher?.close();
+  await sites?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

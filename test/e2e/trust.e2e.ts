@@ -13,12 +13,9 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchWithExtension, servePages, sleep, stopServiceWorker, visit, waitForPopupState, type ExtensionSession, type Site } from './harness';
+import { EXTENSION_DIR, type ExtensionSession, type Session, type Site, sleep, startSession, stopServiceWorker, visit, waitForPopupState } from './harness';
 
-const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 const FIREFOX_DIR = '.output/firefox-mv2';
 
 interface Seen {
@@ -44,6 +41,7 @@ interface TargetInfo {
   url: string;
 }
 
+let session: Session<'original' | 'republisher'>;
 let original: Site;
 let republisher: Site;
 let ext: ExtensionSession;
@@ -127,16 +125,14 @@ const url = {
 };
 
 beforeAll(async () => {
-  original = await servePages(`${PAGES}original`);
-  republisher = await servePages(`${PAGES}republisher`);
-  ext = await launchWithExtension(EXTENSION_DIR);
+  session = await startSession({ original: 'original', republisher: 'republisher' });
+  ({ original, republisher } = session.sites);
+  ext = session.ext!;
 });
 
 afterAll(async () => {
   for (const s of sessions) await s.detach().catch(() => {});
-  await ext?.close();
-  await original?.close();
-  await republisher?.close();
+  await session?.close();
 });
 
 describe('Doppel sends nothing anywhere', () => {

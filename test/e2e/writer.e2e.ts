@@ -9,9 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchWithExtension, stopServiceWorker, type ExtensionSession } from './harness';
+import { EXTENSION_DIR, type ExtensionSession, launchWithExtension, stopServiceWorker } from './harness';
 
-const EXTENSION_DIR = process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3';
 
 let ext: ExtensionSession | undefined;
 let dir: string;
