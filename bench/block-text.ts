@@ -1,4 +1,4 @@
-// How far deflating pages a block at a time (lib/store/blocks.ts) shrinks their URLs and titles,
+// How far deflating pages a block at a time (lib/rows/blocks.ts) shrinks their URLs and titles,
 // on bench:browser's synthetic history and on real URLs: the links of the 130 corpus pages, with
 // their link texts and the pages' titles as titles, shuffled (a history is not one site's links in
 // a row). Prints bytes a page for blocks of 32 to 256 pages, and what encodeBlock stores (V8's

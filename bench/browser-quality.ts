@@ -25,7 +25,7 @@
 // The promo kind is served in three variants (bench:quality's copy-promo-1 to -3, the same pages),
 // the other kinds in --variants. Each promo copy carries one of three promo paragraphs (31 to 38
 // words) in its site's template; with one variant a promo is on 28 to 37 pages, at most 11 of one site, under
-// both boilerplate limits (more than 100 pages overall, 20 of one site: lib/passages/index.ts), so
+// both boilerplate limits (more than 100 pages overall, 20 of one site: lib/index/passage-index.ts), so
 // `scan` and the extension, which count alike, took it for a passage shared by different articles
 // (1,450 false links in the first run). A site repeats its promo on many of its pages; with
 // bench:quality's three variants each is on 89 to 98 pages, 20 or more on three or four of the

@@ -19,9 +19,9 @@
 //    target (attached through Target.attachToTarget from a page session), before and after a
 //    HeapProfiler.collectGarbage.
 // 4. Near-duplicate queries: 200 `report/get` messages (what the popup sends; the worker answers
-//    through lib/recorder.ts: PageStore.getWithNear) sent one after another from an extension page
+//    through lib/background/recorder.ts: PageStore.getWithNear) sent one after another from an extension page
 //    with chrome.runtime.sendMessage. Each is timed twice: in the worker, from its listener's call
-//    to the reply (the User Timing measures of lib/timing.ts, read from the worker afterwards: the
+//    to the reply (the User Timing measures of lib/background/timing.ts, read from the worker afterwards: the
 //    issue's "in the worker"), and in the page, from send to reply (the round trip a popup waits).
 //    The round trip of `settings/get` (which does no store work) is printed as the messaging
 //    floor, and the CPU of each Chromium process over the queries shows what else is busy. The
@@ -331,10 +331,10 @@ async function workerHeap(ext: ExtensionSession): Promise<{ before: HeapUsage; a
 type Handled = { state: 'recorded' } | { state: string; reason: string } | null;
 
 async function handledInWorker(worker: Worker, url: string): Promise<Handled> {
-  // Version 7 keeps a page in a block of 64 (lib/store/blocks.ts), found through the url tree of
-  // sorted runs (lib/store/page-rows.ts): a lookup of the URL's hash in each run of the tree gives
+  // Version 7 keeps a page in a block of 64 (lib/rows/blocks.ts), found through the url tree of
+  // sorted runs (lib/rows/page-rows.ts): a lookup of the URL's hash in each run of the tree gives
   // candidate ids, and each candidate's block is read and its slot's URL compared. lib/ is not
-  // importable in the worker: the hash is taken here, the rest is lib/store/runs.ts's `lookup`
+  // importable in the worker: the hash is taken here, the rest is lib/index/runs.ts's `lookup`
   // written out (a key's entries in a run are all in the last chunk whose first key is at most it).
   const key = textKey(url);
   const spec = { tree: FIELD_TREES.url.tree, stride: FIELD_TREES.url.stride, blockPages: BLOCK_PAGES };
@@ -601,7 +601,7 @@ async function traceVisit(cdp: CDPSession, ext: ExtensionSession, tab: Page, nam
     const handled = await waitHandled(ext, canonicalUrl(url), timeout);
     outcome = handled === null ? `not handled within ${timeout / 1000} s` : handled.state === 'recorded' ? 'recorded' : `${handled.state}: ${(handled as { reason: string }).reason}`;
     await sleep(300);
-    // The caps of lib/page-reader.ts, judged the way lib/extract.ts does, on the page as it is now.
+    // The caps of lib/content/page-reader.ts, judged the way lib/text/extract.ts does, on the page as it is now.
     const size = await tab.evaluate(
       (tooDeep) => ({
         elements: document.querySelectorAll('*').length,
@@ -819,7 +819,7 @@ async function main(): Promise<void> {
         const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...partial.slice(0, partialCount).map((p) => p.copy), ...others.slice(0, othersCount)]);
         const warmups = others.slice(othersCount, othersCount + 5);
         const worker = await session.getWorker();
-        // the worker's own time for each message (lib/timing.ts): its measures, cleared first
+        // the worker's own time for each message (lib/background/timing.ts): its measures, cleared first
         await worker.evaluate(() => performance.clearMeasures());
         const procsBefore = chromiumProcesses();
         const wallStart = performance.now();
@@ -865,7 +865,7 @@ async function main(): Promise<void> {
             ? `report/get with passages: ${q.count} messages (${plantedCount} planted near-duplicates, ${partialCount} planted partial copies, ${othersCount} other pages), one after another, sent with chrome.runtime.sendMessage from an extension page`
             : `Near-duplicate queries: ${q.count} report/get messages, one after another, sent with chrome.runtime.sendMessage from an extension page`,
         );
-        log(`  in the worker: the listener's call to its reply (lib/timing.ts measures, read from the worker), the issue's measure`);
+        log(`  in the worker: the listener's call to its reply (lib/background/timing.ts measures, read from the worker), the issue's measure`);
         log(`    median                        ${ms(q.inWorker.median)}   target ≤ ${TARGETS.queryMedianMs} ms${withPassages}: ${atMost(q.inWorker.median, TARGETS.queryMedianMs, ms)}`);
         log(`    p99 (${Math.ceil(0.99 * q.count)}th of ${q.count})`.padEnd(34) + `${ms(q.inWorker.p99)}   target ≤ ${TARGETS.queryP99Ms} ms${withPassages}: ${atMost(q.inWorker.p99, TARGETS.queryP99Ms, ms)}`);
         log(`    max                           ${ms(q.inWorker.max)}; settings/get in the worker (no store work): median ${ms(q.inWorker.settingsMedian)}`);

@@ -1,6 +1,6 @@
 // Where the content script's main-thread time goes, step by step, over the 130 corpus pages
 // (../shared/corpus/readability-test-pages/*/source.html served on 127.0.0.1), in Debian's Chromium
-// without the extension: each page is loaded in a fresh tab, and a bundle of lib/extract.ts runs the
+// without the extension: each page is loaded in a fresh tab, and a bundle of lib/text/extract.ts runs the
 // steps of extractArticle one after another, each timed with performance.now() in the page.
 //
 // It answers one question: would moving Readability off the page's thread (the page's HTML sent to
@@ -28,12 +28,12 @@ const STEPS = {
   bodyText: "the text cap's body.textContent",
   clone: 'document.cloneNode(true)',
   readabilityCold: 'Readability.parse on the clone, the first run in this page',
-  blockText: 'blockText of the article (lib/extract.ts)',
+  blockText: 'blockText of the article (lib/text/extract.ts)',
   readabilityWarm: 'Readability.parse on a second clone, run again in the same page',
 } as const;
 type Step = keyof typeof STEPS;
 
-// The code run in each page: lib/extract.ts and Readability, bundled.
+// The code run in each page: lib/text/extract.ts and Readability, bundled.
 const PAGE_ENTRY = `
 import { Readability } from '@mozilla/readability';
 import { blockText, deeperThanSelector } from './lib/text/reading';

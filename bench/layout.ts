@@ -40,7 +40,7 @@
 //   leaves the old lastSeen entry behind).
 // - runs-compact: runs-full with the smallest record: an array [url, title, both fingerprints as
 //   16 bytes, firstSeen and lastSeen in seconds, visits]; no site (it is the URL's host).
-// - runs-lib: runs-compact's records and trees, written and read by lib/store/runs.ts (bundled
+// - runs-lib: runs-compact's records and trees, written and read by lib/index/runs.ts (bundled
 //   into the page) instead of this file's prototype: merges run in the batch's own transaction, and
 //   the run index is a record in a `meta` store, written beside the runs.
 // - v7-inplace: runs-lib's trees, and the record an object { id, p: [runs-compact's array, with
@@ -48,7 +48,7 @@
 //   indexes (no synthetic page has either): what a version 7 could store in version 6's `pages`
 //   store, rewriting each record in place, with no per-page index entry.
 // - v6-packed: version 6 as it ships (v5-runs's `site` and `lastSeen` indexes and 4 table trees,
-//   written by lib/store/runs.ts), with the record packed: { id, site, lastSeen, p: [url, title,
+//   written by lib/index/runs.ts), with the record packed: { id, site, lastSeen, p: [url, title,
 //   fingerprints as 16 bytes, firstSeen, visits] }. What packing the record alone saves.
 // - v6-packed-hash: v6-packed with a 32-bit hash of the site in place of the site, so the `site`
 //   index holds a number a page, not the host (which IndexedDB's keys hold as UTF-16).
@@ -56,7 +56,7 @@
 // - blocks: the pages packed 64 to a record, keyed by the block's number (page id / 64, ids
 //   counted up), each page an array [url, title, fingerprints as 16 bytes, firstSeen and lastSeen
 //   in seconds, visits]; a batch that starts inside a block reads it and writes it back whole.
-//   Trees through lib/store/runs.ts, each entry carrying the page's 32-bit id: the 4 tables
+//   Trees through lib/index/runs.ts, each entry carrying the page's 32-bit id: the 4 tables
 //   [key, simhash high, low, id], lastSeen [seconds, id], site [32-bit hash, id] and url [32-bit
 //   hash of the URL, id] (a URL's page is found through it, as the ids say nothing of the URL).
 //   What writing 64 pages as one record saves over a record a page (runs-lib).
@@ -84,10 +84,10 @@ import type { deflateSync, inflateSync } from 'fflate';
 import type * as Runs from '../lib/index/runs';
 import { median, percentile } from './stats';
 
-/** lib/store/runs.ts and idb's wrap, bundled into the page for runs-lib (see bundleRuns). */
+/** lib/index/runs.ts and idb's wrap, bundled into the page for runs-lib (see bundleRuns). */
 type RunsBundle = typeof Runs & { wrap: typeof wrap; deflateSync: typeof deflateSync; inflateSync: typeof inflateSync };
 
-/** The page script that sets globalThis.doppelRuns to lib/store/runs.ts and idb's wrap. */
+/** The page script that sets globalThis.doppelRuns to lib/index/runs.ts and idb's wrap. */
 async function bundleRuns(): Promise<string> {
   const out = await build({
     stdin: { contents: "export * from '../lib/index/runs';\nexport { wrap } from 'idb';\nexport { deflateSync, inflateSync } from 'fflate';", resolveDir: import.meta.dirname, loader: 'ts' },
@@ -114,7 +114,7 @@ const QUERIES = option('queries', 200);
 /** runs: entries a chunk (16 bytes each). */
 const CHUNK = option('chunk', 256);
 type Layout = (typeof ALL_LAYOUTS)[number];
-/** Layouts whose trees lib/store/runs.ts writes and reads, bundled into the page (bundleRuns). */
+/** Layouts whose trees lib/index/runs.ts writes and reads, bundled into the page (bundleRuns). */
 const VIA_LIB: readonly Layout[] = ['runs-lib', 'v7-inplace', 'v6-packed', 'v6-lib', 'v6-packed-hash', 'blocks', 'blocks-deflate'];
 const picked = argv.indexOf('--layouts');
 const LAYOUTS: Layout[] = picked >= 0 ? argv[picked + 1]!.split(',').map((l) => {
@@ -406,7 +406,7 @@ async function writeLayout({ layout, viaLib, pages, batch, chunk }: { layout: La
       for (let at = 0; at < rows.length; at += BLOCK) store.put(encodeBlock(rows.slice(at, at + BLOCK)), firstBlock++);
     }
     if (lib) {
-      // lib/store/runs.ts, as a schema would call it: append and merge, then the index, in this transaction
+      // lib/index/runs.ts, as a schema would call it: append and merge, then the index, in this transaction
       const wrapped = lib.wrap(tx) as unknown as IDBPTransaction<unknown, string[], 'readwrite'>;
       const runs = wrapped.objectStore('runs');
       const meta = wrapped.objectStore('meta');

@@ -49,7 +49,7 @@ export interface WriteResult {
   /** Bytes of the per-page fingerprint records (their values' byteLengths). */
   pageRecordBytes: number;
   planted: number;
-  /** packed, packed-pos: milliseconds of the writes spent sorting, merging and coding the postings in JS (raw's happen inside lib/store/runs.ts). */
+  /** packed, packed-pos: milliseconds of the writes spent sorting, merging and coding the postings in JS (raw's happen inside lib/index/runs.ts). */
   cpu: { sort: number; merge: number; code: number };
 }
 
@@ -264,7 +264,7 @@ function decodePassagePages(value: PassagePageRecord): PageFingerprints[] {
   return pages;
 }
 
-// ---- the packed passage tree: runs as in lib/store/runs.ts, chunks packed, first keys in a record a run -----
+// ---- the packed passage tree: runs as in lib/index/runs.ts, chunks packed, first keys in a record a run -----
 
 /** meta `passageRuns`: where the passage tree's runs are; each run's first keys are in `passageFirsts`, keyed by its run number. */
 interface PackedRuns {
@@ -275,7 +275,7 @@ interface PackedRuns {
 type Tx = IDBPTransaction<unknown, string[], 'readwrite' | 'readonly'>;
 type WriteTx = IDBPTransaction<unknown, string[], 'readwrite'>;
 
-/** The packed tree's runs as a RunIndex (firsts included), so that lib/store/runs.ts's level logic applies. */
+/** The packed tree's runs as a RunIndex (firsts included), so that lib/index/runs.ts's level logic applies. */
 async function readPackedIndex(tx: Tx): Promise<RunIndex> {
   const stored = (await tx.objectStore('meta').get('passageRuns')) as PackedRuns | undefined;
   if (stored === undefined) return EMPTY_RUN_INDEX;

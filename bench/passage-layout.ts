@@ -12,18 +12,18 @@
 // --batch (2,000) pages, one readwrite transaction a batch, as an import writes them.
 //
 // Layouts (none stores text):
-// - baseline: the store without passages: blocks of 64 pages (lib/store/blocks.ts's encodeBlock),
+// - baseline: the store without passages: blocks of 64 pages (lib/rows/blocks.ts's encodeBlock),
 //   the table trees (addToTables, the design designFor(--pages) gives), the url, site and lastSeen
-//   trees, and meta `runs`, all through lib/store/runs.ts.
+//   trees, and meta `runs`, all through lib/index/runs.ts.
 // - raw: baseline, plus per page its fingerprints in a record per 64 pages beside the blocks
 //   (`passagePages`: hashes a slot as u8, the hashes as u32, the positions as u16), and a postings
-//   tree of [hash, page id] entries through lib/store/runs.ts as it is: Uint32Array chunks of
+//   tree of [hash, page id] entries through lib/index/runs.ts as it is: Uint32Array chunks of
 //   --raw-chunk (256) entries, its run index (every chunk's first key) in meta `runs` with the
 //   store's trees, read and rewritten by every transaction.
 // - packed: raw, with the postings tree's chunks delta + varint coded (hash differences, ids as
 //   varints; encodePostings) in chunks of --packed-chunk (1,024) entries, and its run index out of
 //   meta: meta `passageRuns` lists the runs, and each run's chunk first keys are a Uint32Array
-//   record of their own (`passageFirsts`). Merges as lib/store/runs.ts's (MERGE_AT, levels).
+//   record of their own (`passageFirsts`). Merges as lib/index/runs.ts's (MERGE_AT, levels).
 // - packed-pos: packed with postings [hash, page id, position], and per page only the hashes
 //   (needed to delete its postings), no positions.
 // - packed-prefix: packed's postings, and per page only the high 16 bits of each hash (u16) and

@@ -1,6 +1,6 @@
 // What marking shared passages costs the page's thread, and how whole the marks are, over the
 // corpus pages (../shared/corpus/readability-test-pages/*/source.html served on 127.0.0.1), in
-// Debian's Chromium without the extension: a bundle of lib/passages/highlight.ts runs the content
+// Debian's Chromium without the extension: a bundle of lib/content/highlight.ts runs the content
 // script's three steps in each page, each timed with performance.now(), median of 3 runs.
 //
 // The set is the worst case, a whole copy: every passage fingerprint of the page's Readability text

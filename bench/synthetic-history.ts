@@ -1,4 +1,4 @@
-// A synthetic Doppel export (lib/ndjson.ts format) for `npm run bench:browser`: N pages with
+// A synthetic Doppel export (lib/protocol/ndjson.ts format) for `npm run bench:browser`: N pages with
 // realistic addresses and titles, dates over two years, random fingerprints, passage fingerprints
 // of a synthetic article, planted near-duplicates and planted partial copies. Seeded: the same
 // options give the same file, byte for byte.
@@ -16,7 +16,7 @@
 //
 // With passages (the default; `passages: false` writes the file as it was before them, byte for
 // byte), the header gains `"passages":{"k":5,"w":26}` (PASSAGE_PARAMS) and each page line
-// `"passages":"<base64>"`: lib/passages/codec.ts's bytes of the page's words, winnowed k-gram
+// `"passages":"<base64>"`: lib/fingerprint/passage-codec.ts's bytes of the page's words, winnowed k-gram
 // hashes and positions, made by the real pipeline (kgramHashes, winnowHashes) from an article:
 //
 // - Articles: 300 + 1,200·u² words (u uniform: 300 to 1,500, mean 700, median 600). Each word is
@@ -302,7 +302,7 @@ class Articles {
   }
 }
 
-/** The export's `passages` field of a page: its fingerprints as lib/passages/codec.ts's bytes, in base64. */
+/** The export's `passages` field of a page: its fingerprints as lib/fingerprint/passage-codec.ts's bytes, in base64. */
 function passageField(words: Uint32Array): { base64: string; fingerprints: number } {
   const { hashes, positions } = winnowHashes(kgramHashes(words, PASSAGE_PARAMS.k), PASSAGE_PARAMS.w);
   const bytes = encodePassageBytes({ words: words.length, hashes, positions });

@@ -1,4 +1,4 @@
-// `npm run scan -- --compare A B`: the passages two files share, side by side (lib/compare-view.ts).
+// `npm run scan -- --compare A B`: the passages two files share, side by side (lib/scan/compare-view.ts).
 import { resolve } from 'node:path';
 import { compareView } from '../lib/scan/compare-view';
 import { kindOf, readArticleText } from './scan-read';

@@ -1,7 +1,7 @@
 // Captures the page once it is idle, and again when a single-page site changes its URL, and hands
 // it to the background: its HTML, which Readability reads in an extension document, or the simple
-// reading of a page past the caps (lib/page-reader.ts). Marks, when the popup asks, the passages
-// the page shares with pages read before, as CSS highlights (lib/passages/marks.ts). Never changes
+// reading of a page past the caps (lib/content/page-reader.ts). Marks, when the popup asks, the passages
+// the page shares with pages read before, as CSS highlights (lib/content/marks.ts). Never changes
 // the page's DOM.
 import { browser } from 'wxt/browser';
 import { DEFAULT_SETTINGS, parseSettings } from '@/lib/protocol/messages';

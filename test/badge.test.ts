@@ -1,4 +1,4 @@
-// lib/badge.ts: the toolbar badge's number and its title in words, each count with its own plural,
+// lib/ui/badge.ts: the toolbar badge's number and its title in words, each count with its own plural,
 // in the three languages.
 import { describe, expect, it } from 'vitest';
 import { badgeText, badgeTitle } from '../lib/ui/badge';

@@ -1,4 +1,4 @@
-// Pages packed 64 to a value (lib/store/blocks.ts): every page back as it went in, in its slot;
+// Pages packed 64 to a value (lib/rows/blocks.ts): every page back as it went in, in its slot;
 // a damaged block refused with the block and the fault named; and the bytes it saves.
 import 'fake-indexeddb/auto';
 import { serialize } from 'node:v8';
@@ -126,7 +126,7 @@ describe('encodeBlock and decodeBlock', () => {
     expect(() => decodeBlock(0, value)).toThrow(`Doppel's stored block 0 (pages 0 to 63) is damaged: ${why}.`);
   });
 
-  it("refuse a damaged page inside, naming it as lib/store/codec.ts does", () => {
+  it("refuse a damaged page inside, naming it as lib/rows/codec.ts does", () => {
     const entries = goodEntries();
     entries[1]![5] = -1;
     expect(() => decodeBlock(0, [BLOCK_FORMAT, textOf(entries), good[2]] satisfies StoredBlock)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");

@@ -1,4 +1,4 @@
-// The stored form of a page (lib/store/codec.ts): every field back as
+// The stored form of a page (lib/rows/codec.ts): every field back as
 // it went in, and a damaged value refused with the field named.
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';

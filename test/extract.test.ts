@@ -134,7 +134,7 @@ describe('pages that are not articles', () => {
     expectReadableMessage(result.message);
   });
 
-  // Regression test (was a bug): with linkedom as it is (bin/scan.ts, lib/scan.ts in Node), maxElemsToParse
+  // Regression test (was a bug): with linkedom as it is (bin/scan.ts, lib/scan/scan.ts in Node), maxElemsToParse
   // never applies: Readability counts getElementsByTagName('*'), which linkedom answers with
   // no elements.
   it('a page with more elements than maxElemsToParse is too large (linkedom as it is)', () => {

@@ -1,6 +1,6 @@
-// Groups of near-duplicates: the pure rules (lib/groups.ts), their upkeep in the store one visit
+// Groups of near-duplicates: the pure rules (lib/report/groups.ts), their upkeep in the store one visit
 // or forgetting at a time (PageStore.record, forgetMany), the whole-store regroup
-// (lib/store/regroup.ts) and the history page's reads (lib/store/history.ts). Every grouping is checked against a brute-force reference: union-find over
+// (lib/store/regroup.ts) and the history page's reads (lib/ui/history-data.ts). Every grouping is checked against a brute-force reference: union-find over
 // every pair of pages.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -330,7 +330,7 @@ describe('regroupAll', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-// The history's newest-first reading: the lastSeen tree (lib/store/page-rows.ts), read backwards
+// The history's newest-first reading: the lastSeen tree (lib/rows/page-rows.ts), read backwards
 // a batch at a time, the first batch sized for the caller's need.
 describe('the history reads', () => {
   async function sample(): Promise<PageStore> {

@@ -1,6 +1,6 @@
-// Marking shared passages on the live page (lib/passages/highlight.ts, lib/passages/marks.ts), on
+// Marking shared passages on the live page (lib/content/highlight.ts, lib/content/marks.ts), on
 // linkedom. The worker's side is computed as the extension computes it: the page's HTML read with
-// Readability (lib/html-reader.ts readHtml), passage fingerprints of that article text alone, and
+// Readability (lib/background/html-reader.ts readHtml), passage fingerprints of that article text alone, and
 // its hashes inside the passages it shares with an earlier page (sharedPassages from fingerprints
 // alone, as for a page whose text is not kept). The page side then reads the whole live page
 // (navigation, footer and all) and must mark exactly the words of those passages.
@@ -160,7 +160,7 @@ describe('marking the passages an article shares, on a page with navigation and 
     const p = worker.passages[0]!;
     const marked = located.passages[0]!.words;
     // The marks may differ from the worker's passage only where the live text's windows do (the
-    // article's edges, see lib/passages/highlight.ts), and then by less than a k-gram: at most
+    // article's edges, see lib/content/highlight.ts), and then by less than a k-gram: at most
     // k − 1 words at each end, never outside it. This passage is far from the edges: no slack.
     const startSlack = marked.start - offset - p.start;
     const endSlack = p.end - (marked.end - offset);

@@ -1,6 +1,6 @@
 // The interface in three languages (public/_locales/{en,es,zh_CN}): the catalogues agree, every key
 // the code names exists, no page hard-codes English (test/i18n-check.ts, each check shown failing
-// on a planted case), and lib/i18n.ts formats messages, plurals, numbers and dates per language.
+// on a planted case), and lib/ui/i18n.ts formats messages, plurals, numbers and dates per language.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseHTML } from 'linkedom';
@@ -55,7 +55,7 @@ describe('message catalogues', () => {
   });
 });
 
-/** The lib/ modules that word what a page shows (they take a Localizer), besides lib/i18n.ts. */
+/** The lib/ modules that word what a page shows (they take a Localizer), besides lib/ui/i18n.ts. */
 const wordingModules = filesUnder(join(ROOT, 'lib'), (n) => n.endsWith('.ts')).filter((f) => !f.endsWith('/lib/ui/i18n.ts') && /\bLocalizer\b/.test(readFileSync(f, 'utf8')));
 
 describe('the code and the catalogues', () => {

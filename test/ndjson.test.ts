@@ -1,4 +1,4 @@
-// lib/ndjson.ts: the export format's header and page lines, and splitting text into lines.
+// lib/protocol/ndjson.ts: the export format's header and page lines, and splitting text into lines.
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../lib/protocol/messages';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/protocol/ndjson';

@@ -1,4 +1,4 @@
-// The pages in one transaction (lib/store/page-rows.ts) against a Map of pages, the
+// The pages in one transaction (lib/rows/page-rows.ts) against a Map of pages, the
 // brute-force reference: seeded transactions of puts and deletes, each read checked mid-way
 // (reads see the transaction's own changes) and after the commit, and every tree checked against
 // the records (test/kept-tables.ts).

@@ -1,4 +1,4 @@
-// The passage fingerprints' byte format (lib/passages/codec.ts): exact bytes for a small page,
+// The passage fingerprints' byte format (lib/fingerprint/passage-codec.ts): exact bytes for a small page,
 // round trips of real fingerprints, and every refusal with its reason.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// lib/passages/fold.ts: matches sharing the same passages with a page made one entry, led by the
+// lib/report/fold.ts: matches sharing the same passages with a page made one entry, led by the
 // page seen first. Table-driven: each case the matches in the store's order, and the entries.
 import { describe, expect, it } from 'vitest';
 import { type Foldable, foldSamePassages } from '../lib/report/fold';

@@ -1,4 +1,4 @@
-// lib/passages/popup.ts: the popup's list of earlier pages sharing passages and its "Show on the
+// lib/ui/passages-view.ts: the popup's list of earlier pages sharing passages and its "Show on the
 // page" toggle, on linkedom over the popup's own HTML (entrypoints/popup/index.html), in the three
 // languages, with a fake tab: what is sent, what the page then says, and every error in words.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// lib/recorder.ts: the background's message handling, on fake-indexeddb with in-memory settings
+// lib/background/recorder.ts: the background's message handling, on fake-indexeddb with in-memory settings
 // and outcomes.
 import { storedPages } from './support/kept-tables';
 import 'fake-indexeddb/auto';

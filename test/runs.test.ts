@@ -1,4 +1,4 @@
-// Sorted runs (lib/store/runs.ts): the pure parts table-driven, and the tree in fake-indexeddb
+// Sorted runs (lib/index/runs.ts): the pure parts table-driven, and the tree in fake-indexeddb
 // against a brute-force reference, a list of every entry ever appended.
 import 'fake-indexeddb/auto';
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';

@@ -1,4 +1,4 @@
-// lib/scan-methods.ts and `scan --method/--threshold/--jobs/--ndjson/--explain`: each detector
+// lib/scan/registry.ts and `scan --method/--threshold/--jobs/--ndjson/--explain`: each detector
 // through the same scan, checked against brute force, and the CLI's output the same on any
 // number of jobs.
 import { execFile } from 'node:child_process';

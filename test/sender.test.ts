@@ -1,4 +1,4 @@
-// lib/sender.ts: who sent a message.
+// lib/protocol/sender.ts: who sent a message.
 import { describe, expect, it } from 'vitest';
 import { type SenderInfo, classifySender } from '../lib/protocol/sender';
 

@@ -1,4 +1,4 @@
-// lib/storage-full.ts: what Doppel does when the browser says storage is full. The rule on fakes
+// lib/background/storage-full.ts: what Doppel does when the browser says storage is full. The rule on fakes
 // that throw QuotaExceededError, then through the recorder on fake-indexeddb with a PageStore whose
 // writes are refused the same way.
 import 'fake-indexeddb/auto';

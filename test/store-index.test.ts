@@ -1,6 +1,6 @@
 // The shared near-duplicate index suite on the extension's store (fake-indexeddb): the documents are
 // page records written through the store's write path, and every query is the store's own lookup,
-// lib/index/near.ts's BackendIndex over the table runs (lib/store/table-trees.ts TableRuns), the
+// lib/index/near.ts's BackendIndex over the table runs (lib/index/table-runs.ts TableRuns), the
 // code that answers the popup. test/support/store-index.ts only opens the transactions.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';

@@ -1,4 +1,4 @@
-// lib/tab-protocol.ts: the popup's messages to a tab's content script, each refusal with its reason.
+// lib/protocol/tab-protocol.ts: the popup's messages to a tab's content script, each refusal with its reason.
 import { describe, expect, it } from 'vitest';
 import { PASSAGE_SLOTS, TAB_MESSAGE_TYPES, highlightName, parsePassageMarks, parseTabMessage } from '../lib/protocol/tab-protocol';
 import { InvalidMessage, LIMITS } from '../lib/protocol/validation';

@@ -1,4 +1,4 @@
-// lib/store/table-trees.ts: the permuted-block tables as sorted runs. The pure parts table-driven;
+// lib/index/table-runs.ts: the permuted-block tables as sorted runs. The pure parts table-driven;
 // then PageStore driven through a seeded random mix of every write (visits, changed texts,
 // imports, forgets, a forgotten site, clear) with, after each step, the trees checked against
 // the records (test/kept-tables.ts) and every query against a brute-force scan.

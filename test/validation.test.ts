@@ -1,4 +1,4 @@
-// lib/validation.ts: the checks every message validator shares, each refusal with its reason.
+// lib/protocol/validation.ts: the checks every message validator shares, each refusal with its reason.
 import { describe, expect, it } from 'vitest';
 import { InvalidMessage, LIMITS, object, site, string } from '../lib/protocol/validation';
 

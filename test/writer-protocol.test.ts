@@ -1,4 +1,4 @@
-// lib/writer-protocol.ts: every request and event the history page and the worker exchange over a
+// lib/protocol/writer-protocol.ts: every request and event the history page and the worker exchange over a
 // writer port is validated; a malformed one is refused with a reason a person can read.
 import { describe, expect, it } from 'vitest';
 import { IMPORT_WINDOW_LINES, InvalidMessage, LIMITS, WRITER_LIMITS, parseWriterEvent, parseWriterRequest } from '../lib/protocol/messages';

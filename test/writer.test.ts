@@ -1,4 +1,4 @@
-// lib/writer.ts and lib/writer-client.ts: the history page's jobs run in the worker, over a port.
+// lib/background/writer.ts and lib/ui/writer-client.ts: the history page's jobs run in the worker, over a port.
 // Both ends are the real code; the port between them is a fake that delivers each message as a
 // structured clone, later, as runtime.Port does, and can be cut (a worker stopped mid-way).
 import 'fake-indexeddb/auto';

@@ -1,6 +1,6 @@
-// The service worker: wires browser events to lib/recorder.ts, keeps the toolbar badge, and is
+// The service worker: wires browser events to lib/background/recorder.ts, keeps the toolbar badge, and is
 // the only context that writes the database: the history page's imports, forgetting, clearing
-// and organising arrive over writer ports (lib/writer.ts).
+// and organising arrive over writer ports (lib/background/writer.ts).
 import { browser } from 'wxt/browser';
 import { badgeText, badgeTitle } from '@/lib/ui/badge';
 import { PAGE_REPLY_DEADLINE_MS, settleWithin } from '@/lib/background/deadline';
@@ -35,7 +35,7 @@ export default defineBackground(() => {
   const action = browser.action ?? browser.browserAction;
 
   // The toolbar badge: the number of near-duplicates of each tab's page and of pages sharing
-  // passages with it, both said in its title (lib/badge.ts). The tabs whose badge Doppel set, and
+  // passages with it, both said in its title (lib/ui/badge.ts). The tabs whose badge Doppel set, and
   // for which page, are kept (in this worker's life) so that forgetting, clearing or a change of k
   // updates them at once; a tab closed meanwhile is dropped.
   const badgeTabs = new Map<number, string>();

@@ -1,6 +1,6 @@
-// Where the background has a page's HTML read (`page/html`, lib/html-reader.ts): in its own
+// Where the background has a page's HTML read (`page/html`, lib/background/html-reader.ts): in its own
 // document in Firefox, whose background is a page with a DOMParser, else in Chromium's offscreen
-// document (entrypoints/reader/), opened when a page first needs it (lib/reader-client.ts). The
+// document (entrypoints/reader/), opened when a page first needs it (lib/background/reader-client.ts). The
 // choice is made at build time, so that Chromium's worker does not carry Readability (about 40 kB
 // of its script, parsed at every start) that only the offscreen document runs.
 import { browser } from 'wxt/browser';

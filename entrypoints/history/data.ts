@@ -5,7 +5,7 @@
 // extension's IndexedDB, and a whole history need not cross a message). The import is written by
 // the worker, the only context that writes the database: the file is read here and its lines go
 // to the worker over a writer port in batches, the next batch when the worker has saved enough
-// (lib/writer-client.ts), so neither side holds a large file at once.
+// (lib/ui/writer-client.ts), so neither side holds a large file at once.
 import { type Refusal, splitLines } from '@/lib/protocol/ndjson';
 import { type ImportSummary, exportPages } from '@/lib/store/transfer';
 import { WriterFailed, WriterStopped, importThrough } from '@/lib/ui/writer-client';

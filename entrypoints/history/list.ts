@@ -1,5 +1,5 @@
 // The reading history: every recorded page, newest first, near-duplicates folded into one entry
-// (lib/store/history.ts), with search, filters and forgetting.
+// (lib/ui/history-data.ts), with search, filters and forgetting.
 //
 // At a million pages the list cannot be built whole. It is read a chunk of entries at a time
 // along the lastSeen index, as the end of the list comes into view, and it is virtualised: a

@@ -1,7 +1,7 @@
 // What the history page's sections share: the store, opened by the page itself for reading
 // (extension pages share the extension's IndexedDB), the message channel to the worker (settings
 // go through it, so that the worker sees every change at once), and the writer port: the worker
-// is the only context that writes the database (lib/writer-client.ts).
+// is the only context that writes the database (lib/ui/writer-client.ts).
 import { browser } from 'wxt/browser';
 import type { Settings } from '@/lib/protocol/messages';
 import { createSend } from '@/lib/protocol/send';

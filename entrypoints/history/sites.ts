@@ -1,6 +1,6 @@
 // "Sites that copy": per site, the pages recorded and how many are copies (near-duplicates of a
 // page first seen on another site, or pages with at least half their words in passages shared with
-// such a page); flagged sites first (lib/groups.ts's rule, stated on the page by `siteFlagRule`),
+// such a page); flagged sites first (lib/report/groups.ts's rule, stated on the page by `siteFlagRule`),
 // each with its evidence one click away and a mark the user can set.
 import type { SiteMark, SiteStanding } from '@/lib/report/groups';
 import { readSiteEvidence, readSiteStandings } from '@/lib/ui/history-data';

@@ -69,7 +69,7 @@ async function target(): Promise<{ url: string | null; tabId: number | null }> {
   return { url: tab?.url ?? null, tabId: tab?.id ?? null };
 }
 
-/** The content script of a tab, for marking passages (lib/passages/popup.ts). */
+/** The content script of a tab, for marking passages (lib/ui/passages-view.ts). */
 function tabLink(tabId: number): TabLink {
   return {
     send: (message) => browser.tabs.sendMessage(tabId, message),
@@ -118,7 +118,7 @@ function matchItem(match: MatchSummary, now: number): HTMLLIElement {
   return item;
 }
 
-/** The flag of the page's site (lib/groups.ts), with the counts behind it; hidden if not flagged. */
+/** The flag of the page's site (lib/report/groups.ts), with the counts behind it; hidden if not flagged. */
 function renderSiteFlag(report: Report): void {
   const standing = report.site;
   view.siteFlag.hidden = standing === null || !standing.flagged;
@@ -134,7 +134,7 @@ function renderSiteFlag(report: Report): void {
       : l.count('siteLooksRepublisher', standing.copies, l.count('pagesCount', standing.pages), standing.site);
 }
 
-/** The notice that storage was full (lib/storage-full.ts); dismissable once recording goes on. */
+/** The notice that storage was full (lib/background/storage-full.ts); dismissable once recording goes on. */
 function renderStorage(status: StorageStatus | null): void {
   view.storageNotice.hidden = status === null;
   if (status === null) return;
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     }
     return act(() => send('site/exclude', { site, excluded: true }))();
   });
-  // The worker updates the storage notice after a write lands (lib/storage-full.ts): an open popup
+  // The worker updates the storage notice after a write lands (lib/background/storage-full.ts): an open popup
   // follows it instead of showing what it read a moment before.
   browser.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && STORAGE_STATUS_KEY in changes) void refresh().catch(() => {});

@@ -1,5 +1,5 @@
 // Chromium's offscreen document (reason DOM_PARSER): parses the pages' HTML and reads them with
-// Readability (lib/html-reader.ts) for the service worker, which has no DOMParser. It lives on
+// Readability (lib/background/html-reader.ts) for the service worker, which has no DOMParser. It lives on
 // between pages, so Readability runs warm, and on the extension's thread, not the page's. It closes
 // itself after a while without work; the worker opens it again when a page needs it.
 import { type Browser, browser } from 'wxt/browser';
@@ -14,7 +14,7 @@ const parse = (html: string): Document => parser.parseFromString(html, 'text/htm
 const own = browser.runtime.getURL('/');
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-// The worker sends each page over a port of its own (lib/reader-client.ts portRequest): listening
+// The worker sends each page over a port of its own (lib/background/reader-client.ts portRequest): listening
 // to onConnect alone, this document receives none of the messages sent to the worker.
 browser.runtime.onConnect.addListener((port) => {
   if (port.name !== READER_TARGET) return;

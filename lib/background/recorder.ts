@@ -62,7 +62,7 @@ export interface RecorderDeps {
     /** Forgets every outcome (clearing all data). */
     clear?(): Promise<void>;
   };
-  /** Whether storage was found full (lib/storage-full.ts); storage.local in the extension, memory if absent. */
+  /** Whether storage was found full (lib/background/storage-full.ts); storage.local in the extension, memory if absent. */
   storage?: StatusStore;
   /**
    * Reads a page's HTML (`page/html`) into what the content script would have read: Readability in
@@ -165,7 +165,7 @@ function recordAndNear(pages: PageStore, url: string, k: number): Promise<PageMa
   return pages.getWithNear(url, { k, clamp: true });
 }
 
-/** The matches as one entry per set of shared passages (lib/passages/fold.ts), at most LIMITS.passageSets: what the popup lists and the badge counts. */
+/** The matches as one entry per set of shared passages (lib/report/fold.ts), at most LIMITS.passageSets: what the popup lists and the badge counts. */
 function foldedPassages(matches: readonly RecordMatch[]): { lead: RecordMatch; alsoIn: RecordMatch[] }[] {
   const foldable = matches.map((m) => ({ m, hashes: m.match.hashes, firstSeen: m.record.firstSeen, url: m.record.url }));
   return foldSamePassages(foldable)
@@ -199,7 +199,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
   const openStore = deps.store;
   const store = (): Promise<PageStore> => (typeof openStore === 'function' ? openStore() : Promise.resolve(openStore));
 
-  // Storage full: forget the pages seen longest ago and try again (lib/storage-full.ts).
+  // Storage full: forget the pages seen longest ago and try again (lib/background/storage-full.ts).
   const storageStatus = deps.storage ?? memoryStatus();
   const room = createRoomKeeper({ status: storageStatus, now: () => deps.now(), log });
 

@@ -1,4 +1,4 @@
-// The worker's side of the writer protocol (lib/writer-protocol.ts): the service worker is the
+// The worker's side of the writer protocol (lib/protocol/writer-protocol.ts): the service worker is the
 // only context that writes the database, and this is where the history page's jobs arrive. One
 // queue runs the jobs one after another (an import, forgetting, clearing, organising the store,
 // and the organising the worker does when it starts), so two multi-transaction jobs never

@@ -10,7 +10,7 @@
 // because a window's choice (the rightmost minimum of its w k-gram hashes) depends only on the
 // w + k − 1 words the window covers. Every window of the article's own text lies wholly inside
 // the article, and the live text holds the same words in the same order there (the same block tags
-// break words in both: lib/reading.ts BLOCK_TAGS), so each of those windows is a window of the live
+// break words in both: lib/text/reading.ts BLOCK_TAGS), so each of those windows is a window of the live
 // text too and selects the same k-gram: every fingerprint the worker kept is kept here, at another
 // position but with the same hash. Only windows across an edge differ: at the article's outer edges
 // the live text has windows that reach into the navigation or the footer, which may select k-grams
@@ -31,7 +31,7 @@ const SKIPPED_TAGS: ReadonlySet<string> = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT'
 
 /**
  * The page's text is read up to this many characters (four times the 500,000 the worker reads of
- * an article, lib/page-reader.ts MAX_TEXT_CHARS, so that the article is inside it on any page whose
+ * an article, lib/content/page-reader.ts MAX_TEXT_CHARS, so that the article is inside it on any page whose
  * article was read whole). It bounds the work on the page's thread: fingerprints and word offsets
  * of 2,000,000 characters take about a second on a slow machine.
  */
@@ -128,7 +128,7 @@ export function collectPageText(root: Node, isHidden: (el: Element) => boolean =
   return { text: parts.join('').slice(0, maxChars), nodes, starts, truncated };
 }
 
-/** A set of hashes shared with one earlier page (lib/tab-protocol.ts SharedPassageSet without its colour). */
+/** A set of hashes shared with one earlier page (lib/protocol/tab-protocol.ts SharedPassageSet without its colour). */
 export interface SharedSet {
   id: string;
   hashes: Uint32Array | readonly number[];

@@ -1,4 +1,4 @@
-// The content script's side of marking shared passages (lib/tab-protocol.ts): who may ask, what
+// The content script's side of marking shared passages (lib/protocol/tab-protocol.ts): who may ask, what
 // the message says, the highlights set in CSS.highlights as `doppel-passage-<slot>`, and what is
 // marked (for a popup opened while marks are shown). The page's
 // DOM is never changed: highlights live in the registry and are painted from the
@@ -21,11 +21,11 @@ export interface MarkerDeps<R, H> {
   registry(): HighlightRegistryLike<H> | undefined;
   /** `new Highlight(...ranges)`. */
   highlight(ranges: R[]): H;
-  /** A range over the bounds (lib/passages/highlight.ts liveRange). */
+  /** A range over the bounds (lib/content/highlight.ts liveRange). */
   range(bounds: RangeBounds): R;
   /** The element whose text is searched: document.body (null while there is none). */
   root(): Node | null;
-  /** Elements whose text is skipped (lib/passages/highlight.ts probablyHidden). */
+  /** Elements whose text is skipped (lib/content/highlight.ts probablyHidden). */
   isHidden(el: Element): boolean;
   /** The reply's error where there is no Custom Highlight API, in the reader's language. */
   unsupported(): string;

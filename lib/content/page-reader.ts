@@ -3,7 +3,7 @@
 //
 // Readability does not run on the page. Its cold start cost every page 10–20 ms of its main thread
 // (`npm run bench:content-split`), so the content script sends the page's HTML (`page/html`), and
-// an extension document (lib/html-reader.ts: Chromium's offscreen document, Firefox's background
+// an extension document (lib/background/html-reader.ts: Chromium's offscreen document, Firefox's background
 // page) parses it and reads it with Readability, warm, off the page's thread.
 import { type Extraction, type ExtractOptions, emptyPage, pastCap, pastCapsReading, withDefaults } from '../text/reading';
 import { LIMITS, type Message, type PageExtracted, type Settings } from '../protocol/messages';
@@ -11,7 +11,7 @@ import { isRecordableUrl, siteOf } from '../url';
 
 // The caps keep Readability's work bounded in the extension document, and the page's own work
 // (serialising its HTML, the message) small. A page past any of them is not given to Readability:
-// it gets the simple reading (lib/reading.ts simpleText), the rendered text of its main element,
+// it gets the simple reading (lib/text/reading.ts simpleText), the rendered text of its main element,
 // which the browser produces natively, on the page, in a few milliseconds even for 200,000
 // elements.
 

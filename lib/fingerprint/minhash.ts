@@ -1,7 +1,7 @@
 // MinHash (Broder 1997; seed 004): a signature of a set whose rows agree between two sets with
 // probability equal to their Jaccard similarity |A ∩ B| / |A ∪ B|.
 //
-// The sets are a text's word shingles: every run of SHINGLE_WORDS consecutive words (lib/text.ts),
+// The sets are a text's word shingles: every run of SHINGLE_WORDS consecutive words (lib/text/words.ts),
 // each hashed to 32 bits. Row i of the signature is the least value of h_i over the set, where
 // h_i(x) = fmix32(a_i·x + b_i mod 2^32), with a_i odd: each h_i is a permutation of the 32-bit
 // integers (an odd multiplier, an addition and the murmur3 finaliser are each invertible), as the

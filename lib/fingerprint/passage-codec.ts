@@ -1,5 +1,5 @@
 // A page's passage fingerprints as bytes: what the store keeps of a page (lib/store/passages.ts)
-// and what an export line carries (lib/ndjson.ts, in base64). Hashes and positions, no text:
+// and what an export line carries (lib/protocol/ndjson.ts, in base64). Hashes and positions, no text:
 //
 //   varint words · varint n · n × (varint gap · hash as 4 bytes, big-endian)
 //

@@ -3,7 +3,7 @@
 //
 // A backend only stores documents under their table keys and returns a table's bucket for one key;
 // `BackendIndex` does the lookups, the exact Hamming check and the de-duplication across tables.
-// The extension's store is such a backend (lib/store/table-runs.ts: the tables as sorted runs in
+// The extension's store is such a backend (lib/index/table-runs.ts: the tables as sorted runs in
 // IndexedDB), and the shared test suite checks BackendIndex over it against a brute-force scan.
 // `MemoryIndex` is both a backend and a complete index with a synchronous, allocation-light query
 // path for `scan`, tests and benchmarks.

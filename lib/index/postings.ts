@@ -11,10 +11,10 @@
 //
 // A bucket's entries are [high, page id], sorted by high then id, each at most once. Beside them,
 // the highs whose hash is boilerplate of one site (on at least BOILERPLATE.maxSitePages pages of
-// one site: lib/passages/index.ts), which the store works out when a hash's pages change; a hash
+// one site: lib/index/passage-index.ts), which the store works out when a hash's pages change; a hash
 // on more than BOILERPLATE.maxPages pages is boilerplate by its count alone.
 //
-// Value bytes, varints (lib/passages/codec.ts):
+// Value bytes, varints (lib/fingerprint/passage-codec.ts):
 //   entries · flagged · flagged × (high − the flagged high before) ·
 //   entries × (high − the high before, then: the id if the high changed (or first), else id − the id before)
 import { readVarint, writeVarint } from '../fingerprint/passage-codec';

@@ -1,6 +1,6 @@
 // Sorted runs (an LSM tree) over a store of chunks keyed [tree, level, run, chunk], ranges being
 // IDBKeyRange values (in the extension, one IndexedDB object store): the permuted-block tables
-// (lib/index/table-runs.ts) and the page fields' trees (lib/store/page-rows.ts) are kept so. Of
+// (lib/index/table-runs.ts) and the page fields' trees (lib/rows/page-rows.ts) are kept so. Of
 // the layouts bench:layout compares, it is the one near the write and size targets.
 //
 // A tree holds fixed-width entries of `stride` 32-bit words, the first word the entry's key. Each
@@ -176,7 +176,7 @@ async function writeRun(store: RunStore, index: RunIndex, spec: RunTree, level: 
 
 /**
  * Adds the entries (any order) as a run of `level` (0 by default; a big batch may start higher, as
- * if merged: lib/store/table-trees.ts levelForEntries); returns the index to write beside it.
+ * if merged: lib/index/table-runs.ts levelForEntries); returns the index to write beside it.
  */
 export function appendRun(store: RunStore, index: RunIndex, spec: RunTree, entries: Uint32Array, level = 0): Promise<RunIndex> {
   if (!Number.isInteger(level) || level < 0) throw new RangeError(`a run's level is a whole number: got ${level}`);

@@ -3,7 +3,7 @@
 // near-duplicate lookup goes through them as lib/index/near.ts's backend (TableRuns).
 //
 // An entry is 4 words: [key, simhash high, simhash low, page id] (page ids are below 2^32:
-// MAX_PAGE_ID, lib/store/page-rows.ts). The key is the low 32 bits of the table's key
+// MAX_PAGE_ID, lib/rows/page-rows.ts). The key is the low 32 bits of the table's key
 // (lib/index/tables.ts): for keys of up to 32 bits, the key itself; a longer key shares its word with a
 // few other keys, whose pages the distance then rules out. The simhash in the entry lets a lookup
 // rule out candidates by their distance before it reads a single record.

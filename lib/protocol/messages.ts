@@ -3,8 +3,8 @@
 // background → the reader document (read a page's HTML). Both sides use these types; the receiver
 // validates everything that arrives (`parseMessage`, `parseReaderRequest`, `parseReaderReply`)
 // before acting on it. The history page's jobs for the worker (import, forget, organise) have a
-// protocol of their own over a port, in lib/writer-protocol.ts, and the popup's messages to a tab's
-// content script (marking shared passages) in lib/tab-protocol.ts; both are re-exported here.
+// protocol of their own over a port, in lib/protocol/writer-protocol.ts, and the popup's messages to a tab's
+// content script (marking shared passages) in lib/protocol/tab-protocol.ts; both are re-exported here.
 import type { NotArticleReason } from '../text/reading';
 import type { SiteMark, SiteStanding } from '../report/groups';
 import { InvalidMessage, type Json, LIMITS, count, object, site, string, typedMessage } from './validation';
@@ -54,7 +54,7 @@ export interface PageSummary {
 }
 
 /**
- * A page that shares passages with this one (lib/passages/: runs of 30 words or more, found from
+ * A page that shares passages with this one (lib/index/passage-index.ts: runs of 30 words or more, found from
  * the passage fingerprints the store keeps) and is not one of its near-duplicates.
  */
 export interface PassageMatch extends PageSummary {
@@ -68,7 +68,7 @@ export interface PassageMatch extends PageSummary {
   hashes: number[];
   /**
    * The other pages read before that share exactly these passages with this page (copies of that
-   * page on other sites), seen first first; that page is the one of them seen first (lib/passages/fold.ts).
+   * page on other sites), seen first first; that page is the one of them seen first (lib/report/fold.ts).
    */
   alsoIn: PageSummary[];
 }
@@ -86,7 +86,7 @@ export interface MatchSummary extends PageSummary {
  * - not-article: read but not recorded; `reason` says why
  * - excluded / paused: not recorded because of the user's settings
  * - storage-full: not recorded because the browser has no room left, even after Doppel forgot the
- *   pages seen longest ago (lib/storage-full.ts)
+ *   pages seen longest ago (lib/background/storage-full.ts)
  */
 /** Why a page is not an article: the reader's reason, or 'no-words' (its text has no word to compare). */
 export interface NotArticleWhy {
@@ -141,7 +141,7 @@ export interface Report {
   earliest: boolean;
   k: number;
   settings: Settings;
-  /** The standing of the page's site (lib/groups.ts): flagged as a likely republisher or not. */
+  /** The standing of the page's site (lib/report/groups.ts): flagged as a likely republisher or not. */
   site: SiteStanding | null;
   /** Storage was found full (and pages forgotten to make room), until the notice is dismissed. */
   storage: StorageStatus | null;
@@ -284,7 +284,7 @@ export function parseMessage(message: unknown): Message {
 }
 
 // ---- background → the reader document ----------------------------------------------------
-// The worker sends each request over a port named READER_TARGET (lib/reader-client.ts
+// The worker sends each request over a port named READER_TARGET (lib/background/reader-client.ts
 // portRequest), and the request names its receiver as well: the reader document answers only
 // requests addressed to it.
 
@@ -296,7 +296,7 @@ export interface ReaderRequest {
   html: string;
 }
 
-/** The reader document's answer. The value is validated by the background (lib/recorder.ts), as a `page/extracted` payload. */
+/** The reader document's answer. The value is validated by the background (lib/background/recorder.ts), as a `page/extracted` payload. */
 export type ReaderReply = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** Null for a message not addressed to the reader document; throws InvalidMessage for a malformed one that is. */

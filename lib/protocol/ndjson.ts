@@ -6,7 +6,7 @@
 // then one page per line:
 //   {"url":…,"title":…,"site":…,"simhash":…,"check":…,"firstSeen":…,"lastSeen":…,"visits":…,"passages":"AQID…"}
 // with ISO 8601 dates. There is no page text: Doppel keeps none. `passages`, optional, is the
-// page's passage fingerprints (hashes and word positions: lib/passages/codec.ts) in base64; the
+// page's passage fingerprints (hashes and word positions: lib/fingerprint/passage-codec.ts) in base64; the
 // header's `passages` gives the winnowing parameters they were taken with.
 //
 // Reading is lenient where it costs nothing and strict where a wrong value would be stored:
@@ -71,7 +71,7 @@ export interface ImportedPage {
    * seen, and counting it would move lastSeen on every import of the same file.
    */
   datesGiven: { firstSeen: boolean; lastSeen: boolean };
-  /** The page's passage fingerprints as bytes (lib/passages/codec.ts, checked), if the line had readable ones (see the top of the file). */
+  /** The page's passage fingerprints as bytes (lib/fingerprint/passage-codec.ts, checked), if the line had readable ones (see the top of the file). */
   passages?: Uint8Array;
 }
 

@@ -1,6 +1,6 @@
 // Who sent a message: Doppel's content script in a tab's top frame, one of Doppel's own pages, or
-// anyone else. The background checks it for every message (lib/recorder.ts), and the content
-// script for the popup's messages to it (lib/passages/marks.ts); kept apart from the recorder so
+// anyone else. The background checks it for every message (lib/background/recorder.ts), and the content
+// script for the popup's messages to it (lib/content/marks.ts); kept apart from the recorder so
 // that the content script does not carry the store in its bundle.
 
 /** What the browser says about a message's sender (runtime.MessageSender's relevant fields). */

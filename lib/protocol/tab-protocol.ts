@@ -4,7 +4,7 @@
 // checks that it came from one of Doppel's pages, and answers `{ok: true, value} | {ok: false,
 // error}`; the popup validates the answer (`parsePassageMarks`).
 //
-// Each earlier page is a set of THIS page's passage-fingerprint hashes (lib/passages/fingerprints.ts)
+// Each earlier page is a set of THIS page's passage-fingerprint hashes (lib/fingerprint/passages.ts)
 // that lie inside the passages it shares with it, as the worker finds them from the fingerprints it
 // keeps; no text is sent either way. Each set is marked in one of PASSAGE_SLOTS colours.
 import { InvalidMessage, type Json, LIMITS, list, object, string, typedMessage } from './validation';

@@ -7,17 +7,17 @@ export const LIMITS = {
   siteNameChars: 500,
   langChars: 64,
   messageChars: 2000,
-  /** The content script cuts text to this before sending (lib/extract.ts DEFAULT_MAX_TEXT_CHARS). */
+  /** The content script cuts text to this before sending (lib/text/extract.ts DEFAULT_MAX_TEXT_CHARS). */
   textChars: 2_000_000,
-  /** A page's HTML, sent for reading (lib/page-reader.ts MAX_HTML_CHARS). */
+  /** A page's HTML, sent for reading (lib/content/page-reader.ts MAX_HTML_CHARS). */
   htmlChars: 8_000_000,
   sites: 10_000,
   siteChars: 300,
-  /** Earlier pages whose passages are marked at once on a page (lib/tab-protocol.ts): more than a popup lists. */
+  /** Earlier pages whose passages are marked at once on a page (lib/protocol/tab-protocol.ts): more than a popup lists. */
   passageSets: 32,
   /**
    * Passage-fingerprint hashes of one of them: no more than the page has. The worker reads at most
-   * 500,000 characters of a page (lib/page-reader.ts MAX_TEXT_CHARS); in Chinese, a word a
+   * 500,000 characters of a page (lib/content/page-reader.ts MAX_TEXT_CHARS); in Chinese, a word a
    * character, winnowing keeps about 2 / (w + 1) of them: some 37,000.
    */
   passageHashesPerSet: 50_000,

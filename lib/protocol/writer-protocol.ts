@@ -67,7 +67,7 @@ export interface ImportCounts {
 export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'writing' | 'passages';
 export type WriterFailure = 'refused' | 'interrupted' | 'grouping' | 'failed';
 
-/** Why a file is refused as a whole (lib/ndjson.ts parseHeader): what the history page words in the UI's language. */
+/** Why a file is refused as a whole (lib/protocol/ndjson.ts parseHeader): what the history page words in the UI's language. */
 export type Refusal = { code: 'not-export' } | { code: 'bad-version' } | { code: 'newer-version'; version: number; newest: number } | { code: 'empty' };
 
 export type WriterEvent =

@@ -2,7 +2,7 @@
 // page's entries and its "sites that copy" (lib/store/regroup.ts keeps them in IndexedDB).
 //
 // - Two pages are near-duplicates when their simhashes are within k bits and their check
-//   fingerprints confirm it (lib/features.ts; a page without a check is taken on its simhash).
+//   fingerprints confirm it (lib/fingerprint/features.ts; a page without a check is taken on its simhash).
 // - A group is a connected component of that relation (union-find): pages linked by a chain of
 //   near-duplicate pairs. Its root is the earliest-seen page (firstSeen, then URL): the original,
 //   as far as this reader knows.

@@ -1,4 +1,4 @@
-// Pages packed BLOCK_PAGES to an IndexedDB value, read and written through lib/store/page-rows.ts.
+// Pages packed BLOCK_PAGES to an IndexedDB value, read and written through lib/rows/page-rows.ts.
 //
 // Why: a record a page costs Chromium's IndexedDB a key, a value header and a LevelDB entry each,
 // and a single page's 140 bytes of URL and title are too short to compress; 64 pages' are not
@@ -7,7 +7,7 @@
 // A page's id is its block's number times BLOCK_PAGES plus its slot in the block. The block's
 // value is [BLOCK_FORMAT, text, fingerprints]:
 // - text: deflate (fflate, raw) of the UTF-8 JSON of one entry a slot: null for an empty slot (a
-//   page forgotten, or not yet written), else the page as lib/store/codec.ts stores it
+//   page forgotten, or not yet written), else the page as lib/rows/codec.ts stores it
 //   (StoredPage, the site left out: it is the URL's host) with its fingerprints replaced by how
 //   many bytes of them `fingerprints` holds (16, or 8 when the check is unknown), or by the two
 //   strings of a simhash that is not 16 hex digits.

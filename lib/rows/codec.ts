@@ -1,4 +1,4 @@
-// A page as it is stored in its block (lib/store/blocks.ts): an array instead of an
+// A page as it is stored in its block (lib/rows/blocks.ts): an array instead of an
 // object, without what follows from the rest. The site is the URL's host, and the table keys are
 // in the runs.
 import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint/bits';

@@ -1,7 +1,7 @@
-// The pages, within one transaction: the records in blocks of BLOCK_PAGES (lib/store/blocks.ts),
-// found through trees of sorted runs (lib/store/runs.ts), with no IndexedDB index.
+// The pages, within one transaction: the records in blocks of BLOCK_PAGES (lib/rows/blocks.ts),
+// found through trees of sorted runs (lib/index/runs.ts), with no IndexedDB index.
 //
-// The trees beside the tables (lib/store/table-trees.ts), entries of 32-bit words:
+// The trees beside the tables (lib/index/table-runs.ts), entries of 32-bit words:
 // - url, site, group, copySite: [32-bit hash of the text, page id]. A lookup of the hash gives
 //   candidates; each one's record is read and its field compared, so two texts with one hash give
 //   two candidates, never a wrong page. The copySite tree holds every copy (isCopy: a

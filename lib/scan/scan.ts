@@ -66,7 +66,7 @@ export function titleOfText(text: string): string {
 
 /**
  * Extracts (HTML) and fingerprints one document. Never throws for bad input. `onText` gets the
- * text that was fingerprinted (other methods fingerprint the same text: lib/scan-methods.ts).
+ * text that was fingerprinted (other methods fingerprint the same text: lib/scan/registry.ts).
  */
 export function fingerprintDocument(
   input: ScanInput,

@@ -1,6 +1,6 @@
 // Moving the store to a new table design (lib/store/design.ts chooses it) without losing a page,
 // and without a moment in which a query misses a near-duplicate. Each design has trees of its own
-// (lib/store/table-trees.ts numbers them by design), so a migration from design D to design N
+// (lib/index/table-runs.ts numbers them by design), so a migration from design D to design N
 // builds N's trees beside D's, in one pass over the records in key order, a batch per readwrite
 // transaction. Its state lives in meta's `design` value, written in the same transaction as each
 // batch:

@@ -56,13 +56,13 @@ export interface Visit {
   site: string;
   simhash: Fingerprint;
   check: Fingerprint;
-  /** The page's passage fingerprints (lib/passages/fingerprints.ts); absent: none kept. */
+  /** The page's passage fingerprints (lib/fingerprint/passages.ts); absent: none kept. */
   passages?: PassageFingerprints;
   /** Milliseconds since the epoch. */
   now: number;
 }
 
-/** What an import writes of a page: its fields and, if the line had them, its passage fingerprints as checked bytes (lib/passages/codec.ts; indexed by organising). */
+/** What an import writes of a page: its fields and, if the line had them, its passage fingerprints as checked bytes (lib/fingerprint/passage-codec.ts; indexed by organising). */
 export type ImportedFields = PageFields & { passages?: Uint8Array };
 
 /** A recorded page, its near-duplicates and the pages sharing passages with it (not among them). */
@@ -151,7 +151,7 @@ export class PageStore implements PageReader {
   }
 
   /**
-   * Runs `work` in one readwrite transaction over the pages (lib/store/page-rows.ts), then writes
+   * Runs `work` in one readwrite transaction over the pages (lib/rows/page-rows.ts), then writes
    * the counts and the pages, blocks and trees, in that transaction: every change lands whole, or
    * none does. `work` must make every change before it resolves.
    */

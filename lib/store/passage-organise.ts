@@ -11,7 +11,7 @@
 //    forgotten page, is never added.
 // 2. Copies. One pass over every bucket finds the pairs of pages that hold two or more of the same
 //    hashes (not boilerplate), one of them pending: only those can share a passage of 30 words
-//    (lib/passages/stored.ts). Each pair is compared from both sides, as a lookup of either page
+//    (lib/index/passage-index.ts). Each pair is compared from both sides, as a lookup of either page
 //    would; a pending page is a passage copy exactly when a pair says so, and a page stored
 //    before becomes one when a pending page it shares with was seen before it on another site.
 // 3. The blocks are taken off the pending list.

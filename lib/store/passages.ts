@@ -5,7 +5,7 @@
 //
 // - `passages`, keyed by group (groupOf: PASSAGE_GROUP_PAGES consecutive page ids a value, as the
 //   pages' blocks are): for each slot a varint length, then that many bytes of the page's
-//   fingerprints (lib/passages/codec.ts), 0 for a page without any. These are the truth: the
+//   fingerprints (lib/fingerprint/passage-codec.ts), 0 for a page without any. These are the truth: the
 //   postings can be rebuilt from them. (Groups of 256, values of about 68 kB, which Chromium keeps
 //   as files outside LevelDB, imported a million pages no faster: 8,460 against 8,276 pages/s.)
 // - `postings`, keyed by bucket (lib/index/postings.ts: 2^16 buckets by the hash's low 16 bits):
@@ -36,7 +36,7 @@ import {
   withFlag,
 } from '../index/postings';
 
-/** Pages a value of `passages` (a group): the blocks' size (lib/store/blocks.ts BLOCK_PAGES), so a visit rewrites about as much of each. */
+/** Pages a value of `passages` (a group): the blocks' size (lib/rows/blocks.ts BLOCK_PAGES), so a visit rewrites about as much of each. */
 export const PASSAGE_GROUP_PAGES = 64;
 
 /** The group of the `passages` store that holds page `id`'s fingerprints, and its slot in it. */
@@ -198,7 +198,7 @@ export type SiteOf = (id: number) => Promise<string | undefined>;
 export type Indexing = 'now' | 'pending';
 
 /**
- * The passage index within one transaction, as PageRows (lib/store/page-rows.ts) is for the pages:
+ * The passage index within one transaction, as PageRows (lib/rows/page-rows.ts) is for the pages:
  * reads see the transaction's own changes; flush() writes the fingerprints and the postings.
  */
 export class PassageRows {
@@ -224,7 +224,7 @@ export class PassageRows {
     return slots;
   }
 
-  /** The fingerprints kept for page `id` as their bytes (lib/passages/codec.ts), as this transaction has left them; undefined if none. */
+  /** The fingerprints kept for page `id` as their bytes (lib/fingerprint/passage-codec.ts), as this transaction has left them; undefined if none. */
   async bytesOf(id: number): Promise<Uint8Array | undefined> {
     if (!Number.isSafeInteger(id) || id < 0) return undefined;
     const { group: block, slot } = groupOf(id);

@@ -1,4 +1,4 @@
-// Regrouping a whole store: the groups of near-duplicates (lib/groups.ts) computed afresh, for a
+// Regrouping a whole store: the groups of near-duplicates (lib/report/groups.ts) computed afresh, for a
 // new k, or after an import (imported pages arrive in no group). Day to day the groups are kept
 // by PageStore.record and forgetMany, one visit at a time; this pass is for when many pages
 // change at once.
@@ -188,7 +188,7 @@ export interface OrganiseResult {
  * Brings a store up to date for k: the table design its size and k call for, then the groups, if
  * either is due, then the passage index if an import left pages pending, then the tables' trees merged into one run each where they hold many (a query
  * reads one chunk a run) (after an import, a change of k, or an interrupted run). A no-op on a
- * store that is up to date. In the extension only the worker's writer runs it (lib/writer.ts), one
+ * store that is up to date. In the extension only the worker's writer runs it (lib/background/writer.ts), one
  * job at a time.
  */
 export async function organise(store: PageStore, k: number, { onProgress }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void> } = {}): Promise<OrganiseResult> {

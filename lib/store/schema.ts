@@ -3,13 +3,13 @@
 // times, and its entries in the tables and trees.
 //
 // Layout, version 1:
-// - `blocks`, out-of-line keys: the block number. BLOCK_PAGES pages a value (lib/store/blocks.ts),
+// - `blocks`, out-of-line keys: the block number. BLOCK_PAGES pages a value (lib/rows/blocks.ts),
 //   a page's id being block × BLOCK_PAGES + slot, given out in order from meta `nextId` and never
 //   again.
-// - `runs`, out-of-line keys [tree, level, run, chunk]: every tree of sorted runs (lib/store/runs.ts),
+// - `runs`, out-of-line keys [tree, level, run, chunk]: every tree of sorted runs (lib/index/runs.ts),
 //   written with the blocks in their transaction, each holding exactly the entries of the stored
-//   pages: the permuted-block tables, one tree per table (lib/store/table-trees.ts), and the url,
-//   site, lastSeen, group and copySite trees (lib/store/page-rows.ts).
+//   pages: the permuted-block tables, one tree per table (lib/index/table-runs.ts), and the url,
+//   site, lastSeen, group and copySite trees (lib/rows/page-rows.ts).
 // - `meta`, out-of-line keys: MetaValues below.
 // - `passages`, out-of-line keys: the block number. The passage fingerprints of the block's pages
 //   (hashes and word positions, no text), and `postings`, out-of-line keys: the bucket number
@@ -87,11 +87,11 @@ export interface MetaValues {
   pageCount: number;
   /** Kept the same way (lib/store/tally.ts). */
   groupCounts: GroupCounts;
-  /** Where every tree's runs and chunks are (lib/store/runs.ts). */
+  /** Where every tree's runs and chunks are (lib/index/runs.ts). */
   runs: RunIndex;
-  /** A random number written with every `runs`, so that a reader can tell it is the one it read last (lib/store/table-trees.ts). */
+  /** A random number written with every `runs`, so that a reader can tell it is the one it read last (lib/index/table-runs.ts). */
   runsStamp: number;
-  /** The id the next new page gets (lib/store/page-rows.ts); none in a store that has had no page. */
+  /** The id the next new page gets (lib/rows/page-rows.ts); none in a store that has had no page. */
   nextId: number;
   /** Pages whose passage fingerprints are not yet in the postings; none when every page's are. */
   passagePending: PendingPassages;

@@ -4,7 +4,7 @@
 // later pages waited to open it (docs/bench/2026-11-22-1m-history-marks-after-*.txt).
 //
 // A Tally goes with one readwrite transaction. Each change of a page is announced to it
-// (`change(before, after)`), and `flush` after the last change, before the pages are flushed (lib/store/page-rows.ts),
+// (`change(before, after)`), and `flush` after the last change, before the pages are flushed (lib/rows/page-rows.ts),
 // adds up what changed: meta `pageCount` and `groupCounts`, and the `siteCounts` rows of the
 // sites touched (in SITE_BUCKETS values: lib/store/schema.ts). So the counts land with the writes, or not at
 // all. A count that is missing (lost, or never written) is counted afresh from the trees, with
@@ -13,7 +13,7 @@ import { hash64 } from '../fingerprint/hash';
 import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCount } from './schema';
 import { isCopy } from '../report/copies';
 
-/** What a tally needs of the pages (lib/store/page-rows.ts PageRows), in its transaction. */
+/** What a tally needs of the pages (lib/rows/page-rows.ts PageRows), in its transaction. */
 export interface CountedPages {
   countAll(): Promise<number>;
   countWhere(field: 'site' | 'copySite', value: string): Promise<number>;

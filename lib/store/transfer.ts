@@ -1,4 +1,4 @@
-// Exporting the whole history as NDJSON (lib/ndjson.ts) and importing it back, merging with what
+// Exporting the whole history as NDJSON (lib/protocol/ndjson.ts) and importing it back, merging with what
 // is already stored.
 //
 // Import, decisions:
@@ -357,7 +357,7 @@ export async function updateMany(store: PageStore, urls: readonly string[], upda
 }
 
 /**
- * A UrlFilter (lib/store/page-rows.ts) of every page stored now: the url tree read in one
+ * A UrlFilter (lib/rows/page-rows.ts) of every page stored now: the url tree read in one
  * readonly transaction. An import of many pages fills one once, so that its new pages' URLs need
  * not be looked up.
  */

@@ -1,6 +1,6 @@
 // Page → readable text, with Mozilla Readability. Runs wherever there is a DOM: the extension
-// document that reads the pages' HTML (lib/html-reader.ts), and Node (linkedom) for `scan` and the
-// tests. The caps and the simple reading, which need no Readability, are in lib/reading.ts.
+// document that reads the pages' HTML (lib/background/html-reader.ts), and Node (linkedom) for `scan` and the
+// tests. The caps and the simple reading, which need no Readability, are in lib/text/reading.ts.
 import { Readability } from '@mozilla/readability';
 import { emptyPage, type Extraction, type ExtractOptions, blockText, finishReading, pageTitleOf, pastCap, pastCapsReading, withDefaults } from './reading';
 

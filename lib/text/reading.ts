@@ -1,7 +1,7 @@
 // What a page is read as without Readability: the caps that keep Readability off pages too large
 // for it, the simple reading a page past them gets, and the tidying of text. Kept apart from
-// lib/extract.ts so that the content script, which no longer runs Readability (it sends the page's
-// HTML to an extension document: lib/html-reader.ts), does not carry it in its bundle.
+// lib/text/extract.ts so that the content script, which no longer runs Readability (it sends the page's
+// HTML to an extension document: lib/background/html-reader.ts), does not carry it in its bundle.
 export interface ExtractOptions {
   /** Readability stops on pages with more elements than this (0: no limit). */
   maxElemsToParse?: number;
@@ -70,7 +70,7 @@ export type Extraction = Article | NotArticle;
 
 /**
  * Elements whose edges break words. The live page's text for marking passages
- * (lib/passages/highlight.ts) breaks at the same tags, so that it cuts the same words.
+ * (lib/content/highlight.ts) breaks at the same tags, so that it cuts the same words.
  */
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE',

@@ -1,4 +1,4 @@
-// Numbers and dates the popup and history page show a person, in a given locale (lib/i18n.ts puts
+// Numbers and dates the popup and history page show a person, in a given locale (lib/ui/i18n.ts puts
 // them into its messages).
 
 /** Share of the 64 fingerprint bits two pages have in common, as a whole percentage. */

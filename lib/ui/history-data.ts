@@ -72,7 +72,7 @@ export function entryOf(id: string, members: readonly PageRecord[]): HistoryEntr
  * The next entries of the history, newest first (by the newest lastSeen of their pages), from
  * `after`. A group is one entry, placed at its most recently seen page and listed once (ids in
  * `shown` are passed over, and the ids returned are added to it). Pages are read from the
- * lastSeen tree (lib/store/page-rows.ts) a batch at a time: the first batch sized for the
+ * lastSeen tree (lib/rows/page-rows.ts) a batch at a time: the first batch sized for the
  * caller's need, later ones larger.
  */
 export async function readHistory(store: PageReader, filter: HistoryFilter, { after = null, limit, maxScan = Infinity, shown }: ReadOptions): Promise<HistoryPage> {

@@ -31,7 +31,7 @@ export interface Localizer {
   number(n: number): string;
   /** A whole percentage: 97 → "97%" (en), "97 %" (es). */
   percent(whole: number): string;
-  /** A fraction from 0 to 1 as a percentage, never rounded up (lib/format.ts shownPercent): 0.627 → "62%", 0.004 → "0.4%". */
+  /** A fraction from 0 to 1 as a percentage, never rounded up (lib/ui/format.ts shownPercent): 0.627 → "62%", 0.004 → "0.4%". */
   share(fraction: number): string;
   /** An absolute date and time ("Nov 22, 2026, 3:04 PM"). */
   date(ms: number): string;

@@ -1,7 +1,7 @@
 // The popup's list of the earlier pages that share passages with the page being read
 // (Report.passages), each with the swatch of its colour, and the "Show on the page" toggle that
-// marks those passages on the live page through the tab's content script (lib/tab-protocol.ts,
-// lib/passages/marks.ts). No browser globals: the popup passes its Document, its Localizer, its
+// marks those passages on the live page through the tab's content script (lib/protocol/tab-protocol.ts,
+// lib/content/marks.ts). No browser globals: the popup passes its Document, its Localizer, its
 // elements and a TabLink, so that all of it is tested on linkedom with a fake tab.
 import { type Localizer, nodeAt, placeNodes } from './i18n';
 import type { PassageMatch } from '../protocol/messages';

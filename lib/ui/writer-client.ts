@@ -1,4 +1,4 @@
-// The history page's side of the writer protocol (lib/writer-protocol.ts): each job opens a port
+// The history page's side of the writer protocol (lib/protocol/writer-protocol.ts): each job opens a port
 // to the worker (the only context that writes the database), sends its request and follows the
 // worker's events to the end. An import sends the file's lines in batches and never has more than
 // IMPORT_WINDOW_LINES lines sent and not yet saved, so a file of a million lines is never in

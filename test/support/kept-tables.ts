@@ -1,4 +1,4 @@
-// The trees a store keeps in sorted runs (lib/store/table-trees.ts, lib/store/page-rows.ts) against
+// The trees a store keeps in sorted runs (lib/index/table-runs.ts, lib/rows/page-rows.ts) against
 // the trees built from every stored record: the brute-force reference for the `runs` store. Each
 // table tree must hold exactly one entry per readable record (of a migration's new design: per
 // record the pass has been through), each page-field tree one per record with that field, no chunk

@@ -1,7 +1,7 @@
 // The shared near-duplicate index suite's view of the extension's store: documents are minimal page
 // records (their URL names the id) written through PageRows, the store's own write path (each
 // flush keeps the table runs of `design`), and every query is the store's own lookup: nearIndex
-// (lib/store/table-runs via lib/store/table-trees.ts), lib/index/near.ts's BackendIndex over the
+// (lib/store/table-runs via lib/index/table-runs.ts), lib/index/near.ts's BackendIndex over the
 // tables in a readonly transaction. Only the transactions are opened here.
 import { type Fingerprint, fingerprintToHex } from '../../lib/fingerprint/bits';
 import type { Match, NearDuplicateIndex } from '../../lib/index/near';
