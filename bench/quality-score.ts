@@ -41,7 +41,7 @@ export function score<P extends { a: string; b: string }>(pages: readonly Qualit
 export const pct = ({ found, total }: Score): string => `${((100 * found) / total).toFixed(1)}% (${found}/${total})`;
 
 /** Writes every page as an HTML file under dir, at its relative path. */
-export function writePages(pages: readonly QualityPage[], dir: string): void {
+export function writePages(pages: readonly { path: string; html: string }[], dir: string): void {
   for (const page of pages) {
     mkdirSync(join(dir, dirname(page.path)), { recursive: true });
     writeFileSync(join(dir, page.path), page.html);

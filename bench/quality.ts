@@ -22,6 +22,8 @@ import { compareMethods, printComparison } from './quality-methods';
 import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from './republish';
 import { buildPartialCopies } from './republish';
 import { printPartial, scorePartial, writePartialPages } from './quality-partial';
+import { buildRewritePages, printRewrites, rewriteCurve, scoreRewrites } from './quality-rewrites';
+import { loadRewriteSet } from './rewrite-set';
 
 const K = 3;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,10 +69,24 @@ function main(): void {
     const built = new Set(set.pages.map((p) => p.path));
     const doppel = score(set.pages, report.pairs.filter(({ a, b }) => built.has(a) && built.has(b)));
     const baseline = score(set.pages, baselinePairs(set.pages));
+    // rewritten and translated copies: the rewrites the run above listed must all join pages that
+    // hold one article (a quote's page holds its host article whole, and the quoted one in part)
+    const articleOf = new Map([...set.pages.map((p) => [p.path, p.article] as const), ...partialPages.map((p) => [p.path, [...p.sources, ...p.related].join('+')] as const)]);
+    const mainRewrites = (report as { rewrites?: { a: string; b: string }[] }).rewrites ?? [];
+    const mainRunFalse = mainRewrites.filter(({ a, b }) => {
+      const x = articleOf.get(a)!.split('+');
+      return !articleOf.get(b)!.split('+').some((article) => x.includes(article));
+    });
+    const rewritePages = buildRewritePages(loadRewriteSet(), set.pages);
+    const rewriteDir = mkdtempSync(join(tmpdir(), 'doppel-quality-rewrites-'));
+    writePages(rewritePages, rewriteDir);
+    const rewriteScore = scoreRewrites(rewritePages, runScan(rewriteDir, K));
+    rmSync(rewriteDir, { recursive: true, force: true });
+    const curve = rewriteCurve(rewritePages, [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5]);
     const seconds = (performance.now() - started) / 1000;
 
     if (json) {
-      console.log(JSON.stringify({ k: K, articles: set.articles.length, pages: set.pages.length, dropped: set.dropped, doppel, baseline, partial, seconds, methods }));
+      console.log(JSON.stringify({ k: K, articles: set.articles.length, pages: set.pages.length, dropped: set.dropped, doppel, baseline, partial, rewrites: { score: rewriteScore, curve, mainRunFalse }, seconds, methods }));
       return;
     }
     console.log(`Quality: npm run bench:quality (k = ${K})`);
@@ -93,6 +109,7 @@ function main(): void {
     console.log(ok ? 'All targets met.' : 'Targets NOT met.');
     for (const p of doppel.falsePairs) console.log(`  false pair: ${p.a} ~ ${p.b} (${p.distance} bits)`);
     printPartial(partial, partialPages.length);
+    printRewrites(rewriteScore, curve, rewritePages.length, mainRunFalse, mainRewrites.length);
     console.log(`(${seconds.toFixed(0)} s)`);
     printComparison(methods, set.pages.length);
   } finally {

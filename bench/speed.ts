@@ -15,6 +15,8 @@ import { forEachToken, normalizeText } from '../lib/text/words';
 import { type IndexBenchResult, benchIndex } from './index-bench';
 import { mulberry32, pick } from '../lib/random';
 import { passageFingerprints } from '../lib/fingerprint/passages';
+import { rewriteFingerprints } from '../lib/fingerprint/rewrites';
+import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
 
 const JSON_OUTPUT = process.argv.includes('--json');
 const CORPUS = new URL('../../shared/corpus/readability-test-pages', import.meta.url);
@@ -27,6 +29,11 @@ const TARGET_MEDIAN_QUERY_US = 20;
 // Passage fingerprints (issue 23): at least this fast, and at least this share of fingerprintText's speed.
 const TARGET_PASSAGE_MB_S = 20;
 const TARGET_PASSAGE_SHARE = 0.5;
+// Rewrite fingerprints (issue 34): at least this fast, at least this share of the passage
+// fingerprints' speed in the same run, and at most this many bytes a page on average.
+const TARGET_REWRITE_MB_S = 10;
+const TARGET_REWRITE_SHARE = 0.5;
+const TARGET_REWRITE_BYTES = 120;
 
 interface SimHashJs {
   hash(text: string): number;
@@ -197,6 +204,14 @@ const passageTiming = timePasses(DOPPEL_PASSES, bytes, () => {
 });
 const passageShare = passageTiming.mbPerS / doppel.mbPerS;
 const passageMet = passageTiming.mbPerS >= TARGET_PASSAGE_MB_S && passageShare >= TARGET_PASSAGE_SHARE;
+// Rewrite fingerprints, timed right after the passage fingerprints on the same texts; their bytes as stored.
+const rewriteTiming = timePasses(DOPPEL_PASSES, bytes, () => {
+  for (const t of texts) sink += rewriteFingerprints(t).hashes.length;
+});
+const rewriteShare = rewriteTiming.mbPerS / passageTiming.mbPerS;
+const rewriteBytes = texts.map((t) => encodeRewriteBytes(rewriteFingerprints(t)).length);
+const rewriteMeanBytes = rewriteBytes.reduce((a, b) => a + b, 0) / rewriteBytes.length;
+const rewriteMet = rewriteTiming.mbPerS >= TARGET_REWRITE_MB_S && rewriteShare >= TARGET_REWRITE_SHARE && rewriteMeanBytes <= TARGET_REWRITE_BYTES;
 const normalize = timePasses(DOPPEL_PASSES, bytes, () => {
   for (const t of texts) sink += normalizeText(t).length;
 });
@@ -217,6 +232,9 @@ row('simhash-js new SimHash().hash(text)', simhashJs);
 log(`  ${'Doppel / simhash-js'.padEnd(44)} ${fmt(ratio).padStart(7)} ×      target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}`);
 row('passageFingerprints (winnowing, k 5, w 26)', passageTiming);
 log(`  ${'passages / fingerprintText'.padEnd(44)} ${fmt(passageShare).padStart(7)} ×      target ≥ ${TARGET_PASSAGE_MB_S} MB/s and ≥ ${TARGET_PASSAGE_SHARE}×: ${passageMet ? 'met' : 'NOT met'}`);
+row('rewriteFingerprints (rare-word pairs)', rewriteTiming);
+log(`  ${'rewrites / passages'.padEnd(44)} ${fmt(rewriteShare).padStart(7)} ×      target ≥ ${TARGET_REWRITE_MB_S} MB/s and ≥ ${TARGET_REWRITE_SHARE}×`);
+log(`  ${'rewrite fingerprints, bytes a page'.padEnd(44)} ${fmt(rewriteMeanBytes).padStart(7)} B      (max ${Math.max(...rewriteBytes)}) target ≤ ${TARGET_REWRITE_BYTES} B on average: ${rewriteMet ? 'all three met' : 'NOT all met'}`);
 log();
 log(`Parts, on the same texts`);
 row('normalizeText alone', normalize);
@@ -290,6 +308,7 @@ if (JSON_OUTPUT) {
         targetMet: ratio >= TARGET_RATIO,
       },
       passages: { fingerprint: timing(passageTiming), share: round(passageShare), targetMbPerS: TARGET_PASSAGE_MB_S, targetShare: TARGET_PASSAGE_SHARE, targetMet: passageMet },
+      rewrites: { fingerprint: timing(rewriteTiming), shareOfPassages: round(rewriteShare), meanBytes: round(rewriteMeanBytes), maxBytes: Math.max(...rewriteBytes), targetMbPerS: TARGET_REWRITE_MB_S, targetShare: TARGET_REWRITE_SHARE, targetBytes: TARGET_REWRITE_BYTES, targetMet: rewriteMet },
       parts: {
         normalizeText: timing(normalize),
         doppelTokens: timing(tokens),

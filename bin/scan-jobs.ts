@@ -13,10 +13,10 @@ const IN_FLIGHT_PER_WORKER = 2;
 
 export type OnResult = (index: number, file: Listed, result: ReadResult) => void;
 
-export async function readFiles(files: readonly Listed[], method: string, jobs: number, onResult: OnResult, forReuse = false): Promise<void> {
+export async function readFiles(files: readonly Listed[], method: string, jobs: number, onResult: OnResult, copies: readonly string[] = []): Promise<void> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a positive integer: got ${jobs}`);
   if (jobs === 1 || files.length < 2) {
-    for (let i = 0; i < files.length; i++) onResult(i, files[i]!, await readDocument(files[i]!, method, forReuse));
+    for (let i = 0; i < files.length; i++) onResult(i, files[i]!, await readDocument(files[i]!, method, copies));
     return;
   }
   const workers = Array.from({ length: Math.min(jobs, files.length) }, startWorker);
@@ -30,7 +30,7 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
       const dispatch = (): void => {
         for (const worker of workers) {
           while (next < files.length && next < handed + window && inFlight.get(worker)! < IN_FLIGHT_PER_WORKER) {
-            const task: Task = { index: next, file: files[next]!, method, forReuse };
+            const task: Task = { index: next, file: files[next]!, method, copies: [...copies] };
             worker.postMessage(task);
             inFlight.set(worker, inFlight.get(worker)! + 1);
             next++;

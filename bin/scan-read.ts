@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { parseHTML } from 'linkedom';
 import { type FingerprintedDocument, type ScanKind, fingerprintDocument } from '../lib/scan/scan';
 import { type DetectorCode, fingerprintFor } from '../lib/scan/detector';
-import { detectorNamed } from '../lib/scan/registry';
-import { type ReuseDocument, reuseDocument, siteOfHtml } from '../lib/scan/reuse';
+import { COPY_DETECTORS, detectorNamed } from '../lib/scan/registry';
+import { siteOfHtml } from '../lib/scan/reuse';
 
 /** A file to read: where it is and how the report names it. */
 export interface Listed {
@@ -17,18 +17,23 @@ export interface Listed {
 
 /** A file read and fingerprinted, or why it could not be read. */
 export type ReadResult =
-  | { ok: true; fingerprinted: FingerprintedDocument; code: DetectorCode | null; reuse: ReuseDocument | null }
+  | { ok: true; fingerprinted: FingerprintedDocument; code: DetectorCode | null; copies: Record<string, unknown> }
   | { ok: false; reason: string };
 
-/** Reads one file and takes its code for the detector named `method`; `forReuse` also takes its passage fingerprints and site, for the passages it may share. */
-export async function readDocument(file: Listed, method: string, forReuse = false): Promise<ReadResult> {
+/**
+ * Reads one file and takes its code for the detector named `method`, and for each copy detector
+ * named in `copies` (lib/scan/registry.ts) its code of the text (null when there is no text).
+ */
+export async function readDocument(file: Listed, method: string, copies: readonly string[] = []): Promise<ReadResult> {
   const read = await readContent(file);
   if (!read.ok) return read;
   const { content } = read;
   let text: string | null = null;
   const fingerprinted = fingerprintFor(detectorNamed(method), { path: file.path, kind: file.kind, content }, parseHtml, {}, (t) => (text = t));
-  const reuse = forReuse ? reuseDocument(file.path, text, file.kind === 'html' ? siteOfHtml(content) : null) : null;
-  return { ok: true, ...fingerprinted, reuse };
+  const site = file.kind === 'html' && copies.length > 0 ? siteOfHtml(content) : null;
+  const codes: Record<string, unknown> = {};
+  for (const detector of COPY_DETECTORS) if (copies.includes(detector.name)) codes[detector.name] = text === null ? null : detector.code(text, site);
+  return { ok: true, ...fingerprinted, copies: codes };
 }
 
 /** The article text scan fingerprints in a file (HTML: extracted), or why there is none. */

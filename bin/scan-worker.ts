@@ -8,11 +8,12 @@ export interface Task {
   file: Listed;
   /** The detector's name (lib/scan/registry.ts). */
   method: string;
-  forReuse: boolean;
+  /** The copy detectors whose codes are taken (lib/scan/registry.ts). */
+  copies: string[];
 }
 
-parentPort!.on('message', async ({ index, file, method, forReuse }: Task) => {
-  const result = await readDocument(file, method, forReuse);
+parentPort!.on('message', async ({ index, file, method, copies }: Task) => {
+  const result = await readDocument(file, method, copies);
   const transfer = result.ok && result.code ? [result.code.buffer as ArrayBuffer] : [];
   parentPort!.postMessage({ index, result }, transfer);
 });

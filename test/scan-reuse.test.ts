@@ -1,7 +1,7 @@
 // scan's reuse: pairs sharing passages (against every pair compared directly), the site a page
 // names, the text section and the --compare view.
 import { describe, expect, it } from 'vitest';
-import { compareView } from '../lib/scan/compare-view';
+import { compareView, rareWordsView } from '../lib/scan/compare-view';
 import { passageFingerprints } from '../lib/fingerprint/passages';
 import { comparePassages } from '../lib/index/passage-index';
 import { mulberry32 } from '../lib/random';
@@ -46,7 +46,7 @@ describe('findScanReuse', () => {
   });
 
   it('leaves out the pairs already near-duplicates, in either order', async () => {
-    const reuse = await findScanReuse(documents, [{ a: 'd3', b: 'd0', distance: 3 }]);
+    const reuse = await findScanReuse(documents, (a, b) => [a, b].sort().join() === 'd0,d3');
     expect(reuse.map((r) => `${r.a}-${r.b}`)).toEqual(['d0-d4', 'd1-d4', 'd2-d5', 'd3-d4']);
   });
 
@@ -92,7 +92,10 @@ describe('compareView', () => {
   const b = { name: 'b.txt', text: join(wordsFrom(21)(50), source.slice(100, 160), wordsFrom(22)(50)) };
 
   it('marks each passage with [[ ]] in both columns, lines within the width', () => {
-    const view = compareView(a, b, { columns: 80, context: 2 });
+    const whole = compareView(a, b, { columns: 80, context: 2 });
+    // the passages, then the rare words (rareWordsView, tested below)
+    const view = whole.slice(0, whole.indexOf('\nRare words'));
+    expect(whole.endsWith(rareWordsView(a, b, { columns: 80 }))).toBe(true);
     const lines = view.split('\n');
     expect(lines.slice(0, 4)).toEqual(['A: a.txt (200 words, 30% in shared passages)', 'B: b.txt (160 words, 38% in shared passages)', '', "1 shared passage of 30 words or more, in A's order:"]);
     expect(lines[5]).toBe('1. A words 101–160 (60) · B words 51–110 (60)');
@@ -102,7 +105,7 @@ describe('compareView', () => {
     const right = lines.slice(6).filter(Boolean).map((l) => l.split(' │ ')[1] ?? '').join(' ');
     expect(left.replace(/\s+/g, ' ').trim()).toBe(`… ${source[98]} ${source[99]} [[${source.slice(100, 160).join(' ')}]] ${source[160]} ${source[161]} …`);
     expect(right.replace(/\s+/g, ' ').trim()).toContain(`[[${source.slice(100, 160).join(' ')}]]`);
-    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    for (const line of whole.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
   it('colours the passage on a terminal, closing the colour at each line end', () => {
@@ -117,5 +120,16 @@ describe('compareView', () => {
 
   it('says so when nothing is shared', () => {
     expect(compareView(a, { name: 'c.txt', text: join(wordsFrom(23)(100)) })).toContain('No shared passage of 30 words or more.');
+  });
+
+  it('lists both texts\' rare words in order, marking those the other has, with the rewrite verdict', () => {
+    const original = 'In 2016, Yahoo agreed to sell its web business to Verizon for $4.8 billion. Marissa Mayer said the deal closed in June 2017. AOL and Yahoo then formed Oath, led by Tim Armstrong.';
+    const spanish = 'En 2016, Yahoo aceptó vender su negocio web a Verizon por 4.800 millones de dólares. Marissa Mayer dijo que el acuerdo se cerró en junio de 2017. AOL y Yahoo formaron entonces Oath, dirigida por Tim Armstrong.';
+    const view = rareWordsView({ name: 'a', text: original }, { name: 'b', text: spanish }, { columns: 100 });
+    expect(view).toMatch(/: a translation \(en \/ es\)\.\n/);
+    for (const word of ['[[2016]]', '[[Yahoo]]', '[[Verizon]]', '[[4.8 billion]]', '[[4.800 millones]]', '[[June]]', '[[junio]]', '[[2017]]', '[[Oath]]']) expect(view).toContain(word);
+    const unrelated = rareWordsView({ name: 'a', text: original }, { name: 'c', text: 'Nothing here names anyone; it is all plain words about the weather and the sea.' });
+    expect(unrelated).toMatch(/: not a rewrite\.\n/);
+    expect(unrelated).toContain('B: no names, rare words or numbers: nothing to compare');
   });
 });

@@ -206,11 +206,12 @@ describe('bin/scan.ts', () => {
     const { code, stdout, stderr } = await runScan([dir, '--json', '--k', '2']);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as ScanReport;
-    expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters', 'reuse']);
+    expect(Object.keys(report)).toEqual(['k', 'documents', 'pairs', 'clusters', 'reuse', 'rewrites']);
     expect(report.k).toBe(2);
     expect(report.documents.map((d) => d.path)).toEqual(['folder.html/login.html', 'other/b.HTM', 'sub/a.html', 'sub/deeper/soup.txt']);
     for (const d of report.documents) {
-      expect(Object.keys(d)).toEqual(d.simhash === null ? ['path', 'title', 'simhash', 'words', 'note'] : ['path', 'title', 'simhash', 'words']);
+      // a fingerprinted document says too when its rare words cannot show a rewrite (lib/scan/detectors/rewrites.ts)
+      expect(Object.keys(d)).toEqual(d.simhash === null ? ['path', 'title', 'simhash', 'words', 'note'] : ['path', 'title', 'simhash', 'words', ...(d.rewriteNote === undefined ? [] : ['rewriteNote'])]);
     }
     expect(report.documents[0]).toMatchObject({ title: 'Sign in', simhash: null, words: 0 });
     expect(report.documents[3]).toMatchObject({ title: 'Vegetable soup', simhash: expect.stringMatching(/^[0-9a-f]{16}$/) });
@@ -280,6 +281,34 @@ describe('bin/scan.ts', () => {
     expect(withOriginal).toMatchObject({ passages: 2 });
     expect(withOriginal.bShare).toBeGreaterThan(0.2);
     expect(withOriginal.bShare).toBeLessThan(0.3);
+    // A content farm's rewrite of the story and its Spanish and Chinese translations: each is a
+    // rewrite of the whole family (and of one another), listed once, in neither list above; the
+    // independent magazine feature on tide mills is linked to nothing.
+    const { rewrites } = JSON.parse(stdout) as { rewrites: { a: string; b: string; share: number; translated: boolean }[] };
+    const rewritten = { 'rewrite-mill/2024/05/historic-tide-mill-spins-again.html': false, 'traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html': true, 'zh/2024/05/wrenmouth-tide-mill.html': true };
+    const texts = Object.keys(rewritten);
+    const expectedRewrites = [...family.flatMap((f) => texts.map((t) => [f, t])), ...texts.flatMap((a, i) => texts.slice(i + 1).map((b) => [a, b]))].map((p) => p.sort().join(' ')).sort();
+    expect(rewrites.map((r) => [r.a, r.b].sort().join(' ')).sort()).toEqual(expectedRewrites);
+    for (const r of rewrites) {
+      expect(r.translated, `${r.a} / ${r.b}`).toBe(Object.entries(rewritten).some(([path, translated]) => translated && (r.a === path || r.b === path)));
+      expect(r.share).toBeGreaterThanOrEqual(0.3);
+    }
+    const listed = new Set([...report.pairs, ...reuse].map((p) => [p.a, p.b].sort().join(' ')));
+    expect(rewrites.filter((r) => listed.has([r.a, r.b].sort().join(' ')))).toEqual([]);
+    expect(JSON.stringify(report.pairs) + JSON.stringify(reuse) + JSON.stringify(rewrites)).not.toContain('coast-magazine');
+    // Pages whose rare words cannot show a rewrite say why.
+    expect(report.documents.filter((d) => d.rewriteNote !== undefined).map((d) => d.path)).toEqual(['blog/2023/11/what-a-broken-watch-taught-me.html', 'notes/why-i-keep-a-field-notebook.txt']);
+  });
+
+  it('--compare shows the rare words two texts share in order, marked, and the rewrite verdict', async () => {
+    const original = join(ROOT, 'samples/original-site/2024/05/wrenmouth-tide-mill-turns-again.html');
+    const spanish = join(ROOT, 'samples/traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html');
+    const feature = join(ROOT, 'samples/coast-magazine/2024/07/the-last-working-tide-mills.html');
+    const [translation, independent] = await Promise.all([runScan(['--compare', original, spanish]), runScan(['--compare', original, feature])]);
+    expect(translation.stdout).toMatch(/: a translation \(en \/ es\)\.\n/);
+    expect(translation.stdout).toContain('[[Wrenmouth]]');
+    expect(translation.stdout).toContain('[[1789]]');
+    expect(independent.stdout).toMatch(/: not a rewrite\.\n/);
   });
 
   it('--compare prints the shared passages side by side with plain markers off a terminal', async () => {

@@ -1,9 +1,13 @@
 // `scan --compare A B`'s view: the passages two texts share, side by side, each passage's words
-// marked (ANSI colour on a terminal, [[ ]] otherwise) with a few words of context around it.
+// marked (ANSI colour on a terminal, [[ ]] otherwise) with a few words of context around it; then
+// their rare words (the rewrite detector's anchors: names, places, numbers), in order, side by side,
+// those the other text also has marked, and how much of each one's pairs the other holds.
 import { MIN_PASSAGE_WORDS, passageFingerprints } from '../fingerprint/passages';
 import type { WordRange } from '../index/passage-match';
 import { comparePassages } from '../index/passage-index';
 import type { WordSpans } from '../text/words';
+import { rewriteAnchors } from '../fingerprint/rewrite-anchors';
+import { compareRewrites, isRewritePair, rewriteFingerprints, translated } from '../fingerprint/rewrites';
 
 export interface CompareSide {
   name: string;
@@ -64,8 +68,58 @@ function wrap(tokens: { token: string; width: number }[], width: number, colour:
   return lines;
 }
 
-/** The whole view: a header with each side's share, then each passage side by side. */
+/** Two columns of lines side by side, `half` characters wide each. */
+function sideBySide(left: readonly { line: string; width: number }[], right: readonly { line: string }[], half: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const l = left[i] ?? { line: '', width: 0 };
+    out.push(`${l.line}${' '.repeat(Math.max(0, half - l.width))} │ ${right[i]?.line ?? ''}`.trimEnd());
+  }
+  return out;
+}
+
+/**
+ * The rare words of both texts, in order, side by side: each as written, marked when the other
+ * text has it too; and the rewrite detector's verdict, with the shares it rests on.
+ */
+export function rareWordsView(a: CompareSide, b: CompareSide, options: CompareViewOptions = {}): string {
+  const { columns = 100, colour = false } = options;
+  const marks = colour ? MARK.colour : MARK.plain;
+  const half = Math.max(20, Math.floor((columns - 3) / 2));
+  const [fa, fb] = [rewriteFingerprints(a.text), rewriteFingerprints(b.text)];
+  const c = compareRewrites(fa, fb);
+  const [anchorsA, anchorsB] = [rewriteAnchors(a.text), rewriteAnchors(b.text)];
+  const side = (text: string, anchors: typeof anchorsA, other: ReadonlySet<string>): { token: string; width: number }[] =>
+    anchors.map((x) => {
+      const word = text.slice(x.start, x.end).replace(/\s+/g, ' ');
+      const shared = other.has(x.token);
+      return { token: shared ? `${marks[0]}${word}${marks[1]}` : word, width: [...word].length + (shared && !colour ? marks[0].length + marks[1].length : 0) };
+    });
+  const pct = (x: number): string => `${(100 * x).toFixed(0)}%`;
+  const verdict = isRewritePair(c) ? (translated(fa, fb) ? `a translation (${fa.lang} / ${fb.lang})` : 'a rewrite') : 'not a rewrite';
+  const lines = (text: string): string[] => wrap(text.split(' ').map((token) => ({ token, width: [...token].length })), columns, false).map((l) => l.line);
+  const out = [
+    '',
+    ...lines(`Rare words (names, places, numbers): A ${anchorsA.length}, B ${anchorsB.length}; ${c.shared} pairs of them in order shared.`),
+    ...lines(`A holds ${pct(c.bInA)} of B's pairs and B ${pct(c.aInB)} of A's: ${verdict}.`),
+  ];
+  for (const note of [fa.note && `A: ${fa.note}`, fb.note && `B: ${fb.note}`]) if (note) out.push(...lines(note));
+  if (anchorsA.length + anchorsB.length > 0) {
+    out.push('', "In order, marked where the other text has them:");
+    const left = wrap(side(a.text, anchorsA, new Set(anchorsB.map((x) => x.token))), half, colour);
+    const right = wrap(side(b.text, anchorsB, new Set(anchorsA.map((x) => x.token))), half, colour);
+    out.push(...sideBySide(left, right, half));
+  }
+  return out.join('\n') + '\n';
+}
+
+/** The whole view: a header with each side's share, then each passage side by side, then the rare words. */
 export function compareView(a: CompareSide, b: CompareSide, options: CompareViewOptions = {}): string {
+  return passagesView(a, b, options) + rareWordsView(a, b, options);
+}
+
+/** The shared passages: a header with each side's share, then each passage side by side. */
+function passagesView(a: CompareSide, b: CompareSide, options: CompareViewOptions = {}): string {
   const { columns = 100, colour = false, context = 8 } = options;
   const fa = passageFingerprints(a.text);
   const fb = passageFingerprints(b.text);
@@ -85,11 +139,7 @@ export function compareView(a: CompareSide, b: CompareSide, options: CompareView
     const left = wrap(excerpt(a.text, fa.spans, p.a, context, marks, colour), half, colour);
     const right = wrap(excerpt(b.text, fb.spans, p.b, context, marks, colour), half, colour);
     out.push('', `${n + 1}. A words ${p.a.start + 1}–${p.a.end} (${p.a.end - p.a.start}) · B words ${p.b.start + 1}–${p.b.end} (${p.b.end - p.b.start})`);
-    for (let i = 0; i < Math.max(left.length, right.length); i++) {
-      const l = left[i] ?? { line: '', width: 0 };
-      const r = right[i]?.line ?? '';
-      out.push(`${l.line}${' '.repeat(Math.max(0, half - l.width))} │ ${r}`.trimEnd());
-    }
+    out.push(...sideBySide(left, right, half));
   });
   return out.join('\n') + '\n';
 }

@@ -1,5 +1,6 @@
 // What a `scan` detector is: one method of finding near-duplicate pairs among fingerprinted
-// documents, chosen with `--method` (lib/scan/registry.ts lists them). A detector says what a
+// documents, chosen with `--method`, or a detector of the copies near-duplicate methods miss,
+// always run beside it (CopyDetector; lib/scan/registry.ts lists both kinds). A detector says what a
 // document's code is (taken from its fingerprinted text, on the worker threads with --jobs), how
 // pairs are found from the codes, what its cut-off is and means, and how `--explain` words it.
 // Everything per method lives in its file under lib/scan/detectors/; the report, the help text,
@@ -115,4 +116,38 @@ export function scanDocumentsBy(
 ): DetectorReport {
   const results = inputs.map((input) => fingerprintFor(detector, input, options.parseHtml, options.extract));
   return buildDetectorReport(detector, results.map((r) => r.fingerprinted), results.map((r) => r.code), options.threshold);
+}
+
+/** A document as a copy detector sees it: its path and the code the detector took of its text. */
+export interface CopyDocument {
+  path: string;
+  /** What CopyDetector.code gave (null: the document has no text). */
+  code: unknown;
+}
+
+/** A pair a copy detector reports: two paths (a before b in the documents' order) and what it measured. */
+export type CopyPair = { a: string; b: string } & Record<string, unknown>;
+
+/**
+ * A detector of the copies that near-duplicate methods miss, always run beside the chosen method,
+ * its pairs in a list of its own: passages (excerpts, stitched pages, quotes) and rewrites (copies
+ * reworded or translated). A pair already reported (a near-duplicate, or by a detector before it
+ * in the registry) is not reported again.
+ */
+export interface CopyDetector {
+  readonly name: string;
+  /** Its list's key in `scan --json`. */
+  readonly key: string;
+  /** Whether `--ndjson` streams its list too (the documents' codes are then kept to the end), each pair a line {[entry]: pair}. */
+  readonly streams: boolean;
+  readonly entry: string;
+  /** The code of a document's fingerprinted text, with its site (null when unknown); plain data, as it crosses from a worker thread. */
+  code(text: string, site: string | null): unknown;
+  /** Why a document's code cannot show such copies well (too few rare words, a script without capitals); undefined when it can. The document carries it as noteKey. */
+  noteOf?(code: unknown): string | undefined;
+  readonly noteKey?: string;
+  /** Its pairs among the documents, in the documents' order, those `reported` already left out. */
+  find(documents: readonly CopyDocument[], reported: (a: string, b: string) => boolean): Promise<CopyPair[]>;
+  /** The text report's section for its pairs; numberOf gives a document's number ("#3"). */
+  section(pairs: readonly CopyPair[], numberOf: (path: string) => string): string;
 }

@@ -1,12 +1,18 @@
-// `scan`'s detectors, in the order `--help` lists them; the first is the default. A new detector is
-// a file under lib/scan/detectors/ and a line here: `scan --method`, its help text, `--explain`
-// and `npm run bench:quality` read this list.
-import type { Detector } from './detector';
+// `scan`'s detectors. DETECTORS are the near-duplicate methods `--method` chooses from, in the order
+// `--help` lists them, the first the default; COPY_DETECTORS always run beside it, each with a list
+// of its own, a pair reported by an earlier one left out of the later ones. A new detector is a
+// file under lib/scan/detectors/ and a line here: `scan`, its help text, `--explain` and
+// `npm run bench:quality` read these lists.
+import type { CopyDetector, Detector } from './detector';
 import { minhash } from './detectors/minhash';
 import { nilsimsa } from './detectors/nilsimsa';
+import { passages } from './detectors/passages';
+import { rewrites } from './detectors/rewrites';
 import { simhash } from './detectors/simhash';
 
 export const DETECTORS: readonly Detector[] = [simhash, minhash, nilsimsa];
+
+export const COPY_DETECTORS: readonly CopyDetector[] = [passages, rewrites];
 
 export const DEFAULT_DETECTOR: Detector = DETECTORS[0]!;
 

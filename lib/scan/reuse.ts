@@ -6,7 +6,6 @@
 import { MIN_PASSAGE_WORDS, type WordPassageFingerprints, wordPassageFingerprints } from '../fingerprint/passages';
 import { BOILERPLATE, type BoilerplateRule, PassageIndex, findSharedPassages } from '../index/passage-index';
 import type { Passage } from '../index/passage-match';
-import type { ScanPair } from './scan';
 
 export interface PageForReuse {
   fingerprints: WordPassageFingerprints | null;
@@ -68,11 +67,10 @@ export function reuseDocument(path: string, text: string | null, site: string | 
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Every unordered pair of documents sharing passages, not already a near-duplicate pair, in documents order. */
-export async function findScanReuse<Pair extends Pick<ScanPair, 'a' | 'b'>>(documents: readonly ReuseDocument[], nearPairs: readonly Pair[] = []): Promise<ScanReuse[]> {
-  const near = new Set(nearPairs.map(({ a, b }) => `${a}\n${b}`));
+/** Every unordered pair of documents sharing passages, except those `reported` already (near-duplicates), in documents order. */
+export async function findScanReuse(documents: readonly ReuseDocument[], reported: (a: string, b: string) => boolean = () => false): Promise<ScanReuse[]> {
   const paths = documents.map((d) => d.path);
-  const skip = (a: number, b: number): boolean => near.has(`${paths[a]}\n${paths[b]}`) || near.has(`${paths[b]}\n${paths[a]}`);
+  const skip = (a: number, b: number): boolean => reported(paths[a]!, paths[b]!);
   return (await findReuse(documents, skip)).map((r) => ({
     a: paths[r.a]!,
     b: paths[r.b]!,

@@ -27,6 +27,8 @@ export interface ScannedDocument {
   words: number;
   /** Why there is no simhash; absent when there is one. */
   note?: string;
+  /** Why its rare words cannot show a rewrite well (lib/scan/detectors/rewrites.ts); absent when they can. */
+  rewriteNote?: string;
 }
 
 export interface ScanPair {

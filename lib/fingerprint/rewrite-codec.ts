@@ -1,0 +1,143 @@
+// A page's rewrite fingerprints as bytes: what the store keeps of a page and what an export line
+// carries (lib/protocol/ndjson.ts).
+//
+//   varint anchors · varint (count · 2 + capped) · [varint limit / 2^16 when capped] · byte language
+//   · Golomb–Rice codes of the gaps between the sorted hashes, k bits of remainder each
+//
+// Sorted hashes below a limit are close to evenly spread, so their gaps are close to geometric:
+// a Rice code spends about log2(mean gap) + 1.5 bits a hash, where a varint spends whole bytes
+// (Golomb-coded sets, as in Bitcoin's BIP 158). k follows from the count and the limit.
+import { REWRITE_LANGUAGES } from './rewrite-anchors';
+import { LIMIT_STEP, REWRITE_PARAMS, type RewriteFingerprints, type SampleParams } from './rewrites';
+
+/** The default limit, which a page that is not capped does not store. */
+function defaultLimit(params: SampleParams): number {
+  return Math.round(params.share * 2 ** 32);
+}
+
+function riceBits(count: number, limit: number): number {
+  const meanGap = limit / (count + 1);
+  return Math.max(0, Math.min(31, Math.floor(Math.log2(meanGap * Math.LN2))));
+}
+
+function varintSize(value: number): number {
+  let size = 1;
+  while (value >= 0x80) {
+    value = Math.floor(value / 0x80);
+    size++;
+  }
+  return size;
+}
+
+function writeVarint(out: number[], value: number): void {
+  while (value >= 0x80) {
+    out.push((value & 0x7f) | 0x80);
+    value = Math.floor(value / 0x80);
+  }
+  out.push(value);
+}
+
+function readVarint(bytes: Uint8Array, at: number): { value: number; end: number } {
+  let value = 0;
+  let scale = 1;
+  for (;;) {
+    if (at >= bytes.length) throw new RangeError('the bytes end inside a number');
+    const byte = bytes[at++]!;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return { value, end: at };
+    scale *= 0x80;
+    if (scale > 2 ** 35) throw new RangeError('a number is too long');
+  }
+}
+
+/** The bytes of a page's fingerprints (the format above). */
+export function encodeRewriteBytes(f: RewriteFingerprints, params: SampleParams = REWRITE_PARAMS.sample): Uint8Array {
+  const { limit } = f;
+  const unit = 2 ** (32 - params.bits);
+  if (limit % LIMIT_STEP !== 0 || limit <= 0 || limit > 2 ** 32) throw new RangeError(`the limit must be a multiple of 2^16 in (0, 2^32]: got ${limit}`);
+  for (let i = 0; i < f.hashes.length; i++) {
+    const h = f.hashes[i]!;
+    if (h >= limit || (i > 0 && h <= f.hashes[i - 1]!) || h % unit !== 0) throw new RangeError(`hash ${i} is not sorted, distinct, below the limit and cut to ${params.bits} bits`);
+  }
+  const hashes = Array.from(f.hashes, (h) => h / unit);
+  const capped = limit !== defaultLimit(params);
+  const head: number[] = [];
+  writeVarint(head, f.anchors);
+  writeVarint(head, hashes.length * 2 + (capped ? 1 : 0));
+  if (capped) writeVarint(head, limit / LIMIT_STEP);
+  head.push(REWRITE_LANGUAGES.indexOf(f.lang));
+  const k = riceBits(hashes.length, limit / unit);
+  const bits: number[] = [];
+  let previous = -1;
+  for (const h of hashes) {
+    const gap = h - previous - 1;
+    previous = h;
+    const q = Math.floor(gap / 2 ** k);
+    for (let i = 0; i < q; i++) bits.push(1);
+    bits.push(0);
+    for (let b = k - 1; b >= 0; b--) bits.push(Math.floor(gap / 2 ** b) % 2);
+  }
+  const out = new Uint8Array(head.length + Math.ceil(bits.length / 8));
+  out.set(head);
+  bits.forEach((bit, i) => {
+    if (bit) out[head.length + (i >> 3)]! |= 0x80 >> (i & 7);
+  });
+  return out;
+}
+
+/** Bytes a page's fingerprints take, without making them. */
+export function rewriteByteSize(f: RewriteFingerprints, params: SampleParams = REWRITE_PARAMS.sample): number {
+  const capped = f.limit !== defaultLimit(params);
+  const unit = 2 ** (32 - params.bits);
+  const k = riceBits(f.hashes.length, f.limit / unit);
+  let bits = 0;
+  let previous = -1;
+  for (const h of f.hashes) {
+    bits += Math.floor((h / unit - previous - 1) / 2 ** k) + 1 + k;
+    previous = h / unit;
+  }
+  return varintSize(f.anchors) + varintSize(f.hashes.length * 2 + 1) + (capped ? varintSize(f.limit / LIMIT_STEP) : 0) + 1 + Math.ceil(bits / 8);
+}
+
+/** The fingerprints in bytes of encodeRewriteBytes; a RangeError that says what is wrong. */
+export function decodeRewriteBytes(bytes: Uint8Array, params: SampleParams = REWRITE_PARAMS.sample): RewriteFingerprints {
+  const anchors = readVarint(bytes, 0);
+  const head = readVarint(bytes, anchors.end);
+  const count = Math.floor(head.value / 2);
+  if (count > params.cap) throw new RangeError(`${count} hashes: at most ${params.cap} a page`);
+  let at = head.end;
+  let limit = defaultLimit(params);
+  if (head.value % 2 === 1) {
+    const l = readVarint(bytes, at);
+    if (l.value < 1 || l.value > 2 ** 16) throw new RangeError(`a limit of ${l.value} · 2^16 is out of range`);
+    limit = l.value * LIMIT_STEP;
+    at = l.end;
+  }
+  if (at >= bytes.length) throw new RangeError('the bytes end before the language');
+  const lang = REWRITE_LANGUAGES[bytes[at++]!];
+  if (lang === undefined) throw new RangeError(`language ${bytes[at - 1]} is unknown`);
+  const unit = 2 ** (32 - params.bits);
+  const k = riceBits(count, limit / unit);
+  const hashes = new Uint32Array(count);
+  let bit = at * 8;
+  const end = bytes.length * 8;
+  const next = (): number => {
+    if (bit >= end) throw new RangeError('the bytes end inside a hash');
+    const b = (bytes[bit >> 3]! >> (7 - (bit & 7))) & 1;
+    bit++;
+    return b;
+  };
+  let previous = -1;
+  for (let i = 0; i < count; i++) {
+    let q = 0;
+    while (next() === 1) q++;
+    let r = 0;
+    for (let b = 0; b < k; b++) r = r * 2 + next();
+    const v = previous + 1 + q * 2 ** k + r;
+    if (v * unit >= limit) throw new RangeError(`hash ${i} is past the limit`);
+    hashes[i] = v * unit;
+    previous = v;
+  }
+  if (Math.ceil(bit / 8) !== bytes.length) throw new RangeError('bytes are left after the last hash');
+  return { hashes, limit, anchors: anchors.value, lang };
+}

@@ -1,0 +1,54 @@
+// Rewritten and translated copies (lib/fingerprint/rewrites.ts): the pairs of documents in which
+// one holds at least REWRITE_THRESHOLD of the other's pairs of rare words in order (names, places,
+// numbers), the larger share and whether the two are in different languages. A page's code is a
+// few dozen hashes, so `--ndjson` lists them too.
+import { REWRITE_RULE, type RewriteFingerprints, rewriteFingerprints, translated } from '../../fingerprint/rewrites';
+import { findRewritePairs } from '../../index/rewrite-index';
+import type { CopyDetector, CopyPair } from '../detector';
+
+/** One entry of `scan --json`'s `rewrites`. */
+export interface ScanRewrite {
+  a: string;
+  b: string;
+  /** The larger of the two shares: of a's rare-word pairs found in b, and of b's in a (3 decimals). */
+  share: number;
+  /** Whether the two are in different languages (a guess from their scripts and function words). */
+  translated: boolean;
+}
+
+/** A pair of rare words on more than this many documents is left out: it says the subject, not the article (as for passages' boilerplate). */
+export const REWRITE_MAX_PAGES = 100;
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+export const rewrites: CopyDetector = {
+  name: 'rewrites',
+  key: 'rewrites',
+  streams: true,
+  entry: 'rewrite',
+  noteKey: 'rewriteNote',
+  code: (text) => rewriteFingerprints(text),
+  noteOf: (code) => (code as RewriteFingerprints | null)?.note,
+  async find(documents, reported) {
+    const present = documents.flatMap((d, i) => (d.code === null ? [] : [i]));
+    const codes = present.map((i) => documents[i]!.code as RewriteFingerprints);
+    const out: ScanRewrite[] = [];
+    for (const { a, b, comparison } of findRewritePairs(codes, REWRITE_RULE, REWRITE_MAX_PAGES)) {
+      const pa = documents[present[a]!]!.path;
+      const pb = documents[present[b]!]!.path;
+      if (reported(pa, pb)) continue;
+      out.push({ a: pa, b: pb, share: round3(Math.max(comparison.aInB, comparison.bInA)), translated: translated(codes[a]!, codes[b]!) });
+    }
+    return out as unknown as CopyPair[];
+  },
+  section(pairs, numberOf) {
+    const list = pairs as unknown as ScanRewrite[];
+    const out = [`Rewritten or translated copies (${list.length}): pairs that keep the order of their rare words (names, places, numbers)`];
+    if (list.length) out.push('     share  kind        a / b');
+    for (const r of list) {
+      out.push(`  ${`${(100 * r.share).toFixed(0)}%`.padStart(8)}  ${(r.translated ? 'translated' : 'rewritten').padEnd(10)}  ${[numberOf(r.a), r.a].filter(Boolean).join(' ')}  /  ${[numberOf(r.b), r.b].filter(Boolean).join(' ')}`);
+    }
+    if (list.length) out.push('  (npm run scan -- --compare A B shows their shared rare words)');
+    return out.join('\n') + '\n';
+  },
+};
