@@ -7,7 +7,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { createLocalizer, formatLocale, localizePage, nodeAt, placeNodes, pluralKey } from '../lib/ui/i18n';
 import { LOCALES, catalogue, getMessageOf, localizerFor } from './support/catalogues';
-import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, placeholders } from './support/i18n-check';
+import { type Catalogue, baseKey, catalogueProblems, englishInHtml, englishInTs, importClosure, placeholders, unframedErrorTexts } from './support/i18n-check';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const en = catalogue('en');
@@ -55,11 +55,16 @@ describe('message catalogues', () => {
   });
 });
 
-/** The lib/ modules that word what a page shows (they take a Localizer), besides lib/ui/i18n.ts. */
-const wordingModules = filesUnder(join(ROOT, 'lib'), (n) => n.endsWith('.ts')).filter((f) => !f.endsWith('/lib/ui/i18n.ts') && /\bLocalizer\b/.test(readFileSync(f, 'utf8')));
+/**
+ * Every module whose strings can reach a page: what the pages, the content script, the worker and
+ * the reader document load (the worker's words reach the popup and the history page in its replies).
+ */
+const ENTRY_MODULES = ['entrypoints/popup/main.ts', 'entrypoints/history/main.ts', 'entrypoints/content.ts', 'entrypoints/background/index.ts', 'entrypoints/reader/main.ts'];
+const loadedModules = importClosure(ROOT, ENTRY_MODULES.map((f) => join(ROOT, f)));
+const wordingModules = loadedModules.filter((f) => f.includes('/lib/'));
 
 describe('the code and the catalogues', () => {
-  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules, join(ROOT, 'lib/ui/i18n.ts'), join(ROOT, 'wxt.config.ts')];
+  const sources = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules, join(ROOT, 'wxt.config.ts')];
   const text = sources.map((f) => readFileSync(f, 'utf8')).join('\n');
   const named = new Set([
     ...[...text.matchAll(/\bl\.(?:t|count)\('(\w+)'/g)].map((m) => m[1]!),
@@ -87,8 +92,8 @@ describe('the code and the catalogues', () => {
 });
 
 /**
- * Strings in entrypoints that look like English but are not shown to a reader, each with why.
- * Anything else a page spells out in English fails the test below.
+ * Strings that look like English but are not shown to a reader, each with why. Anything else a
+ * loaded module spells out in English fails the test below.
  */
 const NOT_SHOWN: Record<string, string[]> = {
   // the reply to the content script, which does not show it (it only logs)
@@ -107,21 +112,110 @@ const NOT_SHOWN: Record<string, string[]> = {
     'The reader document rejected a malformed request: ',
     'The reader document received a request without its target.',
   ],
+  // why a page is not an article, for the record: the popup words the outcome's code (Localizer.notArticle)
+  'lib/text/reading.ts': [
+    'The article is too short to compare: ',
+    ' words (at least ',
+    'The page is empty.',
+    'The page has more than ',
+    ' elements, too many to read.',
+    'The page is too large to read in full: ',
+    ' elements and ',
+    ' characters of text.',
+    'The page is nested more than ',
+    ' elements deep, too deep to read.',
+  ],
+  'lib/text/extract.ts': ['The page has more than ', ' elements, too many to read.', 'The page could not be read: ', 'No article was found on this page.'],
+  'lib/content/page-reader.ts': ['The page could not be read: ', "The page's HTML is longer than ", ' characters, too long to read in full.'],
+  'lib/background/recorder.ts': [
+    'The article has no words to compare.',
+    'Doppel could not read this page: ',
+    "this browser gives Doppel nowhere to read a page's HTML",
+    "the reader document's reading of ",
+    ' was malformed: ',
+    'its reading was malformed',
+    // a refused or failed request: a page shows these words only as the detail of its own message ("Could not change it: $1")
+    'Doppel rejected a malformed message: ',
+    'an unknown sender',
+    'only the content script of a page may report it',
+    "only Doppel's own pages may send it",
+    'a page may only report a page of its own origin',
+    'Doppel refused a ',
+    ' message because ',
+    'Doppel could not complete ',
+  ],
+  // the reply text of a storage failure, for the record: the pages word its failure code, 'storage-unavailable'; the rest are log lines
+  'lib/background/storage-full.ts': [
+    'The browser cannot write to Doppel’s storage right now; the disk is probably full. Nothing already stored is lost, and Doppel records again once there is room.',
+    'storage is full: forgot the ',
+    ' least recently seen pages to make room',
+    'storage is full and the pages seen longest ago could not be forgotten: ',
+    'storage has room again: recording resumed',
+    'storage is still full after making room: nothing new is recorded until there is room',
+  ],
+  // the detail of a failed job, shown inside the history page's message ("The import failed: $1")
+  'lib/background/writer.ts': ['Doppel refused a message: '],
+  'lib/ui/writer-client.ts': ['Doppel’s worker sent a message the page cannot read: '],
+  // replies to the content script, which logs them
+  'lib/content/marks.ts': ["Passages are marked only for Doppel's own pages: ", 'it came from a content script', 'Malformed message: ', 'The passages could not be marked: '],
+  'lib/protocol/sender.ts': [
+    'it came from another extension or a web page',
+    'it came from neither a tab nor a Doppel page',
+    'it came from a frame inside the page, and only the top page is recorded',
+    'it came from a page that is not an http or https page',
+  ],
+  // a table design's label and its error detail, for logs and benchmarks
+  'lib/index/tables.ts': [' per table)', '-bit keys'],
+  // the names of what a validation error is about: details of an InvalidMessage
+  'lib/protocol/messages.ts': ["the reader document's reply"],
+  'lib/protocol/replies.ts': ['passage match', 'an excluded site', "the worker's reply"],
+  'lib/protocol/tab-protocol.ts': ['the reply'],
+  'lib/protocol/writer-protocol.ts': ['the writer request', 'the writer event', 'a rejected line'],
+  // why a file is refused, for the record: the history page words the refusal's code (data.ts refusalText)
+  'lib/protocol/ndjson.ts': [
+    'this is not a Doppel export: the first line must be its header, {"format":"',
+    "the header's version must be a whole number from 1: got ",
+    'this file is in version ',
+    ' of the Doppel export format, newer than version ',
+    ', the newest this copy of Doppel reads: update Doppel to import it',
+  ],
 };
+
+/** The pages' own code: what it throws is shown as is, so it words its errors too. */
+const PAGE_CODE = /^entrypoints\/(?:popup|history)\//;
 
 describe('no page hard-codes English', () => {
   const pages = [...filesUnder(join(ROOT, 'entrypoints'), (n) => /\.(ts|html)$/.test(n)), ...wordingModules];
 
   it.each(pages.map((f) => relative(ROOT, f)))('%s', (file) => {
     const source = readFileSync(join(ROOT, file), 'utf8');
-    const found = file.endsWith('.html') ? englishInHtml(source) : englishInTs(source, file);
+    const found = file.endsWith('.html') ? englishInHtml(source) : englishInTs(source, file, { errorDetails: !PAGE_CODE.test(file) });
     expect(found.filter((text) => !(NOT_SHOWN[file] ?? []).includes(text))).toEqual([]);
   });
 
-  it('finds the popup and history pages', () => {
+  it('every exception is still needed', () => {
+    const stale = Object.entries(NOT_SHOWN).flatMap(([file, texts]) => {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      const found = file.endsWith('.html') ? englishInHtml(source) : englishInTs(source, file, { errorDetails: !PAGE_CODE.test(file) });
+      return texts.filter((text) => !found.includes(text)).map((text) => `${file}: ${text}`);
+    });
+    expect(stale).toEqual([]);
+  });
+
+  it('covers every module the entry points load, not only those that name Localizer', () => {
+    const loaded = loadedModules.map((f) => relative(ROOT, f));
+    expect(loaded).toEqual(expect.arrayContaining(['entrypoints/history/data.ts', 'lib/protocol/ndjson.ts', 'lib/store/transfer.ts', 'lib/background/storage-full.ts', 'lib/ui/import-problems.ts', 'lib/text/reading.ts']));
     expect(pages.map((f) => relative(ROOT, f))).toEqual(
-      expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts', 'lib/ui/passages-view.ts']),
+      expect.arrayContaining(['entrypoints/popup/index.html', 'entrypoints/popup/main.ts', 'entrypoints/history/index.html', 'entrypoints/history/list.ts', 'lib/ui/passages-view.ts', 'lib/protocol/ndjson.ts']),
     );
+  });
+
+  it('a page shows an error\'s own words only inside a message of its language', () => {
+    const bare = pages
+      .filter((f) => PAGE_CODE.test(relative(ROOT, f)) && f.endsWith('.ts'))
+      .flatMap((f) => unframedErrorTexts(readFileSync(f, 'utf8')).map((call) => `${relative(ROOT, f)}: ${call}`));
+    expect(bare).toEqual([]);
+    expect(unframedErrorTexts("a.textContent = errorText(error);\nb.textContent = l.t('changeFailed', errorText(error));")).toEqual(['errorText(error)']);
   });
 
   it('the HTML check finds planted text nodes and attributes, and lets keys, the name and numbers pass', () => {
@@ -144,6 +238,18 @@ describe('no page hard-codes English', () => {
       "throw new Error('Doppel did not answer.');",
     ].join('\n');
     expect(englishInTs(source)).toEqual(['Forget this page', ' pages selected.', 'Doppel did not answer.']);
+  });
+
+  it('with errorDetails, the words of thrown and made errors pass, and nothing else', () => {
+    const source = [
+      "throw new Error('Doppel did not answer.');",
+      "const e = new InvalidMessage('the reply must be an object');",
+      "if (bad) fail('its URL is not text');",
+      "class Stopped extends Error { constructor() { super('The worker stopped early.'); } }",
+      "class View { constructor() { super('Not an error at all'); } }",
+      "view.status.textContent = 'Forget this page';",
+    ].join('\n');
+    expect(englishInTs(source, 'lib.ts', { errorDetails: true })).toEqual(['Not an error at all', 'Forget this page']);
   });
 });
 

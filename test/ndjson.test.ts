@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../lib/protocol/messages';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/protocol/ndjson';
 import type { PageRecord } from '../lib/store/schema';
+import type { LineField, LineProblem } from '../lib/protocol/writer-protocol';
 import { mulberry32 } from '../lib/random';
 
 const NOW = Date.UTC(2025, 0, 15, 9, 30); // the import time
@@ -102,55 +103,62 @@ describe('parsePageLine: valid lines', () => {
   });
 });
 
-describe('parsePageLine: bad lines, with the reason a person reads', () => {
-  const DATE = 'must be an ISO 8601 date and time with a time zone, like 2024-05-01T12:00:00Z';
-  const cases: [string, string, string][] = [
-    ['not JSON', '{"url": "https://a.example/"', 'not valid JSON'],
-    ['plain text', 'hello', 'not valid JSON'],
-    ['an array', '["https://a.example/", "T"]', 'a page must be a JSON object, {"url":…,"title":…,"simhash":…}'],
-    ['a string', '"https://a.example/"', 'a page must be a JSON object, {"url":…,"title":…,"simhash":…}'],
-    ['null', 'null', 'a page must be a JSON object, {"url":…,"title":…,"simhash":…}'],
-    ['a second header', line({ format: 'doppel', version: 1, pages: 3 }), 'a second header: only the first line may be a header (were two exports joined?)'],
-    ['an empty object', '{}', 'url is missing; title is missing; simhash is missing'],
-    ['no url', line({ title: 'T', simhash: '0123456789abcdef' }), 'url is missing'],
-    ['url null', line({ ...minimal, url: null }), 'url is missing'],
-    ['url a number', line({ ...minimal, url: 42 }), 'url must be a string'],
-    ['url not a URL', line({ ...minimal, url: 'a.example/p' }), 'url must be an http or https URL'],
-    ['url ftp', line({ ...minimal, url: 'ftp://a.example/p' }), 'url must be an http or https URL'],
-    ['url javascript:', line({ ...minimal, url: 'javascript:alert(1)' }), 'url must be an http or https URL'],
-    ['url too long', line({ ...minimal, url: 'https://a.example/' + 'x'.repeat(LIMITS.urlChars) }), `url is longer than ${LIMITS.urlChars} characters`],
-    ['no title', line({ url: 'https://a.example/p', simhash: '0123456789abcdef' }), 'title is missing'],
-    ['title a number', line({ ...minimal, title: 7 }), 'title must be a string'],
-    ['no simhash', line({ url: 'https://a.example/p', title: 'T' }), 'simhash is missing'],
-    ['simhash 15 digits', line({ ...minimal, simhash: '0123456789abcde' }), 'simhash must be 16 hexadecimal digits'],
-    ['simhash 17 digits', line({ ...minimal, simhash: '0123456789abcdef0' }), 'simhash must be 16 hexadecimal digits'],
-    ['simhash not hex', line({ ...minimal, simhash: '0123456789abcdeg' }), 'simhash must be 16 hexadecimal digits'],
-    ['simhash with 0x', line({ ...minimal, simhash: '0x0123456789abcd' }), 'simhash must be 16 hexadecimal digits'],
-    ['simhash a number', line({ ...minimal, simhash: 12345 }), 'simhash must be 16 hexadecimal digits'],
-    ['check not hex', line({ ...minimal, check: 'nothex' }), 'check must be 16 hexadecimal digits, or null'],
-    ['check empty', line({ ...minimal, check: '' }), 'check must be 16 hexadecimal digits, or null'],
-    ['firstSeen a number', line({ ...minimal, firstSeen: T1 }), `firstSeen ${DATE}`],
-    ['firstSeen without a zone', line({ ...minimal, firstSeen: '2024-05-01T12:00:00' }), `firstSeen ${DATE}`],
-    ['firstSeen a date only', line({ ...minimal, firstSeen: '2024-05-01' }), `firstSeen ${DATE}`],
-    ['firstSeen in words', line({ ...minimal, firstSeen: 'May 1, 2024' }), `firstSeen ${DATE}`],
-    ['firstSeen February 30', line({ ...minimal, firstSeen: '2024-02-30T00:00:00Z' }), `firstSeen ${DATE}`],
-    ['firstSeen Feb 29 of a common year', line({ ...minimal, firstSeen: '2023-02-29T00:00:00Z' }), `firstSeen ${DATE}`],
-    ['lastSeen hour 24', line({ ...minimal, lastSeen: '2024-05-01T24:00:00Z' }), `lastSeen ${DATE}`],
-    ['lastSeen month 13', line({ ...minimal, lastSeen: '2024-13-01T00:00:00Z' }), `lastSeen ${DATE}`],
-    ['firstSeen after lastSeen', line({ ...minimal, firstSeen: '2024-06-02T08:15:00Z', lastSeen: '2024-05-01T12:00:00Z' }), 'firstSeen is later than lastSeen'],
-    ['visits 0', line({ ...minimal, visits: 0 }), 'visits must be a positive whole number'],
-    ['visits negative', line({ ...minimal, visits: -2 }), 'visits must be a positive whole number'],
-    ['visits a fraction', line({ ...minimal, visits: 1.5 }), 'visits must be a positive whole number'],
-    ['visits a string', line({ ...minimal, visits: '3' }), 'visits must be a positive whole number'],
-    ['visits beyond 2^53', line({ ...minimal, visits: 2 ** 60 }), 'visits must be a positive whole number'],
-    [
-      'several problems at once',
-      line({ url: 'mailto:a@b.example', title: 'T', simhash: 'xyz', visits: 0 }),
-      'url must be an http or https URL; simhash must be 16 hexadecimal digits; visits must be a positive whole number',
-    ],
+describe('parsePageLine: bad lines, with every problem as a code the history page words', () => {
+  const missing = (field: LineField): LineProblem => ({ code: 'missing', field });
+  const notString = (field: LineField): LineProblem => ({ code: 'not-string', field });
+  const notHex = (field: LineField): LineProblem => ({ code: 'not-hex', field });
+  const notDate = (field: LineField): LineProblem => ({ code: 'not-date', field });
+  const notHttp: LineProblem = { code: 'not-http', field: 'url' };
+  const notObject: LineProblem = { code: 'not-object' };
+  const notVisits: LineProblem = { code: 'not-visits' };
+  const cases: [string, string, LineProblem[]][] = [
+    ['not JSON', '{"url": "https://a.example/"', [{ code: 'not-json' }]],
+    ['plain text', 'hello', [{ code: 'not-json' }]],
+    ['an array', '["https://a.example/", "T"]', [notObject]],
+    ['a string', '"https://a.example/"', [notObject]],
+    ['null', 'null', [notObject]],
+    ['a second header', line({ format: 'doppel', version: 1, pages: 3 }), [{ code: 'second-header' }]],
+    ['an empty object', '{}', [missing('url'), missing('title'), missing('simhash')]],
+    ['no url', line({ title: 'T', simhash: '0123456789abcdef' }), [missing('url')]],
+    ['url null', line({ ...minimal, url: null }), [missing('url')]],
+    ['url a number', line({ ...minimal, url: 42 }), [notString('url')]],
+    ['url not a URL', line({ ...minimal, url: 'a.example/p' }), [notHttp]],
+    ['url ftp', line({ ...minimal, url: 'ftp://a.example/p' }), [notHttp]],
+    ['url javascript:', line({ ...minimal, url: 'javascript:alert(1)' }), [notHttp]],
+    ['url too long', line({ ...minimal, url: 'https://a.example/' + 'x'.repeat(LIMITS.urlChars) }), [{ code: 'too-long', field: 'url', max: LIMITS.urlChars }]],
+    ['no title', line({ url: 'https://a.example/p', simhash: '0123456789abcdef' }), [missing('title')]],
+    ['title a number', line({ ...minimal, title: 7 }), [notString('title')]],
+    ['no simhash', line({ url: 'https://a.example/p', title: 'T' }), [missing('simhash')]],
+    ['simhash 15 digits', line({ ...minimal, simhash: '0123456789abcde' }), [notHex('simhash')]],
+    ['simhash 17 digits', line({ ...minimal, simhash: '0123456789abcdef0' }), [notHex('simhash')]],
+    ['simhash not hex', line({ ...minimal, simhash: '0123456789abcdeg' }), [notHex('simhash')]],
+    ['simhash with 0x', line({ ...minimal, simhash: '0x0123456789abcd' }), [notHex('simhash')]],
+    ['simhash a number', line({ ...minimal, simhash: 12345 }), [notHex('simhash')]],
+    ['check not hex', line({ ...minimal, check: 'nothex' }), [notHex('check')]],
+    ['check empty', line({ ...minimal, check: '' }), [notHex('check')]],
+    ['firstSeen a number', line({ ...minimal, firstSeen: T1 }), [notDate('firstSeen')]],
+    ['firstSeen without a zone', line({ ...minimal, firstSeen: '2024-05-01T12:00:00' }), [notDate('firstSeen')]],
+    ['firstSeen a date only', line({ ...minimal, firstSeen: '2024-05-01' }), [notDate('firstSeen')]],
+    ['firstSeen in words', line({ ...minimal, firstSeen: 'May 1, 2024' }), [notDate('firstSeen')]],
+    ['firstSeen February 30', line({ ...minimal, firstSeen: '2024-02-30T00:00:00Z' }), [notDate('firstSeen')]],
+    ['firstSeen Feb 29 of a common year', line({ ...minimal, firstSeen: '2023-02-29T00:00:00Z' }), [notDate('firstSeen')]],
+    ['lastSeen hour 24', line({ ...minimal, lastSeen: '2024-05-01T24:00:00Z' }), [notDate('lastSeen')]],
+    ['lastSeen month 13', line({ ...minimal, lastSeen: '2024-13-01T00:00:00Z' }), [notDate('lastSeen')]],
+    ['firstSeen after lastSeen', line({ ...minimal, firstSeen: '2024-06-02T08:15:00Z', lastSeen: '2024-05-01T12:00:00Z' }), [{ code: 'dates-order' }]],
+    ['visits 0', line({ ...minimal, visits: 0 }), [notVisits]],
+    ['visits negative', line({ ...minimal, visits: -2 }), [notVisits]],
+    ['visits a fraction', line({ ...minimal, visits: 1.5 }), [notVisits]],
+    ['visits a string', line({ ...minimal, visits: '3' }), [notVisits]],
+    ['visits beyond 2^53', line({ ...minimal, visits: 2 ** 60 }), [notVisits]],
+    ['several problems at once', line({ url: 'mailto:a@b.example', title: 'T', simhash: 'xyz', visits: 0 }), [notHttp, notHex('simhash'), notVisits]],
   ];
-  it.each(cases)('%s', (_name, text, reason) => {
-    expect(parsePageLine(text, 7, NOW)).toEqual({ ok: false, line: 7, reason });
+  it.each(cases)('%s', (_name, text, problems) => {
+    expect(parsePageLine(text, 7, NOW)).toEqual({ ok: false, line: 7, problems });
+  });
+
+  it('passages that are not a string, or not fingerprints, are named when the header says they are there', () => {
+    expect(parsePageLine(line({ ...minimal, passages: 5 }), 2, NOW, true)).toEqual({ ok: false, line: 2, problems: [notString('passages')] });
+    expect(parsePageLine(line({ ...minimal, passages: 'AAAA' }), 2, NOW, true)).toEqual({ ok: false, line: 2, problems: [{ code: 'unreadable', field: 'passages' }] });
   });
 });
 

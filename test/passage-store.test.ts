@@ -351,7 +351,7 @@ describe('the passage index in the store', () => {
       added: 0,
       merged: 0,
       unchanged: 0,
-      rejected: [{ line: 2, reason: 'passages are unreadable: passage fingerprint 0 is at word 3, past the 1 words' }],
+      rejected: [{ line: 2, problems: [{ code: 'unreadable', field: 'passages' }] }],
     });
   });
 

@@ -494,7 +494,7 @@ describe('createRecorder', () => {
         log: () => undefined,
       });
       const reply = await recorder.handle({ type: 'report/get', payload: { url: 'https://news.example/' } }, popup, ext);
-      expect(reply).toEqual({ ok: false, error: `${STORAGE_UNAVAILABLE_TEXT} Details: ${/\.$/.test(cause) ? cause : `${cause}.`}` });
+      expect(reply).toEqual({ ok: false, error: `${STORAGE_UNAVAILABLE_TEXT} Details: ${/\.$/.test(cause) ? cause : `${cause}.`}`, failure: 'storage-unavailable' });
     }
   });
 

@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type Message, type Report } from '../lib/protocol/messages';
 import { parseReply } from '../lib/protocol/replies';
-import { createSend } from '../lib/protocol/send';
+import { WorkerFailed, createSend } from '../lib/protocol/send';
+import { errorText } from '../lib/ui/error-text';
+import { catalogue, localizerFor } from './support/catalogues';
 
 const PAGE = { url: 'https://a.example/x', title: 'X', site: 'a.example', simhash: '0123456789abcdef', firstSeen: 1, lastSeen: 2, visits: 1 };
 const REPORT: Report = {
@@ -57,6 +59,16 @@ describe('createSend', () => {
     expect(await send('settings/get', {})).toEqual(DEFAULT_SETTINGS);
     await expect(send('data/clear', {})).rejects.toThrow('Doppel refused a data/clear message.');
     expect(sent).toEqual([{ type: 'settings/get', payload: {} }, { type: 'data/clear', payload: {} }]);
+  });
+
+  it('a storage failure is a WorkerFailed that names it, which a page words in its language', async () => {
+    const send = createSend({ sendMessage: async () => ({ ok: false, error: 'The browser cannot write. Details: QuotaExceededError.', failure: 'storage-unavailable' }), noAnswer: () => 'no answer' });
+    const error = await send('page/forget', { url: PAGE.url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerFailed);
+    expect(error).toMatchObject({ failure: 'storage-unavailable', message: 'The browser cannot write. Details: QuotaExceededError.' });
+    expect(errorText(localizerFor('es'), error)).toBe(catalogue('es')['storageUnavailable']!.message);
+    expect(errorText(localizerFor('en'), new WorkerFailed('Doppel could not complete page/forget: gone.', null))).toBe('Doppel could not complete page/forget: gone.');
+    expect(() => parseReply('page/forget', { ok: false, error: 'x', failure: 'bored' })).toThrow('failure must be one of storage-unavailable');
   });
 
   it('refuses a malformed reply, and says so when none came', async () => {

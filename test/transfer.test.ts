@@ -265,12 +265,12 @@ describe('importLines', () => {
       merged: 0,
       unchanged: 0,
       rejected: [
-        { line: 4, reason: 'not valid JSON' },
-        { line: 5, reason: 'simhash must be 16 hexadecimal digits' },
-        { line: 7, reason: 'url must be an http or https URL' },
-        { line: 8, reason: 'firstSeen must be an ISO 8601 date and time with a time zone, like 2024-05-01T12:00:00Z; visits must be a positive whole number' },
-        { line: 9, reason: 'a second header: only the first line may be a header (were two exports joined?)' },
-        { line: 11, reason: 'a page must be a JSON object, {"url":…,"title":…,"simhash":…}' },
+        { line: 4, problems: [{ code: 'not-json' }] },
+        { line: 5, problems: [{ code: 'not-hex', field: 'simhash' }] },
+        { line: 7, problems: [{ code: 'not-http', field: 'url' }] },
+        { line: 8, problems: [{ code: 'not-date', field: 'firstSeen' }, { code: 'not-visits' }] },
+        { line: 9, problems: [{ code: 'second-header' }] },
+        { line: 11, problems: [{ code: 'not-object' }] },
       ],
     });
     expect((await all(store)).map((r) => r.url)).toEqual(['https://a.example/1', 'https://a.example/5']);
@@ -285,8 +285,8 @@ describe('importLines', () => {
       merged: 0,
       unchanged: 0,
       rejected: [
-        { line: 5, reason: 'not valid JSON' },
-        { line: 6, reason: 'simhash must be 16 hexadecimal digits' },
+        { line: 5, problems: [{ code: 'not-json' }] },
+        { line: 6, problems: [{ code: 'not-hex', field: 'simhash' }] },
       ],
     });
   });
@@ -349,7 +349,7 @@ describe('importLines', () => {
     expect(calls).toEqual([
       [4, { added: 3, merged: 0, unchanged: 0, rejected: [] }],
       [8, { added: 7, merged: 0, unchanged: 0, rejected: [] }],
-      [12, { added: 10, merged: 0, unchanged: 0, rejected: [{ line: 12, reason: 'not valid JSON' }] }],
+      [12, { added: 10, merged: 0, unchanged: 0, rejected: [{ line: 12, problems: [{ code: 'not-json' }] }] }],
     ]);
   });
 

@@ -106,7 +106,7 @@ describe('an import through the worker', () => {
     });
     expect(saved).toMatchObject({ through: lines.length, added: pagesIn(9_000), merged: 0, unchanged: 0 });
     expect(saved.rejected).toHaveLength(900);
-    expect(saved.rejected[0]).toEqual({ line: lines.indexOf('{"url": "https://bad.example/9"') + 1, reason: expect.any(String) });
+    expect(saved.rejected[0]).toEqual({ line: lines.indexOf('{"url": "https://bad.example/9"') + 1, problems: [{ code: 'not-json' }] });
     expect(saves.map((s) => s.through)).toEqual([4000, 8000, lines.length]);
     expect(allSaved?.through).toBe(lines.length);
     expect(await store.count()).toBe(pagesIn(9_000));

@@ -8,8 +8,9 @@
 // (lib/ui/writer-client.ts), so neither side holds a large file at once.
 import { type Refusal, splitLines } from '@/lib/protocol/ndjson';
 import { type ImportSummary, exportPages } from '@/lib/store/transfer';
+import { problemsText } from '@/lib/ui/import-problems';
 import { WriterFailed, WriterStopped, importThrough } from '@/lib/ui/writer-client';
-import { $, errorText as message, l, localDate, organiseText, pagesChanged, store, writerPort } from './shared';
+import { $, errorText, l, localDate, organiseText, pagesChanged, store, writerPort } from './shared';
 
 /** How many rejected lines are listed; the rest are counted ("and N more"). */
 const MAX_REJECTIONS_SHOWN = 100;
@@ -59,7 +60,7 @@ async function exportHistory(): Promise<void> {
     view.exportButton.dataset['state'] = 'done';
   } catch (error) {
     view.exportStatus.classList.add('error');
-    view.exportStatus.textContent = l.t('exportFailed', message(error));
+    view.exportStatus.textContent = l.t('exportFailed', errorText(error));
   } finally {
     view.exportButton.disabled = false;
   }
@@ -98,9 +99,9 @@ function showRejections(summary: Readonly<ImportSummary>): void {
   view.rejections.hidden = rejected.length === 0;
   if (rejected.length === 0) return;
   view.rejectionsHeading.textContent = l.count('linesNotImported', rejected.length);
-  for (const { line, reason } of rejected.slice(0, MAX_REJECTIONS_SHOWN)) {
+  for (const { line, problems } of rejected.slice(0, MAX_REJECTIONS_SHOWN)) {
     const item = document.createElement('li');
-    item.textContent = l.t('rejectedLine', line, reason); // text, never markup
+    item.textContent = l.t('rejectedLine', line, problemsText(l, problems)); // text, never markup
     view.rejected.append(item);
   }
   if (rejected.length > MAX_REJECTIONS_SHOWN) {
@@ -163,7 +164,7 @@ async function importFile(file: File): Promise<void> {
     } else if (error instanceof WriterFailed && error.failure === 'grouping' && saved !== null) {
       // every line was saved; only bringing the groups up to date failed (the worker retries at its next start)
       view.summary.textContent = summaryText(saved);
-      view.error.textContent = l.t('groupingFailed', message(error));
+      view.error.textContent = l.t('groupingFailed', errorText(error));
       showRejections(saved);
     } else if (error instanceof WriterStopped && saved !== null) {
       view.summary.textContent = summaryText(saved);
@@ -171,11 +172,11 @@ async function importFile(file: File): Promise<void> {
       showRejections(saved);
     } else if (saved !== null && saved.through > 0) {
       view.summary.textContent = summaryText(saved);
-      view.error.textContent = l.count('importStopped', saved.through, message(error)); // the worker's own words: what stopped it
+      view.error.textContent = l.count('importStopped', saved.through, errorText(error)); // the worker's own words: what stopped it
       showRejections(saved);
     } else {
       view.summary.textContent = '';
-      view.error.textContent = l.t('importFailed', message(error));
+      view.error.textContent = l.t('importFailed', errorText(error));
     }
   } finally {
     view.progress.hidden = true;

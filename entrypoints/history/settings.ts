@@ -49,7 +49,7 @@ async function change(act: () => Promise<Settings>): Promise<void> {
   try {
     show(await act());
   } catch (error) {
-    view.status.textContent = errorText(error);
+    view.status.textContent = l.t('changeFailed', errorText(error));
     show(await settings());
   }
 }

@@ -10,7 +10,8 @@ import type { OrganiseProgress } from '@/lib/store/regroup';
 import { keptPageReader } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';
-import { type JobCallbacks, WriterStopped, runJob } from '@/lib/ui/writer-client';
+import { type JobCallbacks, runJob } from '@/lib/ui/writer-client';
+import { errorText as errorTextIn } from '@/lib/ui/error-text';
 import { createLocalizer } from '@/lib/ui/i18n';
 
 /** The page's words, in the browser's language (public/_locales/). */
@@ -27,8 +28,7 @@ export function markOnce(name: string): void {
 }
 
 /** An error as a reader sees it: the worker stopping is said in the page's language. */
-export const errorText = (error: unknown): string =>
-  error instanceof WriterStopped ? l.t('workerStopped') : error instanceof Error ? error.message : String(error);
+export const errorText = (error: unknown): string => errorTextIn(l, error);
 
 /** Messages to the worker, their replies validated. */
 export const send = createSend({ sendMessage: (message) => browser.runtime.sendMessage(message), noAnswer: () => l.t('errorNoAnswer') });

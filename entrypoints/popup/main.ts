@@ -12,6 +12,7 @@ import { createSend } from '@/lib/protocol/send';
 import { type PassagesControl, type TabLink, createPassagesControl } from '@/lib/ui/passages-view';
 import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/protocol/messages';
 import { isRecordableUrl, siteOf } from '@/lib/url';
+import { errorText } from '@/lib/ui/error-text';
 
 /** The popup's words, in the browser's language (public/_locales/). */
 const l = createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage());
@@ -232,7 +233,7 @@ async function main(): Promise<void> {
       await fn();
       await refresh();
     } catch (error) {
-      showError(error instanceof Error ? error.message : String(error));
+      showError(l.t('changeFailed', errorText(l, error)));
     }
   };
   view.pause.addEventListener('click', act(() => send('settings/pause', { paused: view.pause.getAttribute('aria-pressed') !== 'true' })));
@@ -261,7 +262,7 @@ async function main(): Promise<void> {
   } catch (error) {
     setState('error');
     view.status.textContent = l.t('reportFailed');
-    showError(error instanceof Error ? error.message : String(error));
+    showError(l.t('errorDetails', errorText(l, error)));
   }
 }
 

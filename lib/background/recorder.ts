@@ -449,8 +449,9 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         },
         (error: unknown): Handled => {
           log(`${type} failed: ${describeError(error)}`);
-          const text = isStorageUnavailable(error) ? `${STORAGE_UNAVAILABLE_TEXT} Details: ${describeError(error)}` : `Doppel could not complete ${type}: ${describeError(error)}`;
-          return { reply: { ok: false, error: withStop(text) }, page: null, pagesChanged: false };
+          // the pages word a storage failure themselves (failure), in the reader's language; the text is for the record
+          if (isStorageUnavailable(error)) return { reply: { ok: false, error: withStop(`${STORAGE_UNAVAILABLE_TEXT} Details: ${describeError(error)}`), failure: 'storage-unavailable' }, page: null, pagesChanged: false };
+          return { reply: { ok: false, error: withStop(`Doppel could not complete ${type}: ${describeError(error)}`) }, page: null, pagesChanged: false };
         },
       );
       return { type, replyByDeadline: isPageReport(message), handled };

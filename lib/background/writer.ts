@@ -138,7 +138,8 @@ export function createWriter(deps: WriterDeps): Writer {
         });
       } catch (error) {
         if (error instanceof ImportError) return finish({ type: 'failed', failure: 'refused', error: error.message, refusal: error.refusal });
-        failure = { type: 'failed', failure: error instanceof ImportInterruptedError ? 'interrupted' : 'failed', error: errorText(error) };
+        // an interrupted import sends what stopped it: the history page words the rest in the reader's language
+        failure = error instanceof ImportInterruptedError ? { type: 'failed', failure: 'interrupted', error: errorText(error.cause) } : { type: 'failed', failure: 'failed', error: errorText(error) };
       }
       // imported pages arrive in no group, and many of them can outgrow the table design: bring
       // the store up to date, after an interrupted import too

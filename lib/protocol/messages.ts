@@ -179,7 +179,10 @@ export interface Protocol {
 export type MessageType = keyof Protocol;
 export type Request<T extends MessageType> = Protocol[T]['request'];
 export type ReplyValue<T extends MessageType> = Protocol[T]['reply'];
-export type Reply<T extends MessageType> = { ok: true; value: ReplyValue<T> } | { ok: false; error: string };
+/** A failure a page words in its own language; any other failure is shown with the worker's words as the detail. */
+export type ReplyFailure = 'storage-unavailable';
+export const REPLY_FAILURES: readonly ReplyFailure[] = ['storage-unavailable'];
+export type Reply<T extends MessageType> = { ok: true; value: ReplyValue<T> } | { ok: false; error: string; failure?: ReplyFailure };
 export interface Message<T extends MessageType = MessageType> {
   type: T;
   payload: Request<T>;

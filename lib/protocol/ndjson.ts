@@ -25,7 +25,7 @@ import { base64ToBytes, bytesToBase64, checkPassageBytes } from '../fingerprint/
 import { PASSAGE_PARAMS, type PassageParams } from '../fingerprint/passages';
 import type { PageRecord } from '../rows/record';
 import { canonicalPage } from '../url';
-import type { Refusal } from './writer-protocol';
+import type { LineProblem, Refusal } from './writer-protocol';
 
 export const FORMAT = 'doppel';
 /** The newest format version this code reads and the one it writes. */
@@ -78,12 +78,11 @@ export interface ImportedPage {
 export type { Refusal } from './writer-protocol';
 
 export type HeaderResult = { ok: true; header: Header } | { ok: false; reason: string; refusal: Refusal };
-export type LineResult = { ok: true; page: ImportedPage } | { ok: false; line: number; reason: string };
+export type LineResult = { ok: true; page: ImportedPage } | { ok: false; line: number; problems: LineProblem[] };
 
 const HEX16 = /^[0-9a-fA-F]{16}$/;
 const LOWER_HEX16 = /^[0-9a-f]{16}$/;
 const BOM = '\uFEFF';
-const EXAMPLE_DATE = '2024-05-01T12:00:00Z';
 
 function isoDate(ms: number): string {
   return new Date(ms).toISOString();
@@ -217,66 +216,66 @@ export function readsPassages(header: Header): boolean {
  * (readsPassages of the header). A rejection names every problem of the line, separated by "; ".
  */
 export function parsePageLine(line: string, lineNumber: number, now: number, withPassages = false): LineResult {
-  const reject = (reason: string): LineResult => ({ ok: false, line: lineNumber, reason });
+  const reject = (...problems: LineProblem[]): LineResult => ({ ok: false, line: lineNumber, problems });
   const o = parseObject(line.startsWith(BOM) ? line.slice(1) : line);
-  if (o === 'not-json') return reject('not valid JSON');
-  if (o === 'not-object') return reject('a page must be a JSON object, {"url":…,"title":…,"simhash":…}');
-  if ('format' in o && !('url' in o)) return reject('a second header: only the first line may be a header (were two exports joined?)');
+  if (o === 'not-json') return reject({ code: 'not-json' });
+  if (o === 'not-object') return reject({ code: 'not-object' });
+  if ('format' in o && !('url' in o)) return reject({ code: 'second-header' });
 
-  const problems: string[] = [];
+  const problems: LineProblem[] = [];
   const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits, passages: rawPassages } = o;
 
   let url = '';
   let site = '';
-  if (absent(rawUrl)) problems.push('url is missing');
-  else if (typeof rawUrl !== 'string') problems.push('url must be a string');
-  else if (rawUrl.length > LIMITS.urlChars) problems.push(`url is longer than ${LIMITS.urlChars} characters`);
+  if (absent(rawUrl)) problems.push({ code: 'missing', field: 'url' });
+  else if (typeof rawUrl !== 'string') problems.push({ code: 'not-string', field: 'url' });
+  else if (rawUrl.length > LIMITS.urlChars) problems.push({ code: 'too-long', field: 'url', max: LIMITS.urlChars });
   else {
     try {
       ({ url, site } = canonicalPage(rawUrl));
     } catch {
-      problems.push('url must be an http or https URL');
+      problems.push({ code: 'not-http', field: 'url' });
     }
   }
 
-  if (absent(rawTitle)) problems.push('title is missing');
-  else if (typeof rawTitle !== 'string') problems.push('title must be a string');
+  if (absent(rawTitle)) problems.push({ code: 'missing', field: 'title' });
+  else if (typeof rawTitle !== 'string') problems.push({ code: 'not-string', field: 'title' });
 
-  if (absent(rawSimhash)) problems.push('simhash is missing');
-  else if (typeof rawSimhash !== 'string' || !HEX16.test(rawSimhash)) problems.push('simhash must be 16 hexadecimal digits');
+  if (absent(rawSimhash)) problems.push({ code: 'missing', field: 'simhash' });
+  else if (typeof rawSimhash !== 'string' || !HEX16.test(rawSimhash)) problems.push({ code: 'not-hex', field: 'simhash' });
 
-  if (!absent(rawCheck) && (typeof rawCheck !== 'string' || !HEX16.test(rawCheck))) problems.push('check must be 16 hexadecimal digits, or null');
+  if (!absent(rawCheck) && (typeof rawCheck !== 'string' || !HEX16.test(rawCheck))) problems.push({ code: 'not-hex', field: 'check' });
 
-  const date = (name: string, value: unknown): number | null => {
+  const date = (field: 'firstSeen' | 'lastSeen', value: unknown): number | null => {
     if (absent(value)) return null;
     const ms = typeof value === 'string' ? parseIsoDate(value) : null;
-    if (ms === null) problems.push(`${name} must be an ISO 8601 date and time with a time zone, like ${EXAMPLE_DATE}`);
+    if (ms === null) problems.push({ code: 'not-date', field });
     return ms;
   };
   const first = date('firstSeen', rawFirst);
   const last = date('lastSeen', rawLast);
-  if (first !== null && last !== null && first > last) problems.push('firstSeen is later than lastSeen');
+  if (first !== null && last !== null && first > last) problems.push({ code: 'dates-order' });
 
   if (!absent(rawVisits) && !(typeof rawVisits === 'number' && Number.isSafeInteger(rawVisits) && rawVisits >= 1)) {
-    problems.push('visits must be a positive whole number');
+    problems.push({ code: 'not-visits' });
   }
 
   let passages: Uint8Array | undefined;
   if (withPassages && !absent(rawPassages)) {
-    if (typeof rawPassages !== 'string') problems.push('passages must be a base64 string');
+    if (typeof rawPassages !== 'string') problems.push({ code: 'not-string', field: 'passages' });
     else {
       try {
         const bytes = base64ToBytes(rawPassages);
         const { end } = checkPassageBytes(bytes);
         if (end !== bytes.length) throw new RangeError(`${bytes.length - end} bytes follow the fingerprints`);
         passages = bytes;
-      } catch (error) {
-        problems.push(`passages are unreadable: ${(error as Error).message}`);
+      } catch {
+        problems.push({ code: 'unreadable', field: 'passages' });
       }
     }
   }
 
-  if (problems.length > 0) return reject(problems.join('; '));
+  if (problems.length > 0) return reject(...problems);
   const firstSeen = first ?? Math.min(now, last ?? now);
   return {
     ok: true,

@@ -16,6 +16,7 @@ import {
   type Settings,
   MAX_K,
   MIN_K,
+  REPLY_FAILURES,
   parseStorageStatus,
 } from './messages';
 import type { SiteMark, SiteStanding } from '../report/groups';
@@ -173,7 +174,10 @@ function pageRecorded(value: unknown): PageRecorded {
 /** The reply to a `type` message, validated: envelope and value. Throws InvalidMessage naming what is wrong. */
 export function parseReply<T extends MessageType>(type: T, reply: unknown): Reply<T> {
   const o = object(reply, "the worker's reply");
-  if (o['ok'] === false) return { ok: false, error: string(o, 'error', LIMITS.messageChars) };
+  if (o['ok'] === false) {
+    const error = string(o, 'error', LIMITS.messageChars);
+    return o['failure'] === undefined ? { ok: false, error } : { ok: false, error, failure: oneOf(o, 'failure', REPLY_FAILURES) };
+  }
   if (o['ok'] !== true) throw new InvalidMessage("the worker's reply must say ok true or false");
   return { ok: true, value: validators[type](o['value']) };
 }

@@ -1,7 +1,7 @@
 // The one client of the message protocol, for the popup and the history page: it sends a message to
 // the worker and validates the reply (lib/protocol/replies.ts) before handing on its value; a
 // refusal or failure the worker reports becomes an Error with its words.
-import type { Message, MessageType, ReplyValue, Request } from './messages';
+import type { Message, MessageType, ReplyFailure, ReplyValue, Request } from './messages';
 import { parseReply } from './replies';
 
 export interface SendOptions {
@@ -15,6 +15,17 @@ export interface SendOptions {
    * answered nothing. The next message starts the worker again.
    */
   retry?: ReadonlySet<MessageType>;
+}
+
+/** The worker answered that it could not do what was asked: its words, and what kind of failure a page words itself. */
+export class WorkerFailed extends Error {
+  override name = 'WorkerFailed';
+  constructor(
+    message: string,
+    readonly failure: ReplyFailure | null,
+  ) {
+    super(message);
+  }
 }
 
 export type Send = <T extends MessageType>(type: T, payload: Request<T>) => Promise<ReplyValue<T>>;
@@ -34,7 +45,7 @@ export function createSend({ sendMessage, noAnswer, retry = new Set() }: SendOpt
     }
     if (raw === undefined || raw === null) throw new Error(noAnswer());
     const reply = parseReply(type, raw);
-    if (!reply.ok) throw new Error(reply.error);
+    if (!reply.ok) throw new WorkerFailed(reply.error, reply.failure ?? null);
     return reply.value;
   };
 }

@@ -70,11 +70,35 @@ export type WriterFailure = 'refused' | 'interrupted' | 'grouping' | 'failed';
 /** Why a file is refused as a whole (lib/protocol/ndjson.ts parseHeader): what the history page words in the UI's language. */
 export type Refusal = { code: 'not-export' } | { code: 'bad-version' } | { code: 'newer-version'; version: number; newest: number } | { code: 'empty' };
 
+/** A field of a page line. */
+export type LineField = 'url' | 'title' | 'simhash' | 'check' | 'firstSeen' | 'lastSeen' | 'visits' | 'passages';
+
+/** What is wrong with a page line (lib/protocol/ndjson.ts parsePageLine): what the history page words in the UI's language. */
+export type LineProblem =
+  | { code: 'not-json' }
+  | { code: 'not-object' }
+  | { code: 'second-header' }
+  | { code: 'missing'; field: LineField }
+  | { code: 'not-string'; field: LineField }
+  | { code: 'too-long'; field: LineField; max: number }
+  | { code: 'not-http'; field: LineField }
+  | { code: 'not-hex'; field: LineField }
+  | { code: 'not-date'; field: LineField }
+  | { code: 'dates-order' }
+  | { code: 'not-visits' }
+  | { code: 'unreadable'; field: LineField };
+
+/** A line of the file that is not a page: its 1-based number and every problem it has. */
+export interface RejectedLine {
+  line: number;
+  problems: LineProblem[];
+}
+
 export type WriterEvent =
   /** The job waits for another one (an import, or the organising the worker does when it starts). */
   | { type: 'waiting' }
   /** Committed through line `through`: the totals so far, and the lines rejected since the previous event. */
-  | ({ type: 'import/saved'; through: number; rejected: { line: number; reason: string }[] } & ImportCounts)
+  | ({ type: 'import/saved'; through: number; rejected: RejectedLine[] } & ImportCounts)
   | { type: 'organise/progress'; phase: OrganisePhase; done: number; total: number }
   | { type: 'done'; forgotten?: number }
   | { type: 'failed'; failure: WriterFailure; error: string; refusal?: Refusal };
@@ -142,9 +166,9 @@ export function parseWriterEvent(message: unknown): WriterEvent {
     case 'waiting':
       return { type };
     case 'import/saved': {
-      const rejected = list(o, 'rejected', WRITER_LIMITS.rejections).map((item) => {
+      const rejected = list(o, 'rejected', WRITER_LIMITS.rejections).map((item): RejectedLine => {
         const r = object(item, 'a rejected line');
-        return { line: lineNumber(r, 'line'), reason: string(r, 'reason', LIMITS.messageChars) };
+        return { line: lineNumber(r, 'line'), problems: list(r, 'problems', MAX_LINE_PROBLEMS).map((p) => parseLineProblem(object(p, 'a problem'))) };
       });
       return { type, through: count(o, 'through'), added: count(o, 'added'), merged: count(o, 'merged'), unchanged: count(o, 'unchanged'), rejected };
     }
@@ -160,6 +184,26 @@ export function parseWriterEvent(message: unknown): WriterEvent {
 }
 
 const REFUSALS: readonly Refusal['code'][] = ['not-export', 'bad-version', 'newer-version', 'empty'];
+const LINE_FIELDS: readonly LineField[] = ['url', 'title', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'passages'];
+/** At most one problem a field, and one for the order of the dates. */
+const MAX_LINE_PROBLEMS = LINE_FIELDS.length + 1;
+const PROBLEMS: readonly LineProblem['code'][] = ['not-json', 'not-object', 'second-header', 'missing', 'not-string', 'too-long', 'not-http', 'not-hex', 'not-date', 'dates-order', 'not-visits', 'unreadable'];
+
+function parseLineProblem(o: Json): LineProblem {
+  const code = oneOf(o, 'code', PROBLEMS);
+  switch (code) {
+    case 'not-json':
+    case 'not-object':
+    case 'second-header':
+    case 'dates-order':
+    case 'not-visits':
+      return { code };
+    case 'too-long':
+      return { code, field: oneOf(o, 'field', LINE_FIELDS), max: count(o, 'max') };
+    default:
+      return { code, field: oneOf(o, 'field', LINE_FIELDS) };
+  }
+}
 
 function parseRefusal(o: Json): Refusal {
   const code = oneOf(o, 'code', REFUSALS);

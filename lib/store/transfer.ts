@@ -24,6 +24,7 @@ import { DEFAULT_K, type PageReader, type PageStore, readGroupsMeta } from './pa
 import { NO_CHECK, storedRecord } from './records';
 import type { PageRecord } from './schema';
 import { within } from './within';
+import type { RejectedLine } from '../protocol/writer-protocol';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../protocol/ndjson';
 import type { ImportedFields } from './pages';
 import { FIELD_TREES, UrlFilter, readNextId, treeRange } from '../rows/page-rows';
@@ -45,11 +46,8 @@ export const FILTER_AFTER_BATCHES = 4;
  */
 export const IMPORT_BATCH = 4_000;
 
-export interface Rejection {
-  /** 1-based line number in the file. */
-  line: number;
-  reason: string;
-}
+/** A line that is not a page: its 1-based number and its problems, which the history page words (lib/protocol/writer-protocol.ts). */
+export type Rejection = RejectedLine;
 
 export interface ImportSummary {
   /** Pages that were not stored before. */
@@ -280,7 +278,7 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
       }
       const parsed = parsePageLine(line, lineNumber, now, withPassages);
       if (parsed.ok) batch.push(parsed.page);
-      else batchRejected.push({ line: parsed.line, reason: parsed.reason });
+      else batchRejected.push({ line: parsed.line, problems: parsed.problems });
       if (lineNumber - batchStart >= batchSize) await flush();
     }
     if (!headerRead) throw new ImportError('Cannot import: the file is empty, and a Doppel export starts with its header line. Nothing was imported.', { code: 'empty' });

@@ -1,5 +1,7 @@
 // The checks behind test/i18n.test.ts, as functions so that the test can show each one failing on
 // a planted case: the message catalogues agree with each other, and the pages hard-code no English.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseHTML } from 'linkedom';
 import ts from 'typescript';
 
@@ -105,17 +107,35 @@ export function englishInHtml(html: string): string[] {
 }
 
 /**
+ * Is `node` a thrown error or an error being made? With `errorDetails`, the words of an error are a
+ * detail for the record, not the page's text: a page shows an error only inside a localised message
+ * ("The export failed: $1"), which the i18n test checks of every page.
+ */
+function isErrorDetail(node: ts.Node, file: ts.SourceFile): boolean {
+  if (ts.isThrowStatement(node)) return true;
+  if (ts.isNewExpression(node)) return /(?:Error|InvalidMessage)$/.test(node.expression.getText(file));
+  if (!ts.isCallExpression(node)) return false;
+  // fail(why) and blockFault(block, why): the local helpers that throw a damaged record's error
+  if (/^(?:fail|\w+Fault)$/.test(node.expression.getText(file))) return true;
+  // super(message) in a subclass of Error
+  if (node.expression.kind !== ts.SyntaxKind.SuperKeyword) return false;
+  const owner = ts.findAncestor(node, ts.isClassLike);
+  return owner?.heritageClauses?.some((clause) => clause.types.some((type) => /Error$/.test(type.expression.getText(file)))) ?? false;
+}
+
+/**
  * The English prose a TypeScript source spells out in its string literals and template texts:
  * at least two words in a row. Not counted: console output (for developers), module names, and
- * property names.
+ * property names; with `errorDetails`, the words of errors.
  */
-export function englishInTs(source: string, fileName = 'page.ts'): string[] {
+export function englishInTs(source: string, fileName = 'page.ts', { errorDetails = false } = {}): string[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const forDevelopers = (node: ts.Node): boolean => {
     for (let at: ts.Node | undefined = node.parent; at !== undefined; at = at.parent) {
       if (ts.isImportDeclaration(at) || ts.isExportDeclaration(at)) return true;
       if (ts.isCallExpression(at) && /^console\./.test(at.expression.getText(file))) return true;
+      if (errorDetails && isErrorDetail(at, file)) return true;
     }
     return false;
   };
@@ -128,4 +148,59 @@ export function englishInTs(source: string, fileName = 'page.ts'): string[] {
   };
   visit(file);
   return [...new Set(found)];
+}
+
+/**
+ * Every module the entry modules load, themselves included: what their imports and exports name
+ * (`@/` is the project's root), followed from module to module. Type-only imports carry no words
+ * and are not followed.
+ */
+export function importClosure(root: string, entries: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const resolveFrom = (from: string, spec: string): string | null => {
+    const base = spec.startsWith('@/') ? join(root, spec.slice(2)) : spec.startsWith('.') ? resolve(dirname(from), spec) : null;
+    if (base === null) return null; // a package
+    if (/\.(?:css|svg|png|json|html)$/.test(base) && existsSync(base)) return null; // an asset: no strings of code
+    const found = [base, `${base}.ts`, join(base, 'index.ts')].find((candidate) => candidate.endsWith('.ts') && existsSync(candidate));
+    if (found === undefined) throw new Error(`${from}: cannot find the module ${spec}`);
+    return found;
+  };
+  const visit = (path: string): void => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const specs: string[] = [];
+    const walk = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) specs.push(node.moduleSpecifier.text);
+      else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) specs.push(node.moduleSpecifier.text);
+      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!)) specs.push(node.arguments[0].text);
+      ts.forEachChild(node, walk);
+    };
+    walk(file);
+    for (const spec of specs) {
+      const next = resolveFrom(path, spec);
+      if (next !== null) visit(next);
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return [...seen].sort();
+}
+
+/**
+ * The calls of errorText (an error's own words, often the worker's English) that a page source does
+ * not place inside a localised message, l.t(…) or l.count(…).
+ */
+export function unframedErrorTexts(source: string): string[] {
+  const file = ts.createSourceFile('page.ts', source, ts.ScriptTarget.Latest, true);
+  const bare: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.getText(file) === 'errorText') {
+      const parent = node.parent;
+      const framed = ts.isCallExpression(parent) && /^l\.(?:t|count)$/.test(parent.expression.getText(file)) && parent.arguments.includes(node);
+      if (!framed) bare.push(node.getText(file));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return bare;
 }
