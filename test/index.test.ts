@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Fingerprint, asFingerprint, hammingDistance } from '../lib/fingerprint/bits';
+import { type Fingerprint, asFingerprint, fingerprintHalves, hammingDistance } from '../lib/fingerprint/bits';
 import { type IndexBackend, BackendIndex, MemoryIndex, bruteForceQuery } from '../lib/index/near';
 import { type TableDesign, designTables, tableKeys } from '../lib/index/tables';
 import { randomFingerprints } from '../lib/fingerprint/bits';
@@ -83,7 +83,7 @@ describe('MemoryIndex', () => {
     index.add('z', flipBits(fp, [0])); // different key in table 0
     const key = tableKeys(design, fp)[0]!;
     expect(index.candidates(0, key).map((c) => c.id)).toEqual(['x', 'y']);
-    expect(index.candidates(0, key)[1]!.fp).toBe(flipBits(fp, [63]));
+    expect(index.candidates(0, key)[1]!).toEqual({ id: 'y', ...fingerprintHalves(flipBits(fp, [63])) });
     index.remove('x');
     expect(index.candidates(0, key).map((c) => c.id)).toEqual(['y']);
   });

@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { asFingerprint } from '../lib/fingerprint/bits';
+import { asFingerprint, fingerprintHalves } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { designTables, tableKeys } from '../lib/index/tables';
 import { TableRuns } from '../lib/index/table-runs';
@@ -68,8 +68,8 @@ describe('TableRuns', () => {
     const lastBlock = tables.b - 1;
     tables.tables.forEach((table, t) => {
       const want = [
-        ...(table.chosen.some((b) => [0, 1, 3].includes(b)) ? [] : [{ id: nearId, fp: near }]),
-        ...(table.chosen.includes(lastBlock) ? [] : [{ id: sharesId, fp: shares }]),
+        ...(table.chosen.some((b) => [0, 1, 3].includes(b)) ? [] : [{ id: nearId, ...fingerprintHalves(near) }]),
+        ...(table.chosen.includes(lastBlock) ? [] : [{ id: sharesId, ...fingerprintHalves(shares) }]),
       ];
       expect([...found[t]!].sort((x, y) => x.id - y.id)).toEqual(want.sort((x, y) => x.id - y.id));
     });

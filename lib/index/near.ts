@@ -8,7 +8,7 @@
 // `MemoryIndex` is both a backend and a complete index with a synchronous, allocation-light query
 // path for `scan`, tests and benchmarks.
 
-import { type Fingerprint, fingerprintFromHalves, fingerprintHalves, hammingDistance, hammingDistanceHalves } from '../fingerprint/bits';
+import { type Fingerprint, fingerprintHalves, hammingDistance, hammingDistanceHalves } from '../fingerprint/bits';
 import { type KeyStep, type TableDesign, type TableKey, keyOf, tableKeys } from './tables';
 
 export type MaybePromise<T> = T | Promise<T>;
@@ -18,7 +18,15 @@ export interface Match<Id> {
   readonly distance: number;
 }
 
+/** A document in a bucket: its id and its fingerprint's two 32-bit halves (no bigint per candidate). */
 export interface Candidate<Id> {
+  readonly id: Id;
+  readonly hi: number;
+  readonly lo: number;
+}
+
+/** A document and its fingerprint, as the brute-force reference takes them. */
+export interface IndexedDocument<Id> {
   readonly id: Id;
   readonly fp: Fingerprint;
 }
@@ -64,7 +72,7 @@ function checkQueryK(design: TableDesign, k: number): void {
  * Reference answer: a linear scan. Everything within distance k, sorted by distance, ties in
  * input order.
  */
-export function bruteForceQuery<Id>(all: Iterable<Candidate<Id>>, fp: Fingerprint, k: number): Match<Id>[] {
+export function bruteForceQuery<Id>(all: Iterable<IndexedDocument<Id>>, fp: Fingerprint, k: number): Match<Id>[] {
   const out: Match<Id>[] = [];
   for (const { id, fp: other } of all) {
     const distance = hammingDistance(fp, other);
@@ -101,11 +109,13 @@ export class BackendIndex<Id> implements NearDuplicateIndex<Id> {
   async query(fp: Fingerprint, k: number = this.design.k): Promise<Match<Id>[]> {
     checkQueryK(this.design, k);
     const buckets = await Promise.all(tableKeys(this.design, fp).map((key, t) => this.backend.candidates(t, key)));
+    const { hi, lo } = fingerprintHalves(fp);
     const found = new Map<Id, number>();
     for (const bucket of buckets) {
-      for (const { id, fp: other } of bucket) {
+      for (const candidate of bucket) {
+        const id = candidate.id;
         if (found.has(id)) continue;
-        const distance = hammingDistance(fp, other);
+        const distance = hammingDistanceHalves(hi, lo, candidate.hi, candidate.lo);
         if (distance <= k) found.set(id, distance);
       }
     }
@@ -229,7 +239,7 @@ export class MemoryIndex<Id> implements NearDuplicateIndex<Id>, IndexBackend<Id>
       const hi = this.halves[2 * slot]!;
       const lo = this.halves[2 * slot + 1]!;
       if (this.removed[slot] === 0 && keyOf(steps, hi, lo) === key) {
-        out.push({ id: this.ids[slot]!, fp: fingerprintFromHalves(hi, lo) });
+        out.push({ id: this.ids[slot]!, hi, lo });
       }
     }
     return out;

@@ -14,7 +14,7 @@
 // records in test/table-trees.test.ts), and nothing of a forgotten page stays behind: its
 // simhash and the hash of its URL would otherwise be readable on disk. Readers check each
 // candidate against its record all the same (a record is the truth).
-import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves } from '../fingerprint/bits';
+import { type Fingerprint, fingerprintFromHex, fingerprintHalves } from '../fingerprint/bits';
 import { BackendIndex, type Candidate, type IndexBackend } from './near';
 import { type DesignParams as DesignMeta, type TableDesign, type TableKey, keyOf, tablesOf } from './tables';
 import { type RunIndex, type RunReader, type RunStore, type RunTree, MERGE_AT, appendRun, chunkFor, lookup, mergeDue } from './runs';
@@ -158,7 +158,7 @@ export class TableRuns implements IndexBackend<number> {
     const entries = await lookup(this.runs, this.index, tableTree(this.design, t), key % 2 ** 32);
     const out: Candidate<number>[] = [];
     for (const entry of entries) {
-      if (keyOf(steps, entry[1]!, entry[2]!) === key) out.push({ id: entry[3]!, fp: fingerprintFromHalves(entry[1]!, entry[2]!) });
+      if (keyOf(steps, entry[1]!, entry[2]!) === key) out.push({ id: entry[3]!, hi: entry[1]!, lo: entry[2]! });
     }
     return out;
   }
