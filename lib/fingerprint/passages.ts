@@ -14,7 +14,7 @@ export interface PassageParams {
 
 export const PASSAGE_PARAMS: PassageParams = { k: 5, w: 26 };
 
-/** A pair of pages shares passages when one of them is at least this many words long. */
+/** A shared passage counts when it spans at least this many words in both pages: the shorter of its two spans (lib/index/passage-match.ts). */
 export const MIN_PASSAGE_WORDS = 30;
 
 /** What a passage index keeps of a page: hashes and positions, no text. */
