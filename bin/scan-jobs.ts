@@ -1,15 +1,18 @@
 // Reads and fingerprints `scan`'s files on several threads. With one job the main thread does it;
-// with more, that many worker threads (bin/scan-worker.ts) each take a file at a time. Results
+// with more, that many worker threads (bin/scan-worker.ts) each take a file at a time, and the
+// main thread reads files itself until the first worker is ready. Results
 // are handed on in the files' order, whatever order the workers finish in, so the report is the
 // same for any number of jobs. At most WINDOW_PER_JOB × jobs files are read ahead of the first
 // one not yet handed on, which bounds the memory held for results waiting their turn.
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { buildSync } from 'esbuild';
 import { type Listed, type ReadResult, readDocument } from './scan-read';
 import type { Task } from './scan-worker';
 
 const WINDOW_PER_JOB = 32;
 /** Files sent to a worker before its first answer: keeps it busy while the main thread catches up. */
-const IN_FLIGHT_PER_WORKER = 2;
+const IN_FLIGHT_PER_WORKER = 8;
 
 export type OnResult = (index: number, file: Listed, result: ReadResult) => void;
 
@@ -23,44 +26,68 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
   try {
     await new Promise<void>((resolve, reject) => {
       const waiting = new Map<number, ReadResult>();
-      const inFlight = new Map<Worker, number>(workers.map((w) => [w, 0]));
+      // a worker takes files once it has loaded its modules (about a second under tsx); until
+      // then the main thread reads them itself, so that a small folder never waits for threads
+      const inFlight = new Map<Worker, number>();
       const window = WINDOW_PER_JOB * workers.length;
       let next = 0;
       let handed = 0;
+      let failed = false;
+      const handOn = (): void => {
+        while (waiting.has(handed)) {
+          const ready = waiting.get(handed)!;
+          waiting.delete(handed);
+          onResult(handed, files[handed]!, ready);
+          handed++;
+        }
+        if (handed === files.length) resolve();
+      };
       const dispatch = (): void => {
-        for (const worker of workers) {
-          while (next < files.length && next < handed + window && inFlight.get(worker)! < IN_FLIGHT_PER_WORKER) {
+        for (const [worker, count] of inFlight) {
+          let n = count;
+          while (next < files.length && next < handed + window && n < IN_FLIGHT_PER_WORKER) {
             const task: Task = { index: next, file: files[next]!, method, copies: [...copies] };
             worker.postMessage(task);
-            inFlight.set(worker, inFlight.get(worker)! + 1);
             next++;
+            n++;
           }
+          inFlight.set(worker, n);
+        }
+      };
+      const fail = (error: unknown): void => {
+        failed = true;
+        reject(error);
+      };
+      // the main thread's share: one file at a time while no worker is ready, yielding between
+      // files so that a worker's first message is heard
+      const readHere = async (): Promise<void> => {
+        while (!failed && inFlight.size === 0 && next < files.length) {
+          const index = next++;
+          waiting.set(index, await readDocument(files[index]!, method, copies));
+          handOn();
+          await new Promise<void>((r) => setImmediate(r));
         }
       };
       for (const worker of workers) {
-        worker.on('message', ({ index, result }: { index: number; result: ReadResult }) => {
-          inFlight.set(worker, inFlight.get(worker)! - 1);
-          waiting.set(index, result);
+        worker.on('message', (message: { ready: true } | { index: number; result: ReadResult }) => {
           try {
-            while (waiting.has(handed)) {
-              const ready = waiting.get(handed)!;
-              waiting.delete(handed);
-              onResult(handed, files[handed]!, ready);
-              handed++;
+            if ('ready' in message) inFlight.set(worker, 0);
+            else {
+              inFlight.set(worker, inFlight.get(worker)! - 1);
+              waiting.set(message.index, message.result);
+              handOn();
             }
+            if (handed < files.length) dispatch();
           } catch (error) {
-            reject(error);
-            return;
+            fail(error);
           }
-          if (handed === files.length) resolve();
-          else dispatch();
         });
-        worker.on('error', reject);
+        worker.on('error', fail);
         worker.on('exit', (code) => {
-          if (handed < files.length) reject(new Error(`a worker thread stopped (exit code ${code}) before the scan was done`));
+          if (handed < files.length) fail(new Error(`a worker thread stopped (exit code ${code}) before the scan was done`));
         });
       }
-      dispatch();
+      readHere().catch(fail);
     });
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
@@ -68,12 +95,25 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
 }
 
 /**
- * A worker running bin/scan-worker.ts. `scan` runs under tsx, whose loader a worker does not
- * inherit (tsx 4.23, Node 20), so the worker registers it before importing its TypeScript entry.
+ * A worker running bin/scan-worker.ts, bundled once per run by esbuild into one CommonJS script
+ * (about 0.1 s): a worker would otherwise load tsx and transpile every module itself, which takes
+ * it about two seconds of a core, while the main thread waits for it or competes with it.
  */
 function startWorker(): Worker {
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./scan-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true });
+  return new Worker(workerScript(), { eval: true });
+}
+
+let bundled: string | undefined;
+
+function workerScript(): string {
+  bundled ??= buildSync({
+    entryPoints: [fileURLToPath(new URL('./scan-worker.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'error',
+  }).outputFiles[0]!.text;
+  return bundled;
 }

@@ -1,5 +1,5 @@
 // A `scan` worker thread (bin/scan-jobs.ts): reads, extracts and fingerprints the files it is sent,
-// one message per file, and answers each with its index and result.
+// one message per file, and answers each with its index and result; its first message says it is ready.
 import { parentPort } from 'node:worker_threads';
 import { type Listed, readDocument } from './scan-read';
 
@@ -17,3 +17,5 @@ parentPort!.on('message', async ({ index, file, method, copies }: Task) => {
   const transfer = result.ok && result.code ? [result.code.buffer as ArrayBuffer] : [];
   parentPort!.postMessage({ index, result }, transfer);
 });
+// the modules are loaded: the main thread may send files
+parentPort!.postMessage({ ready: true });

@@ -41,6 +41,8 @@ ${METHOD_HELP}
                   (without reuse, which needs every document's passage fingerprints with a hash
                   of each word)
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
+  --timings       say on stderr where the time went: listing, reading and fingerprinting, each
+                  list's pairs, the output
   --compare A B   show the passages files A and B share, side by side
   --help          print this help
 `;
@@ -59,10 +61,11 @@ interface Args {
   ndjson: boolean;
   explain: boolean;
   help: boolean;
+  timings: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dir: SAMPLES_DIR, method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false };
+  const args: Args = { dir: SAMPLES_DIR, method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false };
   let dir: string | undefined;
   let k: string | undefined;
   let threshold: string | undefined;
@@ -83,6 +86,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--json') args.json = true;
     else if (arg === '--ndjson') args.ndjson = true;
     else if (arg === '--explain') args.explain = true;
+    else if (arg === '--timings') args.timings = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '-k' || is(arg, '--k')) [k, i] = valueOf('--k', arg, i);
     else if (is(arg, '--threshold')) [threshold, i] = valueOf('--threshold', arg, i);
@@ -294,7 +298,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
 
+  const timings = new Timings();
   const { files, problems } = await listFiles(root);
+  timings.lap('list the files');
   for (const p of problems) process.stderr.write(`${p.path}: ${p.reason}\n`);
 
   const bar = process.stderr.isTTY && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
@@ -328,8 +334,10 @@ async function main(argv: readonly string[]): Promise<number> {
     bar?.update(index + 1, file.path);
   }, copyDetectors.map((d) => d.name));
   bar?.clear();
+  timings.lap(`read and fingerprint ${plural(files.length, 'file')} (${plural(Math.min(args.jobs, Math.max(1, files.length)), 'job')})`);
 
   const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
+  timings.lap(`${args.method.name} pairs`);
   if (args.ndjson) {
     for (const pair of report.pairs) writeLine({ pair });
     for (const cluster of report.clusters) writeLine({ cluster });
@@ -343,11 +351,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const lists: [string, CopyPair[]][] = [];
   for (const [i, detector] of copyDetectors.entries()) {
     const pairs = await detector.find(copyDocuments[i]!, (a, b) => reported.has(`${a}\n${b}`));
+    timings.lap(`${detector.name} pairs`);
     markReported(pairs);
     lists.push([detector.key, pairs]);
     if (args.ndjson) for (const pair of pairs) writeLine({ [detector.entry]: pair });
   }
-  if (args.ndjson) return 0;
+  if (args.ndjson) return timings.done(args.timings);
   if (args.json) process.stdout.write(JSON.stringify({ ...report, ...Object.fromEntries(lists) }, null, 2) + '\n');
   else {
     const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));
@@ -357,7 +366,30 @@ async function main(argv: readonly string[]): Promise<number> {
     const sections = copyDetectors.map((d, i) => d.section(lists[i]![1], (path) => numbers.get(path) ?? '') + '\n').join('');
     process.stdout.write(tables.slice(0, summaryAt) + sections + tables.slice(summaryAt));
   }
-  return 0;
+  return timings.done(args.timings);
+}
+
+/** Wall-clock time of each step, for --timings. */
+class Timings {
+  private readonly started = performance.now();
+  private last = this.started;
+  private readonly steps: [string, number][] = [];
+
+  lap(step: string): void {
+    const now = performance.now();
+    this.steps.push([step, now - this.last]);
+    this.last = now;
+  }
+
+  /** Prints the steps on stderr when asked; the exit status (0). */
+  done(print: boolean): number {
+    if (!print) return 0;
+    this.lap('write the output');
+    const total = this.last - this.started;
+    const lines = this.steps.map(([step, ms]) => `  ${(ms / 1000).toFixed(2).padStart(8)} s  ${((100 * ms) / total).toFixed(0).padStart(3)}%  ${step}`);
+    process.stderr.write(`timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n`);
+    return 0;
+  }
 }
 
 main(process.argv.slice(2)).then(

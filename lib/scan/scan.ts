@@ -83,7 +83,8 @@ export function fingerprintDocument(
   if (kind === 'html') {
     let extraction;
     try {
-      extraction = extractArticle(parseHtml(content), extract);
+      // the document was parsed for this reading alone: Readability may change it, no copy needed
+      extraction = extractArticle(parseHtml(content), { cloneFirst: false, ...extract });
     } catch (error) {
       const note = `The page could not be read: ${error instanceof Error ? error.message : String(error)}`;
       return { document: { path, title: '', simhash: null, words: 0, note }, fingerprints: null };
