@@ -1,0 +1,239 @@
+// The README's table of current figures, rebuilt from the benchmark outputs it cites (docs/bench/,
+// written by scripts/record-bench.sh under a header naming the command, date, commit and machine).
+//   npm run figures            rewrites the table in README.md
+//   npm run figures -- --check  fails when README.md differs from what the outputs say
+// test/figures.test.ts runs the check too, so a figure cannot drift from its source.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The markers around a block of the README that `npm run figures` writes. */
+export const start = (block: string): string => `<!-- ${block}: made by \`npm run figures\` from the outputs in docs/bench; edit scripts/figures.ts, not this table -->`;
+export const end = (block: string): string => `<!-- /${block} -->`;
+
+/** A benchmark output: its header's fields and its lines. */
+export interface BenchOutput {
+  file: string;
+  command: string;
+  date: string;
+  commit: string;
+  machine: string;
+  lines: string[];
+}
+
+export class FigureError extends Error {
+  override name = 'FigureError';
+}
+
+export function parseBenchOutput(file: string, text: string): BenchOutput {
+  const field = (name: string): string => {
+    const match = new RegExp(`^# ${name}: (.+)$`, 'm').exec(text);
+    if (match === null) throw new FigureError(`${file}: no "# ${name}:" line in its header (record it with scripts/record-bench.sh)`);
+    return match[1]!.trim();
+  };
+  return { file, command: field('command'), date: field('date'), commit: field('commit'), machine: field('machine'), lines: text.split('\n') };
+}
+
+/**
+ * The groups of the first line of `output` that matches `pattern`, after the first line that
+ * contains `after` when given (outputs repeat labels such as "median" in several sections).
+ */
+export function find(output: BenchOutput, pattern: RegExp, after?: string): string[] {
+  let from = 0;
+  if (after !== undefined) {
+    from = output.lines.findIndex((line) => line.includes(after));
+    if (from < 0) throw new FigureError(`${output.file}: no line contains "${after}"`);
+  }
+  for (const line of output.lines.slice(from)) {
+    const match = pattern.exec(line);
+    if (match !== null) return match.slice(1);
+  }
+  throw new FigureError(`${output.file}: no line matches ${pattern}${after === undefined ? '' : ` after "${after}"`}`);
+}
+
+export interface Figure {
+  figure: string;
+  target: string;
+  /** The output's file name in docs/bench. */
+  source: string;
+  measured(output: BenchOutput): string;
+}
+
+const PERCENT = String.raw`(\d+(?:\.\d+)?)%`;
+const QUALITY = '2026-11-27-quality.txt';
+const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
+
+/** The share in the last "pairs or reuse" column of bench:quality's partial-copy table, for `kind`. */
+const partial = (output: BenchOutput, kind: string): string => find(output, new RegExp(String.raw`^${kind}\s+.*${PERCENT} \(\d+/\d+\)\s+≥`), 'Near-duplicates and passages side by side')[0]! + '%';
+const rewriteKind = (output: BenchOutput, kind: string): string => find(output, new RegExp(String.raw`^\s+${kind}\s+${PERCENT}`), 'Rewritten and translated copies')[0]! + '%';
+
+export const FIGURES: Figure[] = [
+  {
+    figure: 'whole-article copies found (verbatim / lightly edited), false pairs',
+    target: '≥ 98% / ≥ 90%, 0',
+    source: QUALITY,
+    measured: (o) => `${find(o, new RegExp(`^verbatim copies found\\s+${PERCENT}`))[0]}% / ${find(o, new RegExp(`^lightly edited copies found\\s+${PERCENT}`))[0]}%, ${find(o, /^false pairs \(different articles\)\s+(\d+)/)[0]}`,
+  },
+  {
+    figure: 'partial copies found by shared passages (excerpt 30% / stitched / 60-word quote), false',
+    target: '≥ 90% / 90% / 80%, 0',
+    source: QUALITY,
+    measured: (o) => `${partial(o, 'excerpt-30')} / ${partial(o, 'stitched')} / ${partial(o, 'quote')}, ${find(o, /^false \(different articles\)\s+\d+\s+\d+\s+(\d+)/, 'Near-duplicates and passages side by side')[0]}`,
+  },
+  {
+    figure: 'rewritten copies found (rewrite / Spanish / Chinese translation), independent articles on the same story linked, false links',
+    target: '≥ 90% / 70% / 50%, ≤ 3%, 0',
+    source: QUALITY,
+    measured: (o) =>
+      `${rewriteKind(o, 'rewrite')} / ${rewriteKind(o, 'translation_es')} / ${rewriteKind(o, 'translation_zh')}, ${rewriteKind(o, 'independent')}, ${find(o, /^\s+links between different articles\s*(\d+)/, 'Rewritten and translated copies')[0]}`,
+  },
+  {
+    figure: 'fingerprinting speed against `simhash-js`',
+    target: '≥ 30×',
+    source: '2026-11-27-speed.txt',
+    measured: (o) => `${find(o, new RegExp(`Doppel / simhash-js\\s+${NUMBER} ×`))[0]}×`,
+  },
+  {
+    figure: 'passage fingerprints, against the simhash',
+    target: '≥ 20 MB/s, ≥ 0.5×',
+    source: '2026-11-27-speed.txt',
+    measured: (o) => `${find(o, new RegExp(`passageFingerprints .*?\\s${NUMBER} MB/s`))[0]} MB/s, ${find(o, new RegExp(`passages / fingerprintText\\s+${NUMBER} ×`))[0]}×`,
+  },
+  {
+    figure: 'rare-word fingerprints (rewrites), against the passages; bytes a page',
+    target: '≥ 10 MB/s, ≥ 0.5×; ≤ 120 B',
+    source: '2026-11-27-speed.txt',
+    measured: (o) =>
+      `${find(o, new RegExp(`rewriteFingerprints .*?\\s${NUMBER} MB/s`))[0]} MB/s, ${find(o, new RegExp(`rewrites / passages\\s+${NUMBER} ×`))[0]}×; ${find(o, new RegExp(`rewrite fingerprints, bytes a page\\s+${NUMBER} B`))[0]} B`,
+  },
+  {
+    figure: '`scan --jobs 2` against `--jobs 1`',
+    target: '≥ 1.6×',
+    source: '2026-11-27-scan-jobs.txt',
+    measured: (o) => `${find(o, /ratio ([\d.]+)×/)[0]}×`,
+  },
+  {
+    figure: '`scan`\'s peak memory, 100,000 files (`--json`)',
+    target: '',
+    source: '2026-11-27-scan-memory.txt',
+    measured: (o) => {
+      const [kb, seconds] = find(o, /peak (\d+) KB, ([\d.]+) s/);
+      return `${Math.round(Number(kb) / 1024)} MB (${seconds} s)`;
+    },
+  },
+  {
+    figure: 'import, 1,000,000 pages with passages',
+    target: '≥ 10,000 pages/s',
+    source: '2026-11-27-1m-house.txt',
+    measured: (o) => `${find(o, new RegExp(`import rate\\s+${NUMBER} pages/s`))[0]} pages/s`,
+  },
+  {
+    figure: 'storage per page, all-in with passages',
+    target: '≤ 800 B',
+    source: '2026-11-27-1m-house.txt',
+    measured: (o) => `${find(o, new RegExp(`bytes per page\\s+${NUMBER} B`))[0]} B`,
+  },
+  {
+    figure: 'lookup in the worker (`report/get` with passages), median / p99',
+    target: '≤ 15 / ≤ 50 ms',
+    source: '2026-11-27-1m-house.txt',
+    measured: (o) => `${find(o, new RegExp(`^\\s+median\\s+${NUMBER} ms`), 'in the worker:')[0]} / ${find(o, new RegExp(`^\\s+p99 \\(\\S+ of \\d+\\)\\s+${NUMBER} ms`), 'in the worker:')[0]} ms`,
+  },
+  {
+    figure: 'popup ready (worker running / stopped first)',
+    target: '≤ 150 ms (running)',
+    source: '2026-11-27-1m-house.txt',
+    measured: (o) => `${find(o, new RegExp(`worker running \\(\\d+ loads\\)\\s+median ${NUMBER} ms`))[0]} / ${find(o, new RegExp(`worker stopped first \\(\\d+ loads\\)\\s+median ${NUMBER} ms`))[0]} ms`,
+  },
+  {
+    figure: 'history page\'s first screen',
+    target: '≤ 300 ms',
+    source: '2026-11-27-1m-house.txt',
+    measured: (o) => `${find(o, new RegExp(`first screen \\(\\d+ loads\\)\\s+median ${NUMBER} ms`))[0]} ms`,
+  },
+];
+
+/** "2 × AMD EPYC, v20.20.2, load average 0.13 at the start" → "2 × AMD EPYC". */
+const machineName = (machine: string): string => machine.split(',')[0]!.trim();
+
+/** The table's markdown, from the outputs that `read` gives by file name. */
+export function figuresTable(read: (file: string) => string, figures: readonly Figure[] = FIGURES): string {
+  const outputs = new Map<string, BenchOutput>();
+  const output = (file: string): BenchOutput => {
+    let parsed = outputs.get(file);
+    if (parsed === undefined) outputs.set(file, (parsed = parseBenchOutput(file, read(file))));
+    return parsed;
+  };
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  const rows = figures.map((f) => {
+    const o = output(f.source);
+    return `| ${cell(f.figure)} | ${cell(f.measured(o))} | ${cell(f.target)} | ${cell(citation(o))} |`;
+  });
+  return ['| figure | measured | target | output: command, date, commit, machine |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** `readme` with the text between the block's markers replaced by `text`. */
+export function withBlock(readme: string, block: string, text: string): string {
+  const from = readme.indexOf(start(block));
+  const to = readme.indexOf(end(block));
+  if (from < 0 || to < from) throw new FigureError(`README.md has no ${block} block: put ${start(block)} and ${end(block)} where it goes`);
+  return `${readme.slice(0, from + start(block).length)}\n${text}\n${readme.slice(to)}`;
+}
+
+/** Where an output came from, as a table row or a sentence cites it. */
+const citation = (o: BenchOutput): string => `[${o.file.replace(/\.txt$/, '')}](docs/bench/${o.file}): \`${o.command}\`, ${o.date}, ${o.commit}, ${machineName(o.machine)}`;
+
+/** The cells of bench:quality's "Methods side by side" row `label`: simhash, minhash, nilsimsa. */
+function methodCells(o: BenchOutput, label: string): string[] {
+  const [rest] = find(o, new RegExp(`^${label}\\s+(.*)$`), 'Methods side by side');
+  const cells = rest!.split(/\s{2,}/).filter((cell) => cell !== '').map((cell) => cell.replace(/^(\d+)\.0%/, '$1%').replace(/ \(\d+\/\d+\)$/, ''));
+  if (cells.length !== 3) throw new FigureError(`${o.file}: the methods row "${label}" has ${cells.length} cells, not 3`);
+  return cells;
+}
+
+/** The README's "Which method?" table: the three methods and the rewrites beside them, from bench:quality. */
+export function methodsTable(read: (file: string) => string, source = QUALITY): string {
+  const o = parseBenchOutput(source, read(source));
+  const [verbatim, edited, excerpts, falsePairs] = ['verbatim copies found', 'lightly edited copies found', 'excerpts found', 'false pairs'].map((label) => methodCells(o, label));
+  const names = ['simhash (k ≤ 3)', 'minhash (J ≥ 0.3)', 'nilsimsa (score ≥ 100)'];
+  const rewriteLinks = find(o, /^\s+links between different articles\s*(\d+)/, 'Rewritten and translated copies')[0]!;
+  return [
+    '| method | verbatim copies | lightly edited | excerpts (first 60%) | rewrites / translations (es, zh) | independent articles linked | false pairs |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...names.map((name, i) => `| ${name} | ${verbatim![i]} | ${edited![i]} | ${excerpts![i]} | | | ${falsePairs![i]} |`),
+    `| rare words in order (\`rewrites\`, beside any method) | | | | ${rewriteKind(o, 'rewrite')} / ${rewriteKind(o, 'translation_es')}, ${rewriteKind(o, 'translation_zh')} | ${rewriteKind(o, 'independent')} | ${rewriteLinks} |`,
+    '',
+    `From ${citation(o)}.`,
+  ].join('\n');
+}
+
+/** The README with every block rebuilt from the outputs. */
+export function rebuiltReadme(readme: string, read: (file: string) => string): string {
+  return withBlock(withBlock(readme, 'figures', figuresTable(read)), 'methods', methodsTable(read));
+}
+
+function main(): void {
+  const root = new URL('..', import.meta.url).pathname;
+  const readmePath = join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const updated = rebuiltReadme(readme, (file) => readFileSync(join(root, 'docs/bench', file), 'utf8'));
+  if (process.argv.includes('--check')) {
+    if (updated !== readme) {
+      console.error('README.md\'s figures differ from their outputs in docs/bench: run `npm run figures`.');
+      process.exit(1);
+    }
+    console.log('README.md\'s figures match their outputs.');
+  } else if (updated !== readme) {
+    writeFileSync(readmePath, updated);
+    console.log('README.md: figures rebuilt from docs/bench.');
+  } else console.log('README.md: figures already match.');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    main();
+  } catch (error) {
+    console.error(error instanceof FigureError ? error.message : error);
+    process.exit(1);
+  }
+}
