@@ -10,35 +10,11 @@ import {
   encodePassageBytes,
   forEachPassageHash,
   passageCount,
-  readVarint,
-  writeVarint,
 } from '../lib/fingerprint/passage-codec';
 import { passageFingerprints } from '../lib/fingerprint/passages';
 import { mulberry32 } from '../lib/random';
 
 const page = (words: number, positions: number[], hashes: number[]) => ({ words, positions: Int32Array.from(positions), hashes: Uint32Array.from(hashes) });
-
-describe('varints', () => {
-  it.each([
-    [0, [0x00]],
-    [1, [0x01]],
-    [127, [0x7f]],
-    [128, [0x80, 0x01]],
-    [300, [0xac, 0x02]],
-    [16_383, [0xff, 0x7f]],
-    [16_384, [0x80, 0x80, 0x01]],
-    [2 ** 32 - 1, [0xff, 0xff, 0xff, 0xff, 0x0f]],
-  ])('%i is %j', (value, bytes) => {
-    const out = new Uint8Array(8);
-    expect(writeVarint(out, 0, value)).toBe(bytes.length);
-    expect([...out.subarray(0, bytes.length)]).toEqual(bytes);
-    expect(readVarint(out, 0)).toEqual({ value, end: bytes.length });
-  });
-
-  it('refuses bytes that end inside a number', () => {
-    expect(() => readVarint(Uint8Array.of(0x80), 0)).toThrow('the bytes end inside a number');
-  });
-});
 
 describe('encodePassageBytes', () => {
   it('writes words, count, then gap and big-endian hash per fingerprint', () => {

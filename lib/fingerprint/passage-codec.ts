@@ -7,43 +7,10 @@
 // Winnowing keeps one k-gram in every window of w, so a gap is at most w (26) and takes one byte.
 // Varints are unsigned LEB128: 7 bits a byte, the low bits first.
 import type { PassageFingerprints } from './passages';
+import { readVarint, varintSize, writeVarint } from './varint';
 
 /** At most this many fingerprints a page (a text of about 680,000 words): what a message or a line may carry. */
 export const MAX_PAGE_FINGERPRINTS = 50_000;
-
-/** Bytes `value` takes as a varint. */
-function varintSize(value: number): number {
-  let size = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 0x80);
-    size++;
-  }
-  return size;
-}
-
-/** Writes `value` (a whole number below 2^53) as a varint at `at`; returns where it ends. */
-export function writeVarint(out: Uint8Array, at: number, value: number): number {
-  while (value >= 0x80) {
-    out[at++] = (value & 0x7f) | 0x80;
-    value = Math.floor(value / 0x80);
-  }
-  out[at++] = value;
-  return at;
-}
-
-/** A varint read at `at`, and where it ends; a RangeError if the bytes end inside it or it passes 2^53. */
-export function readVarint(bytes: Uint8Array, at: number): { value: number; end: number } {
-  let value = 0;
-  let scale = 1;
-  for (;;) {
-    if (at >= bytes.length) throw new RangeError('the bytes end inside a number');
-    const byte = bytes[at++]!;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return { value, end: at };
-    scale *= 0x80;
-    if (scale > 2 ** 49) throw new RangeError('a number is too long');
-  }
-}
 
 /** Checks what encodePassageBytes needs: whole word count, positions increasing from 0 inside it, hashes 32-bit. */
 function checkFingerprints({ words, hashes, positions }: PassageFingerprints): void {

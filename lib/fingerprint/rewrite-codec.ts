@@ -9,6 +9,7 @@
 // (Golomb-coded sets, as in Bitcoin's BIP 158). k follows from the count and the limit.
 import { REWRITE_LANGUAGES } from './rewrite-anchors';
 import { LIMIT_STEP, REWRITE_PARAMS, type RewriteFingerprints, type SampleParams } from './rewrites';
+import { readVarint, varintSize, writeVarint } from './varint';
 
 /** The default limit, which a page that is not capped does not store. */
 function defaultLimit(params: SampleParams): number {
@@ -20,35 +21,8 @@ function riceBits(count: number, limit: number): number {
   return Math.max(0, Math.min(31, Math.floor(Math.log2(meanGap * Math.LN2))));
 }
 
-function varintSize(value: number): number {
-  let size = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 0x80);
-    size++;
-  }
-  return size;
-}
-
-function writeVarint(out: number[], value: number): void {
-  while (value >= 0x80) {
-    out.push((value & 0x7f) | 0x80);
-    value = Math.floor(value / 0x80);
-  }
-  out.push(value);
-}
-
-function readVarint(bytes: Uint8Array, at: number): { value: number; end: number } {
-  let value = 0;
-  let scale = 1;
-  for (;;) {
-    if (at >= bytes.length) throw new RangeError('the bytes end inside a number');
-    const byte = bytes[at++]!;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return { value, end: at };
-    scale *= 0x80;
-    if (scale > 2 ** 35) throw new RangeError('a number is too long');
-  }
-}
+/** Rewrite fingerprints' varints are at most 6 bytes (the anchors, the count, the limit). */
+const MAX_VARINT_BYTES = 6;
 
 /** The bytes of a page's fingerprints (the format above). */
 export function encodeRewriteBytes(f: RewriteFingerprints, params: SampleParams = REWRITE_PARAMS.sample): Uint8Array {
@@ -61,11 +35,12 @@ export function encodeRewriteBytes(f: RewriteFingerprints, params: SampleParams 
   }
   const hashes = Array.from(f.hashes, (h) => h / unit);
   const capped = limit !== defaultLimit(params);
-  const head: number[] = [];
-  writeVarint(head, f.anchors);
-  writeVarint(head, hashes.length * 2 + (capped ? 1 : 0));
-  if (capped) writeVarint(head, limit / LIMIT_STEP);
-  head.push(REWRITE_LANGUAGES.indexOf(f.lang));
+  const countField = hashes.length * 2 + (capped ? 1 : 0);
+  const head = new Uint8Array(varintSize(f.anchors) + varintSize(countField) + (capped ? varintSize(limit / LIMIT_STEP) : 0) + 1);
+  let at = writeVarint(head, 0, f.anchors);
+  at = writeVarint(head, at, countField);
+  if (capped) at = writeVarint(head, at, limit / LIMIT_STEP);
+  head[at] = REWRITE_LANGUAGES.indexOf(f.lang);
   const k = riceBits(hashes.length, limit / unit);
   const bits: number[] = [];
   let previous = -1;
@@ -101,14 +76,14 @@ export function rewriteByteSize(f: RewriteFingerprints, params: SampleParams = R
 
 /** The fingerprints in bytes of encodeRewriteBytes; a RangeError that says what is wrong. */
 export function decodeRewriteBytes(bytes: Uint8Array, params: SampleParams = REWRITE_PARAMS.sample): RewriteFingerprints {
-  const anchors = readVarint(bytes, 0);
-  const head = readVarint(bytes, anchors.end);
+  const anchors = readVarint(bytes, 0, MAX_VARINT_BYTES);
+  const head = readVarint(bytes, anchors.end, MAX_VARINT_BYTES);
   const count = Math.floor(head.value / 2);
   if (count > params.cap) throw new RangeError(`${count} hashes: at most ${params.cap} a page`);
   let at = head.end;
   let limit = defaultLimit(params);
   if (head.value % 2 === 1) {
-    const l = readVarint(bytes, at);
+    const l = readVarint(bytes, at, MAX_VARINT_BYTES);
     if (l.value < 1 || l.value > 2 ** 16) throw new RangeError(`a limit of ${l.value} · 2^16 is out of range`);
     limit = l.value * LIMIT_STEP;
     at = l.end;

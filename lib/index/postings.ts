@@ -14,10 +14,10 @@
 // one site: lib/index/passage-index.ts), which the store works out when a hash's pages change; a hash
 // on more than BOILERPLATE.maxPages pages is boilerplate by its count alone.
 //
-// Value bytes, varints (lib/fingerprint/passage-codec.ts):
+// Value bytes, varints (lib/fingerprint/varint.ts):
 //   entries · flagged · flagged × (high − the flagged high before) ·
 //   entries × (high − the high before, then: the id if the high changed (or first), else id − the id before)
-import { readVarint, writeVarint } from '../fingerprint/passage-codec';
+import { readVarint, writeVarint } from '../fingerprint/varint';
 
 export const POSTING_BUCKET_BITS = 16;
 export const POSTING_BUCKETS = 2 ** POSTING_BUCKET_BITS;

@@ -19,7 +19,8 @@
 // one that is not, changes nothing, so a pending page that is visited or forgotten meanwhile is
 // handled like any other.
 import type { PassageFingerprints } from '../fingerprint/passages';
-import { decodePassageBytes, encodePassageBytes, passageCount, readVarint, writeVarint } from '../fingerprint/passage-codec';
+import { decodePassageBytes, encodePassageBytes, passageCount } from '../fingerprint/passage-codec';
+import { readVarint, writeVarint } from '../fingerprint/varint';
 import { BOILERPLATE, type BoilerplateRule } from '../index/passage-index';
 import { MAX_PASSAGE_CANDIDATES, type Posting, type SharedPassages, findSharedPassages } from '../index/passage-index';
 import {
