@@ -36,7 +36,7 @@ import { createWriteStream } from 'node:fs';
 import { kgramHashes, winnowHashes } from '../lib/fingerprint/winnow';
 import { fmix32 } from '../lib/fingerprint/hash';
 import { encodePassageBytes } from '../lib/fingerprint/passage-codec';
-import { PASSAGE_PARAMS, type PassageParams } from '../lib/fingerprint/passages';
+import { PASSAGE_PARAMS, type PassageParams, packWordBits } from '../lib/fingerprint/passages';
 import { mulberry32 } from '../lib/random';
 
 export interface PlantedCopy {
@@ -305,7 +305,7 @@ class Articles {
 /** The export's `passages` field of a page: its fingerprints as lib/fingerprint/passage-codec.ts's bytes, in base64. */
 function passageField(words: Uint32Array): { base64: string; fingerprints: number } {
   const { hashes, positions } = winnowHashes(kgramHashes(words, PASSAGE_PARAMS.k), PASSAGE_PARAMS.w);
-  const bytes = encodePassageBytes({ words: words.length, hashes, positions });
+  const bytes = encodePassageBytes({ words: words.length, hashes, positions, wordBits: packWordBits(words) });
   // Buffer's base64 is codec.ts's bytesToBase64, several times faster in Node (the test compares them)
   return { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), fingerprints: hashes.length };
 }

@@ -8,9 +8,10 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { readHtml } from '../lib/background/html-reader';
 import { PASSAGE_PARAMS, passageFingerprints } from '../lib/fingerprint/passages';
-import { type PageText, type RangeBounds, collectPageText, locatePassages, probablyHidden, rangeBounds, toDomRanges } from '../lib/content/highlight';
+import { type PageText, type RangeBounds, type SharedSet, collectPageText, locatePassages, probablyHidden, rangeBounds, toDomRanges } from '../lib/content/highlight';
 import { createPassageMarker } from '../lib/content/marks';
 import { type WordRange, sharedPassages } from '../lib/index/passage-match';
+import { type PassageEnd, passageEnds } from '../lib/index/passage-index';
 import { mulberry32 } from '../lib/random';
 import { wordSpans } from '../lib/text/words';
 
@@ -49,17 +50,19 @@ function indexOfRun(words: readonly string[], run: readonly string[]): number {
 
 /**
  * What the worker sends for one earlier page: the article's (Readability text's) passage
- * fingerprints inside the passages it shares with the earlier page, and those passages.
+ * fingerprints inside the passages it shares with the earlier page, where those passages' ends
+ * lie from them, and the passages (from both pages' fingerprints and word bits, as the store keeps them).
  */
-function workerSide(articleText: string, earlierText: string): { hashes: number[]; passages: WordRange[] } {
-  const current = passageFingerprints(articleText);
-  const passages = sharedPassages(current, passageFingerprints(earlierText)).map((p) => p.a);
+function workerSide(articleText: string, earlierText: string): { hashes: number[]; ends: PassageEnd[]; passages: WordRange[] } {
+  const { wordHashes: _c, ...current } = passageFingerprints(articleText);
+  const { wordHashes: _e, ...earlier } = passageFingerprints(earlierText);
+  const passages = sharedPassages(current, earlier).map((p) => p.a);
   const hashes: number[] = [];
   current.hashes.forEach((h, i) => {
     const at = current.positions[i]!;
     if (passages.some((p) => at >= p.start && at + k <= p.end)) hashes.push(h);
   });
-  return { hashes, passages };
+  return { hashes, ends: passageEnds(current, passages), passages };
 }
 
 /** The page's HTML, as the content script sends it, read as the worker reads it. */
@@ -108,7 +111,7 @@ function markAndCheck(html: string, earlierText: string) {
   const doc = linkedom(html);
   const before = doc.documentElement.outerHTML;
   const text = collectPageText(doc.body, probablyHidden);
-  const [located] = locatePassages(text.text, [{ id: 'earlier', hashes: Uint32Array.from(worker.hashes) }]);
+  const [located] = locatePassages(text.text, [{ id: 'earlier', hashes: Uint32Array.from(worker.hashes), ends: worker.ends }]);
   const bounds = toDomRanges(text, located!.passages, (b) => b);
   expect(bounds).toHaveLength(worker.passages.length);
   const articleWords = wordsOf(article);
@@ -132,7 +135,7 @@ describe('marking the passages an article shares, on a page with navigation and 
   const other = wordsFrom(12);
   const earlier = prose([...other(150), ...run, ...other(120)]);
 
-  it('the worker reads the article alone, and finds the passage inside the shared run', () => {
+  it('the worker reads the article alone, and finds the passage to within 5 words of the shared run\'s ends', () => {
     const article = workerText(html);
     const articleWords = wordsOf(article);
     expect(articleWords).toEqual(paragraphs.flat()); // Readability kept the paragraphs, and nothing else
@@ -140,13 +143,12 @@ describe('marking the passages an article shares, on a page with navigation and 
     expect(passages).toHaveLength(1);
     const start = indexOfRun(articleWords, run);
     const p = passages[0]!;
-    // From fingerprints alone a passage spans its matched k-grams: it lies inside the shared run,
-    // at most w − 1 words in from either end (the first window wholly inside the run selects one).
-    expect(p.start).toBeGreaterThanOrEqual(start);
-    expect(p.end).toBeLessThanOrEqual(start + run.length);
-    expect(p.start - start).toBeLessThanOrEqual(w - 1);
-    expect(start + run.length - p.end).toBeLessThanOrEqual(w - 1);
-    expect(p.end - p.start).toBeGreaterThanOrEqual(30);
+    // From fingerprints and word bits a passage runs to the shared run's ends, and past them while
+    // the words' bits agree by chance (half the time a word).
+    expect(p.start).toBeLessThanOrEqual(start);
+    expect(p.end).toBeGreaterThanOrEqual(start + run.length);
+    expect(start - p.start).toBeLessThanOrEqual(5);
+    expect(p.end - (start + run.length)).toBeLessThanOrEqual(5);
   });
 
   it('marks exactly the words of that passage on the live page, across the two paragraphs, and nothing of the navigation or footer', () => {
@@ -332,7 +334,7 @@ describe('marks nothing', () => {
 
   it('for a run shorter than 30 words shared with an earlier page: the worker has no passage, so no hashes', () => {
     const worker = workerSide(article, prose([...unrelated(100), ...paragraphs[1]!.slice(10, 35), ...unrelated(100)]));
-    expect(worker).toEqual({ hashes: [], passages: [] });
+    expect(worker).toEqual({ hashes: [], ends: [], passages: [] });
     none(worker.hashes);
   });
 
@@ -378,6 +380,25 @@ describe('locatePassages', () => {
     const p = located!.passages[0]!;
     expect(p.words).toEqual({ start: f.positions[0], end: f.positions.at(-1)! + k });
     expect(wordsOf(text.slice(p.start, p.end))).toEqual(all.slice(p.words.start, p.words.end));
+  });
+
+  it('extends a chain by its set\'s ends: the lead before its first fingerprint, the trail after its last, within the text and the chain before', () => {
+    const at = (i: number): number => f.positions[i]!;
+    const marked = (set: SharedSet) => locatePassages(text, [set])[0]!.passages.map((p) => p.words);
+    const middle = f.hashes.slice(10, 20);
+    expect(marked({ id: 'm', hashes: middle, ends: [{ first: f.hashes[10]!, lead: 4, last: f.hashes[19]!, trail: 7 }] })).toEqual([{ start: at(10) - 4, end: at(19) + k + 7 }]);
+    // an end keyed by a hash that does not start or end the chain extends nothing
+    expect(marked({ id: 'm', hashes: middle, ends: [{ first: f.hashes[11]!, lead: 4, last: f.hashes[18]!, trail: 7 }] })).toEqual([{ start: at(10), end: at(19) + k }]);
+    // clamped to the text
+    const all = f.hashes;
+    expect(marked({ id: 'a', hashes: all, ends: [{ first: all[0]!, lead: at(0) + 50, last: all.at(-1)!, trail: 1_000 }] })).toEqual([{ start: 0, end: f.words }]);
+    // never back into the chain before it
+    const gap = 2 * w + k;
+    const far = f.positions.findIndex((p) => p - at(0) > gap);
+    expect(marked({ id: 'two', hashes: [all[0]!, all[far]!], ends: [{ first: all[far]!, lead: 1_000, last: all[far]!, trail: 0 }] })).toEqual([
+      { start: at(0), end: at(0) + k },
+      { start: at(0) + k, end: at(far) + k },
+    ]);
   });
 
   it('answers each set on its own, in the order given, and takes number arrays and Uint32Arrays alike', () => {

@@ -169,7 +169,7 @@ const NOT_SHOWN: Record<string, string[]> = {
   // the names of what a validation error is about: details of an InvalidMessage
   'lib/protocol/messages.ts': ["the reader document's reply"],
   'lib/protocol/replies.ts': ['passage match', 'an excluded site', "the worker's reply"],
-  'lib/protocol/tab-protocol.ts': ['the reply'],
+  'lib/protocol/tab-protocol.ts': ['the reply', 'an end'],
   'lib/protocol/writer-protocol.ts': ['the writer request', 'the writer event', 'a rejected line'],
   // why a file is refused, for the record: the history page words the refusal's code (data.ts refusalText)
   'lib/protocol/ndjson.ts': [

@@ -11,7 +11,7 @@ import {
   forEachPassageHash,
   passageCount,
 } from '../lib/fingerprint/passage-codec';
-import { passageFingerprints } from '../lib/fingerprint/passages';
+import { bitAt, packWordBits, passageFingerprints } from '../lib/fingerprint/passages';
 import { mulberry32 } from '../lib/random';
 
 const page = (words: number, positions: number[], hashes: number[]) => ({ words, positions: Int32Array.from(positions), hashes: Uint32Array.from(hashes) });
@@ -26,12 +26,30 @@ describe('encodePassageBytes', () => {
     const random = mulberry32(7);
     const text = Array.from({ length: 2_000 }, () => `w${Math.floor(random() * 5_000)}`).join(' ');
     const f = passageFingerprints(text);
-    const { fingerprints, end } = decodePassageBytes(encodePassageBytes(f));
-    expect(fingerprints).toEqual({ words: f.words, hashes: f.hashes, positions: f.positions });
-    expect(end).toBe(encodePassageBytes(f).length);
-    // one byte a gap: winnowing keeps a k-gram in every window of 26
-    expect(encodePassageBytes(f).length).toBe(2 + 2 + 5 * f.hashes.length);
-    expect(decodePassageBytes(encodePassageBytes(page(12, [], [])))).toEqual({ fingerprints: page(12, [], []), end: 2 });
+    expect(decodePassageBytes(encodePassageBytes(f))).toEqual({ words: f.words, hashes: f.hashes, positions: f.positions, wordBits: f.wordBits });
+    // one byte a gap (winnowing keeps a k-gram in every window of 26), then a bit a word
+    expect(encodePassageBytes(f).length).toBe(2 + 2 + 5 * f.hashes.length + 2_000 / 8);
+    expect(decodePassageBytes(encodePassageBytes({ words: f.words, hashes: f.hashes, positions: f.positions }))).toEqual({ words: f.words, hashes: f.hashes, positions: f.positions });
+    expect(decodePassageBytes(encodePassageBytes(page(12, [], [])))).toEqual(page(12, [], []));
+  });
+
+  it('writes the word bits after the fingerprints, first word in the lowest bit, and reads bytes without them', () => {
+    const bits = Uint8Array.of(0b1010_0101, 0b0000_0011); // 10 words
+    const bytes = encodePassageBytes({ ...page(10, [2], [0x01020304]), wordBits: bits });
+    expect([...bytes]).toEqual([10, 1, 2, 1, 2, 3, 4, 0b1010_0101, 0b0000_0011]);
+    expect(decodePassageBytes(bytes)).toEqual({ ...page(10, [2], [0x01020304]), wordBits: bits });
+    expect(decodePassageBytes(bytes.subarray(0, 7))).toEqual(page(10, [2], [0x01020304]));
+    expect(packWordBits([0x8000_0000, 0, 0xffff_ffff, 0x7fff_ffff, 0x8000_0001])).toEqual(Uint8Array.of(0b1_0101));
+    expect([0, 1, 2, 3, 4].map((i) => bitAt(Uint8Array.of(0b1_0101), i))).toEqual([1, 0, 1, 0, 1]);
+  });
+
+  it.each([
+    ['a byte too many', [10, 1, 2, 1, 2, 3, 4, 0, 0, 0], '3 bytes of word bits for 10 words: they take 2'],
+    ['a byte too few', [10, 1, 2, 1, 2, 3, 4, 0], '1 bytes of word bits for 10 words: they take 2'],
+    ['a bit past the last word', [10, 1, 2, 1, 2, 3, 4, 0, 0b100], 'the word bits past the last word are not 0'],
+  ])('refuses word bits with %s', (_, bytes, why) => {
+    expect(() => decodePassageBytes(Uint8Array.from(bytes))).toThrow(why);
+    expect(() => checkPassageBytes(Uint8Array.from(bytes))).toThrow(why);
   });
 
   it('forEachPassageHash gives the hashes in position order, as decoding does', () => {
@@ -40,13 +58,6 @@ describe('encodePassageBytes', () => {
     const seen: number[] = [];
     forEachPassageHash(encodePassageBytes(f), (h) => seen.push(h));
     expect(seen).toEqual([...f.hashes]);
-  });
-
-  it('decodes from an offset, as the store reads a page inside a block', () => {
-    const a = encodePassageBytes(page(40, [0, 30], [5, 6]));
-    const b = encodePassageBytes(page(9, [1], [7]));
-    const both = new Uint8Array([...a, ...b]);
-    expect(decodePassageBytes(both, a.length)).toEqual({ fingerprints: page(9, [1], [7]), end: both.length });
   });
 
   it.each([
@@ -68,7 +79,7 @@ describe('encodePassageBytes', () => {
 describe('checkPassageBytes', () => {
   it('gives the word count, the fingerprint count and the end, as decoding does', () => {
     const bytes = encodePassageBytes(page(300, [3, 20, 46], [1, 2, 3]));
-    expect(checkPassageBytes(bytes)).toEqual({ words: 300, count: 3, end: bytes.length });
+    expect(checkPassageBytes(bytes)).toEqual({ words: 300, count: 3, fingerprintsEnd: bytes.length });
     expect(passageCount(bytes)).toBe(3);
   });
 });

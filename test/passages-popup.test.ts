@@ -30,12 +30,13 @@ function match(over: Partial<PassageMatch> = {}): PassageMatch {
     otherShare: 0.55,
     passages: 2,
     hashes: [1, 2, 3],
+    ends: [{ first: 1, lead: 0, last: 3, trail: 2 }],
     alsoIn: [],
     ...over,
   };
 }
 
-const two = [match(), match({ url: 'https://other.example/a', title: 'A walk', site: 'other.example', share: 0.05, otherShare: 0.8, passages: 1, hashes: [9] })];
+const two = [match(), match({ url: 'https://other.example/a', title: 'A walk', site: 'other.example', share: 0.05, otherShare: 0.8, passages: 1, hashes: [9], ends: [{ first: 9, lead: 2, last: 9, trail: 1 }] })];
 
 /** The "Also in" line of an entry with these copies, in a language. */
 function localizedAlsoIn(folder: 'es' | 'zh_CN', alsoIn: PassageMatch['alsoIn']): string {
@@ -84,9 +85,9 @@ function contentScript(ranges: (id: string) => number = () => 1): (message: TabM
 const items = (view: PassagesView) => [...view.list.querySelectorAll<HTMLElement>('li.passage')];
 
 describe('passageSets', () => {
-  it('one set per entry in order: the URL as id, the slot round the six, its hashes', () => {
-    const list = Array.from({ length: 8 }, (_, i) => match({ url: `https://p${i}.example/`, hashes: [i] }));
-    expect(passageSets(list)).toEqual(list.map((m, i) => ({ id: m.url, slot: i % PASSAGE_SLOTS, hashes: [i] })));
+  it('one set per entry in order: the URL as id, the slot round the six, its hashes and ends', () => {
+    const list = Array.from({ length: 8 }, (_, i) => match({ url: `https://p${i}.example/`, hashes: [i], ends: [{ first: i, lead: i, last: i, trail: 8 - i }] }));
+    expect(passageSets(list)).toEqual(list.map((m, i) => ({ id: m.url, slot: i % PASSAGE_SLOTS, hashes: [i], ends: [{ first: i, lead: i, last: i, trail: 8 - i }] })));
     expect([0, 5, 6, 13].map(slotOf)).toEqual([0, 5, 0, 1]);
   });
 
@@ -239,7 +240,12 @@ describe('the section and its toggle', () => {
     await control.toggle();
     expect(tab.sent.at(-1)).toEqual({
       type: 'passages/show',
-      payload: { sets: [{ id: 'https://earlier.example/story', slot: 0, hashes: [1, 2, 3] }, { id: 'https://other.example/a', slot: 1, hashes: [9] }] },
+      payload: {
+        sets: [
+          { id: 'https://earlier.example/story', slot: 0, hashes: [1, 2, 3], ends: [{ first: 1, lead: 0, last: 3, trail: 2 }] },
+          { id: 'https://other.example/a', slot: 1, hashes: [9], ends: [{ first: 9, lead: 2, last: 9, trail: 1 }] },
+        ],
+      },
     });
     expect(view.button.getAttribute('aria-pressed')).toBe('true');
     expect(view.section.dataset['marks']).toBe('shown');
@@ -303,7 +309,7 @@ describe('the section and its toggle', () => {
     await control.render(two);
     expect(tab.sent).toHaveLength(2);
     await control.render([two[1]!]);
-    expect(tab.sent.at(-1)).toEqual({ type: 'passages/show', payload: { sets: [{ id: 'https://other.example/a', slot: 0, hashes: [9] }] } });
+    expect(tab.sent.at(-1)).toEqual({ type: 'passages/show', payload: { sets: [{ id: 'https://other.example/a', slot: 0, hashes: [9], ends: [{ first: 9, lead: 2, last: 9, trail: 1 }] }] } });
     expect(items(view).map((li) => li.dataset['ranges'])).toEqual(['1']);
     await control.render([]);
     expect(tab.sent.at(-1)!.type).toBe('passages/clear');

@@ -1,7 +1,7 @@
 // Passages: fingerprints with positions, matches chained into passages, shares, and the passage
 // index with its boilerplate rule, checked against brute-force references on seeded texts.
 import { describe, expect, it } from 'vitest';
-import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, passageFingerprints } from '../lib/fingerprint/passages';
+import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, type PassageFingerprints, passageFingerprints } from '../lib/fingerprint/passages';
 import { PassageIndex, comparePassages, passageCandidates } from '../lib/index/passage-index';
 import { coveredShare, passageLength, sharedPassages } from '../lib/index/passage-match';
 import { findReuse } from '../lib/scan/reuse';
@@ -114,12 +114,14 @@ describe('sharedPassages', () => {
     expect(found.otherShare).toBeCloseTo(120 / 170, 10);
   });
 
-  it('from fingerprints alone, spans the matched k-grams, inside the shared run', () => {
+  it('from fingerprints without word bits (imported from an older file), spans the matched k-grams, inside the shared run', () => {
     const words = wordsFrom(6);
     const run = words(200);
-    const a = passageFingerprints(join(words(50), run));
-    const b = passageFingerprints(join(run, words(50)));
+    const { wordBits: _a, ...a } = passageFingerprints(join(words(50), run));
+    const { wordBits, ...b } = passageFingerprints(join(run, words(50)));
     const passages = sharedPassages(a, b);
+    // word bits on one side only change nothing
+    expect(sharedPassages(a, { ...b, wordBits })).toEqual(passages);
     expect(passages).toHaveLength(1);
     const p = passages[0]!;
     expect(p.a.start).toBeGreaterThanOrEqual(50);
@@ -127,6 +129,38 @@ describe('sharedPassages', () => {
     expect(p.a.start - 50).toBe(p.b.start);
     // The first and last windows inside the run each select a k-gram within w of its ends.
     expect(passageLength(p)).toBeGreaterThanOrEqual(200 - 2 * PASSAGE_PARAMS.w + 2);
+  });
+
+  it('from fingerprints and word bits alone, finds every shared run of 30 to 80 words to within a few words of its ends, and rarely a phrase under 23', () => {
+    // The reference is the run itself, where it was put; the word bits extend a match past it only
+    // while they agree by chance (half the time a word), so a phrase of 23 words or fewer needs 8
+    // chance words to reach 30.
+    const random = mulberry32(60);
+    const words = wordsFrom(61);
+    const strip = ({ words: n, hashes, positions, wordBits }: PassageFingerprints): PassageFingerprints => ({ words: n, hashes, positions, wordBits });
+    const endErrors: number[] = [];
+    let phrasesFound = 0;
+    for (let round = 0; round < 400; round++) {
+      const length = round % 2 === 0 ? 30 + Math.floor(random() * 51) : 8 + Math.floor(random() * 16);
+      const run = words(length);
+      const beforeA = words(50 + Math.floor(random() * 100));
+      const beforeB = words(50 + Math.floor(random() * 100));
+      const a = strip(passageFingerprints(join(beforeA, run, words(100))));
+      const b = strip(passageFingerprints(join(beforeB, run, words(100))));
+      const passages = sharedPassages(a, b);
+      if (length < MIN_PASSAGE_WORDS) {
+        phrasesFound += passages.length;
+        continue;
+      }
+      expect(passages, `a run of ${length}`).toHaveLength(1);
+      const p = passages[0]!;
+      expect(p.a.start - beforeA.length).toBe(p.b.start - beforeB.length);
+      endErrors.push(beforeA.length - p.a.start, p.a.end - (beforeA.length + length));
+    }
+    // never short of the run: the bits inside it agree
+    expect(Math.min(...endErrors)).toBe(0);
+    expect(endErrors.filter((e) => e <= 5).length / endErrors.length).toBeGreaterThanOrEqual(0.97);
+    expect(phrasesFound).toBeLessThanOrEqual(2);
   });
 
   it('ignores the hashes it is told to (boilerplate)', () => {

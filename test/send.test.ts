@@ -12,7 +12,7 @@ const PAGE = { url: 'https://a.example/x', title: 'X', site: 'a.example', simhas
 const REPORT: Report = {
   url: PAGE.url, state: 'recorded', page: PAGE,
   matches: [{ ...PAGE, url: 'https://b.example/x', site: 'b.example', distance: 2, earliest: true }],
-  passages: [{ ...PAGE, url: 'https://c.example/y', site: 'c.example', share: 0.5, otherShare: 0.25, passages: 2, hashes: [1, 4294967295], alsoIn: [{ ...PAGE, url: 'https://d.example/y' }] }],
+  passages: [{ ...PAGE, url: 'https://c.example/y', site: 'c.example', share: 0.5, otherShare: 0.25, passages: 2, hashes: [1, 4294967295], ends: [{ first: 1, lead: 3, last: 4294967295, trail: 0 }], alsoIn: [{ ...PAGE, url: 'https://d.example/y' }] }],
   reason: null, notArticle: null, earliest: false, k: 3, settings: DEFAULT_SETTINGS,
   site: { site: 'a.example', pages: 3, copies: 2, mark: null, flagged: true },
   storage: { state: 'evicted', at: 5, evicted: 10 },

@@ -4,7 +4,8 @@ import { PASSAGE_SLOTS, TAB_MESSAGE_TYPES, highlightName, parsePassageMarks, par
 import { InvalidMessage, LIMITS } from '../lib/protocol/validation';
 
 const show = (sets: unknown) => ({ type: 'passages/show', payload: { sets } });
-const set = (over: Record<string, unknown> = {}) => ({ id: 'https://earlier.example/story', slot: 0, hashes: [0, 1, 0xffffffff], ...over });
+const set = (over: Record<string, unknown> = {}) => ({ id: 'https://earlier.example/story', slot: 0, hashes: [0, 1, 0xffffffff], ends: [{ first: 0, lead: 3, last: 0xffffffff, trail: 0 }], ...over });
+const end = (over: Record<string, unknown> = {}) => ({ first: 0, lead: 3, last: 1, trail: 25, ...over });
 
 describe('parseTabMessage', () => {
   it('accepts each message type in its valid shape, and returns it as given', () => {
@@ -15,6 +16,11 @@ describe('parseTabMessage', () => {
     };
     expect(Object.keys(valid).sort()).toEqual([...TAB_MESSAGE_TYPES].sort());
     for (const type of TAB_MESSAGE_TYPES) expect(parseTabMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });
+  });
+
+  it('takes a set without ends as one with none (its marks span the fingerprints)', () => {
+    const { ends: _, ...withoutEnds } = set();
+    expect(parseTabMessage(show([withoutEnds])).payload).toEqual({ sets: [{ ...withoutEnds, ends: [] }] });
   });
 
   it('accepts the largest message the limits allow', () => {
@@ -48,6 +54,13 @@ describe('parseTabMessage', () => {
     [show([set({ slot: '1' })]), 'sets[0]: slot must be a whole number from 0 to 5'],
     [show([set({ slot: undefined })]), 'sets[0]: slot must be a whole number from 0 to 5'],
     [show([set({ hashes: undefined })]), 'sets[0]: hashes must be a list'],
+    [show([set({ ends: {} })]), 'sets[0]: ends must be a list'],
+    [show([set({ ends: [end(), 7] })]), 'sets[0]: ends[1]: an end must be an object'],
+    [show([set({ ends: [end({ first: -1 })] })]), 'sets[0]: ends[0]: first must be a whole number from 0 to 4294967295'],
+    [show([set({ ends: [end({ last: 2 ** 32 })] })]), 'sets[0]: ends[0]: last must be a whole number from 0 to 4294967295'],
+    [show([set({ ends: [end({ lead: 1.5 })] })]), `sets[0]: ends[0]: lead must be a whole number from 0 to ${LIMITS.passageEndWords}`],
+    [show([set({ ends: [end({ trail: LIMITS.passageEndWords + 1 })] })]), `sets[0]: ends[0]: trail must be a whole number from 0 to ${LIMITS.passageEndWords}`],
+    [show([set({ ends: new Array(LIMITS.passageEndsPerSet + 1).fill(end()) })]), `sets[0]: ends has too many items: ${LIMITS.passageEndsPerSet + 1} (at most ${LIMITS.passageEndsPerSet})`],
     [show([set({ hashes: { 0: 1, length: 1 } })]), 'sets[0]: hashes must be a list'],
     [show([set({ hashes: [1, 2, -1] })]), 'sets[0]: hashes[2] must be a whole number from 0 to 4294967295: got -1'],
     [show([set({ hashes: [2 ** 32] })]), 'sets[0]: hashes[0] must be a whole number from 0 to 4294967295: got 4294967296'],

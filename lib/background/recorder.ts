@@ -182,6 +182,7 @@ function listedPassages(matches: readonly RecordMatch[]): PassageMatch[] {
     otherShare: round(match.otherShare),
     passages: match.passages.length,
     hashes: match.hashes,
+    ends: match.ends,
     alsoIn: alsoIn.map((other) => summary(other.record)),
   }));
 }
@@ -238,9 +239,9 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
       return { state: 'not-article', matches: 0, passages: 0 };
     }
-    const { words, hashes, positions } = passageFingerprints(page.outcome.text);
+    const { words, hashes, positions, wordBits } = passageFingerprints(page.outcome.text);
     const pages = await store();
-    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions }, now: deps.now() };
+    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, now: deps.now() };
     let recorded;
     try {
       recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));

@@ -5,7 +5,8 @@
 //
 // What arrives is, per earlier page, a set of hashes: this page's passage fingerprints (winnowed
 // k-gram hashes) that lie inside the passages the worker found shared, from the fingerprints of the
-// page's Readability text. The live page's text is not that text: it has navigation, ads and a
+// page's Readability text, and for each passage how many words it runs before its first
+// fingerprint and after its last (the worker extends a match by both pages' word bits). The live page's text is not that text: it has navigation, ads and a
 // footer around the article. Winnowing still selects the same fingerprints inside the article,
 // because a window's choice (the rightmost minimum of its w k-gram hashes) depends only on the
 // w + k − 1 words the window covers. Every window of the article's own text lies wholly inside
@@ -21,6 +22,7 @@
 import { BLOCK_TAGS } from '../text/reading';
 import { PASSAGE_PARAMS, type PassageParams, passageFingerprints } from '../fingerprint/passages';
 import { MAX_REPEATS, type WordRange } from '../index/passage-match';
+import type { PassageEnd } from '../index/passage-index';
 
 /**
  * Elements whose text is not read: code and styles, inert markup (template, noscript), form
@@ -132,6 +134,8 @@ export function collectPageText(root: Node, isHidden: (el: Element) => boolean =
 export interface SharedSet {
   id: string;
   hashes: Uint32Array | readonly number[];
+  /** Where the passages' ends lie from their first and last fingerprints (the worker's, from the word bits); none: the marks span the fingerprints. */
+  ends?: readonly PassageEnd[];
 }
 
 /** A passage found in the text: its characters [start, end) and its words. */
@@ -151,9 +155,11 @@ export interface LocatedSet {
  * the set, chained while each follows the one before within 2w + k words (the gap sharedPassages
  * chains over: a word or two edited in a passage breaks the k-grams around it, and the fingerprints
  * on either side still make one passage), each chain from the first word of its first k-gram to the
- * last word of its last (position + k − 1). That is what the worker knows of a passage from the
- * fingerprints alone: its matched k-grams, not the words around them. A hash more than MAX_REPEATS
- * times in the text (a refrain, a table) is not marked, as it is not matched.
+ * last word of its last (position + k − 1), then extended by the set's ends: the words the worker
+ * found the passage to run before its first fingerprint (when the chain starts with it) and after
+ * its last (when the chain ends with it), from both pages' word bits. Without them a mark spans
+ * the matched k-grams only. A hash more than MAX_REPEATS times in the text (a refrain, a table)
+ * is not marked, as it is not matched.
  */
 export function locatePassages(text: string, sets: readonly SharedSet[], params: PassageParams = PASSAGE_PARAMS): LocatedSet[] {
   if (sets.every((s) => s.hashes.length === 0)) return sets.map(({ id }) => ({ id, passages: [] }));
@@ -161,23 +167,33 @@ export function locatePassages(text: string, sets: readonly SharedSet[], params:
   const counts = new Map<number, number>();
   for (const h of f.hashes) counts.set(h, (counts.get(h) ?? 0) + 1);
   const gap = 2 * params.w + params.k;
-  return sets.map(({ id, hashes }) => {
+  return sets.map(({ id, hashes, ends = [] }) => {
     const wanted = new Set<number>(hashes);
+    const leadOf = new Map(ends.map((e) => [e.first, e.lead]));
+    const trailOf = new Map(ends.map((e) => [e.last, e.trail]));
     const chains: WordRange[] = [];
     let first = -1;
     let last = -1;
+    let firstHash = 0;
+    let lastHash = 0;
+    const close = (): void => {
+      const start = Math.max(chains.at(-1)?.end ?? 0, first - (leadOf.get(firstHash) ?? 0));
+      chains.push({ start: Math.min(start, first), end: Math.min(f.words, last + params.k + (trailOf.get(lastHash) ?? 0)) });
+    };
     for (let i = 0; i < f.hashes.length; i++) {
       const h = f.hashes[i]!;
       if (!wanted.has(h) || counts.get(h)! > MAX_REPEATS) continue;
       const at = f.positions[i]!;
       if (first >= 0 && at - last <= gap) {
         last = at;
+        lastHash = h;
         continue;
       }
-      if (first >= 0) chains.push({ start: first, end: last + params.k });
+      if (first >= 0) close();
       first = last = at;
+      firstHash = lastHash = h;
     }
-    if (first >= 0) chains.push({ start: first, end: last + params.k });
+    if (first >= 0) close();
     // The word offsets cost more than the fingerprints: worked out only when something matched.
     const spans = chains.length > 0 ? f.spans : null;
     return { id, passages: chains.map((words) => ({ start: spans!.start[words.start]!, end: spans!.end[words.end - 1]!, words })) };

@@ -1,11 +1,14 @@
 // A page's passage fingerprints as bytes: what the store keeps of a page (lib/store/passages.ts)
 // and what an export line carries (lib/protocol/ndjson.ts, in base64). Hashes and positions, no text:
 //
-//   varint words · varint n · n × (varint gap · hash as 4 bytes, big-endian)
+//   varint words · varint n · n × (varint gap · hash as 4 bytes, big-endian) · [word bits]
 //
 // A gap is the fingerprint's position minus the one before it (the first's is its position).
 // Winnowing keeps one k-gram in every window of w, so a gap is at most w (26) and takes one byte.
-// Varints are unsigned LEB128: 7 bits a byte, the low bits first.
+// Varints are unsigned LEB128: 7 bits a byte, the low bits first. The word bits, one bit of each
+// word's hash (lib/fingerprint/passages.ts), 8 a byte, the first word in the lowest bit, the last
+// byte's unused bits 0, take the rest of the bytes when present: ⌈words / 8⌉ of them. Bytes written
+// before they existed end with the fingerprints and still decode, without them.
 import type { PassageFingerprints } from './passages';
 import { readVarint, varintSize, writeVarint } from './varint';
 
@@ -13,8 +16,9 @@ import { readVarint, varintSize, writeVarint } from './varint';
 export const MAX_PAGE_FINGERPRINTS = 50_000;
 
 /** Checks what encodePassageBytes needs: whole word count, positions increasing from 0 inside it, hashes 32-bit. */
-function checkFingerprints({ words, hashes, positions }: PassageFingerprints): void {
+function checkFingerprints({ words, hashes, positions, wordBits }: PassageFingerprints): void {
   if (!Number.isSafeInteger(words) || words < 0) throw new RangeError(`a page's word count must be a whole number: got ${words}`);
+  if (wordBits !== undefined) checkWordBits(wordBits, 0, wordBits.length, words);
   if (hashes.length !== positions.length) throw new RangeError(`${hashes.length} hashes for ${positions.length} positions`);
   if (hashes.length > MAX_PAGE_FINGERPRINTS) throw new RangeError(`${hashes.length} passage fingerprints: at most ${MAX_PAGE_FINGERPRINTS} a page`);
   let previous = -1;
@@ -29,7 +33,7 @@ function checkFingerprints({ words, hashes, positions }: PassageFingerprints): v
 export function encodePassageBytes(fingerprints: PassageFingerprints): Uint8Array {
   checkFingerprints(fingerprints);
   const { words, hashes, positions } = fingerprints;
-  let size = varintSize(words) + varintSize(hashes.length) + 4 * hashes.length;
+  let size = varintSize(words) + varintSize(hashes.length) + 4 * hashes.length + (fingerprints.wordBits?.length ?? 0);
   for (let i = 0; i < positions.length; i++) size += varintSize(positions[i]! - (i === 0 ? 0 : positions[i - 1]!));
   const out = new Uint8Array(size);
   let at = writeVarint(out, 0, words);
@@ -42,16 +46,28 @@ export function encodePassageBytes(fingerprints: PassageFingerprints): Uint8Arra
     out[at++] = (h >>> 8) & 0xff;
     out[at++] = h & 0xff;
   }
+  if (fingerprints.wordBits !== undefined) out.set(fingerprints.wordBits, at);
   return out;
 }
 
+/** Bytes the word bits of a text of `words` words take. */
+export const wordBitsLength = (words: number): number => Math.ceil(words / 8);
+
+/** Checks that bytes[at, end) are the word bits of `words` words: their length, and the last byte's unused bits 0. */
+function checkWordBits(bytes: Uint8Array, at: number, end: number, words: number): void {
+  if (end - at !== wordBitsLength(words)) throw new RangeError(`${end - at} bytes of word bits for ${words} words: they take ${wordBitsLength(words)}`);
+  if (words % 8 !== 0 && bytes[end - 1]! >> words % 8 !== 0) throw new RangeError('the word bits past the last word are not 0');
+}
+
 /**
- * The fingerprints encoded at `at` in `bytes` (encodePassageBytes), and where they end. Throws a
- * RangeError that says what is wrong: bytes that end early, too many fingerprints, a position
- * that does not increase or lies past the words.
+ * The fingerprints encoded in `bytes` (encodePassageBytes), with their word bits when the bytes
+ * hold them. Throws a RangeError that says what is wrong: bytes that end early, too many
+ * fingerprints, a position that does not increase or lies past the words, word bits of the wrong
+ * length.
  */
-export function decodePassageBytes(bytes: Uint8Array, at = 0): { fingerprints: PassageFingerprints; end: number } {
-  const { words, count, end } = checkPassageBytes(bytes, at);
+export function decodePassageBytes(bytes: Uint8Array): PassageFingerprints {
+  const { words, count, fingerprintsEnd } = checkPassageBytes(bytes);
+  let at = 0;
   const hashes = new Uint32Array(count);
   const positions = new Int32Array(count);
   let position = 0;
@@ -63,7 +79,7 @@ export function decodePassageBytes(bytes: Uint8Array, at = 0): { fingerprints: P
     positions[i] = position;
     at = gap.end + 4;
   }
-  return { fingerprints: { words, hashes, positions }, end };
+  return fingerprintsEnd === bytes.length ? { words, hashes, positions } : { words, hashes, positions, wordBits: bytes.slice(fingerprintsEnd) };
 }
 
 /** The big-endian 32-bit hash at `at`. */
@@ -72,10 +88,11 @@ function hashAt(bytes: Uint8Array, at: number): number {
 }
 
 /**
- * Checks bytes as decodePassageBytes does, without decoding them into arrays: the word count and
- * how many fingerprints they hold, and where they end. The same RangeErrors.
+ * Checks bytes as decodePassageBytes does, without decoding them into arrays: the word count, how
+ * many fingerprints they hold and where those end (the word bits, if any, follow). The same RangeErrors.
  */
-export function checkPassageBytes(bytes: Uint8Array, at = 0): { words: number; count: number; end: number } {
+export function checkPassageBytes(bytes: Uint8Array): { words: number; count: number; fingerprintsEnd: number } {
+  let at = 0;
   const words = readVarint(bytes, at);
   const count = readVarint(bytes, words.end);
   if (count.value > MAX_PAGE_FINGERPRINTS) throw new RangeError(`${count.value} passage fingerprints: at most ${MAX_PAGE_FINGERPRINTS} a page`);
@@ -89,7 +106,8 @@ export function checkPassageBytes(bytes: Uint8Array, at = 0): { words: number; c
     at = gap.end + 4;
     if (at > bytes.length) throw new RangeError('the bytes end inside a hash');
   }
-  return { words: words.value, count: count.value, end: at };
+  if (at < bytes.length) checkWordBits(bytes, at, bytes.length, words.value);
+  return { words: words.value, count: count.value, fingerprintsEnd: at };
 }
 
 /**

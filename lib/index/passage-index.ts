@@ -117,6 +117,22 @@ export interface SharedPassages {
   passages: Passage[];
   /** The looked-up page's fingerprint hashes whose k-gram lies inside one of the passages, each once, in position order. */
   hashes: number[];
+  /** Where each passage's ends lie from the looked-up page's first and last fingerprints inside it. */
+  ends: PassageEnd[];
+}
+
+/**
+ * Where a passage's ends lie on the looked-up page, from its first and last fingerprints inside
+ * the passage: what the content script, which finds the fingerprints on the live page by their
+ * hashes, extends its marks by (lib/content/highlight.ts).
+ */
+export interface PassageEnd {
+  /** The hash of the page's first fingerprint inside the passage, and the words from the passage's start to that fingerprint's first word. */
+  first: number;
+  lead: number;
+  /** The hash of its last fingerprint inside, and the words from the end of that fingerprint's k-gram to the passage's end. */
+  last: number;
+  trail: number;
 }
 
 export interface MatchPassagesOptions {
@@ -151,6 +167,24 @@ export function passageCandidates(own: PassageFingerprints, ownId: number, posti
     .sort((a, b) => b.held - a.held || a.id - b.id);
 }
 
+/** Per range, own's first and last fingerprints inside it and how far the range's ends lie from them (ranges with none inside are left out). */
+export function passageEnds(own: PassageFingerprints, ranges: readonly { start: number; end: number }[], k = PASSAGE_PARAMS.k): PassageEnd[] {
+  const out: PassageEnd[] = [];
+  for (const r of ranges) {
+    let first = -1;
+    let last = -1;
+    for (let i = 0; i < own.hashes.length; i++) {
+      const p = own.positions[i]!;
+      if (p < r.start) continue;
+      if (p + k > r.end) break;
+      if (first < 0) first = i;
+      last = i;
+    }
+    if (first >= 0) out.push({ first: own.hashes[first]!, lead: own.positions[first]! - r.start, last: own.hashes[last]!, trail: r.end - (own.positions[last]! + k) });
+  }
+  return out;
+}
+
 /** Own's hashes whose k-gram lies inside one of the ranges (each once, in position order). */
 export function hashesInside(own: PassageFingerprints, ranges: readonly { start: number; end: number }[], k = PASSAGE_PARAMS.k): number[] {
   const out: number[] = [];
@@ -174,7 +208,7 @@ const hasWords = (f: PassageFingerprints): f is WordPassageFingerprints => (f as
  * and each side's share of words inside them. With both texts' word hashes, each passage is
  * extended to the whole shared run.
  */
-export function comparePassages(own: PassageFingerprints, other: PassageFingerprints, options: Pick<MatchOptions, 'ignore' | 'params'> = {}): Omit<SharedPassages, 'id' | 'hashes'> {
+export function comparePassages(own: PassageFingerprints, other: PassageFingerprints, options: Pick<MatchOptions, 'ignore' | 'params'> = {}): Omit<SharedPassages, 'id' | 'hashes' | 'ends'> {
   const wordHashes = hasWords(own) && hasWords(other) ? { a: own.wordHashes, b: other.wordHashes } : undefined;
   const passages = sharedPassages(own, other, { ...options, minWords: MIN_PASSAGE_WORDS, ...(wordHashes === undefined ? {} : { wordHashes }) });
   return {
@@ -203,7 +237,8 @@ export async function findSharedPassages(source: PassageSource, own: PassageFing
     if (other === undefined) return;
     const found = comparePassages(own, other, { ignore });
     if (found.passages.length === 0) return;
-    out.push({ id, ...found, hashes: hashesInside(own, found.passages.map((p) => p.a)) });
+    const ranges = found.passages.map((p) => p.a);
+    out.push({ id, ...found, hashes: hashesInside(own, ranges), ends: passageEnds(own, ranges) });
   });
   return out.sort((a, b) => b.share - a.share || b.otherShare - a.otherShare || a.id - b.id);
 }

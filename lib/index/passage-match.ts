@@ -1,8 +1,11 @@
 // Passages two texts share: their matching fingerprints chained, in order in both texts, into
 // spans. With both texts' word hashes at hand (scan), each passage is then extended word by word
-// to the whole shared run; from fingerprints alone (a page read earlier, whose text is not kept),
-// a passage spans its matched k-grams.
-import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, type PassageFingerprints, type PassageParams } from '../fingerprint/passages';
+// to the whole shared run. From fingerprints alone (a page read earlier, whose text is not kept),
+// it is extended while both pages' word bits agree (one bit of each word's hash): to the run's
+// ends and, by chance, a word past them on average; a run of 20 words stays about 20 words, below
+// MIN_PASSAGE_WORDS. Fingerprints without word bits (imported from an older file) span their
+// matched k-grams.
+import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, type PassageFingerprints, type PassageParams, bitAt } from '../fingerprint/passages';
 
 /** Half-open range of word indices. */
 export interface WordRange {
@@ -95,6 +98,7 @@ export function sharedPassages(a: PassageFingerprints, b: PassageFingerprints, o
     (c): Passage => ({ a: { start: c.firstA, end: c.lastA + params.k }, b: { start: c.firstB, end: c.lastB + params.k }, matches: c.matches }),
   );
   if (wordHashes) for (const p of passages) extend(p, wordHashes.a, wordHashes.b);
+  else if (a.wordBits !== undefined && b.wordBits !== undefined) for (const p of passages) extendByBits(p, a, b);
   let merged = mergeOverlapping(passages);
   if (ignore) {
     const zonesA = boilerplateZones(a, ignore, params);
@@ -151,6 +155,20 @@ function extend(p: Passage, wa: Uint32Array, wb: Uint32Array): void {
     p.b.start--;
   }
   while (p.a.end < wa.length && p.b.end < wb.length && wa[p.a.end] === wb[p.b.end]) {
+    p.a.end++;
+    p.b.end++;
+  }
+}
+
+/** Grows a passage left and right while the word bits on both sides agree (both texts have them). */
+function extendByBits(p: Passage, a: PassageFingerprints, b: PassageFingerprints): void {
+  const ba = a.wordBits!;
+  const bb = b.wordBits!;
+  while (p.a.start > 0 && p.b.start > 0 && bitAt(ba, p.a.start - 1) === bitAt(bb, p.b.start - 1)) {
+    p.a.start--;
+    p.b.start--;
+  }
+  while (p.a.end < a.words && p.b.end < b.words && bitAt(ba, p.a.end) === bitAt(bb, p.b.end)) {
     p.a.end++;
     p.b.end++;
   }

@@ -7,6 +7,7 @@
 // content script (marking shared passages) in lib/protocol/tab-protocol.ts; both are re-exported here.
 import type { NotArticleReason } from '../text/reading';
 import type { SiteMark, SiteStanding } from '../report/groups';
+import type { PassageEnd } from '../index/passage-index';
 import { InvalidMessage, type Json, LIMITS, count, object, site, string, typedMessage } from './validation';
 
 export { InvalidMessage, LIMITS } from './validation';
@@ -66,6 +67,8 @@ export interface PassageMatch extends PageSummary {
   passages: number;
   /** This page's passage-fingerprint hashes inside those passages: what passages/show marks on the live page. */
   hashes: number[];
+  /** Where each passage's ends lie from this page's first and last fingerprints inside it (lib/index/passage-index.ts). */
+  ends: PassageEnd[];
   /**
    * The other pages read before that share exactly these passages with this page (copies of that
    * page on other sites), seen first first; that page is the one of them seen first (lib/report/fold.ts).

@@ -266,8 +266,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
     else {
       try {
         const bytes = base64ToBytes(rawPassages);
-        const { end } = checkPassageBytes(bytes);
-        if (end !== bytes.length) throw new RangeError(`${bytes.length - end} bytes follow the fingerprints`);
+        checkPassageBytes(bytes);
         passages = bytes;
       } catch {
         problems.push({ code: 'unreadable', field: 'passages' });

@@ -22,6 +22,7 @@ import {
 import type { SiteMark, SiteStanding } from '../report/groups';
 import type { NotArticleReason } from '../text/reading';
 import { InvalidMessage, type Json, LIMITS, count, list, object, string } from './validation';
+import { passageEndList } from './tab-protocol';
 
 const PAGE_STATES: readonly PageState[] = ['recorded', 'unknown', 'not-article', 'excluded', 'paused', 'storage-full'];
 const NOT_ARTICLE_CODES: readonly (NotArticleReason | 'no-words')[] = ['no-article', 'too-short', 'too-large', 'no-words'];
@@ -92,6 +93,7 @@ function passageMatch(value: unknown): PassageMatch {
     otherShare: share(o, 'otherShare'),
     passages: count(o, 'passages'),
     hashes,
+    ends: passageEndList(o),
     alsoIn: list(o, 'alsoIn', MAX_LISTED).map((p) => pageSummary(p, 'alsoIn')),
   };
 }

@@ -6,8 +6,11 @@
 //
 // Each earlier page is a set of THIS page's passage-fingerprint hashes (lib/fingerprint/passages.ts)
 // that lie inside the passages it shares with it, as the worker finds them from the fingerprints it
-// keeps; no text is sent either way. Each set is marked in one of PASSAGE_SLOTS colours.
+// keeps, with where each passage's ends lie from its first and last fingerprints (the worker finds
+// them from both pages' word bits); no text is sent either way. Each set is marked in one of
+// PASSAGE_SLOTS colours.
 import { InvalidMessage, type Json, LIMITS, list, object, string, typedMessage } from './validation';
+import type { PassageEnd } from '../index/passage-index';
 
 /** Colours a set can be marked in: the highlights `doppel-passage-0` … `-5` (assets/passages.css). */
 export const PASSAGE_SLOTS = 6;
@@ -24,6 +27,18 @@ export interface SharedPassageSet {
   slot: number;
   /** Passage-fingerprint hashes (unsigned 32-bit) of this page inside passages shared with that page. */
   hashes: number[];
+  /** Where the passages' ends lie from this page's first and last fingerprints inside each (the worker's, from the word bits): what a mark is extended by. */
+  ends: PassageEnd[];
+}
+
+/** The ends of passages as the worker gives them (a report's PassageMatch.ends, a set's ends), or InvalidMessage. */
+export function passageEndList(o: Json): PassageEnd[] {
+  return list(o, 'ends', LIMITS.passageEndsPerSet).map((value, i) =>
+    within(`ends[${i}]`, () => {
+      const e = object(value, 'an end');
+      return { first: wholeNumber(e, 'first', 0, MAX_HASH), lead: wholeNumber(e, 'lead', 0, LIMITS.passageEndWords), last: wholeNumber(e, 'last', 0, MAX_HASH), trail: wholeNumber(e, 'trail', 0, LIMITS.passageEndWords) };
+    }),
+  );
 }
 
 /** What is marked on the page after a message: the ranges marked in all, and per set. */
@@ -84,7 +99,8 @@ function passageSet(value: unknown): SharedPassageSet {
       throw new InvalidMessage(`hashes[${i}] must be a whole number from 0 to ${MAX_HASH}: got ${JSON.stringify(h)?.slice(0, 40)}`);
     }
   }
-  return { id, slot, hashes: hashes as number[] };
+  // a set without ends is marked over its fingerprints alone
+  return { id, slot, hashes: hashes as number[], ends: o['ends'] === undefined ? [] : passageEndList(o) };
 }
 
 function noFields(payload: unknown): Record<string, never> {

@@ -23,6 +23,10 @@ export const LIMITS = {
   passageHashesPerSet: 50_000,
   /** …and of all of them together, which bounds the message (about 11 characters a hash). */
   passageHashes: 200_000,
+  /** Passages of one of them whose ends are given (PassageEnd): a page of 500,000 characters holds at most some 17,000 of 30 words. */
+  passageEndsPerSet: 20_000,
+  /** Words a passage's end lies from this page's outermost fingerprint inside it: under w (26), whatever the text. */
+  passageEndWords: 1_000,
 } as const;
 
 export class InvalidMessage extends Error {

@@ -113,9 +113,7 @@ export function decodePassageBlock(block: number, value: unknown): (Uint8Array |
 function decodeSlot(id: number, bytes: Uint8Array | undefined): PassageFingerprints | undefined {
   if (bytes === undefined) return undefined;
   try {
-    const { fingerprints, end } = decodePassageBytes(bytes);
-    if (end !== bytes.length) throw new RangeError(`${bytes.length - end} bytes past the fingerprints`);
-    return fingerprints;
+    return decodePassageBytes(bytes);
   } catch (error) {
     throw new RangeError(`Doppel's stored passage fingerprints of page ${id} are damaged: ${(error as Error).message}.`);
   }

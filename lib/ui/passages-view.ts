@@ -21,7 +21,7 @@ export function passageSets(passages: readonly PassageMatch[]): SharedPassageSet
   return passages.slice(0, LIMITS.passageSets).map((match, i) => {
     const hashes = match.hashes.slice(0, Math.min(LIMITS.passageHashesPerSet, room));
     room -= hashes.length;
-    return { id: match.url, slot: slotOf(i), hashes };
+    return { id: match.url, slot: slotOf(i), hashes, ends: match.ends.slice(0, LIMITS.passageEndsPerSet) };
   });
 }
 

@@ -218,7 +218,7 @@ describe('shared passages in Firefox', () => {
     const { header, pages } = readExport(exported);
     expect(header).toMatchObject({ pages: 2, passages: { k: 5, w: 26 } });
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted([originalUrl(), excerptUrl()]));
-    for (const page of pages) expect(decodePassageBytes(base64ToBytes(page['passages'] as string)).fingerprints.words, page['url'] as string).toBeGreaterThan(200);
+    for (const page of pages) expect(decodePassageBytes(base64ToBytes(page['passages'] as string)).words, page['url'] as string).toBeGreaterThan(200);
 
     await clearAll(history);
     expect(await ff.waitForPopupState(excerptUrl(), 'unknown')).toEqual([]);

@@ -12,7 +12,8 @@ import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readHtml } from '../../lib/background/html-reader';
 import { PASSAGE_PARAMS, passageFingerprints } from '../../lib/fingerprint/passages';
-import { sharedPassages } from '../../lib/index/passage-match';
+import { type WordRange, sharedPassages } from '../../lib/index/passage-match';
+import { type PassageEnd, passageEnds } from '../../lib/index/passage-index';
 import { wordSpans } from '../../lib/text/words';
 import { EXTENSION_DIR, type ExtensionSession, seededProse, type Session, type Site, sleep, startSession, tabIdOf, visit } from './harness';
 
@@ -54,8 +55,8 @@ afterAll(() => session?.close());
 
 const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-/** The worker's side: this page's hashes inside the passage it shares with the earlier page, and that passage's text. */
-function workerSide(): { hashes: number[]; text: string } {
+/** The worker's side: this page's hashes inside the passage it shares with the earlier page, where the passage's ends lie from them, and its text. */
+function workerSide(): { hashes: number[]; ends: PassageEnd[]; text: string; words: WordRange; articleWords: string[] } {
   const read = readHtml(STORY, site.url('/news/story.html'), (html) => parseHTML(html).document as unknown as Document);
   if (read.outcome.kind !== 'article') throw new Error(`not read as an article: ${read.outcome.message}`);
   const article = read.outcome.text;
@@ -65,7 +66,8 @@ function workerSide(): { hashes: number[]; text: string } {
   const p = passages[0]!.a;
   const hashes = [...current.hashes].filter((_, i) => current.positions[i]! >= p.start && current.positions[i]! + PASSAGE_PARAMS.k <= p.end);
   const spans = wordSpans(article);
-  return { hashes, text: collapse(article.slice(spans.start[p.start], spans.end[p.end - 1])) };
+  const articleWords = Array.from(spans.start, (start, i) => article.slice(start, spans.end[i]));
+  return { hashes, ends: passageEnds(current, [p]), text: collapse(article.slice(spans.start[p.start], spans.end[p.end - 1])), words: p, articleWords };
 }
 
 type Chrome = { chrome: { tabs: { sendMessage(tabId: number, message: unknown): Promise<unknown> } } };
@@ -127,7 +129,14 @@ describe('marking shared passages', () => {
     expect(await page.evaluate(() => (window as unknown as { __before?: string }).__before)).toBe(loaded);
     expect(await highlightOf(page, 'doppel-passage-0')).toEqual({ has: false, size: 0, texts: [] });
 
-    const show = { type: 'passages/show', payload: { sets: [{ id: 'earlier', slot: 0, hashes: worker.hashes }] } };
+    // the copied run's words in the article: the mark must start and end within 5 words of them
+    const bare = (w: string): string => w.replace(/[.,]/g, '');
+    const runStart = worker.articleWords.findIndex((_, i) => run.every((w, j) => bare(worker.articleWords[i + j] ?? '') === bare(w)));
+    expect(runStart).toBeGreaterThan(0);
+    expect(Math.abs(worker.words.start - runStart)).toBeLessThanOrEqual(5);
+    expect(Math.abs(worker.words.end - (runStart + run.length))).toBeLessThanOrEqual(5);
+
+    const show = { type: 'passages/show', payload: { sets: [{ id: 'earlier', slot: 0, hashes: worker.hashes, ends: worker.ends }] } };
     expect(await sendFromPopup(popup, tabId, show)).toEqual({ ok: true, value: { marked: 1, sets: [{ id: 'earlier', ranges: 1 }] } });
     const marked = await highlightOf(page, 'doppel-passage-0');
     expect(marked.has).toBe(true);
@@ -137,7 +146,7 @@ describe('marking shared passages', () => {
     expect(await page.evaluate(() => document.documentElement.outerHTML)).toBe(loaded);
 
     // A malformed message is refused with its reason and leaves the marks as they were.
-    const bad = { type: 'passages/show', payload: { sets: [{ id: 'earlier', slot: 9, hashes: [] }] } };
+    const bad = { type: 'passages/show', payload: { sets: [{ id: 'earlier', slot: 9, hashes: [], ends: [] }] } };
     expect(await sendFromPopup(popup, tabId, bad)).toEqual({ ok: false, error: 'Malformed message: sets[0]: slot must be a whole number from 0 to 5' });
     expect((await highlightOf(page, 'doppel-passage-0')).texts.map(collapse)).toEqual([worker.text]);
 

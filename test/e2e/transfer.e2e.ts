@@ -117,7 +117,7 @@ describe('export and import in Chromium', () => {
       expect(page).not.toHaveProperty('text'); // Doppel keeps no page text
       expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'simhash', 'site', 'title', 'url', 'visits']);
       // passage fingerprints (hashes and word positions), never words
-      const { fingerprints } = decodePassageBytes(base64ToBytes(page['passages'] as string));
+      const fingerprints = decodePassageBytes(base64ToBytes(page['passages'] as string));
       expect(fingerprints.hashes.length).toBeGreaterThan(10);
       expect(fingerprints.hashes.length).toBe(fingerprints.positions.length);
       expect(page['simhash']).toMatch(/^[0-9a-f]{16}$/);
