@@ -87,7 +87,8 @@ const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`;
 
 function qualityLine(result: PartialResult): string {
   const rows = result.rows.filter((r) => (PARTIAL_KINDS as readonly string[]).includes(r.row));
-  return `${rows.map((r) => `${r.row} ${pct(r.either, r.total)} (${r.either}/${r.total})`).join(', ')}; false links ${result.falseReuse.length}`;
+  const examples = result.falseReuse.slice(0, 3).map(({ a, b }) => `${a} ~ ${b}`);
+  return `${rows.map((r) => `${r.row} ${pct(r.either, r.total)} (${r.either}/${r.total})`).join(', ')}; false links ${result.falseReuse.length}${examples.length ? ` (${examples.join(', ')}${result.falseReuse.length > 3 ? ', …' : ''})` : ''}`;
 }
 
 interface ScaleRun {
