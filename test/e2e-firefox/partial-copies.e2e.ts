@@ -17,6 +17,17 @@ const ARTICLES = 12;
 const HAS_CORPUS = existsSync(CORPUS_DIR);
 if (!HAS_CORPUS) console.warn(`partial-copies.e2e.ts skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`);
 
+/**
+ * A page as served: without its scripts and refresh tags, which on these saved pages load from
+ * sites that are not there or navigate away (Firefox rejects the address), and without the
+ * republishing site's own box (see above).
+ */
+const served = (html: string): string =>
+  html
+    .replace(/<script\b[\s\S]*?<\/script>/gi, '')
+    .replace(/<meta[^>]+http-equiv=["']?refresh[^>]*>/gi, '')
+    .replace(/<p>A version of this story appears in the weekend print edition of [^<]*<\/p>/, '');
+
 /** Path of an article's original page. */
 const originalOf = (article: string): string => `${article}/original.html`;
 
@@ -33,11 +44,11 @@ beforeAll(async () => {
   const chosen = set.articles.slice(0, ARTICLES);
   partial = buildPartialCopies(set, CORPUS_DIR, 1).filter((p) => chosen.some((a) => p.path.startsWith(`${a}/`)) && p.kind !== 'excerpt-30');
   const needed = new Set(partial.flatMap((p) => [...p.sources, ...p.related]));
-  const originalPages = Object.fromEntries(set.pages.filter((p) => p.kind === 'original' && needed.has(p.article)).map((p) => [`/${p.path}`, p.html]));
+  const originalPages = Object.fromEntries(set.pages.filter((p) => p.kind === 'original' && needed.has(p.article)).map((p) => [`/${p.path}`, served(p.html)]));
   for (const article of needed) articlesOf.set(originalOf(article), new Set([article]));
   for (const p of partial) articlesOf.set(p.path, new Set([...p.sources, ...p.related]));
   originals = await servePages(originalPages);
-  copies = await servePages(Object.fromEntries(partial.map((p) => [`/${p.path}`, p.html.replace(/<p>A version of this story appears in the weekend print edition of [^<]*<\/p>/, '')])));
+  copies = await servePages(Object.fromEntries(partial.map((p) => [`/${p.path}`, served(p.html)])));
   ff = await launchFirefox();
 }, 600_000);
 

@@ -555,3 +555,23 @@ export function seededProse(seed: number): (n: number) => string[] {
   const random = mulberry32(seed);
   return (n) => Array.from({ length: n }, (_, i) => `w${Math.floor(random() * 20000)}${i % 15 === 14 ? '.' : i % 7 === 6 ? ',' : ''}`);
 }
+
+/**
+ * Where marks start and end against a shared run of words: `start` is the word of the run the first
+ * mark starts at (negative: that many words before the run), `end` the word it ends before (past
+ * run.length: after it). Each mark's text is collapsed to single spaces; a mark is placed by five of
+ * its words inside it (after its first five, before its last five), so a few words of overrun on
+ * either side are measured, not refused. Null when the probe is not in the run.
+ */
+export function marksAgainstRun(markTexts: readonly string[], run: readonly string[]): { start: number; end: number } | null {
+  const words = (text: string): string[] => text.replace(/\s+/g, ' ').trim().split(' ');
+  const bare = (word: string): string => word.replace(/[.,;:!?"“”]/g, '');
+  const runWords = run.map(bare);
+  const find = (probe: string[]): number => runWords.findIndex((_, i) => probe.every((w, j) => runWords[i + j] === bare(w)));
+  const first = words(markTexts[0] ?? '');
+  const last = words(markTexts.at(-1) ?? '');
+  if (first.length < 10 || last.length < 10) return null;
+  const a = find(first.slice(5, 10));
+  const b = find(last.slice(-10, -5));
+  return a < 0 || b < 0 ? null : { start: a - 5, end: b + 10 };
+}
