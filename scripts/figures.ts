@@ -62,9 +62,20 @@ export interface Figure {
 const PERCENT = String.raw`(\d+(?:\.\d+)?)%`;
 const QUALITY = '2026-11-27-quality.txt';
 const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
+const PEERS = '2026-11-27-peers.txt';
+const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
+const MILLION = '2026-11-27-1m-word-bits.txt';
+
+/** The Chromium column of bench:browser-quality's partial-copy table, for `kind`. */
+const chromiumPartial = (o: BenchOutput, kind: string): string =>
+  `${find(o, new RegExp(String.raw`^${kind}\s+[\d.]+% \(\d+/\d+\)\s+\d+ \+ \d+\s+${PERCENT}`), 'Partial copies, in the same run')[0]}%`;
+
+/** A "scan ÷ …" ratio of bench:peers at one scale (its section starts with `section`). */
+const peerRatio = (o: BenchOutput, section: string, label: string): string =>
+  find(o, new RegExp(`^\\s+${label.replace(/[()+÷]/g, (c) => `\\${c}`)}\\s+([\\d.]+) ×`), section)[0]!;
 
 /** The share in the last "pairs or reuse" column of bench:quality's partial-copy table, for `kind`. */
-const partial = (output: BenchOutput, kind: string): string => find(output, new RegExp(String.raw`^${kind}\s+.*${PERCENT} \(\d+/\d+\)\s+≥`), 'Near-duplicates and passages side by side')[0]! + '%';
+const partial = (output: BenchOutput, kind: string): string => find(output, new RegExp(String.raw`^${kind}\s+.*\s${PERCENT} \(\d+/\d+\)\s+≥`), 'Near-duplicates and passages side by side')[0]! + '%';
 const rewriteKind = (output: BenchOutput, kind: string): string => find(output, new RegExp(String.raw`^\s+${kind}\s+${PERCENT}`), 'Rewritten and translated copies')[0]! + '%';
 
 export const FIGURES: Figure[] = [
@@ -86,6 +97,12 @@ export const FIGURES: Figure[] = [
     source: QUALITY,
     measured: (o) =>
       `${rewriteKind(o, 'rewrite')} / ${rewriteKind(o, 'translation_es')} / ${rewriteKind(o, 'translation_zh')}, ${rewriteKind(o, 'independent')}, ${find(o, /^\s+links between different articles\s*(\d+)/, 'Rewritten and translated copies')[0]}`,
+  },
+  {
+    figure: 'partial copies found in Chromium\'s popups (excerpt 30% / stitched / 60-word quote), false links',
+    target: '≥ 90% / 95% / 90%, 0',
+    source: BROWSER_QUALITY,
+    measured: (o) => `${chromiumPartial(o, 'excerpt-30')} / ${chromiumPartial(o, 'stitched')} / ${chromiumPartial(o, 'quote')}, ${find(o, /^false \(different articles\)\s+\d+\s+\d+ \+ \d+\s+(\d+)/, 'Partial copies, in the same run')[0]}`,
   },
   {
     figure: 'fingerprinting speed against `simhash-js`',
@@ -113,42 +130,69 @@ export const FIGURES: Figure[] = [
     measured: (o) => `${find(o, /ratio ([\d.]+)×/)[0]}×`,
   },
   {
+    figure: '`scan` against Dolos\'s winnowing on the same .txt files, seconds (1× / 10× the pages)',
+    target: '≤ 1× Dolos',
+    source: PEERS,
+    measured: (o) => `${peerRatio(o, '1×: ', 'scan ÷ Dolos')}× / ${peerRatio(o, '10×: ', 'scan ÷ Dolos')}×`,
+  },
+  {
+    figure: '`scan` from HTML against Readability plus Dolos, seconds (1× / 10×)',
+    target: '< 1×',
+    source: PEERS,
+    measured: (o) => `${peerRatio(o, '1×: ', 'scan ÷ (Readability + Dolos)')}× / ${peerRatio(o, '10×: ', 'scan ÷ (Readability + Dolos)')}×`,
+  },
+  {
+    figure: '`scan`\'s time for 10× the pages',
+    target: '≤ 11×',
+    source: PEERS,
+    measured: (o) => `${find(o, /scan's time for [\d.]+× the pages: at most ([\d.]+)×/)[0]}×`,
+  },
+  {
     figure: '`scan`\'s peak memory, 100,000 files (`--json`)',
     target: '',
     source: '2026-11-27-scan-memory.txt',
     measured: (o) => {
       const [kb, seconds] = find(o, /peak (\d+) KB, ([\d.]+) s/);
-      return `${Math.round(Number(kb) / 1024)} MB (${seconds} s)`;
+      return `${Math.round(Number(kb) / 1024)} MiB (${seconds} s)`;
     },
   },
   {
-    figure: 'import, 1,000,000 pages with passages',
+    figure: 'import, 1,000,000 pages with passages and word bits',
     target: '≥ 10,000 pages/s',
-    source: '2026-11-27-1m-house.txt',
+    source: MILLION,
     measured: (o) => `${find(o, new RegExp(`import rate\\s+${NUMBER} pages/s`))[0]} pages/s`,
   },
   {
-    figure: 'storage per page, all-in with passages',
+    figure: 'planted 60-word quotes found by `report/get`, 1,000,000 pages',
+    target: '≥ 25 of 27',
+    source: MILLION,
+    measured: (o) => {
+      const [found, planted] = find(o, /quotes (\d+)\/(\d+)\)/);
+      return `${found} of ${planted}`;
+    },
+  },
+  {
+    figure: 'storage per page, all-in with passages and word bits',
     target: '≤ 800 B',
-    source: '2026-11-27-1m-house.txt',
+    source: MILLION,
     measured: (o) => `${find(o, new RegExp(`bytes per page\\s+${NUMBER} B`))[0]} B`,
   },
   {
     figure: 'lookup in the worker (`report/get` with passages), median / p99',
     target: '≤ 15 / ≤ 50 ms',
-    source: '2026-11-27-1m-house.txt',
+    source: MILLION,
     measured: (o) => `${find(o, new RegExp(`^\\s+median\\s+${NUMBER} ms`), 'in the worker:')[0]} / ${find(o, new RegExp(`^\\s+p99 \\(\\S+ of \\d+\\)\\s+${NUMBER} ms`), 'in the worker:')[0]} ms`,
   },
   {
     figure: 'popup ready (worker running / stopped first)',
     target: '≤ 150 ms (running)',
-    source: '2026-11-27-1m-house.txt',
+    source: MILLION,
     measured: (o) => `${find(o, new RegExp(`worker running \\(\\d+ loads\\)\\s+median ${NUMBER} ms`))[0]} / ${find(o, new RegExp(`worker stopped first \\(\\d+ loads\\)\\s+median ${NUMBER} ms`))[0]} ms`,
   },
   {
     figure: 'history page\'s first screen',
     target: '≤ 300 ms',
-    source: '2026-11-27-1m-house.txt',
+    source: MILLION,
     measured: (o) => `${find(o, new RegExp(`first screen \\(\\d+ loads\\)\\s+median ${NUMBER} ms`))[0]} ms`,
   },
 ];

@@ -1,0 +1,58 @@
+// The README's figures are the outputs' figures: scripts/figures.ts rebuilds the table from
+// docs/bench, and this test fails when README.md says anything else.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Figure, FigureError, end, figuresTable, find, methodsTable, parseBenchOutput, rebuiltReadme, start, withBlock } from '../scripts/figures';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const readOutput = (file: string): string => readFileSync(join(ROOT, 'docs/bench', file), 'utf8');
+
+describe('the README figures', () => {
+  it('match the outputs they cite, each row naming its command, date, commit and machine', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(rebuiltReadme(readme, readOutput)).toBe(readme);
+    for (const row of figuresTable(readOutput).split('\n').slice(2)) expect(row).toMatch(/\| \[\d{4}-\d\d-\d\d-[\w-]+\]\(docs\/bench\/[\w.-]+\): `[^`]*npm run [^`]+`, \d{4}-\d\d-\d\d \d\d:\d\d UTC, [0-9a-f]{7,}, \d+ × .+ \|$/);
+  });
+
+  it('the README shows no other table of measured figures', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const outside = ['figures', 'methods'].reduce((text, block) => text.slice(0, text.indexOf(start(block))) + text.slice(text.indexOf(end(block)) + end(block).length), readme);
+    expect(outside).not.toMatch(/\| \d[\d,.]* ?(?:%|×|pages\/s|MB\/s|ms|B) \|/);
+    expect(methodsTable(readOutput)).toMatch(/^\| simhash \(k ≤ 3\) \| \d+(?:\.\d)?% \|/m);
+  });
+});
+
+const OUTPUT = [
+  '# command: npm run bench',
+  '# date: 2026-11-27 03:00 UTC',
+  '# commit: abc1234',
+  '# machine: 2 × AMD EPYC, v20.20.2, load average 0.10 at the start',
+  '',
+  'In the worker:',
+  '  median   9.0 ms',
+  'Round trip:',
+  '  median   10.6 ms',
+].join('\n');
+
+describe('figuresTable and its parts', () => {
+  const figure: Figure = { figure: 'lookup | median', target: '≤ 15 ms', source: 'x.txt', measured: (o) => `${find(o, /median\s+([\d.]+) ms/, 'Round trip')[0]} ms` };
+
+  it('reads the header and the figure after its section', () => {
+    expect(figuresTable(() => OUTPUT, [figure]).split('\n')[2]).toBe('| lookup \\| median | 10.6 ms | ≤ 15 ms | [x](docs/bench/x.txt): `npm run bench`, 2026-11-27 03:00 UTC, abc1234, 2 × AMD EPYC |');
+  });
+
+  it('refuses an output without its header, and a figure its output does not print', () => {
+    expect(() => parseBenchOutput('old.txt', 'median 3 ms')).toThrow(new FigureError('old.txt: no "# command:" line in its header (record it with scripts/record-bench.sh)'));
+    expect(() => find(parseBenchOutput('x.txt', OUTPUT), /p99\s+([\d.]+)/)).toThrow('x.txt: no line matches /p99\\s+([\\d.]+)/');
+    expect(() => find(parseBenchOutput('x.txt', OUTPUT), /median/, 'Popup')).toThrow('x.txt: no line contains "Popup"');
+  });
+
+  it('a README whose number differs from its output is rewritten, and one without the block is refused', () => {
+    const table = figuresTable(() => OUTPUT, [figure]);
+    const drifted = `# Doppel\n\n${start('figures')}\n${table.replace('10.6 ms', '9.9 ms')}\n${end('figures')}\n`;
+    expect(withBlock(drifted, 'figures', table)).not.toBe(drifted);
+    expect(withBlock(drifted, 'figures', table)).toContain('| 10.6 ms |');
+    expect(() => withBlock('# Doppel\n', 'figures', table)).toThrow(FigureError);
+  });
+});
