@@ -6,8 +6,9 @@
 // then one page per line:
 //   {"url":…,"title":…,"site":…,"simhash":…,"check":…,"firstSeen":…,"lastSeen":…,"visits":…,"passages":"AQID…"}
 // with ISO 8601 dates. There is no page text: Doppel keeps none. `passages`, optional, is the
-// page's passage fingerprints (hashes and word positions: lib/fingerprint/passage-codec.ts) in base64; the
-// header's `passages` gives the winnowing parameters they were taken with.
+// page's passage fingerprints (hashes and word positions, then one bit of each word's hash when
+// the page has them: lib/fingerprint/passage-codec.ts) in base64; the header's `passages` gives the
+// winnowing parameters they were taken with. A line written before word bits has none and imports.
 //
 // Reading is lenient where it costs nothing and strict where a wrong value would be stored:
 // - a page needs `url` (http or https; stored canonical, lib/url.ts), `title` (a string) and
