@@ -1,7 +1,6 @@
 // Reading one file for `scan`: bytes → text (decode) → extracted, fingerprinted document. Used by
 // the main thread with one job and by each worker (bin/scan-worker.ts) with more.
 import { readFileSync } from 'node:fs';
-import { parseHTML } from 'linkedom';
 import { type FingerprintedDocument, type ScanKind, fingerprintDocument } from '../lib/scan/scan';
 import { type DetectorCode, fingerprintFor } from '../lib/scan/detector';
 import { COPY_DETECTORS, detectorNamed } from '../lib/scan/registry';
@@ -29,7 +28,7 @@ export async function readDocument(file: Listed, method: string, copies: readonl
   if (!read.ok) return read;
   const { content } = read;
   let text: string | null = null;
-  const fingerprinted = fingerprintFor(detectorNamed(method), { path: file.path, kind: file.kind, content }, parseHtml, {}, (t) => (text = t));
+  const fingerprinted = fingerprintFor(detectorNamed(method), { path: file.path, kind: file.kind, content }, await parserFor(file), {}, (t) => (text = t));
   const site = file.kind === 'html' && copies.length > 0 ? siteOfHtml(content) : null;
   const codes: Record<string, unknown> = {};
   for (const detector of COPY_DETECTORS) if (copies.includes(detector.name)) codes[detector.name] = text === null ? null : detector.code(text, site);
@@ -41,7 +40,7 @@ export async function readArticleText(file: Listed): Promise<{ ok: true; text: s
   const read = await readContent(file);
   if (!read.ok) return read;
   let text: string | null = null;
-  const { document } = fingerprintDocument({ path: file.path, kind: file.kind, content: read.content }, parseHtml, {}, (t) => (text = t));
+  const { document } = fingerprintDocument({ path: file.path, kind: file.kind, content: read.content }, await parserFor(file), {}, (t) => (text = t));
   return text === null ? { ok: false, reason: document.note ?? 'no text' } : { ok: true, text };
 }
 
@@ -111,6 +110,18 @@ export function decode(bytes: Uint8Array, kind: ScanKind): string {
   return new TextDecoder('utf-8').decode(bytes); // strips a UTF-8 BOM; bad bytes become U+FFFD
 }
 
-export function parseHtml(html: string): Document {
-  return parseHTML(html).document as unknown as Document;
+let linkedom: Promise<typeof import('linkedom')> | undefined;
+
+/**
+ * The HTML parser for an HTML file. linkedom takes about half a second to load, a tenth of a scan
+ * of a thousand .txt files, so a folder without HTML never loads it.
+ */
+async function parserFor(file: Listed): Promise<(html: string) => Document> {
+  if (file.kind !== 'html') return notHtml;
+  const { parseHTML } = await (linkedom ??= import('linkedom'));
+  return (html) => parseHTML(html).document as unknown as Document;
+}
+
+function notHtml(): never {
+  throw new Error('a text file is not parsed as HTML');
 }

@@ -140,6 +140,8 @@ export interface MatchPassagesOptions {
   exclude?: (id: number) => boolean;
   /** At most this many candidates are compared, those holding the most of this page's fingerprints first. */
   maxCandidates?: number;
+  /** Whether to work out the hashes and ends that mark the passages on a page (true by default; `scan` marks nothing). */
+  marks?: boolean;
 }
 
 /** Candidates compared at most in a lookup (a page among hundreds that share a phrase with it: the most similar are kept). */
@@ -223,7 +225,7 @@ export function comparePassages(own: PassageFingerprints, other: PassageFingerpr
  * `ownId`, whose fingerprints they are), the largest share of own first: the one matcher of
  * `scan` (in memory) and of the extension (IndexedDB).
  */
-export async function findSharedPassages(source: PassageSource, own: PassageFingerprints, ownId: number, { exclude, maxCandidates = Infinity }: MatchPassagesOptions = {}): Promise<SharedPassages[]> {
+export async function findSharedPassages(source: PassageSource, own: PassageFingerprints, ownId: number, { exclude, maxCandidates = Infinity, marks = true }: MatchPassagesOptions = {}): Promise<SharedPassages[]> {
   if (own.hashes.length === 0) return [];
   const postings = await source.postingsOf(own.hashes);
   const candidates = passageCandidates(own, ownId, postings, source.boilerplate, hasWords(own) ? 1 : 2)
@@ -238,7 +240,7 @@ export async function findSharedPassages(source: PassageSource, own: PassageFing
     const found = comparePassages(own, other, { ignore });
     if (found.passages.length === 0) return;
     const ranges = found.passages.map((p) => p.a);
-    out.push({ id, ...found, hashes: hashesInside(own, ranges), ends: passageEnds(own, ranges) });
+    out.push(marks ? { id, ...found, hashes: hashesInside(own, ranges), ends: passageEnds(own, ranges) } : { id, ...found, hashes: [], ends: [] });
   });
   return out.sort((a, b) => b.share - a.share || b.otherShare - a.otherShare || a.id - b.id);
 }

@@ -45,6 +45,28 @@ interface Chain {
 }
 
 /**
+ * Each hash of a text's fingerprints with its positions in order, worked out once per
+ * fingerprints object: `scan` compares each page with dozens of candidates, and this map was
+ * most of a comparison's cost.
+ */
+const positionCache = new WeakMap<PassageFingerprints, Map<number, number[]>>();
+
+function positionsOf(f: PassageFingerprints): Map<number, number[]> {
+  let map = positionCache.get(f);
+  if (map === undefined) {
+    map = new Map();
+    for (let j = 0; j < f.hashes.length; j++) {
+      const h = f.hashes[j]!;
+      const list = map.get(h);
+      if (list) list.push(f.positions[j]!);
+      else map.set(h, [f.positions[j]!]);
+    }
+    positionCache.set(f, map);
+  }
+  return map;
+}
+
+/**
  * Matches (i in a, j in b) of equal hashes, chained greedily in a's order: a match extends the
  * open chain it follows in both texts within `gap` words whose diagonal (j − i) moved least, at
  * most `drift` words (a dropped or inserted word or two).
@@ -53,23 +75,15 @@ export function sharedPassages(a: PassageFingerprints, b: PassageFingerprints, o
   const { params = PASSAGE_PARAMS, minWords = MIN_PASSAGE_WORDS, ignore, wordHashes } = options;
   const gap = 2 * params.w + params.k;
   const drift = 4;
-  const inB = new Map<number, number[]>();
-  for (let j = 0; j < b.hashes.length; j++) {
-    const h = b.hashes[j]!;
-    if (ignore?.(h)) continue;
-    const list = inB.get(h);
-    if (list) list.push(b.positions[j]!);
-    else inB.set(h, [b.positions[j]!]);
-  }
-  const countInA = new Map<number, number>();
-  for (const h of a.hashes) countInA.set(h, (countInA.get(h) ?? 0) + 1);
+  const inB = positionsOf(b);
+  const countInA = positionsOf(a);
 
   const open: Chain[] = [];
   const done: Chain[] = [];
   for (let i = 0; i < a.hashes.length; i++) {
     const h = a.hashes[i]!;
     const js = inB.get(h);
-    if (!js || js.length > MAX_REPEATS || countInA.get(h)! > MAX_REPEATS) continue;
+    if (!js || js.length > MAX_REPEATS || countInA.get(h)!.length > MAX_REPEATS || ignore?.(h)) continue;
     const pa = a.positions[i]!;
     for (let c = open.length - 1; c >= 0; c--) {
       if (open[c]!.lastA < pa - gap) done.push(...open.splice(c, 1));

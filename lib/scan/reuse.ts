@@ -35,7 +35,7 @@ export async function findReuse(pages: readonly PageForReuse[], skip: (a: number
   for (let a = 0; a < pages.length; a++) {
     const own = pages[a]!.fingerprints;
     if (!own) continue;
-    const found = await findSharedPassages(index, own, a, { exclude: (b) => b <= a || skip(a, b) });
+    const found = await findSharedPassages(index, own, a, { exclude: (b) => b <= a || skip(a, b), marks: false });
     for (const m of found.sort((x, y) => x.id - y.id)) out.push({ a, b: m.id, aShare: m.share, bShare: m.otherShare, passages: m.passages });
   }
   return out;
