@@ -6,11 +6,11 @@
 // What arrives is, per earlier page, a set of hashes: this page's passage fingerprints (winnowed
 // k-gram hashes) that lie inside the passages the worker found shared, from the fingerprints of the
 // page's Readability text, and for each passage how many words it runs before its first
-// fingerprint and after its last (the worker extends a match by both pages' word bits). The live page's text is not that text: it has navigation, ads and a
-// footer around the article. Winnowing still selects the same fingerprints inside the article,
-// because a window's choice (the rightmost minimum of its w k-gram hashes) depends only on the
-// w + k − 1 words the window covers. Every window of the article's own text lies wholly inside
-// the article, and the live text holds the same words in the same order there (the same block tags
+// fingerprint and after its last (the worker extends a match by both pages' word bits). The live
+// page's text is not that text: it has navigation, ads and a footer around the article.
+// Winnowing still selects the same fingerprints inside the article, because a window's choice (the
+// rightmost minimum of its w k-gram hashes) depends only on the w + k − 1 words the window covers.
+// Every window of the article's own text lies wholly inside the article, and the live text holds the same words in the same order there (the same block tags
 // break words in both: lib/text/reading.ts BLOCK_TAGS), so each of those windows is a window of the live
 // text too and selects the same k-gram: every fingerprint the worker kept is kept here, at another
 // position but with the same hash. Only windows across an edge differ: at the article's outer edges

@@ -10,9 +10,12 @@
 // is left out of passages.
 //
 // A page is compared with the pages that hold at least `minHeld` of its fingerprints (counted per
-// fingerprint of this page, repeats included). From fingerprints alone a passage spans its matched
-// k-grams, so one match spans k words, never MIN_PASSAGE_WORDS: two are needed. With both texts'
-// word hashes (scan), one shared fingerprint is extended to the whole shared run, so one is enough.
+// fingerprint of this page, repeats included). With both texts' word hashes (scan), one shared
+// fingerprint is extended to the whole shared run, so one is enough. From what the extension keeps,
+// two are asked: without word bits one match spans k words, never MIN_PASSAGE_WORDS; with them one
+// match would do, but a candidate per chance shared hash would cost a lookup at a million pages
+// more reads, so a shared run of 30 to about 45 words, which may hold a single fingerprint, can be
+// missed there where scan finds it.
 import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, type PassageFingerprints, type WordPassageFingerprints } from '../fingerprint/passages';
 import { type MatchOptions, type Passage, coveredShare, sharedPassages } from './passage-match';
 import type { MaybePromise } from './near';
@@ -208,7 +211,7 @@ const hasWords = (f: PassageFingerprints): f is WordPassageFingerprints => (f as
 /**
  * The passages `own` shares with `other`, boilerplate left out, of MIN_PASSAGE_WORDS or more,
  * and each side's share of words inside them. With both texts' word hashes, each passage is
- * extended to the whole shared run.
+ * extended to the whole shared run; with both pages' word bits, to about its ends.
  */
 export function comparePassages(own: PassageFingerprints, other: PassageFingerprints, options: Pick<MatchOptions, 'ignore' | 'params'> = {}): Omit<SharedPassages, 'id' | 'hashes' | 'ends'> {
   const wordHashes = hasWords(own) && hasWords(other) ? { a: own.wordHashes, b: other.wordHashes } : undefined;
