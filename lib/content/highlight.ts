@@ -10,9 +10,10 @@
 // page's text is not that text: it has navigation, ads and a footer around the article.
 // Winnowing still selects the same fingerprints inside the article, because a window's choice (the
 // rightmost minimum of its w k-gram hashes) depends only on the w + k − 1 words the window covers.
-// Every window of the article's own text lies wholly inside the article, and the live text holds the same words in the same order there (the same block tags
-// break words in both: lib/text/reading.ts BLOCK_TAGS), so each of those windows is a window of the live
-// text too and selects the same k-gram: every fingerprint the worker kept is kept here, at another
+// Every window of the article's own text lies wholly inside the article, and the live text holds
+// the same words in the same order there (the same block tags break words in both:
+// lib/text/reading.ts BLOCK_TAGS), so each of those windows is a window of the live text too and
+// selects the same k-gram: every fingerprint the worker kept is kept here, at another
 // position but with the same hash. Only windows across an edge differ: at the article's outer edges
 // the live text has windows that reach into the navigation or the footer, which may select k-grams
 // the article's text did not (their hashes are not in the set unless a phrase repeats), and where
