@@ -46,8 +46,8 @@ interface Chain {
 
 /**
  * Each hash of a text's fingerprints with its positions in order, worked out once per
- * fingerprints object: `scan` compares each page with dozens of candidates, and this map was
- * most of a comparison's cost.
+ * fingerprints object rather than once per comparison: `scan` compares each page with dozens of
+ * candidates.
  */
 const positionCache = new WeakMap<PassageFingerprints, Map<number, number[]>>();
 
@@ -111,8 +111,14 @@ export function sharedPassages(a: PassageFingerprints, b: PassageFingerprints, o
   const passages = done.map(
     (c): Passage => ({ a: { start: c.firstA, end: c.lastA + params.k }, b: { start: c.firstB, end: c.lastB + params.k }, matches: c.matches }),
   );
-  if (wordHashes) for (const p of passages) extend(p, wordHashes.a, wordHashes.b);
-  else if (a.wordBits !== undefined && b.wordBits !== undefined) for (const p of passages) extendByBits(p, a, b);
+  if (wordHashes) {
+    const { a: wa, b: wb } = wordHashes;
+    for (const p of passages) extend(p, wa.length, wb.length, (i, j) => wa[i] === wb[j]);
+  } else if (a.wordBits !== undefined && b.wordBits !== undefined) {
+    const { wordBits: ba } = a;
+    const { wordBits: bb } = b;
+    for (const p of passages) extend(p, a.words, b.words, (i, j) => bitAt(ba, i) === bitAt(bb, j));
+  }
   let merged = mergeOverlapping(passages);
   if (ignore) {
     const zonesA = boilerplateZones(a, ignore, params);
@@ -162,27 +168,13 @@ function cut(p: Passage, zones: readonly WordRange[], side: 'a' | 'b'): Passage[
   return pieces;
 }
 
-/** Grows a passage left and right while the words on both sides are equal. */
-function extend(p: Passage, wa: Uint32Array, wb: Uint32Array): void {
-  while (p.a.start > 0 && p.b.start > 0 && wa[p.a.start - 1] === wb[p.b.start - 1]) {
+/** Grows a passage left and right while `same` says the words on both sides agree (their hashes, or their word bits). */
+function extend(p: Passage, wordsA: number, wordsB: number, same: (i: number, j: number) => boolean): void {
+  while (p.a.start > 0 && p.b.start > 0 && same(p.a.start - 1, p.b.start - 1)) {
     p.a.start--;
     p.b.start--;
   }
-  while (p.a.end < wa.length && p.b.end < wb.length && wa[p.a.end] === wb[p.b.end]) {
-    p.a.end++;
-    p.b.end++;
-  }
-}
-
-/** Grows a passage left and right while the word bits on both sides agree (both texts have them). */
-function extendByBits(p: Passage, a: PassageFingerprints, b: PassageFingerprints): void {
-  const ba = a.wordBits!;
-  const bb = b.wordBits!;
-  while (p.a.start > 0 && p.b.start > 0 && bitAt(ba, p.a.start - 1) === bitAt(bb, p.b.start - 1)) {
-    p.a.start--;
-    p.b.start--;
-  }
-  while (p.a.end < a.words && p.b.end < b.words && bitAt(ba, p.a.end) === bitAt(bb, p.b.end)) {
+  while (p.a.end < wordsA && p.b.end < wordsB && same(p.a.end, p.b.end)) {
     p.a.end++;
     p.b.end++;
   }
