@@ -1,12 +1,12 @@
 // Reads and fingerprints `scan`'s files on several threads. With one job the main thread does it;
-// with more, that many worker threads (bin/scan-worker.ts) each take a file at a time, and the
-// main thread reads files itself until the first worker is ready. Results
+// with N, the main thread and N − 1 worker threads (bin/scan-worker.ts) each take a file at a
+// time: the main thread is one of the jobs, as it would otherwise wait idle on a core. Results
 // are handed on in the files' order, whatever order the workers finish in, so the report is the
 // same for any number of jobs. At most WINDOW_PER_JOB × jobs files are read ahead of the first
 // one not yet handed on, which bounds the memory held for results waiting their turn.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { buildSync } from 'esbuild';
+import { build } from 'esbuild';
 import { type Listed, type ReadResult, readDocument } from './scan-read';
 import type { Task } from './scan-worker';
 
@@ -16,20 +16,30 @@ const IN_FLIGHT_PER_WORKER = 8;
 
 export type OnResult = (index: number, file: Listed, result: ReadResult) => void;
 
-export async function readFiles(files: readonly Listed[], method: string, jobs: number, onResult: OnResult, copies: readonly string[] = []): Promise<void> {
+export interface ReadOptions {
+  /** The copy detectors whose codes are taken (lib/scan/registry.ts). */
+  copies?: readonly string[];
+  /** Whether the main thread reads files too (the default); tests turn it off to load the workers. */
+  mainThreadReads?: boolean;
+}
+
+/** Reads `files` on `jobs` threads, calling onResult in the files' order; how many files each thread read (the main thread's first). */
+export async function readFiles(files: readonly Listed[], method: string, jobs: number, onResult: OnResult, { copies = [], mainThreadReads = true }: ReadOptions = {}): Promise<number[]> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a positive integer: got ${jobs}`);
   if (jobs === 1 || files.length < 2) {
     for (let i = 0; i < files.length; i++) onResult(i, files[i]!, await readDocument(files[i]!, method, copies));
-    return;
+    return [files.length];
   }
-  const workers = Array.from({ length: Math.min(jobs, files.length) }, startWorker);
+  const counts = [0];
+  const workerCount = mainThreadReads ? Math.min(jobs - 1, files.length - 1) : jobs;
+  const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       const waiting = new Map<number, ReadResult>();
-      // a worker takes files once it has loaded its modules (about a second under tsx); until
-      // then the main thread reads them itself, so that a small folder never waits for threads
+      // a worker takes files once it has loaded its modules; the main thread reads from the start
       const inFlight = new Map<Worker, number>();
-      const window = WINDOW_PER_JOB * workers.length;
+      const window = WINDOW_PER_JOB * (workerCount + 1);
+      let wake: (() => void) | undefined;
       let next = 0;
       let handed = 0;
       let failed = false;
@@ -58,26 +68,35 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
         failed = true;
         reject(error);
       };
-      // the main thread's share: one file at a time while no worker is ready, yielding between
-      // files so that a worker's first message is heard
+      // the main thread's share: one file at a time, yielding between files so that the workers'
+      // messages are heard and answered with more files
       const readHere = async (): Promise<void> => {
-        while (!failed && inFlight.size === 0 && next < files.length) {
+        while (mainThreadReads && !failed && next < files.length) {
+          if (next >= handed + window) {
+            // the window is full of files the workers hold: wait until one answers
+            await new Promise<void>((r) => (wake = r));
+            continue;
+          }
           const index = next++;
           waiting.set(index, await readDocument(files[index]!, method, copies));
+          counts[0]!++;
           handOn();
           await new Promise<void>((r) => setImmediate(r));
         }
       };
-      for (const worker of workers) {
+      const listen = (worker: Worker): void => {
         worker.on('message', (message: { ready: true } | { index: number; result: ReadResult }) => {
           try {
             if ('ready' in message) inFlight.set(worker, 0);
             else {
               inFlight.set(worker, inFlight.get(worker)! - 1);
+              counts[workers.indexOf(worker) + 1]!++;
               waiting.set(message.index, message.result);
               handOn();
             }
             if (handed < files.length) dispatch();
+            wake?.();
+            wake = undefined;
           } catch (error) {
             fail(error);
           }
@@ -86,27 +105,35 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
         worker.on('exit', (code) => {
           if (handed < files.length) fail(new Error(`a worker thread stopped (exit code ${code}) before the scan was done`));
         });
-      }
+      };
+      // the workers start once their script is bundled; the main thread reads meanwhile
+      workerScript()
+        .then((script) => {
+          for (let i = 0; i < workerCount && !failed && handed < files.length; i++) {
+            const worker = new Worker(script, { eval: true });
+            workers.push(worker);
+            counts.push(0);
+            listen(worker);
+          }
+        })
+        .catch(fail);
       readHere().catch(fail);
     });
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+  return counts;
 }
 
 /**
- * A worker running bin/scan-worker.ts, bundled once per run by esbuild into one CommonJS script
- * (about 0.1 s): a worker would otherwise load tsx and transpile every module itself, which takes
- * it about two seconds of a core, while the main thread waits for it or competes with it.
+ * The workers' script: bin/scan-worker.ts, bundled once per run by esbuild into one CommonJS
+ * script (about a quarter of a second, in esbuild's own process): a worker would otherwise load
+ * tsx and transpile every module itself, which takes it about two seconds of a core.
  */
-function startWorker(): Worker {
-  return new Worker(workerScript(), { eval: true });
-}
+let bundled: Promise<string> | undefined;
 
-let bundled: string | undefined;
-
-function workerScript(): string {
-  bundled ??= buildSync({
+function workerScript(): Promise<string> {
+  bundled ??= build({
     entryPoints: [fileURLToPath(new URL('./scan-worker.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
@@ -114,6 +141,6 @@ function workerScript(): string {
     target: 'node20',
     write: false,
     logLevel: 'error',
-  }).outputFiles[0]!.text;
+  }).then((result) => result.outputFiles[0]!.text);
   return bundled;
 }

@@ -312,7 +312,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(JSON.stringify(value) + '\n');
   };
   if (args.ndjson) writeLine({ method: args.method.name, threshold });
-  await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
+  const readBy = await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
     if (result.ok) {
       const { document } = result.fingerprinted;
       copyDetectors.forEach((d, i) => {
@@ -332,9 +332,10 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`${file.path}: ${result.reason}\n`);
     }
     bar?.update(index + 1, file.path);
-  }, copyDetectors.map((d) => d.name));
+  }, { copies: copyDetectors.map((d) => d.name) });
   bar?.clear();
-  timings.lap(`read and fingerprint ${plural(files.length, 'file')} (${plural(Math.min(args.jobs, Math.max(1, files.length)), 'job')})`);
+  const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
+  timings.lap(`read and fingerprint ${plural(files.length, 'file')} (${plural(Math.min(args.jobs, Math.max(1, files.length)), 'job')}${threads})`);
 
   const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
   timings.lap(`${args.method.name} pairs`);

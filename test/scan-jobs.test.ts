@@ -1,0 +1,66 @@
+// bin/scan-jobs.ts: files read on the main thread and on worker threads are handed on in the files'
+// order, with the same results as on one thread, also when the read-ahead window fills (more files
+// than 32 a job) and when some files cannot be read.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFiles } from '../bin/scan-jobs';
+import type { Listed, ReadResult } from '../bin/scan-read';
+import { mulberry32 } from '../lib/random';
+import { KITE, SOUP } from './support/scan-texts';
+
+const dir = mkdtempSync(join(tmpdir(), 'doppel-scan-jobs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const random = mulberry32(36);
+const FILES: Listed[] = Array.from({ length: 150 }, (_, i) => {
+  const path = `doc-${String(i).padStart(3, '0')}.txt`;
+  const absolute = join(dir, path);
+  // every 17th file is never written: reading it fails, and the failure keeps its place
+  if (i % 17 !== 5) {
+    const source = i % 2 === 0 ? KITE : SOUP;
+    const paragraphs = source.filter(() => random() < 0.7);
+    writeFileSync(absolute, `Document ${i}\n\n${paragraphs.join('\n\n')}`);
+  }
+  return { path, absolute, kind: 'text' };
+});
+
+async function readAll(jobs: number, mainThreadReads = true): Promise<{ order: number[]; results: ReadResult[]; readBy: number[] }> {
+  const order: number[] = [];
+  const results: ReadResult[] = [];
+  const readBy = await readFiles(FILES, 'simhash', jobs, (index, file, result) => {
+    expect(file).toBe(FILES[index]);
+    order.push(index);
+    results.push(result);
+  }, { copies: ['passages', 'rewrites'], mainThreadReads });
+  return { order, results, readBy };
+}
+
+describe('readFiles', () => {
+  it('hands every file on in order, the same results on 1, 2 and 3 jobs', async () => {
+    const one = await readAll(1);
+    expect(one.order).toEqual(FILES.map((_, i) => i));
+    expect(one.results.filter((r) => !r.ok)).toHaveLength(9);
+    expect(one.results.filter((r) => r.ok)).toHaveLength(141);
+    expect(one.readBy).toEqual([150]);
+    for (const [jobs, mainThreadReads] of [[2, true], [3, true], [2, false], [3, false]] as const) {
+      const many = await readAll(jobs, mainThreadReads);
+      expect(many.order).toEqual(one.order);
+      expect(many.results).toEqual(one.results);
+      expect(many.readBy.reduce((a, b) => a + b)).toBe(150);
+      // the workers start once their script is bundled: by then the main thread may have read all
+      if (mainThreadReads) expect(many.readBy.length).toBeLessThanOrEqual(jobs);
+      else {
+        // the workers alone read every file: more than the read-ahead window, in turns
+        expect(many.readBy[0]).toBe(0);
+        expect(many.readBy).toHaveLength(jobs + 1);
+        expect(many.readBy.slice(1).every((n) => n > 0)).toBe(true);
+      }
+    }
+  }, 60_000);
+
+  it('rejects a job count that is not a positive integer', async () => {
+    await expect(readFiles(FILES, 'simhash', 0, () => {})).rejects.toThrow(/positive integer/);
+  });
+});
