@@ -2,7 +2,7 @@
 // index with its boilerplate rule, checked against brute-force references on seeded texts.
 import { describe, expect, it } from 'vitest';
 import { MIN_PASSAGE_WORDS, PASSAGE_PARAMS, type PassageFingerprints, passageFingerprints } from '../lib/fingerprint/passages';
-import { PassageIndex, comparePassages, passageCandidates } from '../lib/index/passage-index';
+import { PassageIndex, comparePassages, findSharedPassages, passageCandidates } from '../lib/index/passage-index';
 import { coveredShare, passageLength, sharedPassages } from '../lib/index/passage-match';
 import { findReuse } from '../lib/scan/reuse';
 import { mulberry32 } from '../lib/random';
@@ -217,6 +217,29 @@ describe('PassageIndex', () => {
     expect(count(9, 100)).toEqual({ df: 9, boilerplate: false });
     expect(count(100, 5)).toEqual({ df: 9, boilerplate: true });
     expect(count(100, 6)).toEqual({ df: 9, boilerplate: false });
+  });
+
+  it('judges boilerplate anew after a page is added: a lookup after it does not reuse the zones of one before', async () => {
+    const index = new PassageIndex({ maxPages: 2, maxSitePages: 100 });
+    // Pages 0 and 1 share 80 words and, right after them, a 60-word block that page 2 also holds.
+    const own = wordsFrom(97)(80);
+    const block = wordsFrom(98)(60);
+    const a = passageFingerprints(join(wordsFrom(1)(150), own, block, wordsFrom(2)(150)));
+    const b = passageFingerprints(join(wordsFrom(3)(150), own, block, wordsFrom(4)(150)));
+    const c = passageFingerprints(join(wordsFrom(5)(150), block, wordsFrom(6)(150)));
+    index.add(0, a);
+    index.add(1, b);
+    const before = await findSharedPassages(index, a, 0);
+    expect(before.map((m) => m.id)).toEqual([1]);
+    expect(before[0]!.passages.map((p) => passageLength(p))).toEqual([140]);
+    // With page 2 the block is on more than maxPages pages: boilerplate, cut from the passage with
+    // the words a boilerplate fingerprint's window may reach (w − 1 = 25) before it.
+    index.add(2, c);
+    const after = await findSharedPassages(index, a, 0);
+    expect(after.map((m) => m.id)).toEqual([1]);
+    expect(after[0]!.passages).toHaveLength(1);
+    expect(passageLength(after[0]!.passages[0]!)).toBeGreaterThanOrEqual(80 - 25);
+    expect(passageLength(after[0]!.passages[0]!)).toBeLessThanOrEqual(80);
   });
 
   it('refuses a page added twice and a rule that cannot work', () => {

@@ -70,8 +70,19 @@ export class PassageIndex implements PassageSource {
     return this.pages.size;
   }
 
+  /**
+   * Whether a hash is boilerplate among the pages added so far. A new function after each add:
+   * the matcher keeps each text's boilerplate zones per function (lib/index/passage-match.ts).
+   */
+  isBoilerplate: (hash: number) => boolean = this.judge();
+
+  private judge(): (hash: number) => boolean {
+    return (hash) => this.documentFrequency(hash) > this.boilerplate.maxPages || this.siteBoilerplate.has(hash);
+  }
+
   add(id: number, fingerprints: PassageFingerprints, site: string | null = null): void {
     if (this.pages.has(id)) throw new Error(`page ${id} is already in the passage index`);
+    this.isBoilerplate = this.judge();
     this.pages.set(id, fingerprints);
     const counts = site === null ? null : this.perSite.get(site) ?? this.perSite.set(site, new Map()).get(site)!;
     for (const h of new Set(fingerprints.hashes)) {
@@ -93,10 +104,6 @@ export class PassageIndex implements PassageSource {
   /** Pages holding the hash. */
   documentFrequency(hash: number): number {
     return this.postings.get(hash)?.length ?? 0;
-  }
-
-  isBoilerplate(hash: number): boolean {
-    return this.documentFrequency(hash) > this.boilerplate.maxPages || this.siteBoilerplate.has(hash);
   }
 
   postingsOf(hashes: ArrayLike<number>): Map<number, Posting> {
@@ -234,7 +241,7 @@ export async function findSharedPassages(source: PassageSource, own: PassageFing
   const candidates = passageCandidates(own, ownId, postings, source.boilerplate, hasWords(own) ? 1 : 2)
     .filter((c) => exclude === undefined || !exclude(c.id))
     .slice(0, maxCandidates);
-  const ignore = source.isBoilerplate === undefined ? (h: number): boolean => isBoilerplate(postings.get(h), source.boilerplate) : source.isBoilerplate.bind(source);
+  const ignore = source.isBoilerplate ?? ((h: number): boolean => isBoilerplate(postings.get(h), source.boilerplate));
   const others = await Promise.all(candidates.map((c) => source.fingerprintsOf(c.id)));
   const out: SharedPassages[] = [];
   candidates.forEach(({ id }, i) => {

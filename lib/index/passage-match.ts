@@ -121,11 +121,28 @@ export function sharedPassages(a: PassageFingerprints, b: PassageFingerprints, o
   }
   let merged = mergeOverlapping(passages);
   if (ignore) {
-    const zonesA = boilerplateZones(a, ignore, params);
-    const zonesB = boilerplateZones(b, ignore, params);
+    const zonesA = cachedZones(a, ignore, params);
+    const zonesB = cachedZones(b, ignore, params);
     merged = merged.flatMap((p) => cut(p, zonesA, 'a')).flatMap((p) => cut(p, zonesB, 'b'));
   }
   return merged.filter((p) => passageLength(p) >= minWords);
+}
+
+/**
+ * Each text's boilerplate zones for one `ignore` function, worked out once: a lookup compares its
+ * page with every candidate, and `scan` compares each page with dozens. A source whose judgement
+ * changes (a page added) gives a new function, which starts a new cache.
+ */
+const zoneCache = new WeakMap<(hash: number) => boolean, WeakMap<PassageFingerprints, { params: PassageParams; zones: WordRange[] }>>();
+
+function cachedZones(f: PassageFingerprints, ignore: (hash: number) => boolean, params: PassageParams): WordRange[] {
+  let byText = zoneCache.get(ignore);
+  if (byText === undefined) zoneCache.set(ignore, (byText = new WeakMap()));
+  const cached = byText.get(f);
+  if (cached !== undefined && cached.params === params) return cached.zones;
+  const zones = boilerplateZones(f, ignore, params);
+  byText.set(f, { params, zones });
+  return zones;
 }
 
 /**
