@@ -6,6 +6,7 @@
 // scripts and function words.
 import { GLUE, MONTH, MONTHS, MONTHS_ALONE, NUMBER_TOKEN, type PushRaw, type Raw, SPANISH_MONTH_NAMES, SPANISH_MONTHS, DATE_GLUE, WORD, assembleDates, scanNumber } from './rewrite-numbers';
 import { HashTable32, type IsCommon, foldWord, hashFolded, hashWord, isShippedCommon } from './rewrite-words';
+import { nfkc } from '../text/words';
 
 // ---------- Characters and scripts ----------
 
@@ -343,7 +344,7 @@ export interface PageAnchors {
  * their hashes, and folding every name cost a twentieth of the time.
  */
 export function pageAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS, isCommon: IsCommon = isShippedCommon, { tokens = true } = {}): PageAnchors {
-  const normalized = text.normalize('NFKC');
+  const normalized = nfkc(text);
   const sc = scan(normalized, params.lowerWords, isCommon);
   const L = sc.letters;
   // A CJK character carries about as much as a word of five letters: weigh one as three letters.
@@ -436,7 +437,7 @@ export function pageAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS, 
 /** The anchors of a text, with their offsets in it: what a report shows as the shared rare words. */
 export function rewriteAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS): Anchor[] {
   const { anchors } = pageAnchors(text, params);
-  if (text.normalize('NFKC') === text) return anchors;
+  if (nfkc(text) === text) return anchors;
   // NFKC changed the text: map offsets back, a cluster (a character and its marks) at a time.
   const source: number[] = [];
   const cluster = /\P{M}\p{M}*|\p{M}+/gsu;

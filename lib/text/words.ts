@@ -8,9 +8,25 @@
 // Intl.Segmenter's words). Thai, Lao, Khmer and Myanmar runs go through Intl.Segmenter, which is
 // slow (see `npm run bench`) but is only called on those runs.
 
+/**
+ * A text's NFKC form. The last answer is kept: each detector normalises the same page text in
+ * turn (simhash, passages, rare words), and NFKC is the costliest pass over it.
+ */
+export function nfkc(text: string): string {
+  if (text !== lastNfkc.text) lastNfkc = { text, normalized: text.normalize('NFKC') };
+  return lastNfkc.normalized;
+}
+let lastNfkc = { text: '', normalized: '' };
+
 /** NFKC, case folding, and removal of invisible characters that would split words. */
 export function normalizeText(text: string): string {
-  let s = text.normalize('NFKC').toLowerCase();
+  if (text !== lastNormalized.text) lastNormalized = { text, normalized: foldText(text) };
+  return lastNormalized.normalized;
+}
+let lastNormalized = { text: '', normalized: '' };
+
+function foldText(text: string): string {
+  let s = nfkc(text).toLowerCase();
   // Full case folding beyond toLowerCase for the letters that matter in practice.
   if (/[ςßſ]/.test(s)) s = s.replace(/ς/g, 'σ').replace(/ß/g, 'ss').replace(/ſ/g, 's');
   // Zero-width space/joiners, word joiner, BOM and soft hyphen: invisible, and inside words.
@@ -153,7 +169,7 @@ function emitSegmented(text: string, start: number, end: number, onToken: OnToke
 
 /** The tokens of a text, as strings (normalised first; `fold: false` keeps case). For tests and inspection. */
 export function tokenize(text: string, { fold = true }: { fold?: boolean } = {}): string[] {
-  const normalized = fold ? normalizeText(text) : text.normalize('NFKC');
+  const normalized = fold ? normalizeText(text) : nfkc(text);
   const out: string[] = [];
   forEachToken(normalized, (s, e) => out.push(normalized.slice(s, e)));
   return out;
@@ -167,7 +183,7 @@ export function tokenize(text: string, { fold = true }: { fold?: boolean } = {})
  */
 export function normalizeWithOffsets(text: string): { normalized: string; source: Int32Array | null } {
   const normalized = normalizeText(text);
-  if (normalized.length === text.length && text.normalize('NFKC') === text && text.toLowerCase().length === text.length && !/[ςßſ\u200b-\u200d\u2060\ufeff\u00ad\ufe00-\ufe0f\u20e3]/.test(text)) {
+  if (normalized.length === text.length && nfkc(text) === text && text.toLowerCase().length === text.length && !/[ςßſ\u200b-\u200d\u2060\ufeff\u00ad\ufe00-\ufe0f\u20e3]/.test(text)) {
     return { normalized, source: null };
   }
   // Normalise each base character with its following marks on its own: NFKC composes within such
