@@ -12,7 +12,9 @@ import { asFingerprint } from '../lib/fingerprint/bits';
 import { passageFingerprints } from '../lib/fingerprint/passages';
 import { mulberry32 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { NO_CHECK, PageStore } from '../lib/store/pages';
+import { PageStore } from '../lib/store/pages';
+import { NO_CHECK } from '../lib/store/records';
+import { updateMany } from '../lib/store/transfer';
 import { DB_VERSION } from '../lib/store/schema';
 import { FIXTURE_DIR, type DbFixture, answersOf, dumpDatabase } from '../test/support/db-fixtures';
 
@@ -47,7 +49,7 @@ for (const visit of visits) await store.record({ ...visit, site: new URL(visit.u
 // a revisit whose text changed: it leaves its group
 await store.record({ ...visits[2]!, site: 'aggregator.example', simhash: fp('7777777777777777'), passages: passages(mill.slice(0, 300)), now: t0 + 6 * day });
 // an imported page, whose check is unknown, 2 bits from the weather page
-await store.updateMany(['https://imported.example/weather'], () => [
+await updateMany(store, ['https://imported.example/weather'], () => [
   { url: 'https://imported.example/weather', title: 'Imported', site: 'imported.example', simhash: 'fedcba9876543213', check: NO_CHECK, firstSeen: t0 - day, lastSeen: t0 - day, visits: 2 },
 ]);
 await store.forget('https://gone.example/');

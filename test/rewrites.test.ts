@@ -7,7 +7,7 @@ import { HashTable32, foldWord, hashWord, hashWordInText } from '../lib/fingerpr
 import { MIN_SHARED, REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, type RewriteRule, compareRewrites, isRewritePair, pairHashes, rewriteFingerprints, sampleHashes, translated, truncateHashes } from '../lib/fingerprint/rewrites';
 import { decimalString } from '../lib/fingerprint/rewrite-numbers';
 import { decodeRewriteBytes, encodeRewriteBytes, rewriteByteSize } from '../lib/fingerprint/rewrite-codec';
-import { findRewritePairs } from '../lib/index/rewrite-index';
+import { RewriteIndex, findRewriteMatches, findRewritePairs } from '../lib/index/rewrite-index';
 import { pageAnchors, rewriteAnchors } from '../lib/fingerprint/rewrite-anchors';
 import { mulberry32, pick, uint32s } from '../lib/random';
 
@@ -422,20 +422,20 @@ describe('bad input', () => {
 
 // ---------- Finding pairs ----------
 
-describe('findRewritePairs', () => {
-  /** Pages drawn from a small pool of hashes, so that they overlap; some capped. */
-  function pages(seed: number, count: number): RewriteFingerprints[] {
-    const next = uint32s(seed);
-    const random = mulberry32(seed);
-    const pool = Array.from({ length: 300 }, () => Math.floor(next() / 4096) * 4096);
-    return Array.from({ length: count }, () => {
-      const share = random();
-      const all = Uint32Array.from(new Set(pool.filter(() => random() < share * 0.4))).sort();
-      const { hashes, limit } = sampleHashes(all, { share: 1, cap: pick(random, [16, 64, 1000]), bits: 20 });
-      return { hashes, limit, anchors: hashes.length, lang: 'en' };
-    });
-  }
+/** Pages drawn from a small pool of hashes, so that they overlap; some capped. */
+function pages(seed: number, count: number): RewriteFingerprints[] {
+  const next = uint32s(seed);
+  const random = mulberry32(seed);
+  const pool = Array.from({ length: 300 }, () => Math.floor(next() / 4096) * 4096);
+  return Array.from({ length: count }, () => {
+    const share = random();
+    const all = Uint32Array.from(new Set(pool.filter(() => random() < share * 0.4))).sort();
+    const { hashes, limit } = sampleHashes(all, { share: 1, cap: pick(random, [16, 64, 1000]), bits: 20 });
+    return { hashes, limit, anchors: hashes.length, lang: 'en' };
+  });
+}
 
+describe('findRewritePairs', () => {
   /** The reference: compare every pair, hashes on more than maxPages pages left out. */
   function bruteForce(all: RewriteFingerprints[], rule: RewriteRule, maxPages: number): string[] {
     const pagesOf = new Map<number, number>();
@@ -501,5 +501,58 @@ describe('the shipped common words', () => {
     ['paris', false],
   ])('%s is common: %s', (word, common) => {
     expect(words.includes(word)).toBe(common);
+  });
+});
+
+describe('findRewriteMatches over RewriteIndex', () => {
+  /** The reference: the looked-up page against every earlier page, its hashes on more than maxPages of them left out. */
+  function bruteForce(all: RewriteFingerprints[], b: number, rule: RewriteRule, maxPages: number): string[] {
+    const pagesOf = new Map<number, number>();
+    for (let a = 0; a < b; a++) for (const h of all[a]!.hashes) pagesOf.set(h, (pagesOf.get(h) ?? 0) + 1);
+    const own = all[b]!;
+    const ownHashes = new Set(own.hashes);
+    const skip = (h: number): boolean => ownHashes.has(h) && (pagesOf.get(h) ?? 0) > maxPages;
+    const found: { a: number; larger: number; line: string }[] = [];
+    for (let a = 0; a < b; a++) {
+      const c = compareRewrites(own, all[a]!, skip);
+      if (!isRewritePair(c, rule)) continue;
+      const theirs = new Set(all[a]!.hashes);
+      const limit = Math.min(own.limit, all[a]!.limit);
+      const shared = Array.from(own.hashes).filter((h) => h < limit && theirs.has(h) && !skip(h));
+      found.push({ a, larger: Math.max(c.aInB, c.bInA), line: `${a} ${c.shared} ${c.aInB} ${c.bInA} ${shared.join(',')}` });
+    }
+    return found.sort((x, y) => y.larger - x.larger || x.a - y.a).map((f) => f.line);
+  }
+
+  it.each([
+    [1, { threshold: 0.3, minShared: MIN_SHARED }, Infinity],
+    [3, { threshold: 0.3, minShared: 3 }, 20],
+    [4, { threshold: 0.2, minShared: 2 }, 12],
+    [5, { threshold: 0, minShared: 1 }, 6],
+  ])('seed %i, rule %j, maxPages %s: each page against every earlier one, as comparing every pair', async (seed, rule, maxPages) => {
+    const all = pages(seed, 80);
+    const index = new RewriteIndex(maxPages);
+    let matched = 0;
+    for (let b = 0; b < all.length; b++) {
+      const expected = bruteForce(all, b, rule, maxPages);
+      const found = await findRewriteMatches(index, all[b]!, b, { rule, maxCandidates: Infinity });
+      expect(found.map((m) => `${m.id} ${m.comparison.shared} ${m.comparison.aInB} ${m.comparison.bInA} ${m.shared.join(',')}`)).toEqual(expected);
+      matched += found.length;
+      index.add(b, all[b]!);
+    }
+    expect(matched).toBeGreaterThan(0);
+  });
+
+  it('leaves out the pages it is told to, keeps the candidates sharing most, and says when two pages are in different languages', async () => {
+    const index = new RewriteIndex();
+    const hashes = Uint32Array.from([1, 2, 3, 4, 5, 6].map((h) => h * 4096));
+    index.add(0, { hashes, limit: 2 ** 32, anchors: 6, lang: 'en' });
+    index.add(1, { hashes: hashes.slice(0, 4), limit: 2 ** 32, anchors: 4, lang: 'es' });
+    const own = { hashes, limit: 2 ** 32, anchors: 6, lang: 'en' as const };
+    const both = await findRewriteMatches(index, own, 2);
+    expect(both.map((m) => [m.id, m.translated, m.shared.length])).toEqual([[0, false, 6], [1, true, 4]]);
+    expect((await findRewriteMatches(index, own, 2, { exclude: (id) => id === 0 })).map((m) => m.id)).toEqual([1]);
+    expect((await findRewriteMatches(index, own, 2, { maxCandidates: 1 })).map((m) => m.id)).toEqual([0]);
+    expect(() => index.add(1, own)).toThrow('page 1 is already in the rewrite index');
   });
 });

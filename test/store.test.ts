@@ -88,11 +88,11 @@ describe('within (one transaction: every write lands, or none does)', () => {
 });
 
 describe('schema', () => {
-  it(`creates version ${DB_VERSION}: the blocks, meta, runs, siteCounts, passages and postings stores, no page, zero counts`, async () => {
+  it(`creates version ${DB_VERSION}: the blocks, meta, runs, siteCounts, passages, postings, rewrites and rewritePostings stores, no page, zero counts`, async () => {
     const db = await freshDb();
     expect(DB_VERSION).toBe(1);
     expect(db.version).toBe(1);
-    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'passages', 'postings', 'runs', 'siteCounts']);
+    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'passages', 'postings', 'rewritePostings', 'rewrites', 'runs', 'siteCounts']);
     const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings']);
     for (const name of ['blocks', 'meta', 'runs', 'passages', 'postings'] as const) {
       const store = tx.objectStore(name);
@@ -435,7 +435,7 @@ describe('PageStore.nearDuplicates', () => {
       // the popup's read, in one transaction: the same as get and nearDuplicatesOf, for each k
       for (const k of [0, 3, 5]) {
         const record = (await store.get(s.url))!;
-        expect(await store.getWithNear(s.url, { k, clamp: true })).toEqual({ record, near: await nearDuplicatesOf(store, record, { k, clamp: true }), passages: [] });
+        expect(await store.getWithNear(s.url, { k, clamp: true })).toEqual({ record, near: await nearDuplicatesOf(store, record, { k, clamp: true }), passages: [], rewrites: [], ownLanguage: 'und' });
       }
       expect(shape((await store.getWithNear(s.url))!.near)).toEqual(bruteForce(s.simhash, s.check, 3, s.url));
     }

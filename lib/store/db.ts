@@ -124,6 +124,8 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     db.createObjectStore('siteCounts', { keyPath: 'bucket' });
     db.createObjectStore('passages');
     db.createObjectStore('postings');
+    db.createObjectStore('rewrites');
+    db.createObjectStore('rewritePostings');
     const meta = transaction.objectStore('meta');
     await Promise.all([meta.put(0, 'pageCount'), meta.put({ grouped: 0, groups: 0 }, 'groupCounts')]);
   }

@@ -1,6 +1,7 @@
 // Keeping the passage index (lib/store/passages.ts) with each change of a page, in its
 // transaction: a visited page's fingerprints and the pages it shares passages with, forgetting
 // pages, and which pages are passage copies (lib/report/copies.ts) once the postings are written.
+import type { RewriteRows } from '../index/rewrite-store';
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { encodePassageBytes } from '../fingerprint/passage-codec';
 import { isPassageCopy, isPassageCopyOf, mayCopy } from '../report/copies';
@@ -24,7 +25,7 @@ export interface PassageUpkeep {
  * Forgets `gone` (stored records) with their passage fingerprints, regroups what is left of their
  * groups, and has the passage copies they made copies worked out again; returns how many.
  */
-export async function forget({ rows, tally, passages, recheckCopies }: PassageUpkeep, gone: readonly PageRecord[], k: number): Promise<number> {
+export async function forget({ rows, tally, passages, rewrites, recheckCopies }: PassageUpkeep & { rewrites: RewriteRows }, gone: readonly PageRecord[], k: number): Promise<number> {
   const goneIds = new Set(gone.map((record) => record.id));
   for (const record of gone) {
     for (const id of await copiesMadeBy(rows, passages, record)) if (!goneIds.has(id)) recheckCopies.add(id);
@@ -32,7 +33,7 @@ export async function forget({ rows, tally, passages, recheckCopies }: PassageUp
   await Promise.all(
     gone.map(async (record) => {
       tally.change(record, undefined);
-      await passages.set(record.id, undefined);
+      await Promise.all([passages.set(record.id, undefined), rewrites.set(record.id, undefined)]);
       return rows.delete(record.id);
     }),
   );

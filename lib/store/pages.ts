@@ -2,6 +2,8 @@
 import { confirmsNearDuplicate } from '../fingerprint/features';
 import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint/bits';
 import type { PassageFingerprints } from '../fingerprint/passages';
+import type { RewriteFingerprints } from '../fingerprint/rewrites';
+import { type RewriteRecordMatch, RewriteRows, rewriteMatches } from '../index/rewrite-store';
 import { DEFAULT_K, type TableDesign, designTables } from '../index/tables';
 import { nearIndex } from '../index/table-runs';
 import { EMPTY_RUN_INDEX } from '../index/runs';
@@ -19,15 +21,14 @@ import { type PassageUpkeep, forget, recheckPassageCopies, recordPassages } from
 import { regroupAround } from './page-groups';
 import { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
 
-
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
 /** Near-duplicates are pages within this many bits on the simhash (and confirmed by the check). */
 export { DEFAULT_K };
 /** The stores a write to the pages touches. */
-const WRITE_STORES = ['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings'] as const;
+const WRITE_STORES = ['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings', 'rewrites', 'rewritePostings'] as const;
 /** The stores a read of the pages touches. */
-const READ_STORES = ['blocks', 'meta', 'runs', 'siteCounts', 'passages', 'postings'] as const;
+const READ_STORES = ['blocks', 'meta', 'runs', 'siteCounts', 'passages', 'postings', 'rewrites', 'rewritePostings'] as const;
 /** A readonly transaction over the pages' stores (PageStore.read). */
 export type ReadTx = IDBPTransaction<DoppelDB, typeof READ_STORES extends readonly (infer S)[] ? S[] : never, 'readonly'>;
 
@@ -37,6 +38,8 @@ export interface Writing {
   tally: Tally;
   /** The pages' passage fingerprints and postings. */
   passages: PassageRows;
+  /** The pages' rewrite fingerprints and postings. */
+  rewrites: RewriteRows;
   /** Pages whose passageCopy is to be worked out again once the postings are written (a page they share passages with changed or went). */
   recheckCopies: Set<number>;
   stored: StoredDesign;
@@ -58,6 +61,8 @@ export interface Visit {
   check: Fingerprint;
   /** The page's passage fingerprints (lib/fingerprint/passages.ts); absent: none kept. */
   passages?: PassageFingerprints;
+  /** The page's rewrite fingerprints (lib/fingerprint/rewrites.ts); absent: none kept. */
+  rewrites?: RewriteFingerprints;
   /** Milliseconds since the epoch. */
   now: number;
 }
@@ -65,11 +70,14 @@ export interface Visit {
 /** What an import writes of a page: its fields and, if the line had them, its passage fingerprints as checked bytes (lib/fingerprint/passage-codec.ts; indexed by organising). */
 export type ImportedFields = PageFields & { passages?: Uint8Array };
 
-/** A recorded page, its near-duplicates and the pages sharing passages with it (not among them). */
+/** A recorded page, its near-duplicates, the pages sharing passages with it and the pages it rewrites or that rewrite it (each page listed once, in that order). */
 export interface PageMatches {
   record: PageRecord;
   near: NearDuplicate[];
   passages: RecordMatch[];
+  rewrites: RewriteRecordMatch<PageRecord>[];
+  /** The page's language as its rewrite fingerprints guess it ('und' if it has none). */
+  ownLanguage: RewriteFingerprints['lang'];
 }
 
 export interface NearDuplicateOptions {
@@ -95,7 +103,7 @@ export interface PageReader {
   /** The groups' state: the k they were computed with, and whether they are complete. */
   groupsState(): Promise<GroupsMeta>;
   /** Runs `work` in one readonly transaction over the pages, the passage index, meta and siteCounts. */
-  read<T>(work: (rows: PageRows, tx: ReadTx, passages: PassageRows) => Promise<T>): Promise<T>;
+  read<T>(work: (rows: PageRows, tx: ReadTx, passages: PassageRows, rewrites: RewriteRows) => Promise<T>): Promise<T>;
   nearDuplicates(simhash: Fingerprint, check: Fingerprint | null, options?: NearDuplicateOptions): Promise<NearDuplicate[]>;
   getWithNear(url: string, options?: Omit<NearDuplicateOptions, 'excludeUrl'>): Promise<PageMatches | undefined>;
   pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]>;
@@ -162,8 +170,10 @@ export class PageStore implements PageReader {
       const [stored, groups, rows] = await Promise.all([this.readDesign(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta)]);
       const tally = new Tally(rows);
       const passages = new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'));
+      const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
       const recheckCopies = new Set<number>();
-      const result = await work({ rows, tally, passages, recheckCopies, stored, groups, meta });
+      const result = await work({ rows, tally, passages, rewrites, recheckCopies, stored, groups, meta });
+      if (rewrites.isChanged) await rewrites.flush();
       if (passages.isChanged) {
         const written = await passages.flush(async (id) => (await rows.get(id))?.site);
         const pending = parsePending(await meta.get('passagePending'));
@@ -177,7 +187,7 @@ export class PageStore implements PageReader {
   }
 
   /** Runs `work` in one readonly transaction over the pages (and meta and siteCounts, through `tx`; the passage index through `passages`). */
-  read<T>(work: (rows: PageRows, tx: ReadTx, passages: PassageRows) => Promise<T>): Promise<T> {
+  read<T>(work: (rows: PageRows, tx: ReadTx, passages: PassageRows, rewrites: RewriteRows) => Promise<T>): Promise<T> {
     return readPages(this.db, work);
   }
 
@@ -242,10 +252,10 @@ export class PageStore implements PageReader {
    * groups of its near-duplicates (merging them), or leaves its old group if its text changed;
    * groups use the k they were computed with (meta `groups`), not this call's k.
    */
-  async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[]; passages: RecordMatch[] }> {
+  async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[]; passages: RecordMatch[]; rewrites: RewriteRecordMatch<PageRecord>[] }> {
     const simhash = fingerprintToHex(visit.simhash);
     const check = fingerprintToHex(visit.check);
-    return this.write(async ({ rows, tally, passages, recheckCopies, stored, groups: groupsMeta }) => {
+    return this.write(async ({ rows, tally, passages, rewrites, recheckCopies, stored, groups: groupsMeta }) => {
       const old = await rows.byUrl(visit.url);
       const design = tablesOf(stored);
       checkK(design, Math.min(k, design.k));
@@ -265,6 +275,8 @@ export class PageStore implements PageReader {
       const near = await findNear(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
       const shared = await recordPassages(rows, passages, recheckCopies, record, old, visit.passages);
       if (isPassageCopy(record, shared)) record.passageCopy = true;
+      const rewritten = visit.rewrites === undefined ? [] : await rewriteMatches(rewrites, (id) => rows.get(id), visit.rewrites, record.id);
+      await rewrites.set(record.id, visit.rewrites);
       // the trees (the tables among them) follow the record when the transaction's writes are flushed
       if (old !== undefined && old.simhash === simhash && old.site === record.site) {
         // same text: the groups stay as they are
@@ -277,7 +289,8 @@ export class PageStore implements PageReader {
       }
       const matches = near.filter((m) => m.distance <= k);
       const nearIds = new Set(matches.map((m) => m.record.id));
-      return { record, matches, passages: shared.filter((m) => !nearIds.has(m.record.id)) };
+      const listed = new Set([...nearIds, ...shared.map((m) => m.record.id)]);
+      return { record, matches, passages: shared.filter((m) => !nearIds.has(m.record.id)), rewrites: rewritten.filter((m) => !listed.has(m.record.id)) };
     });
   }
 
@@ -341,15 +354,19 @@ export class PageStore implements PageReader {
    * popup's report needs, with the page's block and the url tree's chunks read once.
    */
   async getWithNear(url: string, options: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<PageMatches | undefined> {
-    return this.read(async (rows, tx, passages) => {
+    return this.read(async (rows, tx, passages, rewrites) => {
       const [record, stored] = await Promise.all([rows.byUrl(url), this.readDesign(tx.objectStore('meta'))]);
       if (record === undefined) return undefined;
-      const [near, own] = await Promise.all([
+      const [near, own, ownRewrites] = await Promise.all([
         findNear(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), queryK(stored, options), record.url),
         passages.fingerprintsOf(record.id),
+        rewrites.fingerprintsOf(record.id),
       ]);
-      const shared = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, record.id, new Set(near.map((m) => m.record.id)));
-      return { record, near, passages: shared };
+      const listed = new Set(near.map((m) => m.record.id));
+      const shared = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, record.id, listed);
+      for (const m of shared) listed.add(m.record.id);
+      const rewritten = ownRewrites === undefined ? [] : await rewriteMatches(rewrites, (id) => rows.get(id), ownRewrites, record.id, listed);
+      return { record, near, passages: shared, rewrites: rewritten, ownLanguage: ownRewrites?.lang ?? 'und' };
     });
   }
 
@@ -367,6 +384,8 @@ export class PageStore implements PageReader {
         tx.objectStore('runs').clear(),
         tx.objectStore('passages').clear(),
         tx.objectStore('postings').clear(),
+        tx.objectStore('rewrites').clear(),
+        tx.objectStore('rewritePostings').clear(),
         meta.delete('passagePending'),
         writeRunIndex(meta, EMPTY_RUN_INDEX),
       ]);
@@ -393,15 +412,14 @@ export class PageStore implements PageReader {
       return records.map((record, i) => (kept[i] === undefined ? record : { ...record, passages: kept[i] }));
     });
   }
-
-
 }
 
 /** Runs `work` over the pages of `db` in one readonly transaction (PageStore.read). */
-async function readPages<T>(db: Db, work: (rows: PageRows, tx: ReadTx, passages: PassageRows) => Promise<T>): Promise<T> {
+async function readPages<T>(db: Db, work: (rows: PageRows, tx: ReadTx, passages: PassageRows, rewrites: RewriteRows) => Promise<T>): Promise<T> {
   const tx = db.transaction(READ_STORES, 'readonly');
+  const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
   return within(tx, async () =>
-    work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta')), tx, new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'))),
+    work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta')), tx, new PassageRows(tx.objectStore('passages'), tx.objectStore('postings')), rewrites),
   );
 }
 
@@ -416,7 +434,6 @@ export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown
   if (value === undefined || !Number.isInteger(value.k)) return { k: DEFAULT_K, complete: true };
   return { k: value.k!, complete: value.complete === true };
 }
-
 
 /**
  * The records within k bits of simhash (confirmed by check: nearDuplicates' rule), found through

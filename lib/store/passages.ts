@@ -20,94 +20,29 @@
 // handled like any other.
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { decodePassageBytes, encodePassageBytes, passageCount } from '../fingerprint/passage-codec';
-import { readVarint, writeVarint } from '../fingerprint/varint';
 import { BOILERPLATE, type BoilerplateRule } from '../index/passage-index';
 import { MAX_PASSAGE_CANDIDATES, type Posting, type SharedPassages, findSharedPassages } from '../index/passage-index';
 import {
   type Bucket,
   type BucketChange,
-  EMPTY_BUCKET,
   applyBucketChange,
   bucketOf,
-  decodeBucket,
   encodeBucket,
   highOf,
   idsWith,
   isFlagged,
   withFlag,
 } from '../index/postings';
-
-/** Pages a value of `passages` (a group): the blocks' size (lib/rows/blocks.ts BLOCK_PAGES), so a visit rewrites about as much of each. */
-export const PASSAGE_GROUP_PAGES = 64;
-
-/** The group of the `passages` store that holds page `id`'s fingerprints, and its slot in it. */
-export function groupOf(id: number): { group: number; slot: number } {
-  if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`a page id is a whole number of at least 0: got ${id}`);
-  return { group: Math.floor(id / PASSAGE_GROUP_PAGES), slot: id % PASSAGE_GROUP_PAGES };
-}
+import { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, ReadOnce, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from '../index/slots';
 import type { PageRecord, PendingPassages } from './schema';
 
-/** What PassageRows needs of the `passages` store (idb's has it, readonly or not). */
-export interface PassageBlockReader {
-  get(block: number): Promise<Uint8Array | undefined>;
-}
-export interface PassageBlockStore extends PassageBlockReader {
-  put(value: Uint8Array, block: number): Promise<unknown>;
-  delete(block: number): Promise<unknown>;
-}
-/** What it needs of the `postings` store. */
-export interface PostingReader {
-  get(bucket: number): Promise<Uint8Array | undefined>;
-}
-export interface PostingStore extends PostingReader {
-  put(value: Uint8Array, bucket: number): Promise<unknown>;
-  delete(bucket: number): Promise<unknown>;
-}
-
-// ---- the `passages` values ------------------------------------------------------------------
+export { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, groupOf } from '../index/slots';
 
 /** A block's value: each slot's fingerprint bytes (undefined: none), trailing empty slots left out. */
-export function encodePassageBlock(slots: readonly (Uint8Array | undefined)[]): Uint8Array | undefined {
-  let used = slots.length;
-  while (used > 0 && (slots[used - 1] === undefined || slots[used - 1]!.length === 0)) used--;
-  if (used === 0) return undefined;
-  let size = 0;
-  for (let s = 0; s < used; s++) size += 5 + (slots[s]?.length ?? 0);
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (let s = 0; s < used; s++) {
-    const bytes = slots[s];
-    at = writeVarint(out, at, bytes?.length ?? 0);
-    if (bytes !== undefined) {
-      out.set(bytes, at);
-      at += bytes.length;
-    }
-  }
-  return out.slice(0, at);
-}
+export const encodePassageBlock = encodeSlots;
 
 /** A block's slots from its value; a RangeError naming the block if the value is not one. */
-export function decodePassageBlock(block: number, value: unknown): (Uint8Array | undefined)[] {
-  const fail = (why: string): never => {
-    throw new RangeError(`Doppel's stored passage fingerprints of block ${block} are damaged: ${why}.`);
-  };
-  if (!(value instanceof Uint8Array)) return fail('they are not bytes');
-  const slots: (Uint8Array | undefined)[] = [];
-  let at = 0;
-  while (at < value.length) {
-    if (slots.length >= PASSAGE_GROUP_PAGES) return fail(`they hold more than ${PASSAGE_GROUP_PAGES} slots`);
-    let length: number;
-    try {
-      ({ value: length, end: at } = readVarint(value, at));
-    } catch (error) {
-      return fail((error as Error).message);
-    }
-    if (at + length > value.length) return fail(`slot ${slots.length} runs past the end`);
-    slots.push(length === 0 ? undefined : value.subarray(at, at + length));
-    at += length;
-  }
-  return slots;
-}
+export const decodePassageBlock = (block: number, value: unknown): (Uint8Array | undefined)[] => decodeSlots(block, value, 'passage fingerprints');
 
 /** A slot's fingerprints; a RangeError naming the page if its bytes are damaged. */
 function decodeSlot(id: number, bytes: Uint8Array | undefined): PassageFingerprints | undefined {
@@ -201,11 +136,12 @@ export type Indexing = 'now' | 'pending';
  * reads see the transaction's own changes; flush() writes the fingerprints and the postings.
  */
 export class PassageRows {
-  private readonly blocks = new Map<number, Promise<(Uint8Array | undefined)[]>>();
+  // read lazily: the arrows reach the stores only when called, after the constructor
+  private readonly blocks = new ReadOnce((block) => this.passages.get(block).then((value) => (value === undefined ? [] : decodePassageBlock(block, value))));
   private readonly changedBlocks = new Set<number>();
   /** Each page changed so far: its fingerprint bytes before the transaction's first change, and how its new ones are indexed. */
   private readonly changed = new Map<number, { before: Uint8Array | undefined; indexing: Indexing }>();
-  private readonly buckets = new Map<number, Promise<Bucket>>();
+  private readonly buckets = new ReadOnce((bucket) => readBucket(this.postings, bucket, 'postings'));
 
   constructor(
     private readonly passages: PassageBlockReader | PassageBlockStore,
@@ -214,13 +150,7 @@ export class PassageRows {
   ) {}
 
   private slotsOf(block: number): Promise<(Uint8Array | undefined)[]> {
-    let slots = this.blocks.get(block);
-    if (slots === undefined) {
-      slots = this.passages.get(block).then((value) => (value === undefined ? [] : decodePassageBlock(block, value)));
-      slots.catch(() => undefined); // kept for later readers: an aborted transaction rejects it, unread
-      this.blocks.set(block, slots);
-    }
-    return slots;
+    return this.blocks.get(block);
   }
 
   /** The fingerprints kept for page `id` as their bytes (lib/fingerprint/passage-codec.ts), as this transaction has left them; undefined if none. */
@@ -237,13 +167,7 @@ export class PassageRows {
 
   /** The bucket `bucket` as this transaction reads it (its own changes are written by flush). */
   bucket(bucket: number): Promise<Bucket> {
-    let read = this.buckets.get(bucket);
-    if (read === undefined) {
-      read = this.postings.get(bucket).then((value) => (value === undefined ? EMPTY_BUCKET : decodeBucketOf(bucket, value)));
-      read.catch(() => undefined);
-      this.buckets.set(bucket, read);
-    }
-    return read;
+    return this.buckets.get(bucket);
   }
 
   /** The postings of each distinct hash, read in parallel (hashes no page holds are absent). */
@@ -325,7 +249,7 @@ export class PassageRows {
         for (let i = 0; i < c.add.length; i += 2) touched.add(c.add[i]!);
         for (let i = 0; i < c.remove.length; i += 2) touched.add(c.remove[i]!);
         for (const high of touched) bucket = withFlag(bucket, high, await this.isSiteBoilerplate(idsWith(bucket, high), siteOf));
-        this.buckets.set(b, Promise.resolve(bucket));
+        this.buckets.set(b, bucket);
         return bucket.highs.length === 0 && bucket.flagged.length === 0 ? store.delete(b) : store.put(encodeBucket(bucket), b);
       }),
     );
@@ -366,15 +290,6 @@ export class PassageRows {
   }
 }
 
-function decodeBucketOf(bucket: number, value: unknown): Bucket {
-  if (!(value instanceof Uint8Array)) throw new RangeError(`Doppel's stored postings of bucket ${bucket} are damaged: they are not bytes.`);
-  try {
-    return decodeBucket(value);
-  } catch (error) {
-    throw new RangeError(`Doppel's stored postings of bucket ${bucket} are damaged: ${(error as Error).message}.`);
-  }
-}
-
 // ---- matches of a stored page ------------------------------------------------------------------
 
 /** A page sharing passages with the one looked up, with its record. */
@@ -396,7 +311,5 @@ export async function passageMatches(
   exclude: ReadonlySet<number> = new Set(),
   maxCandidates = MAX_PASSAGE_CANDIDATES,
 ): Promise<RecordMatch[]> {
-  const found = await findSharedPassages(passages, own, ownId, { exclude: (id) => exclude.has(id), maxCandidates });
-  const withRecords = await Promise.all(found.map(async (match) => ({ record: await records(match.id), match })));
-  return withRecords.filter((m): m is RecordMatch => m.record !== undefined);
+  return withRecords(await findSharedPassages(passages, own, ownId, { exclude: (id) => exclude.has(id), maxCandidates }), records);
 }

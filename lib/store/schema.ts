@@ -14,6 +14,9 @@
 // - `passages`, out-of-line keys: the block number. The passage fingerprints of the block's pages
 //   (hashes and word positions, no text), and `postings`, out-of-line keys: the bucket number
 //   (0 to 2^16 − 1), which pages hold each hash: the passage index (lib/store/passages.ts).
+// - `rewrites`, out-of-line keys: the block number. The rewrite fingerprints of the block's pages
+//   (hashes of pairs of rare words, 20 bits each, no text), and `rewritePostings`, out-of-line keys:
+//   the bucket number, which pages hold each hash: the rewrite index (lib/store/rewrites.ts).
 // - `siteCounts`, keyed by bucket (0–63, a hash of the site: lib/store/tally.ts): {bucket, rows},
 //   rows being {site, pages, copies} for every site of the bucket with a page, kept by every write
 //   in its transaction, so that the history page reads 64 values instead of counting pages.
@@ -119,6 +122,14 @@ export interface DoppelDB extends DBSchema {
     value: Uint8Array;
   };
   postings: {
+    key: number;
+    value: Uint8Array;
+  };
+  rewrites: {
+    key: number;
+    value: Uint8Array;
+  };
+  rewritePostings: {
     key: number;
     value: Uint8Array;
   };

@@ -1,0 +1,116 @@
+// Values of one page each, kept PASSAGE_GROUP_PAGES pages to a record: how the store keeps each
+// page's passage fingerprints (lib/store/passages.ts) and rewrite fingerprints
+// (lib/index/rewrite-store.ts). Also what those indexes need of an object store keyed by number.
+import { readVarint, writeVarint } from '../fingerprint/varint';
+import { type Bucket, EMPTY_BUCKET, decodeBucket } from './postings';
+
+/** Pages a value holds (a group): the blocks' size (lib/rows/blocks.ts BLOCK_PAGES), so a visit rewrites about as much of each. */
+export const PASSAGE_GROUP_PAGES = 64;
+
+/** The group that holds page `id`'s value, and its slot in it. */
+export function groupOf(id: number): { group: number; slot: number } {
+  if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`a page id is a whole number of at least 0: got ${id}`);
+  return { group: Math.floor(id / PASSAGE_GROUP_PAGES), slot: id % PASSAGE_GROUP_PAGES };
+}
+
+/** What an index needs of a store of groups (idb's object store has it, readonly or not). */
+export interface SlotReader {
+  get(group: number): Promise<Uint8Array | undefined>;
+}
+export interface SlotStore extends SlotReader {
+  put(value: Uint8Array, group: number): Promise<unknown>;
+  delete(group: number): Promise<unknown>;
+}
+/** What it needs of a store of posting buckets (lib/index/postings.ts). */
+export interface PostingReader {
+  get(bucket: number): Promise<Uint8Array | undefined>;
+}
+export interface PostingStore extends PostingReader {
+  put(value: Uint8Array, bucket: number): Promise<unknown>;
+  delete(bucket: number): Promise<unknown>;
+}
+
+/** A group's value: each slot's bytes (undefined: none) after its varint length, trailing empty slots left out. */
+export function encodeSlots(slots: readonly (Uint8Array | undefined)[]): Uint8Array | undefined {
+  let used = slots.length;
+  while (used > 0 && (slots[used - 1] === undefined || slots[used - 1]!.length === 0)) used--;
+  if (used === 0) return undefined;
+  let size = 0;
+  for (let s = 0; s < used; s++) size += 5 + (slots[s]?.length ?? 0);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (let s = 0; s < used; s++) {
+    const bytes = slots[s];
+    at = writeVarint(out, at, bytes?.length ?? 0);
+    if (bytes !== undefined) {
+      out.set(bytes, at);
+      at += bytes.length;
+    }
+  }
+  return out.slice(0, at);
+}
+
+/** A group's slots from its value; a RangeError naming what it holds and the group if the value is not one. */
+export function decodeSlots(group: number, value: unknown, what: string): (Uint8Array | undefined)[] {
+  const fail = (why: string): never => {
+    throw new RangeError(`Doppel's stored ${what} of block ${group} are damaged: ${why}.`);
+  };
+  if (!(value instanceof Uint8Array)) return fail('they are not bytes');
+  const slots: (Uint8Array | undefined)[] = [];
+  let at = 0;
+  while (at < value.length) {
+    if (slots.length >= PASSAGE_GROUP_PAGES) return fail(`they hold more than ${PASSAGE_GROUP_PAGES} slots`);
+    let length: number;
+    try {
+      ({ value: length, end: at } = readVarint(value, at));
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    if (at + length > value.length) return fail(`slot ${slots.length} runs past the end`);
+    slots.push(length === 0 ? undefined : value.subarray(at, at + length));
+    at += length;
+  }
+  return slots;
+}
+
+/** Values read once in a transaction, by key: a second reader waits for the first read (and sees what `set` put since). */
+export class ReadOnce<V> {
+  private readonly values = new Map<number, Promise<V>>();
+
+  constructor(private readonly read: (key: number) => Promise<V>) {}
+
+  get(key: number): Promise<V> {
+    let value = this.values.get(key);
+    if (value === undefined) {
+      value = this.read(key);
+      value.catch(() => undefined); // kept for later readers: an aborted transaction rejects it, unread
+      this.values.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: number, value: V): void {
+    this.values.set(key, Promise.resolve(value));
+  }
+}
+
+/** A bucket of postings as stored (EMPTY_BUCKET if none); a RangeError naming `what` and the bucket if its value is damaged. */
+export async function readBucket(postings: PostingReader, bucket: number, what: string): Promise<Bucket> {
+  const value: unknown = await postings.get(bucket);
+  if (value === undefined) return EMPTY_BUCKET;
+  if (!(value instanceof Uint8Array)) throw new RangeError(`Doppel's stored ${what} of bucket ${bucket} are damaged: they are not bytes.`);
+  try {
+    return decodeBucket(value);
+  } catch (error) {
+    throw new RangeError(`Doppel's stored ${what} of bucket ${bucket} are damaged: ${(error as Error).message}.`);
+  }
+}
+
+/** Each match with the record of the page it names, in order; a match whose record is gone is dropped. */
+export async function withRecords<M extends { id: number }, R>(found: readonly M[], records: (id: number) => Promise<R | undefined>): Promise<{ record: R; match: M }[]> {
+  const read = await Promise.all(found.map((match) => records(match.id)));
+  return found.flatMap((match, i) => {
+    const record = read[i];
+    return record === undefined ? [] : [{ record, match }];
+  });
+}
