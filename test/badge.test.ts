@@ -5,8 +5,22 @@ import { badgeText, badgeTitle } from '../lib/ui/badge';
 import { localizerFor } from './support/catalogues';
 
 describe('the badge', () => {
-  it('counts the near-duplicates and the pages sharing passages together; nothing when there is none', () => {
-    expect([badgeText(0, 0), badgeText(2, 0), badgeText(0, 3), badgeText(2, 3)]).toEqual(['', '2', '3', '5']);
+  it('counts the near-duplicates, the pages sharing passages and the rewrites together; nothing when there is none', () => {
+    expect([badgeText(0, 0), badgeText(2, 0), badgeText(0, 3), badgeText(2, 3), badgeText(0, 0, 1), badgeText(2, 3, 4)]).toEqual(['', '2', '3', '5', '1', '9']);
+  });
+
+  it.each([
+    ['en', 0, 0, 1, 'Doppel: 1 page you have read tells the same story as this one in other words'],
+    ['en', 0, 0, 2, 'Doppel: 2 pages you have read tell the same story as this one in other words'],
+    ['en', 1, 0, 2, 'Doppel: among the pages you have read, 1 is a near-duplicate of this one and 2 tell the same story in other words'],
+    ['en', 0, 3, 1, 'Doppel: among the pages you have read, 3 share passages with it and 1 tells the same story in other words'],
+    ['en', 2, 3, 1, 'Doppel: among the pages you have read, 2 are near-duplicates of this one, 3 share passages with it and 1 tells the same story in other words'],
+    ['es', 0, 0, 1, 'Doppel: 1 página que has leído cuenta la misma historia que esta con otras palabras'],
+    ['es', 1, 1, 2, 'Doppel: entre las páginas que has leído, 1 es un casi duplicado de esta, 1 comparte pasajes con ella y 2 cuentan la misma historia con otras palabras'],
+    ['zh_CN', 0, 0, 2, 'Doppel：你读过的网页中有 2 个用不同的措辞讲述与此页相同的文章'],
+    ['zh_CN', 2, 0, 1, 'Doppel：你读过的网页中，2 个与此页近似重复，1 个用不同的措辞讲述同一篇文章'],
+  ] as const)('%s: %d near-duplicates, %d pages sharing passages, %d rewrites', (folder, matches, passages, rewrites, title) => {
+    expect(badgeTitle(localizerFor(folder), matches, passages, rewrites)).toBe(title);
   });
 
   it.each([

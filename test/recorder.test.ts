@@ -4,6 +4,9 @@ import { storedPages } from './support/kept-tables';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fingerprintText } from '../lib/fingerprint/features';
 import { hammingDistance } from '../lib/fingerprint/bits';
 import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/protocol/messages';
@@ -31,6 +34,8 @@ On Saturday morning about two hundred people gathered on the sea wall to watch t
 const UNRELATED = `Researchers studying urban foxes have found that animals living near busy roads change their daily routines far more than expected, shifting most of their foraging to the quiet hours between two and five in the morning. The team fitted thirty foxes across four cities with lightweight collars that recorded position every ten minutes for a full year, and compared the tracks with traffic counts from roadside sensors. Foxes whose territories crossed a major road crossed it almost exclusively when traffic fell below a few dozen vehicles an hour, and several animals waited for more than an hour at the same verge until the road cleared. Animals in parks and large gardens, by contrast, kept to the dusk and dawn pattern that their rural cousins follow.
 The results matter for planners, the authors argue, because new roads and late night delivery routes can quietly squeeze the time that wildlife has left to move around a city. Small changes, such as tunnels under embankments or lower speed limits on residential streets at night, could give foxes, hedgehogs and badgers safer passages. The study also found that foxes were remarkably consistent: individual animals used the same crossing points for months, and young foxes leaving home often followed the paths their mothers had used.
 Not every finding was reassuring. Collisions remained the most common cause of death among the tracked animals, and two foxes were killed within weeks of a new bypass opening near their dens. The researchers now plan to repeat the work with hedgehogs, whose numbers in towns have fallen sharply over the past two decades, and they are asking residents to report sightings through a simple phone app so that volunteers can map where animals try to cross and where they give up and turn back.`;
+
+const SAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', 'samples');
 
 const ext = { id: 'doppel@test', origin: 'chrome-extension://doppelid/' };
 const popup: SenderInfo = { id: ext.id, url: 'chrome-extension://doppelid/popup.html' };
@@ -134,16 +139,16 @@ describe('createRecorder', () => {
       return { type, replyByDeadline, ok: reply.ok, page, pagesChanged };
     };
     expect(await take({ type: 'page/extracted', payload: article(url, ORIGINAL) }, tab(url))).toEqual({
-      type: 'page/extracted', replyByDeadline: true, ok: true, page: { url, recorded: true, matches: 0, passages: 0 }, pagesChanged: false,
+      type: 'page/extracted', replyByDeadline: true, ok: true, page: { url, recorded: true, matches: 0, passages: 0, rewrites: 0 }, pagesChanged: false,
     });
     const copyUrl = 'https://copycat.example/a?utm_source=x';
     expect(await take({ type: 'page/html', payload: { url: copyUrl, html: articleHtml(COPY) } }, tab(copyUrl))).toEqual({
-      type: 'page/html', replyByDeadline: true, ok: true, page: { url: copyUrl, recorded: true, matches: 1, passages: 0 }, pagesChanged: false,
+      type: 'page/html', replyByDeadline: true, ok: true, page: { url: copyUrl, recorded: true, matches: 1, passages: 0, rewrites: 0 }, pagesChanged: false,
     });
     // not recorded (too short): the tab's badge is cleared
     const short: PageExtracted = { ...article('https://news.example/short', ''), outcome: { kind: 'not-article', reason: 'too-short', message: 'The article is too short to compare.', words: 2, minWords: 30 } };
     expect((await take({ type: 'page/extracted', payload: short }, tab('https://news.example/short'))).page).toEqual({
-      url: 'https://news.example/short', recorded: false, matches: 0, passages: 0,
+      url: 'https://news.example/short', recorded: false, matches: 0, passages: 0, rewrites: 0,
     });
     expect(await take({ type: 'report/get', payload: { url } }, popup)).toEqual({ type: 'report/get', replyByDeadline: false, ok: true, page: null, pagesChanged: false });
     for (const [type, payload] of [['settings/k', { k: 4 }], ['page/forget', { url }], ['site/exclude', { site: 'x.example', excluded: true }], ['data/clear', {}]] as const) {
@@ -179,14 +184,14 @@ describe('createRecorder', () => {
       onPagesChanged: async () => ++refreshes,
     });
     expect(db.name).toBe('doppel');
-    expect(await recorder.matchCount('https://news.example/mill')).toEqual({ matches: 1, passages: 0 });
-    expect(await recorder.matchCount('https://copycat.example/a#part')).toEqual({ matches: 1, passages: 0 }); // canonical URL
+    expect(await recorder.matchCount('https://news.example/mill')).toEqual({ matches: 1, passages: 0, rewrites: 0 });
+    expect(await recorder.matchCount('https://copycat.example/a#part')).toEqual({ matches: 1, passages: 0, rewrites: 0 }); // canonical URL
     expect(await recorder.matchCount('https://never.example/')).toBeNull();
     expect(await recorder.handle({ type: 'pages/changed', payload: {} }, popup, ext)).toEqual({ ok: true, value: { badges: 1 } });
     expect(await recorder.handle({ type: 'pages/changed', payload: {} }, tab('https://news.example/mill'), ext)).toMatchObject({ ok: false });
     expect(refreshes).toBe(1);
     await send({ type: 'page/forget', payload: { url: 'https://copycat.example/a' } }, popup);
-    expect(await recorder.matchCount('https://news.example/mill')).toEqual({ matches: 0, passages: 0 });
+    expect(await recorder.matchCount('https://news.example/mill')).toEqual({ matches: 0, passages: 0, rewrites: 0 });
   });
 
   describe('rejects, logs and stores nothing', () => {
@@ -239,17 +244,17 @@ describe('createRecorder', () => {
   it('honours pause at once: nothing stored while paused, recorded once resumed', async () => {
     const { send, extracted, report, store } = await setup();
     expect(await send({ type: 'settings/pause', payload: { paused: true } }, popup)).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, paused: true } });
-    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0, rewrites: 0 } });
     expect(await extracted({ ...article('https://news.example/x', ''), outcome: { kind: 'not-article', reason: 'too-short', message: 'short' } })).toEqual({
       ok: true,
-      value: { state: 'paused', matches: 0, passages: 0 },
+      value: { state: 'paused', matches: 0, passages: 0, rewrites: 0 },
     });
     expect(await store.count()).toBe(0);
     expect(await report('https://news.example/mill')).toMatchObject({ state: 'paused', page: null, settings: { paused: true } });
     expect((await report('https://news.example/x')).state).toBe('paused');
 
     await send({ type: 'settings/pause', payload: { paused: false } }, popup);
-    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     expect(await store.count()).toBe(1);
   });
 
@@ -265,23 +270,23 @@ describe('createRecorder', () => {
     expect(await store.count()).toBe(1);
     expect((await report('https://news.example/mill')).matches).toEqual([]);
     expect(await report('https://copycat.example/a')).toMatchObject({ state: 'excluded', page: null, matches: [] });
-    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'excluded', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'excluded', matches: 0, passages: 0, rewrites: 0 } });
     expect(await store.count()).toBe(1);
     // excluding twice lists the site once; another port is another site
     await send({ type: 'site/exclude', payload: { site: 'copycat.example', excluded: true } }, popup);
-    expect(await extracted(article('https://copycat.example:8080/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0 } });
+    expect(await extracted(article('https://copycat.example:8080/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0, rewrites: 0 } });
 
     const back = await send({ type: 'site/exclude', payload: { site: 'copycat.example', excluded: false } }, popup);
     expect(back).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, excludedSites: [], forgotten: 0 } });
-    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 2, passages: 0 } });
+    expect(await extracted(article('https://copycat.example/a', COPY))).toEqual({ ok: true, value: { state: 'recorded', matches: 2, passages: 0, rewrites: 0 } });
   });
 
   it('records nothing from a private window unless allowed (state "paused")', async () => {
     const { extracted, store, outcomes } = await setup();
     const incognito = { incognito: true };
-    expect(await extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0, rewrites: 0 } });
     const notArticle: PageExtracted = { ...article('https://news.example/gallery', ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'no article' } };
-    expect(await extracted(notArticle, incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
+    expect(await extracted(notArticle, incognito)).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0, rewrites: 0 } });
     expect(await store.count()).toBe(0);
     expect(outcomes.size).toBe(0);
 
@@ -294,7 +299,7 @@ describe('createRecorder', () => {
     expect(await send({ type: 'settings/incognito', payload: { recordIncognito: true } }, tab('https://news.example/x'))).toMatchObject({ ok: false });
 
     const allowing = await setup({ recordIncognito: true });
-    expect(await allowing.extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await allowing.extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     expect(await allowing.store.count()).toBe(1);
   });
 
@@ -304,9 +309,9 @@ describe('createRecorder', () => {
     expect(hammingDistance(a.simhash, b.simhash)).toBeLessThanOrEqual(3);
 
     const { extracted, report, db } = await setup();
-    expect(await extracted(article('https://news.example/mill?utm_source=feed#top', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
-    expect(await extracted(article('https://copycat.example/mill', COPY, 'Tide mill turns again | Copycat'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0 } });
-    expect(await extracted(article('https://foxes.example/study', UNRELATED, 'Urban foxes'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://news.example/mill?utm_source=feed#top', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
+    expect(await extracted(article('https://copycat.example/mill', COPY, 'Tide mill turns again | Copycat'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0, rewrites: 0 } });
+    expect(await extracted(article('https://foxes.example/study', UNRELATED, 'Urban foxes'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
 
     const original = await report('https://news.example/mill');
     expect(original).toMatchObject({ url: 'https://news.example/mill', state: 'recorded', reason: null, earliest: true, k: 3, settings: DEFAULT_SETTINGS });
@@ -363,14 +368,48 @@ describe('createRecorder', () => {
     for (const phrase of ['lantern light', 'sluice gates', 'Estuary Gazette', 'roadside sensors', 'hedgehogs']) expect(everything).not.toContain(phrase);
   });
 
+  it('lists the pages telling the same story in other words: a rewrite and translations of samples/, both ways, once, counted by the reply and the badge; forgetting removes them', async () => {
+    const { send, report, recorder } = await setup();
+    const sample = (path: string): string => readFileSync(join(SAMPLES, path), 'utf8');
+    const pages = [
+      ['https://wrenmouth.example/mill', 'original-site/2024/05/wrenmouth-tide-mill-turns-again.html'],
+      ['https://rewrite-mill.example/mill', 'rewrite-mill/2024/05/historic-tide-mill-spins-again.html'],
+      ['https://traducciones.example/molino', 'traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html'],
+      ['https://zh.example/mill', 'zh/2024/05/wrenmouth-tide-mill.html'],
+    ] as const;
+    const replies = [];
+    for (const [url, path] of pages) replies.push(await send({ type: 'page/html', payload: { url, html: sample(path) } }, tab(url)));
+    // each page after the first rewrites or translates those before it
+    expect(replies.map((r) => (r.ok ? (r.value as { rewrites: number }).rewrites : -1))).toEqual([0, 1, 2, 3]);
+
+    const spanish = await report('https://traducciones.example/molino');
+    expect(spanish.matches).toEqual([]);
+    expect(spanish.passages).toEqual([]);
+    expect(spanish.rewrites.map((r) => [r.url, r.translated, r.language, r.ownLanguage])).toEqual([
+      ['https://wrenmouth.example/mill', true, 'en', 'es'],
+      ['https://zh.example/mill', true, 'zh', 'es'],
+      ['https://rewrite-mill.example/mill', true, 'en', 'es'],
+    ]);
+    for (const r of spanish.rewrites) {
+      expect(r.share).toBeGreaterThanOrEqual(0.3);
+      expect(r.hashes.length).toBeGreaterThanOrEqual(3);
+    }
+    const rewrite = await report('https://rewrite-mill.example/mill');
+    expect(rewrite.rewrites.find((r) => r.url === 'https://wrenmouth.example/mill')).toMatchObject({ translated: false, language: 'en', ownLanguage: 'en' });
+    expect(await recorder.matchCount('https://wrenmouth.example/mill')).toEqual({ matches: 0, passages: 0, rewrites: 3 });
+
+    expect(await send({ type: 'page/forget', payload: { url: 'https://wrenmouth.example/mill' } }, popup)).toEqual({ ok: true, value: { forgotten: true } });
+    expect((await report('https://traducciones.example/molino')).rewrites.map((r) => r.url)).toEqual(['https://zh.example/mill', 'https://rewrite-mill.example/mill']);
+  });
+
   it('lists the pages sharing passages with a page, both ways, with shares and hashes; the reply and the badge count them', async () => {
     const { extracted, report, send } = await setup();
     const [first, second] = ORIGINAL.split('\n');
     const quote = `${UNRELATED.split('\n')[0]}\n${second!.split(' ').slice(0, 60).join(' ')}\n${UNRELATED.split('\n')[1]}`;
-    expect(await extracted(article('https://news.example/mill', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     // the first paragraph alone, on another site: a passage of it, not a near-duplicate
-    expect(await extracted(article('https://digest.example/mill', first!))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1 } });
-    expect(await extracted(article('https://blog.example/foxes', quote))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1 } });
+    expect(await extracted(article('https://digest.example/mill', first!))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1, rewrites: 0 } });
+    expect(await extracted(article('https://blog.example/foxes', quote))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1, rewrites: 0 } });
 
     const excerpt = await report('https://digest.example/mill');
     expect(excerpt.matches).toEqual([]);
@@ -391,9 +430,9 @@ describe('createRecorder', () => {
     const { extracted, report } = await setup();
     const second = ORIGINAL.split('\n')[1]!;
     const quote = `${UNRELATED.split('\n')[0]}\n${second.split(' ').slice(0, 60).join(' ')}\n${UNRELATED.split('\n')[1]}`;
-    expect(await extracted(article('https://news.example/mill', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
-    expect(await extracted(article('https://mirror.example/mill', ORIGINAL, 'Tide mill turns again | Mirror'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0 } });
-    expect(await extracted(article('https://blog.example/foxes', quote))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1 } });
+    expect(await extracted(article('https://news.example/mill', ORIGINAL, 'Tide mill turns again'))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
+    expect(await extracted(article('https://mirror.example/mill', ORIGINAL, 'Tide mill turns again | Mirror'))).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0, rewrites: 0 } });
+    expect(await extracted(article('https://blog.example/foxes', quote))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 1, rewrites: 0 } });
 
     const quoting = await report('https://blog.example/foxes');
     expect(quoting.passages.map((p) => [p.url, p.alsoIn.map((other) => [other.url, other.title, other.site])])).toEqual([
@@ -435,14 +474,14 @@ describe('createRecorder', () => {
     const { extracted, report, outcomes, send } = await setup();
     const url = 'https://news.example/gallery';
     const gallery: PageExtracted = { ...article(url, ''), outcome: { kind: 'not-article', reason: 'no-article', message: 'Readability found no article' } };
-    expect(await extracted(gallery)).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
+    expect(await extracted(gallery)).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } });
     expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'Readability found no article', notArticle: { code: 'no-article' }, page: null });
 
     // an "article" without a single word is too short
-    expect(await extracted(article('https://news.example/dots', '… !!! — ? 1'))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
+    expect(await extracted(article('https://news.example/dots', '… !!! — ? 1'))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } });
     expect(await report('https://news.example/dots')).toMatchObject({ state: 'not-article', reason: 'The article has no words to compare.', notArticle: { code: 'no-words' } });
 
-    expect(await extracted(article(url, ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await extracted(article(url, ORIGINAL))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     expect(outcomes.has(url)).toBe(false);
     expect(await report(url)).toMatchObject({ state: 'recorded', reason: null });
 
@@ -536,7 +575,7 @@ describe('page/html: the page read in the reader document', () => {
 
   it('records the page as the content script reading it itself would have', async () => {
     const viaHtml = await setup();
-    expect(await viaHtml.send(html(ORIGINAL, 'The tide mill'), tab(url))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await viaHtml.send(html(ORIGINAL, 'The tide mill'), tab(url))).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     const viaText = await setup();
     const read = readHtml(articleHtml(ORIGINAL, 'The tide mill'), url, (text) => parseHTML(text).document as unknown as Document);
     expect(read.outcome.kind).toBe('article');
@@ -548,7 +587,7 @@ describe('page/html: the page read in the reader document', () => {
     // a copy sent as HTML finds the original
     expect(await viaHtml.send({ type: 'page/html', payload: { url: 'https://copycat.example/a', html: articleHtml(COPY) } }, tab('https://copycat.example/a'))).toEqual({
       ok: true,
-      value: { state: 'recorded', matches: 1, passages: 0 },
+      value: { state: 'recorded', matches: 1, passages: 0, rewrites: 0 },
     });
     expect(viaHtml.logs).toEqual([]);
   });
@@ -560,11 +599,11 @@ describe('page/html: the page read in the reader document', () => {
       return readWithLinkedom(h, u);
     };
     const paused = await setup({ paused: true }, counting);
-    expect(await paused.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
+    expect(await paused.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0, rewrites: 0 } });
     const excluded = await setup({ excludedSites: ['news.example'] }, counting);
-    expect(await excluded.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'excluded', matches: 0, passages: 0 } });
+    expect(await excluded.send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'excluded', matches: 0, passages: 0, rewrites: 0 } });
     const normal = await setup({}, counting);
-    expect(await normal.send(html(ORIGINAL), tab(url, { incognito: true }))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0 } });
+    expect(await normal.send(html(ORIGINAL), tab(url, { incognito: true }))).toEqual({ ok: true, value: { state: 'paused', matches: 0, passages: 0, rewrites: 0 } });
     expect(reads).toBe(0);
     expect(await normal.send(html(ORIGINAL), tab(url))).toMatchObject({ ok: true, value: { state: 'recorded' } });
     expect(reads).toBe(1);
@@ -572,7 +611,7 @@ describe('page/html: the page read in the reader document', () => {
 
   it('a page the reader finds no article in, or too short, is not recorded, with the reason', async () => {
     const { send, report, store } = await setup();
-    expect(await send(html('Too few words here.'), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
+    expect(await send(html('Too few words here.'), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } });
     expect(await report(url)).toMatchObject({ state: 'not-article', reason: 'The article is too short to compare: 5 words (at least 30 needed).', notArticle: { code: 'too-short', words: 5, minWords: 30 } });
     expect(await store.count()).toBe(0);
   });
@@ -587,7 +626,7 @@ describe('page/html: the page read in the reader document', () => {
   ];
   it.each(failures)('%s: the page is not recorded, and the popup says why', async (_, reader, reason, logged) => {
     const { send, report, store, logs } = await setup({}, reader);
-    expect(await send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
+    expect(await send(html(ORIGINAL), tab(url))).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } });
     expect(await report(url)).toMatchObject({ state: 'not-article', reason: expect.stringMatching(reason), page: null });
     expect(await store.count()).toBe(0);
     if (logged) expect(logs).toEqual([expect.stringMatching(logged)]);

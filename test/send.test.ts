@@ -13,6 +13,7 @@ const REPORT: Report = {
   url: PAGE.url, state: 'recorded', page: PAGE,
   matches: [{ ...PAGE, url: 'https://b.example/x', site: 'b.example', distance: 2, earliest: true }],
   passages: [{ ...PAGE, url: 'https://c.example/y', site: 'c.example', share: 0.5, otherShare: 0.25, passages: 2, hashes: [1, 4294967295], ends: [{ first: 1, lead: 3, last: 4294967295, trail: 0 }], alsoIn: [{ ...PAGE, url: 'https://d.example/y' }] }],
+  rewrites: [{ ...PAGE, url: 'https://e.example/z', site: 'e.example', share: 0.4375, translated: true, language: 'es', ownLanguage: 'en', hashes: [4096, 8192] }],
   reason: null, notArticle: null, earliest: false, k: 3, settings: DEFAULT_SETTINGS,
   site: { site: 'a.example', pages: 3, copies: 2, mark: null, flagged: true },
   storage: { state: 'evicted', at: 5, evicted: 10 },
@@ -25,7 +26,11 @@ describe('parseReply', () => {
     expect(parseReply('page/forget', { ok: true, value: { forgotten: true } })).toEqual({ ok: true, value: { forgotten: true } });
     expect(parseReply('data/clear', { ok: true, value: { forgotten: 3 } })).toEqual({ ok: true, value: { forgotten: 3 } });
     expect(parseReply('site/exclude', { ok: true, value: { ...DEFAULT_SETTINGS, forgotten: 2 } })).toEqual({ ok: true, value: { ...DEFAULT_SETTINGS, forgotten: 2 } });
-    expect(parseReply('page/html', { ok: true, value: { state: 'not-article', matches: 0, passages: 0 } })).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0 } });
+    expect(parseReply('page/html', { ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } })).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } });
+    // a reply of a build without rewrites: none
+    expect(parseReply('page/html', { ok: true, value: { state: 'not-article', matches: 0, passages: 0 } })).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } });
+    const { rewrites: _, ...older } = REPORT;
+    expect(parseReply('report/get', { ok: true, value: older })).toEqual({ ok: true, value: { ...REPORT, rewrites: [] } });
   });
 
   const broken = (change: (r: Record<string, unknown>) => void): unknown => {
@@ -40,6 +45,9 @@ describe('parseReply', () => {
     ['an unknown state', broken((r) => (r['state'] = 'lost')), 'state must be one of recorded, unknown, not-article, excluded, paused, storage-full'],
     ['a share past 1', broken((r) => ((r['passages'] as Record<string, unknown>[])[0]!['share'] = 1.5)), 'share must be a share from 0 to 1'],
     ['a hash past 32 bits', broken((r) => ((r['passages'] as Record<string, unknown>[])[0]!['hashes'] = [2 ** 32])), 'hashes must be 32-bit whole numbers'],
+    ['a rewrite in an unknown language', broken((r) => ((r['rewrites'] as Record<string, unknown>[])[0]!['language'] = 'xx')), 'language must be one of und, en, es'],
+    ['a rewrite with more hashes than a page keeps', broken((r) => ((r['rewrites'] as Record<string, unknown>[])[0]!['hashes'] = Array.from({ length: 65 }, () => 0))), 'hashes'],
+    ['a rewrites list that is not one', broken((r) => (r['rewrites'] = 'many')), 'rewrites must be'],
     ['a negative distance', broken((r) => ((r['matches'] as Record<string, unknown>[])[0]!['distance'] = -1)), 'distance must be a whole number, 0 or more'],
     ['settings without k', broken((r) => delete (r['settings'] as Record<string, unknown>)['k']), 'k must be a whole number, 0 or more'],
     ['a k past 8', broken((r) => ((r['settings'] as Record<string, unknown>)['k'] = 9)), 'k must be a whole number from 0 to 8'],

@@ -272,7 +272,7 @@ describe('the recorder when storage is full', () => {
   it('forgets the 100 least recently seen pages, records the page, and the report says so until dismissed', async () => {
     const { store, disk, report, visit, send } = await setup(150);
     disk.capacity = 150;
-    expect(await visit('https://new.example/a', 9_001)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await visit('https://new.example/a', 9_001)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     expect(await store.count()).toBe(51);
     // the pages seen longest ago are gone, the newer ones stay
     expect(await store.get('https://old.example/0099')).toBeUndefined();
@@ -287,7 +287,7 @@ describe('the recorder when storage is full', () => {
   it('still full: the page is not recorded, its report is storage-full, and recording comes back once there is room', async () => {
     const { store, disk, report, visit, send } = await setup(120);
     disk.capacity = 10;
-    expect(await visit('https://new.example/a', 9_001)).toEqual({ ok: true, value: { state: 'storage-full', matches: 0, passages: 0 } });
+    expect(await visit('https://new.example/a', 9_001)).toEqual({ ok: true, value: { state: 'storage-full', matches: 0, passages: 0, rewrites: 0 } });
     expect(await store.count()).toBe(20); // 100 forgotten, then still full
     expect(await report('https://new.example/a')).toMatchObject({ state: 'storage-full', page: null, storage: { state: 'full', evicted: 100 } });
     // a recorded page's report is still its report, with the notice
@@ -295,11 +295,11 @@ describe('the recorder when storage is full', () => {
     // the notice cannot be dismissed while storage is full
     expect(await send({ type: 'storage/dismiss', payload: {} }, popup)).toEqual({ ok: true, value: { dismissed: false } });
     // the next page forgets nothing more
-    expect(await visit('https://new.example/b', 9_002)).toEqual({ ok: true, value: { state: 'storage-full', matches: 0, passages: 0 } });
+    expect(await visit('https://new.example/b', 9_002)).toEqual({ ok: true, value: { state: 'storage-full', matches: 0, passages: 0, rewrites: 0 } });
     expect(await store.count()).toBe(20);
 
     disk.capacity = Infinity;
-    expect(await visit('https://new.example/b', 9_002)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0 } });
+    expect(await visit('https://new.example/b', 9_002)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     expect(await report('https://new.example/a')).toMatchObject({ state: 'unknown', storage: { state: 'evicted', evicted: 100 } });
   });
 

@@ -42,9 +42,9 @@ export default defineBackground(() => {
   // Made at the first badge, not at start-up: its Intl formatters would delay the worker's first reply.
   let localizer: Localizer | undefined;
   const l = (): Localizer => (localizer ??= createLocalizer((key, substitutions) => browser.i18n.getMessage(key as never, substitutions), browser.i18n.getUILanguage()));
-  const setBadge = async (tabId: number, matches: number, passages: number): Promise<void> => {
-    await action.setBadgeText({ tabId, text: badgeText(matches, passages) });
-    await action.setTitle({ tabId, title: badgeTitle(l(), matches, passages) });
+  const setBadge = async (tabId: number, matches: number, passages: number, rewrites: number): Promise<void> => {
+    await action.setBadgeText({ tabId, text: badgeText(matches, passages, rewrites) });
+    await action.setTitle({ tabId, title: badgeTitle(l(), matches, passages, rewrites) });
     await action.setBadgeBackgroundColor({ tabId, color: '#8a4b08' });
   };
   const refreshBadges = async (): Promise<number> => {
@@ -52,7 +52,7 @@ export default defineBackground(() => {
     for (const [tabId, url] of [...badgeTabs]) {
       try {
         const counts = await recorder.matchCount(url);
-        await setBadge(tabId, counts?.matches ?? 0, counts?.passages ?? 0);
+        await setBadge(tabId, counts?.matches ?? 0, counts?.passages ?? 0, counts?.rewrites ?? 0);
         refreshed++;
       } catch {
         badgeTabs.delete(tabId); // the tab is gone
@@ -107,7 +107,7 @@ export default defineBackground(() => {
       if (page !== null && tabId !== undefined) {
         if (page.recorded) badgeTabs.set(tabId, page.url);
         else badgeTabs.delete(tabId);
-        void setBadge(tabId, page.matches, page.passages).catch(() => {});
+        void setBadge(tabId, page.matches, page.passages, page.rewrites).catch(() => {});
       }
       if (pagesChanged) void refreshBadges();
       return reply;

@@ -10,6 +10,7 @@ import { createLocalizer, localizePage } from '@/lib/ui/i18n';
 import type { MatchSummary, MessageType, Report } from '@/lib/protocol/messages';
 import { createSend } from '@/lib/protocol/send';
 import { type PassagesControl, type TabLink, createPassagesControl } from '@/lib/ui/passages-view';
+import { renderRewrites } from '@/lib/ui/rewrites-view';
 import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/protocol/messages';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 import { errorText } from '@/lib/ui/error-text';
@@ -29,6 +30,7 @@ const view = {
   matchesSection: $('matches-section'),
   matchesHeading: $('matches-heading'),
   matches: $<HTMLOListElement>('matches'),
+  rewrites: { section: $('rewrites-section'), heading: $('rewrites-heading'), list: $<HTMLOListElement>('rewrites') },
   pause: $<HTMLButtonElement>('pause'),
   exclude: $<HTMLButtonElement>('exclude'),
   forget: $<HTMLButtonElement>('forget'),
@@ -156,12 +158,13 @@ function render(report: Report, now: number, passages: PassagesControl): void {
   view.title.textContent = report.page?.title || report.url;
   view.matches.replaceChildren();
   view.matchesSection.hidden = true;
+  renderRewrites(document, l, view.rewrites, report.state === 'recorded' ? report.rewrites : [], report.page?.firstSeen ?? now);
   view.detail.textContent = '';
   switch (report.state) {
     case 'recorded': {
       const page = report.page!;
       const n = report.matches.length;
-      view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : report.passages.length > 0 ? l.t('readPartsBefore') : l.t('noNearDuplicates');
+      view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : report.passages.length > 0 ? l.t('readPartsBefore') : report.rewrites.length > 0 ? l.t('readStoryBefore') : l.t('noNearDuplicates');
       view.detail.textContent = l.t(report.earliest ? 'recordedEarliest' : 'recorded', l.relative(page.firstSeen, now), l.count('visitsCount', page.visits));
       if (n > 0) {
         view.matchesHeading.textContent = l.count('nearDuplicatesWithin', n, report.k);

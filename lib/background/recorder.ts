@@ -11,6 +11,9 @@
 // - page text is fingerprinted and dropped; only the fingerprints are stored (lib/store/).
 import { fingerprintText } from '../fingerprint/features';
 import { passageFingerprints } from '../fingerprint/passages';
+import { rewriteFingerprints } from '../fingerprint/rewrites';
+import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
+import type { RewriteRecordMatch } from '../index/rewrite-store';
 import { foldSamePassages } from '../report/fold';
 import {
   InvalidMessage,
@@ -26,6 +29,7 @@ import {
   type ReplyValue,
   type Report,
   type Request,
+  type RewriteSummary,
   type Settings,
   MESSAGE_TYPES,
   type PageRecorded,
@@ -81,7 +85,7 @@ export interface Handled {
   /** The value's type depends on the message type, which is only known once the message is validated. */
   reply: Reply<any>;
   /** A page a content script reported (the URL it sent), as the store now holds it: what its tab's badge shows. Null for any other message, or a refused one. */
-  page: { url: string; recorded: boolean; matches: number; passages: number } | null;
+  page: { url: string; recorded: boolean; matches: number; passages: number; rewrites: number } | null;
   /** The message changed which pages are recorded or grouped (forgetting, excluding a site, clearing, a change of k): other tabs' badges may be stale. */
   pagesChanged: boolean;
 }
@@ -106,8 +110,8 @@ export interface Recorder {
   handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): Promise<Reply<any>>;
   /** Forgets every page, every not-article outcome and the storage-full notice (`data/clear`); returns how many pages there were. */
   clearAll(): Promise<number>;
-  /** How many near-duplicates and pages sharing passages the page at `url` has now (the badge's number is their sum); null if it is not recorded. */
-  matchCount(url: string): Promise<{ matches: number; passages: number } | null>;
+  /** How many near-duplicates, pages sharing passages and rewrites the page at `url` has now (the badge's number is their sum); null if it is not recorded. */
+  matchCount(url: string): Promise<{ matches: number; passages: number; rewrites: number } | null>;
 }
 
 type SenderOf<T extends MessageType> = T extends 'page/extracted' | 'page/html' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
@@ -187,6 +191,18 @@ function listedPassages(matches: readonly RecordMatch[]): PassageMatch[] {
   }));
 }
 
+/** The rewrites, as the popup lists them (at most LIMITS.passageSets, shares rounded to 4 decimals). */
+function listedRewrites(matches: readonly RewriteRecordMatch<PageRecord>[], ownLanguage: RewriteLanguage): RewriteSummary[] {
+  return matches.slice(0, LIMITS.passageSets).map(({ record, match }) => ({
+    ...summary(record),
+    share: Math.round(Math.max(match.comparison.aInB, match.comparison.bInA) * 10_000) / 10_000,
+    translated: match.translated,
+    language: match.lang,
+    ownLanguage,
+    hashes: match.shared,
+  }));
+}
+
 export function createRecorder(deps: RecorderDeps): Recorder {
   const log = (message: string): void => {
     try {
@@ -222,7 +238,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
   /** The reply for a page the settings say not to record (or read), or null. */
   function blockedReply(url: string, settings: Settings, incognito: boolean): ReplyValue<'page/extracted'> | null {
     const blocked = pageState(canonicalUrl(url), settings, incognito);
-    return blocked === null ? null : { state: blocked, matches: 0, passages: 0 };
+    return blocked === null ? null : { state: blocked, matches: 0, passages: 0, rewrites: 0 };
   }
 
   /** Records a page the content script or the reader document read (the settings allow it: blockedReply). */
@@ -232,25 +248,26 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const { reason: code, message, words, minWords } = page.outcome;
       const why: NotArticleWhy = words === undefined ? { code } : { code, words, ...(minWords === undefined ? {} : { minWords }) };
       await deps.outcomes.set(url, { state: 'not-article', reason: message, why });
-      return { state: 'not-article', matches: 0, passages: 0 };
+      return { state: 'not-article', matches: 0, passages: 0, rewrites: 0 };
     }
     const { simhash, check, tokens } = fingerprintText(page.outcome.text);
     if (tokens === 0) {
       await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
-      return { state: 'not-article', matches: 0, passages: 0 };
+      return { state: 'not-article', matches: 0, passages: 0, rewrites: 0 };
     }
     const { words, hashes, positions, wordBits } = passageFingerprints(page.outcome.text);
+    const rewrites = rewriteFingerprints(page.outcome.text);
     const pages = await store();
-    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, now: deps.now() };
+    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, rewrites, now: deps.now() };
     let recorded;
     try {
       recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
     } catch (error) {
-      if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0, passages: 0 };
+      if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0, passages: 0, rewrites: 0 };
       throw error;
     }
     await deps.outcomes.delete(url);
-    return { state: 'recorded', matches: recorded.matches.length, passages: foldedPassages(recorded.passages).length };
+    return { state: 'recorded', matches: recorded.matches.length, passages: foldedPassages(recorded.passages).length, rewrites: listedRewrites(recorded.rewrites, rewrites.lang).length };
   }
 
   /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
@@ -299,14 +316,14 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         readSiteStanding(pages, site, settings.siteMarks[site] ?? null),
         recordAndNear(pages, url, settings.k),
       ]);
-      const report: Report = { url, state: 'unknown', page: null, matches: [], passages: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
+      const report: Report = { url, state: 'unknown', page: null, matches: [], passages: [], rewrites: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
       if (found !== undefined) {
-        const { record, near, passages } = found;
+        const { record, near, passages, rewrites, ownLanguage } = found;
         let first = record;
         for (const { record: other } of near) if (earlier(other, first)) first = other;
         const matches: MatchSummary[] = near.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
         const shared = listedPassages(passages);
-        return { ...report, state: 'recorded', page: summary(record), matches, passages: shared, earliest: matches.length > 0 && first === record };
+        return { ...report, state: 'recorded', page: summary(record), matches, passages: shared, rewrites: listedRewrites(rewrites, ownLanguage), earliest: matches.length > 0 && first === record };
       }
       const blocked = pageState(url, settings, false);
       if (blocked !== null) return { ...report, state: blocked };
@@ -404,7 +421,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const url = canonicalUrl(raw);
       const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
       const found = await recordAndNear(pages, url, settings.k);
-      return found === undefined ? null : { matches: found.near.length, passages: foldedPassages(found.passages).length };
+      return found === undefined ? null : { matches: found.near.length, passages: foldedPassages(found.passages).length, rewrites: listedRewrites(found.rewrites, found.ownLanguage).length };
     },
 
     clearAll,
@@ -443,8 +460,8 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         (value): Handled => {
           let page: Handled['page'] = null;
           if (isPageReport(message)) {
-            const { state, matches, passages } = value as PageRecorded;
-            page = { url: message.payload.url, recorded: state === 'recorded', matches, passages };
+            const { state, matches, passages, rewrites } = value as PageRecorded;
+            page = { url: message.payload.url, recorded: state === 'recorded', matches, passages, rewrites };
           }
           return { reply: { ok: true, value }, page, pagesChanged: CHANGES_PAGES.has(type) };
         },

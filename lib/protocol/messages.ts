@@ -8,6 +8,7 @@
 import type { NotArticleReason } from '../text/reading';
 import type { SiteMark, SiteStanding } from '../report/groups';
 import type { PassageEnd } from '../index/passage-index';
+import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
 import { InvalidMessage, type Json, LIMITS, count, object, site, string, typedMessage } from './validation';
 
 export { InvalidMessage, LIMITS } from './validation';
@@ -76,6 +77,23 @@ export interface PassageMatch extends PageSummary {
   alsoIn: PageSummary[];
 }
 
+/**
+ * A page that rewrites or translates this one, or that this one rewrites (lib/index/rewrite-index.ts:
+ * its rare words, names, places and numbers, in nearly the same order), and that is neither a
+ * near-duplicate of it nor sharing passages with it.
+ */
+export interface RewriteSummary extends PageSummary {
+  /** The larger share of pairs of rare words: of this page's held by that page, or of that page's held by this one, 0 to 1. */
+  share: number;
+  /** Whether the two are in different languages (a guess from their scripts and function words). */
+  translated: boolean;
+  /** That page's language and this page's, as guessed (REWRITE_LANGUAGES; 'und': unknown). */
+  language: RewriteLanguage;
+  ownLanguage: RewriteLanguage;
+  /** This page's rewrite-fingerprint hashes that page holds too: what passages/show marks (the rare words of those pairs). */
+  hashes: number[];
+}
+
 export interface MatchSummary extends PageSummary {
   /** Hamming distance in bits between the two simhashes. */
   distance: number;
@@ -137,6 +155,8 @@ export interface Report {
   matches: MatchSummary[];
   /** The pages sharing passages with this one that are not in `matches`, the largest share first (at most LIMITS.passageSets). */
   passages: PassageMatch[];
+  /** The pages this one rewrites or translates, or that rewrite it, that are in neither list above, the largest share first (at most LIMITS.passageSets). */
+  rewrites: RewriteSummary[];
   reason: string | null;
   /** Why a not-article page was not recorded, for the popup to word in the UI's language; null otherwise. */
   notArticle: NotArticleWhy | null;
@@ -150,11 +170,12 @@ export interface Report {
   storage: StorageStatus | null;
 }
 
-/** The reply to a page's content script: its state, and (recorded) how many near-duplicates and pages sharing passages it has. */
+/** The reply to a page's content script: its state, and (recorded) how many near-duplicates, pages sharing passages and rewrites it has. */
 export interface PageRecorded {
   state: PageState;
   matches: number;
   passages: number;
+  rewrites: number;
 }
 
 export interface Protocol {

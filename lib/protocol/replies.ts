@@ -13,6 +13,7 @@ import {
   type Reply,
   type ReplyValue,
   type Report,
+  type RewriteSummary,
   type Settings,
   MAX_K,
   MIN_K,
@@ -23,6 +24,8 @@ import type { SiteMark, SiteStanding } from '../report/groups';
 import type { NotArticleReason } from '../text/reading';
 import { InvalidMessage, type Json, LIMITS, count, list, object, string } from './validation';
 import { passageEndList } from './tab-protocol';
+import { REWRITE_LANGUAGES } from '../fingerprint/rewrite-anchors';
+import { REWRITE_PARAMS } from '../fingerprint/rewrites';
 
 const PAGE_STATES: readonly PageState[] = ['recorded', 'unknown', 'not-article', 'excluded', 'paused', 'storage-full'];
 const NOT_ARTICLE_CODES: readonly (NotArticleReason | 'no-words')[] = ['no-article', 'too-short', 'too-large', 'no-words'];
@@ -81,12 +84,17 @@ function matchSummary(value: unknown): MatchSummary {
   return { ...pageSummary(o, 'match'), distance: count(o, 'distance'), earliest: boolean(o, 'earliest') };
 }
 
-function passageMatch(value: unknown): PassageMatch {
-  const o = object(value, 'passage match');
-  const hashes = list(o, 'hashes', LIMITS.passageHashesPerSet).map((h) => {
+/** `o.hashes`: at most `max` 32-bit whole numbers. */
+function hashList(o: Json, max: number): number[] {
+  return list(o, 'hashes', max).map((h) => {
     if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > 0xffff_ffff) throw new InvalidMessage('hashes must be 32-bit whole numbers');
     return h;
   });
+}
+
+function passageMatch(value: unknown): PassageMatch {
+  const o = object(value, 'passage match');
+  const hashes = hashList(o, LIMITS.passageHashesPerSet);
   return {
     ...pageSummary(o, 'passage match'),
     share: share(o, 'share'),
@@ -95,6 +103,19 @@ function passageMatch(value: unknown): PassageMatch {
     hashes,
     ends: passageEndList(o),
     alsoIn: list(o, 'alsoIn', MAX_LISTED).map((p) => pageSummary(p, 'alsoIn')),
+  };
+}
+
+function rewriteSummary(value: unknown): RewriteSummary {
+  const o = object(value, 'rewrite');
+  const hashes = hashList(o, REWRITE_PARAMS.sample.cap);
+  return {
+    ...pageSummary(o, 'rewrite'),
+    share: share(o, 'share'),
+    translated: boolean(o, 'translated'),
+    language: oneOf(o, 'language', REWRITE_LANGUAGES),
+    ownLanguage: oneOf(o, 'ownLanguage', REWRITE_LANGUAGES),
+    hashes,
   };
 }
 
@@ -139,6 +160,8 @@ function report(value: unknown): Report {
     page: nullable(o, 'page', (p) => pageSummary(p)),
     matches: list(o, 'matches', MAX_MATCHES).map(matchSummary),
     passages: list(o, 'passages', MAX_LISTED).map(passageMatch),
+    // a report from a build without rewrites has none
+    rewrites: o['rewrites'] === undefined ? [] : list(o, 'rewrites', MAX_LISTED).map(rewriteSummary),
     reason: nullable(o, 'reason', (r) => text(r, 'reason', LIMITS.messageChars)),
     notArticle: nullable(o, 'notArticle', notArticleWhy),
     earliest: boolean(o, 'earliest'),
@@ -170,7 +193,7 @@ const validators: { [T in MessageType]: (value: unknown) => ReplyValue<T> } = {
 
 function pageRecorded(value: unknown): PageRecorded {
   const o = object(value, 'reply');
-  return { state: oneOf(o, 'state', PAGE_STATES), matches: count(o, 'matches'), passages: count(o, 'passages') };
+  return { state: oneOf(o, 'state', PAGE_STATES), matches: count(o, 'matches'), passages: count(o, 'passages'), rewrites: o['rewrites'] === undefined ? 0 : count(o, 'rewrites') };
 }
 
 /** The reply to a `type` message, validated: envelope and value. Throws InvalidMessage naming what is wrong. */

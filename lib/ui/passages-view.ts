@@ -54,6 +54,18 @@ function pageLink(doc: Document, url: string): HTMLElement {
   return link;
 }
 
+/** A listed page's title, linking it (text only, never markup), and the day it was first read. */
+export function titleAndDay(doc: Document, l: Localizer, page: { url: string; title: string; firstSeen: number }): [HTMLElement, HTMLTimeElement] {
+  const title = pageLink(doc, page.url);
+  title.className = 'title';
+  title.textContent = page.title || page.url;
+  const when = doc.createElement('time');
+  when.dateTime = new Date(page.firstSeen).toISOString();
+  when.title = l.date(page.firstSeen);
+  when.textContent = l.day(page.firstSeen);
+  return [title, when];
+}
+
 /** Each slot's look in words, for screen readers and as a tooltip ("yellow, solid underline"). */
 const SLOT_NAMES = ['passageSlot0', 'passageSlot1', 'passageSlot2', 'passageSlot3', 'passageSlot4', 'passageSlot5'] as const;
 
@@ -81,13 +93,7 @@ export function passageItem(doc: Document, l: Localizer, match: PassageMatch, in
   item.dataset['url'] = match.url;
   item.dataset['slot'] = String(slotOf(index));
 
-  const title = pageLink(doc, match.url);
-  title.className = 'title';
-  title.textContent = match.title || match.url;
-  const when = doc.createElement('time');
-  when.dateTime = new Date(match.firstSeen).toISOString();
-  when.title = l.date(match.firstSeen);
-  when.textContent = l.day(match.firstSeen);
+  const [title, when] = titleAndDay(doc, l, match);
   const words = otherShareNotable(match)
     ? l.t('passageShareBoth', l.share(match.share), nodeAt(0), nodeAt(1), l.share(match.otherShare))
     : l.t('passageShare', l.share(match.share), nodeAt(0), nodeAt(1));

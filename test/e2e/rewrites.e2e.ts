@@ -1,0 +1,151 @@
+// Rewrites and translations in the browser, end to end in Chromium with the built extension: the
+// tide-mill article of samples/ on its own site, a reworded version of it on a content farm and its
+// Spanish translation on a third site, visited in that order. The translation's popup lists the
+// original and the rewrite in #rewrites ("Looks like the Spanish translation of …"), with
+// data-share; the badge counts them; forgetting the original removes it from the lists and its
+// fingerprints and postings from the store; clearing everything empties the rewrite stores.
+import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { badgeText, badgeTitle, type ExtensionSession, pollFor, type Session, type Site, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
+
+const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
+const sample = (path: string): string => readFileSync(join(SAMPLES, path), 'utf8');
+
+let session: Session<'original' | 'farm' | 'translations'>;
+let original: Site;
+let farm: Site;
+let translations: Site;
+let ext: ExtensionSession;
+
+const url = {
+  original: () => original.url('/2024/05/wrenmouth-tide-mill-turns-again.html'),
+  rewrite: () => farm.url('/2024/05/historic-tide-mill-spins-again.html'),
+  spanish: () => translations.url('/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html'),
+};
+
+beforeAll(async () => {
+  session = await startSession({
+    original: { '/2024/05/wrenmouth-tide-mill-turns-again.html': sample('original-site/2024/05/wrenmouth-tide-mill-turns-again.html') },
+    farm: { '/2024/05/historic-tide-mill-spins-again.html': sample('rewrite-mill/2024/05/historic-tide-mill-spins-again.html') },
+    translations: { '/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html': sample('traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html') },
+  });
+  ({ original, farm, translations } = session.sites);
+  ext = session.ext!;
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+interface Listed {
+  url: string;
+  kind: string;
+  share: number;
+  text: string;
+}
+
+async function rewritesIn(popup: Page): Promise<Listed[]> {
+  return popup.locator('#rewrites li.rewrite').evaluateAll((items) =>
+    items.map((li) => {
+      const el = li as HTMLElement;
+      return { url: el.dataset['url'] ?? '', kind: el.dataset['kind'] ?? '', share: Number(el.dataset['share']), text: el.querySelector('.rewrite-line')?.textContent ?? '' };
+    }),
+  );
+}
+
+/** Opens the popup for `address` until it is ready and lists `count` rewrites (or 20 s pass). */
+async function popupListing(popup: Page, address: string, count: number): Promise<Listed[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await waitForPopupState(popup, address, 'ready');
+    const listed = await rewritesIn(popup);
+    if (listed.length === count || Date.now() > deadline) return listed;
+    await sleep(250);
+  }
+}
+
+/** How many values the extension's rewrite stores hold, read in an extension page. */
+function storeCounts(page: Page): Promise<[number, number]> {
+  return page.evaluate(
+    () =>
+      new Promise<[number, number]>((resolve, reject) => {
+        const open = indexedDB.open('doppel');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(['rewrites', 'rewritePostings']);
+          const a = tx.objectStore('rewrites').count();
+          const b = tx.objectStore('rewritePostings').count();
+          tx.oncomplete = () => {
+            resolve([a.result, b.result]);
+            open.result.close();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+}
+
+describe('rewrites and translations in the popup', () => {
+  let popup: Page;
+  let spanishTab: Page;
+
+  test('the translation\'s popup lists the original and the rewrite as "the Spanish translation of"; the badge counts them', async () => {
+    popup = await ext.ctx.newPage();
+    const tab = await ext.ctx.newPage();
+    await visit(tab, url.original());
+    await waitForPopupState(popup, url.original(), 'ready');
+    await visit(tab, url.rewrite());
+    await waitForPopupState(popup, url.rewrite(), 'ready');
+    spanishTab = await ext.ctx.newPage();
+    await visit(spanishTab, url.spanish());
+
+    const listed = await popupListing(popup, url.spanish(), 2);
+    expect(listed.map((r) => r.url).sort()).toEqual([url.original(), url.rewrite()].sort());
+    for (const r of listed) {
+      expect(r.kind).toBe('translationOf');
+      expect(r.share).toBeGreaterThanOrEqual(0.3);
+      expect(r.text).toMatch(/^Looks like the Spanish translation of .+, which you read on .+ \(127\.0\.0\.1:\d+\)$/);
+    }
+    expect(await popup.locator('#rewrites-section').isVisible()).toBe(true);
+    expect(await popup.locator('#matches-section').isHidden()).toBe(true);
+    expect(await popup.locator('#passages-section').isHidden()).toBe(true);
+    expect(await popup.locator('#status-text').textContent()).toBe('You have read this story before, in other words.');
+    // keyboard: the entries' links are reachable and name the pages
+    expect(await popup.locator('#rewrites a.title').count()).toBe(2);
+
+    const rewrite = await popupListing(popup, url.rewrite(), 2);
+    const ofOriginal = rewrite.find((r) => r.url === url.original())!;
+    expect(ofOriginal.kind).toBe('rewriteOf');
+    expect(ofOriginal.text).toMatch(/^Looks like a rewrite of /);
+    expect(rewrite.find((r) => r.url === url.spanish())!.kind).toBe('translatedAs');
+
+    const worker = await ext.getWorker();
+    const spanishTabId = await tabIdOf(worker, spanishTab);
+    expect(await pollFor(() => badgeText(worker, spanishTabId), '2')).toBe('2');
+    expect(await badgeTitle(worker, spanishTabId)).toBe('Doppel: 2 pages you have read tell the same story as this one in other words');
+  });
+
+  test('forgetting the original removes it from the lists and its fingerprints from the store; clearing empties the rewrite stores', async () => {
+    const before = await storeCounts(popup);
+    expect(before[0]).toBeGreaterThan(0);
+    expect(before[1]).toBeGreaterThan(0);
+    await waitForPopupState(popup, url.original(), 'ready');
+    await popup.locator('#forget').click();
+    await waitForPopupState(popup, url.original(), 'unknown');
+    const listed = await popupListing(popup, url.spanish(), 1);
+    expect(listed.map((r) => r.url)).toEqual([url.rewrite()]);
+    const worker = await ext.getWorker();
+    const spanishTabId = await tabIdOf(worker, spanishTab);
+    expect(await pollFor(() => badgeText(worker, spanishTabId), '1')).toBe('1');
+
+    const history = await ext.ctx.newPage();
+    await history.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
+    await history.locator('#clear-all').click();
+    await history.locator('#clear-confirm').click();
+    await waitForPopupState(popup, url.spanish(), 'unknown');
+    expect(await storeCounts(popup)).toEqual([0, 0]);
+    expect(ext.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+// lib/ui/rewrites-view.ts: the popup's #rewrites list, on linkedom over the popup's own HTML, in the
+// three languages: which sentence each entry gets (a rewrite or a translation, of an earlier page or
+// by a later one), the language named in the UI's language, links, data-share, and the section
+// hidden when there is nothing to list.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import type { RewriteSummary } from '../lib/protocol/messages';
+import { languageName, renderRewrites, rewriteItem } from '../lib/ui/rewrites-view';
+import { localizerFor } from './support/catalogues';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const POPUP_HTML = readFileSync(join(ROOT, 'entrypoints/popup/index.html'), 'utf8');
+const READ_ON = Date.UTC(2026, 10, 19, 12, 0);
+const LATER = Date.UTC(2026, 10, 21, 12, 0);
+
+function rewrite(over: Partial<RewriteSummary> = {}): RewriteSummary {
+  return {
+    url: 'https://wrenmouth.example/mill',
+    title: 'Wrenmouth tide mill turns again',
+    site: 'wrenmouth.example',
+    simhash: '0123456789abcdef',
+    firstSeen: READ_ON,
+    lastSeen: READ_ON,
+    visits: 1,
+    share: 0.4375,
+    translated: false,
+    language: 'en',
+    ownLanguage: 'en',
+    hashes: [4096, 8192, 12288],
+    ...over,
+  };
+}
+
+const item = (folder: 'en' | 'es' | 'zh_CN', match: RewriteSummary, ownFirstSeen = LATER): HTMLLIElement => {
+  const { document } = parseHTML(POPUP_HTML);
+  return rewriteItem(document as unknown as Document, localizerFor(folder), match, ownFirstSeen);
+};
+
+describe('rewriteItem', () => {
+  it.each([
+    ['en', rewrite(), 'rewriteOf', 'Looks like a rewrite of Wrenmouth tide mill turns again, which you read on Nov 19, 2026 (wrenmouth.example)'],
+    ['en', rewrite({ translated: true, ownLanguage: 'es' }), 'translationOf', 'Looks like the Spanish translation of Wrenmouth tide mill turns again, which you read on Nov 19, 2026 (wrenmouth.example)'],
+    ['es', rewrite({ translated: true, ownLanguage: 'es' }), 'translationOf', 'Parece la traducción al español de Wrenmouth tide mill turns again, que leíste el 19 nov 2026 (wrenmouth.example)'],
+    ['zh_CN', rewrite({ translated: true, ownLanguage: 'es' }), 'translationOf', '看起来是你 2026年11月19日 读过的 Wrenmouth tide mill turns again（wrenmouth.example）的西班牙语译本'],
+    ['en', rewrite({ firstSeen: LATER + 1 }), 'rewrittenAs', 'Wrenmouth tide mill turns again, which you read on Nov 21, 2026 (wrenmouth.example), looks like a rewrite of this page'],
+    ['en', rewrite({ firstSeen: LATER + 1, translated: true, language: 'zh', ownLanguage: 'en' }), 'translatedAs', 'Wrenmouth tide mill turns again, which you read on Nov 21, 2026 (wrenmouth.example), looks like the Chinese translation of this page'],
+    ['es', rewrite(), 'rewriteOf', 'Parece una reescritura de Wrenmouth tide mill turns again, que leíste el 19 nov 2026 (wrenmouth.example)'],
+    // a translation whose language is unknown is worded as a rewrite
+    ['en', rewrite({ translated: true, ownLanguage: 'und' }), 'rewriteOf', 'Looks like a rewrite of Wrenmouth tide mill turns again, which you read on Nov 19, 2026 (wrenmouth.example)'],
+  ] as const)('%s: %j is worded %s', (folder, match, kind, sentence) => {
+    const li = item(folder, match);
+    expect(li.dataset['kind']).toBe(kind);
+    expect(li.querySelector('.rewrite-line')!.textContent).toBe(sentence);
+    expect(li.dataset['share']).toBe('0.4375');
+    expect(li.dataset['url']).toBe(match.url);
+    const link = li.querySelector('a.title')!;
+    expect(link.getAttribute('href')).toBe(match.url);
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(li.querySelector('time')!.getAttribute('datetime')).toBe(new Date(match.firstSeen).toISOString());
+  });
+
+  it('says the share of rare-word pairs, and keeps a hostile title as text', () => {
+    const li = item('en', rewrite({ title: '<img src=x onerror=alert(1)>', url: 'javascript:alert(1)' }));
+    expect(li.querySelector('.meta')!.textContent).toBe('43% of their pairs of names, places and numbers come in the same order');
+    expect(li.querySelector('img')).toBeNull();
+    expect(li.querySelector('a')).toBeNull(); // not an http(s) link: the title is plain text
+    expect(li.querySelector('.title')!.textContent).toBe('<img src=x onerror=alert(1)>');
+  });
+
+  it('names languages in the UI\'s language, and none for an unknown one', () => {
+    expect((['en', 'es', 'zh_CN'] as const).map((f) => languageName(localizerFor(f), 'zh'))).toEqual(['Chinese', 'chino', '中文']);
+    expect(languageName(localizerFor('en'), 'und')).toBeNull();
+  });
+});
+
+describe('renderRewrites', () => {
+  it('fills the section with a heading that counts, and hides it when there is none', () => {
+    const { document } = parseHTML(POPUP_HTML);
+    const doc = document as unknown as Document;
+    const view = { section: doc.getElementById('rewrites-section')!, heading: doc.getElementById('rewrites-heading')!, list: doc.getElementById('rewrites')! };
+    expect(view.section.hidden).toBe(true);
+    renderRewrites(doc, localizerFor('en'), view, [rewrite(), rewrite({ url: 'https://b.example/', site: 'b.example' })], LATER);
+    expect(view.section.hidden).toBe(false);
+    expect(view.heading.textContent).toBe('2 pages you read before tell this story in other words');
+    expect([...view.list.querySelectorAll('li')].map((li) => li.dataset['url'])).toEqual(['https://wrenmouth.example/mill', 'https://b.example/']);
+    renderRewrites(doc, localizerFor('es'), view, [rewrite()], LATER);
+    expect(view.heading.textContent).toBe('1 página leída antes cuenta esta historia con otras palabras');
+    renderRewrites(doc, localizerFor('en'), view, [], LATER);
+    expect(view.section.hidden).toBe(true);
+    expect(view.list.children).toHaveLength(0);
+  });
+});
