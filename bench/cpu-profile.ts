@@ -28,14 +28,21 @@ const STAGES: [RegExp, string][] = [
   [/node_modules\/(tsx|esbuild|get-tsconfig)/, 'loading TypeScript (tsx)'],
 ];
 
+const IDLE = '(idle)';
+
 function stageOf({ functionName, url }: ProfileNode['callFrame']): string {
+  if (functionName === IDLE) return IDLE;
   if (functionName === '(garbage collector)') return 'garbage collection';
-  if (functionName === '(idle)' || functionName === '(program)') return 'idle, V8';
+  if (functionName === '(program)') return 'V8 (compiling, runtime)';
   for (const [pattern, stage] of STAGES) if (pattern.test(url)) return stage;
   return url === '' ? 'built-ins (JSON, strings, regular expressions)' : url.startsWith('node:') ? 'Node (files, threads)' : 'other';
 }
 
-/** Self time by stage over the profiles, largest first. */
+/**
+ * Self time by stage over the profiles (every thread's: tsx's loader runs on a thread of its own),
+ * largest first. A thread's idle time is left out: it is no stage, and the loader's thread idles
+ * through the whole run.
+ */
 export function profileByStage(profiles: readonly CpuProfile[]): { stage: string; ms: number; share: number }[] {
   const byStage = new Map<string, number>();
   let total = 0;
@@ -44,6 +51,7 @@ export function profileByStage(profiles: readonly CpuProfile[]): { stage: string
     profile.samples.forEach((id, i) => {
       const us = profile.timeDeltas[i] ?? 0;
       const stage = stageOfNode.get(id) ?? 'other';
+      if (stage === IDLE) return;
       byStage.set(stage, (byStage.get(stage) ?? 0) + us);
       total += us;
     });

@@ -41,10 +41,15 @@ interface Timed<T> {
   stderr: string;
 }
 
-/** Runs a TypeScript entry under tsx as a process of its own; its wall-clock seconds and its JSON output. */
+/**
+ * Runs a TypeScript entry under tsx as a process of its own; its wall-clock seconds and its JSON
+ * output. With Node options (a CPU profile), tsx is loaded with --import: its command line runs
+ * the entry in a child process, which the options would not reach.
+ */
 function runTs<T>(entry: string, args: string[], nodeArgs: string[] = []): Timed<T> {
   const started = performance.now();
-  const run = spawnSync(process.execPath, [...nodeArgs, TSX, entry, ...args], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  const command = nodeArgs.length === 0 ? [TSX, entry, ...args] : [...nodeArgs, '--import', 'tsx', entry, ...args];
+  const run = spawnSync(process.execPath, command, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`${entry} ${args.join(' ')} failed (status ${run.status}): ${run.stderr}`);
   return { seconds, value: JSON.parse(run.stdout) as T, stderr: run.stderr };
@@ -129,7 +134,7 @@ function runScale(scale: number, dir: string): ScaleRun {
     rmSync(profileDir, { recursive: true, force: true });
     runTs(join(ROOT, 'bin', 'scan.ts'), [join(dir, 'txt'), '--json', '--jobs', '1'], ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
     const profiles = readdirSync(profileDir).map((f) => JSON.parse(readFileSync(join(profileDir, f), 'utf8')));
-    console.log(`  CPU profile of scan --json --jobs 1 over the .txt, self time by stage:`);
+    console.log(`  CPU profile of scan --json --jobs 1 over the .txt, self time by stage (idle time left out):`);
     for (const { stage, ms, share } of profileByStage(profiles)) console.log(`    ${(ms / 1000).toFixed(2).padStart(7)} s  ${(share * 100).toFixed(0).padStart(3)}%  ${stage}`);
   }
   return { scale, pages: set.pages.length, htmlBytes, textBytes, scanText: scanText.seconds, scanHtml: scanHtml.seconds, dolos: dolos.seconds, readability: readability.seconds };
