@@ -1,7 +1,9 @@
 // lib/protocol/ndjson.ts: the export format's header and page lines, and splitting text into lines.
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../lib/protocol/messages';
-import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, splitLines } from '../lib/protocol/ndjson';
+import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parseIsoDate, parsePageLine, readsRewrites, splitLines } from '../lib/protocol/ndjson';
+import { decodeRewriteBytes, encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
+import { bytesToBase64 } from '../lib/fingerprint/passage-codec';
 import type { PageRecord } from '../lib/store/schema';
 import type { LineField, LineProblem } from '../lib/protocol/writer-protocol';
 import { mulberry32 } from '../lib/random';
@@ -41,7 +43,7 @@ const minimal = { url: 'https://a.example/p', title: 'T', simhash: '0123456789ab
 
 describe('writing', () => {
   it('the header: format, version, ISO 8601 export time, page count, k, passage parameters, in that order', () => {
-    expect(exportHeader({ exported: T1, pages: 2, k: 3 })).toBe('{"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.250Z","pages":2,"k":3,"passages":{"k":5,"w":26}}');
+    expect(exportHeader({ exported: T1, pages: 2, k: 3 })).toBe('{"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.250Z","pages":2,"k":3,"passages":{"k":5,"w":26},"rewrites":{"scheme":1,"bits":20,"cap":64}}');
   });
 
   it('a page: every field but the table keys, dates in ISO 8601, one line', () => {
@@ -160,6 +162,33 @@ describe('parsePageLine: bad lines, with every problem as a code the history pag
     expect(parsePageLine(line({ ...minimal, passages: 5 }), 2, NOW, true)).toEqual({ ok: false, line: 2, problems: [notString('passages')] });
     expect(parsePageLine(line({ ...minimal, passages: 'AAAA' }), 2, NOW, true)).toEqual({ ok: false, line: 2, problems: [{ code: 'unreadable', field: 'passages' }] });
   });
+
+  it('rewrites: read when the header says they are this Doppel\'s, named when they are not a string or not fingerprints, left out otherwise', () => {
+    const f = { hashes: Uint32Array.from([4096, 40960, 409600]), limit: 2 ** 32, anchors: 5, lang: 'es' as const };
+    const bytes = encodeRewriteBytes(f);
+    const withThem = line({ ...minimal, rewrites: bytesToBase64(bytes) });
+    const read = parsePageLine(withThem, 2, NOW, false, true);
+    expect(read.ok && decodeRewriteBytes(read.page.rewrites!)).toEqual(f);
+    // not read: the header gave other parameters, or none
+    const skipped = parsePageLine(withThem, 2, NOW, true, false);
+    expect(skipped.ok && skipped.page.rewrites).toBeUndefined();
+    expect(parsePageLine(line({ ...minimal, rewrites: 5 }), 2, NOW, false, true)).toEqual({ ok: false, line: 2, problems: [notString('rewrites')] });
+    // one hash announced, none there
+    expect(parsePageLine(line({ ...minimal, rewrites: 'AAIA' }), 2, NOW, false, true)).toEqual({ ok: false, line: 2, problems: [{ code: 'unreadable', field: 'rewrites' }] });
+    // a record's line carries them, and reads back the same
+    const record = { id: 1, url: 'https://a.example/x', title: 'X', site: 'a.example', simhash: '0123456789abcdef', check: '0123456789abcdef', firstSeen: T1, lastSeen: T1, visits: 1 } as PageRecord;
+    const back = parsePageLine(pageToLine(record, undefined, bytes), 3, NOW, true, true);
+    expect(back.ok && back.page.rewrites).toEqual(bytes);
+  });
+
+  it('reads rewrites only under this Doppel\'s scheme, bits and cap', () => {
+    const header = (rewrites: unknown) => {
+      const parsed = parseHeader(line({ format: 'doppel', version: 1, rewrites }));
+      if (!parsed.ok) throw new Error(parsed.reason);
+      return readsRewrites(parsed.header);
+    };
+    expect([header({ scheme: 1, bits: 20, cap: 64 }), header({ scheme: 2, bits: 20, cap: 64 }), header({ scheme: 1, bits: 24, cap: 64 }), header({ scheme: 1, bits: 20, cap: 32 }), header(undefined)]).toEqual([true, false, false, false, false]);
+  });
 });
 
 describe('parseIsoDate, the form Doppel writes', () => {
@@ -186,15 +215,16 @@ describe('parseIsoDate, the form Doppel writes', () => {
 describe('parseHeader', () => {
   const header = { format: 'doppel', version: 1, exported: '2024-05-01T12:00:00.250Z', pages: 2, k: 3 };
   it('reads the header written by exportHeader', () => {
-    expect(parseHeader(exportHeader({ exported: T1, pages: 2, k: 3 }))).toEqual({ ok: true, header: { format: 'doppel', version: 1, exported: T1, pages: 2, k: 3, passages: { k: 5, w: 26 } } });
+    expect(parseHeader(exportHeader({ exported: T1, pages: 2, k: 3 }))).toEqual({ ok: true, header: { format: 'doppel', version: 1, exported: T1, pages: 2, k: 3, passages: { k: 5, w: 26 }, rewrites: { scheme: 1, bits: 20, cap: 64 } } });
   });
 
   const valid: [string, string, Record<string, unknown>][] = [
-    ['only format and version', line({ format: 'doppel', version: 1 }), { exported: null, pages: null, k: null, passages: null }],
-    ['a BOM', '\uFEFF' + line(header), { exported: T1, pages: 2, k: 3, passages: null }],
-    ['unreadable informative fields are null', line({ ...header, exported: 'yesterday', pages: -1, k: 'three', passages: { k: 'five' } }), { exported: null, pages: null, k: null, passages: null }],
-    ['extra fields', line({ ...header, app: 'doppel 0.1.0' }), { exported: T1, pages: 2, k: 3, passages: null }],
-    ['other passage parameters', line({ ...header, passages: { k: 4, w: 30 } }), { exported: T1, pages: 2, k: 3, passages: { k: 4, w: 30 } }],
+    ['only format and version', line({ format: 'doppel', version: 1 }), { exported: null, pages: null, k: null, passages: null, rewrites: null }],
+    ['a BOM', '\uFEFF' + line(header), { exported: T1, pages: 2, k: 3, passages: null, rewrites: null }],
+    ['unreadable informative fields are null', line({ ...header, exported: 'yesterday', pages: -1, k: 'three', passages: { k: 'five' }, rewrites: { scheme: 1 } }), { exported: null, pages: null, k: null, passages: null, rewrites: null }],
+    ['extra fields', line({ ...header, app: 'doppel 0.1.0' }), { exported: T1, pages: 2, k: 3, passages: null, rewrites: null }],
+    ['other passage parameters', line({ ...header, passages: { k: 4, w: 30 } }), { exported: T1, pages: 2, k: 3, passages: { k: 4, w: 30 }, rewrites: null }],
+    ['another rewrite scheme', line({ ...header, rewrites: { scheme: 2, bits: 24, cap: 32 } }), { exported: T1, pages: 2, k: 3, passages: null, rewrites: { scheme: 2, bits: 24, cap: 32 } }],
   ];
   it.each(valid)('valid: %s', (_name, text, fields) => {
     expect(parseHeader(text)).toEqual({ ok: true, header: { format: 'doppel', version: 1, ...fields } });

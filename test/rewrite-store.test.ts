@@ -12,6 +12,8 @@ import { decodeSlots, encodeSlots, groupOf } from '../lib/index/slots';
 import type { PageStore } from '../lib/store/pages';
 import { mulberry32, pick, uint32s } from '../lib/random';
 import { freshStore } from './support/fresh-store';
+import { exportPages, importLines } from '../lib/store/transfer';
+import { indexPending } from '../lib/store/passage-organise';
 
 interface Page {
   url: string;
@@ -107,6 +109,34 @@ describe('the rewrite index in the store', () => {
     expect(await store.clear()).toBe(now.length);
     const left = await store.read(async (_rows, tx) => Promise.all([tx.objectStore('rewrites').count(), tx.objectStore('rewritePostings').count()]));
     expect(left).toEqual([0, 0]);
+  });
+
+  it('an export carries the fingerprints; imported, they wait for organising (pages visited or forgotten meanwhile kept right), then answer as visited', { timeout: 180_000 }, async () => {
+    const source = await freshStore();
+    for (const [i, p] of pages.entries()) await visit(source, p, i);
+    const lines: string[] = [];
+    for await (const line of exportPages(source)) lines.push(line);
+    expect(JSON.parse(lines[0]!).rewrites).toEqual({ scheme: 1, bits: 20, cap: 64 });
+    expect(lines.slice(1).every((line) => typeof JSON.parse(line).rewrites === 'string')).toBe(true);
+
+    const store = await freshStore();
+    expect(await importLines(store, lines, { now: Date.UTC(2026, 5, 1), batchSize: 50 })).toMatchObject({ added: pages.length, rejected: [] });
+    // pending: kept, but in no posting yet
+    expect(await store.read((_rows, _tx, _passages, rewrites) => rewrites.fingerprintsOf(0))).toEqual(pages[0]!.f);
+    expect((await store.getWithNear(pages[5]!.url))!.rewrites).toEqual([]);
+    // meanwhile a page is forgotten and another visited with other fingerprints
+    const gone = pages[7]!;
+    const changed = pages[8]!;
+    expect(await store.forget(gone.url)).toBe(true);
+    const other = pages[9]!.f;
+    await store.record({ url: changed.url, title: changed.url, site: changed.site, simhash: fingerprintFromHex(simhashOf(8)), check: fingerprintFromHex(simhashOf(8)), rewrites: other, now: Date.UTC(2026, 5, 2) });
+    await indexPending(store);
+    const now = pages.filter((p) => p !== gone).map((p) => (p === changed ? { ...p, f: other } : p));
+    await expectReports(store, now, 'after importing and organising');
+    const goneId = (await source.get(gone.url))!.id;
+    const postings = await store.read(async (_rows, _tx, _passages, rewrites) => rewrites.postingsOf(pages.flatMap((p) => Array.from(p.f.hashes))));
+    expect([...postings.values()].some((holders) => Array.from(holders).includes(goneId))).toBe(false);
+    expect([...postings.values()].some((holders) => holders.length > 0)).toBe(true);
   });
 
   it('a revisit with other fingerprints moves the page\'s postings', async () => {

@@ -65,6 +65,12 @@ export interface RewriteParams {
   sample: SampleParams;
 }
 
+/**
+ * The version of how anchors are found and paired (the rules above and REWRITE_PARAMS' anchors and
+ * pairs): an export names it, and fingerprints of another scheme are not compared.
+ */
+export const REWRITE_SCHEME = 1;
+
 export const REWRITE_PARAMS: RewriteParams = {
   anchors: ANCHOR_PARAMS,
   pairs: { window: 2, ordered: true, arity: 2, skipWithinName: true, repeatGap: 8, keptChannel: true },

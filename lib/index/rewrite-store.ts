@@ -32,10 +32,10 @@ const keyOf = (hash: number): number => hash >>> KEY_SHIFT;
 export class RewriteRows implements RewriteSource {
   readonly maxPages = REWRITE_MAX_PAGES;
   // read lazily: the arrows reach the stores only when called, after the constructor
-  private readonly groups = new ReadOnce((group) => this.rewrites.get(group).then((value) => (value === undefined ? [] : decodeSlots(group, value, 'rewrite fingerprints'))));
+  private readonly groups = new ReadOnce((group) => this.rewrites.get(group).then((value) => (value === undefined ? [] : decodeRewriteGroup(group, value))));
   private readonly changedGroups = new Set<number>();
-  /** Each page changed so far, with its bytes before the transaction's first change. */
-  private readonly changed = new Map<number, Uint8Array | undefined>();
+  /** Each page changed so far: its bytes before the transaction's first change, and whether its new postings wait for organising. */
+  private readonly changed = new Map<number, { before: Uint8Array | undefined; pending: boolean }>();
   private readonly buckets = new ReadOnce((bucket) => readBucket(this.postings, bucket, 'rewrite postings'));
 
   constructor(
@@ -79,12 +79,18 @@ export class RewriteRows implements RewriteSource {
     return out;
   }
 
-  /** Keeps `fingerprints` for page `id` (undefined: none; bytes: already checked) in place of what it had; the postings change at flush. */
-  async set(id: number, fingerprints: RewriteFingerprints | Uint8Array | undefined): Promise<void> {
+  /**
+   * Keeps `fingerprints` for page `id` (undefined: none; bytes: already checked) in place of what it
+   * had. At flush its old postings are removed and its new ones added, or (`pending`: an import's)
+   * left for organising (lib/store/passage-organise.ts), which adds them for the blocks flush names.
+   */
+  async set(id: number, fingerprints: RewriteFingerprints | Uint8Array | undefined, { pending = false }: { pending?: boolean } = {}): Promise<void> {
     const bytes = fingerprints === undefined || fingerprints instanceof Uint8Array ? fingerprints : encodeRewriteBytes(fingerprints);
     const { group, slot } = groupOf(id);
     const slots = await this.slotsOf(group);
-    if (!this.changed.has(id)) this.changed.set(id, slots[slot]);
+    const entry = this.changed.get(id);
+    if (entry === undefined) this.changed.set(id, { before: slots[slot], pending });
+    else entry.pending = pending;
     while (slots.length <= slot) slots.push(undefined);
     slots[slot] = bytes;
     this.changedGroups.add(group);
@@ -94,8 +100,8 @@ export class RewriteRows implements RewriteSource {
     return this.changed.size > 0;
   }
 
-  /** Writes what this transaction changed: the groups, and the postings (old ones removed, new ones added). Call once, after the last change. */
-  async flush(): Promise<void> {
+  /** Writes what this transaction changed: the groups, and the postings (old ones removed, new ones added unless pending); returns the groups with pages pending. Call once, after the last change. */
+  async flush(): Promise<number[]> {
     const changes = new Map<number, { add: number[]; remove: number[] }>();
     const change = (hash: number): { add: number[]; remove: number[] } => {
       const b = bucketOf(keyOf(hash));
@@ -103,19 +109,17 @@ export class RewriteRows implements RewriteSource {
       if (c === undefined) changes.set(b, (c = { add: [], remove: [] }));
       return c;
     };
-    for (const [id, before] of this.changed) {
+    const pendingGroups = new Set<number>();
+    for (const [id, { before, pending }] of this.changed) {
       if (before !== undefined) for (const h of decodeRewriteBytes(before).hashes) change(h).remove.push(highOf(keyOf(h)), id);
       const now = await this.fingerprintsOf(id);
-      if (now !== undefined) for (const h of now.hashes) change(h).add.push(highOf(keyOf(h)), id);
+      if (now === undefined) continue;
+      if (pending) pendingGroups.add(groupOf(id).group);
+      else for (const h of now.hashes) change(h).add.push(highOf(keyOf(h)), id);
     }
-    const postings = writable(this.postings);
     const rewrites = writable(this.rewrites);
     await Promise.all([
-      ...[...changes].map(async ([b, c]) => {
-        const bucket = applyBucketChange(await this.bucket(b), c);
-        this.buckets.set(b, bucket);
-        return bucket.highs.length === 0 ? postings.delete(b) : postings.put(encodeBucket(bucket), b);
-      }),
+      this.applyChanges(changes),
       ...[...this.changedGroups].map(async (group) => {
         const value = encodeSlots(await this.slotsOf(group));
         return value === undefined ? rewrites.delete(group) : rewrites.put(value, group);
@@ -123,7 +127,30 @@ export class RewriteRows implements RewriteSource {
     ]);
     this.changed.clear();
     this.changedGroups.clear();
+    return [...pendingGroups];
   }
+
+  /** Applies changes to their buckets ([high, id] pairs: bucketAndHigh gives them for a hash) and writes the buckets. */
+  async applyChanges(changes: ReadonlyMap<number, { add: ArrayLike<number>; remove: ArrayLike<number> }>): Promise<void> {
+    const postings = writable(this.postings);
+    await Promise.all(
+      [...changes].map(async ([b, c]) => {
+        const bucket = applyBucketChange(await this.bucket(b), c);
+        this.buckets.set(b, bucket);
+        return bucket.highs.length === 0 ? postings.delete(b) : postings.put(encodeBucket(bucket), b);
+      }),
+    );
+  }
+}
+
+/** A value of `rewrites`: each slot's bytes; a RangeError naming the group if it is damaged. */
+export function decodeRewriteGroup(group: number, value: unknown): (Uint8Array | undefined)[] {
+  return decodeSlots(group, value, 'rewrite fingerprints');
+}
+
+/** A rewrite hash's bucket in `rewritePostings` and its high there. */
+export function bucketAndHigh(hash: number): { bucket: number; high: number } {
+  return { bucket: bucketOf(keyOf(hash)), high: highOf(keyOf(hash)) };
 }
 
 function writable<S extends object>(store: S): S & { put(value: Uint8Array, key: number): Promise<unknown>; delete(key: number): Promise<unknown> } {

@@ -2,13 +2,16 @@
 // lib/store/transfer.ts reads and writes the store with it.
 //
 // Line 1 is the header:
-//   {"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.000Z","pages":2,"k":3,"passages":{"k":5,"w":26}}
+//   {"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.000Z","pages":2,"k":3,"passages":{"k":5,"w":26},"rewrites":{"scheme":1,"bits":20,"cap":64}}
 // then one page per line:
-//   {"url":…,"title":…,"site":…,"simhash":…,"check":…,"firstSeen":…,"lastSeen":…,"visits":…,"passages":"AQID…"}
+//   {"url":…,"title":…,"site":…,"simhash":…,"check":…,"firstSeen":…,"lastSeen":…,"visits":…,"passages":"AQID…","rewrites":"BwQ…"}
 // with ISO 8601 dates. There is no page text: Doppel keeps none. `passages`, optional, is the
 // page's passage fingerprints (hashes and word positions, then one bit of each word's hash when
 // the page has them: lib/fingerprint/passage-codec.ts) in base64; the header's `passages` gives the
 // winnowing parameters they were taken with. A line written before word bits has none and imports.
+// `rewrites`, optional, is the page's rewrite fingerprints (hashes of pairs of its rare words:
+// lib/fingerprint/rewrite-codec.ts) in base64; the header's `rewrites` gives the scheme they were
+// taken with, their bits and their cap. A file written before them has none and imports.
 //
 // Reading is lenient where it costs nothing and strict where a wrong value would be stored:
 // - a page needs `url` (http or https; stored canonical, lib/url.ts), `title` (a string) and
@@ -20,10 +23,13 @@
 // - `passages` is read only when the header's parameters are this Doppel's (PASSAGE_PARAMS):
 //   fingerprints taken with other ones cannot be compared with its own, and are left out (the
 //   page is imported without them, as from a file that has none). Read, they must decode;
+// - `rewrites` likewise, read only when the header's scheme, bits and cap are this Doppel's;
 // - any other field is ignored, never an error.
 import { LIMITS } from './messages';
 import { base64ToBytes, bytesToBase64, checkPassageBytes } from '../fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageParams } from '../fingerprint/passages';
+import { REWRITE_PARAMS, REWRITE_SCHEME } from '../fingerprint/rewrites';
+import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import type { PageRecord } from '../rows/record';
 import { canonicalPage } from '../url';
 import type { LineProblem, Refusal } from './writer-protocol';
@@ -50,6 +56,14 @@ export interface Header {
   k: number | null;
   /** The winnowing parameters of the lines' passage fingerprints; null if the header gives none. */
   passages: PassageParams | null;
+  /** The scheme, bits and cap of the lines' rewrite fingerprints; null if the header gives none. */
+  rewrites: RewriteHeader | null;
+}
+
+export interface RewriteHeader {
+  scheme: number;
+  bits: number;
+  cap: number;
 }
 
 /** A page as read from a line: what a PageRecord holds except its table keys. */
@@ -74,6 +88,8 @@ export interface ImportedPage {
   datesGiven: { firstSeen: boolean; lastSeen: boolean };
   /** The page's passage fingerprints as bytes (lib/fingerprint/passage-codec.ts, checked), if the line had readable ones (see the top of the file). */
   passages?: Uint8Array;
+  /** The page's rewrite fingerprints as bytes (lib/fingerprint/rewrite-codec.ts, checked), likewise. */
+  rewrites?: Uint8Array;
 }
 
 export type { Refusal } from './writer-protocol';
@@ -91,16 +107,17 @@ function isoDate(ms: number): string {
 
 /** The header line (no newline). */
 export function exportHeader(meta: ExportMeta): string {
-  return JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, exported: isoDate(meta.exported), pages: meta.pages, k: meta.k, passages: { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w } });
+  const rewrites: RewriteHeader = { scheme: REWRITE_SCHEME, bits: REWRITE_PARAMS.sample.bits, cap: REWRITE_PARAMS.sample.cap };
+  return JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, exported: isoDate(meta.exported), pages: meta.pages, k: meta.k, passages: { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w }, rewrites });
 }
 
 /**
  * A record's line (no newline): every field but the table keys, which depend on the importing
  * store's table design and are recomputed, and whether it is a copy, which follows from the
  * history it is imported into. An unknown check (the store's NO_CHECK, or anything that is not
- * 16 lowercase hex digits) is written as null. `passages`: its fingerprints, if it has any.
+ * 16 lowercase hex digits) is written as null. `passages`, `rewrites`: its fingerprints, if it has any.
  */
-export function pageToLine(record: PageRecord, passages?: Uint8Array): string {
+export function pageToLine(record: PageRecord, passages?: Uint8Array, rewrites?: Uint8Array): string {
   return JSON.stringify({
     url: record.url,
     title: record.title,
@@ -111,6 +128,7 @@ export function pageToLine(record: PageRecord, passages?: Uint8Array): string {
     lastSeen: isoDate(record.lastSeen),
     visits: record.visits,
     ...(passages === undefined ? {} : { passages: bytesToBase64(passages) }),
+    ...(rewrites === undefined ? {} : { rewrites: bytesToBase64(rewrites) }),
   });
 }
 
@@ -201,7 +219,15 @@ export function parseHeader(line: string): HeaderResult {
   const exported = typeof o['exported'] === 'string' ? parseIsoDate(o['exported']) : null;
   const p = o['passages'] as Partial<PassageParams> | null | undefined;
   const passages = typeof p === 'object' && p !== null && count(p.k) !== null && count(p.w) !== null ? { k: p.k!, w: p.w! } : null;
-  return { ok: true, header: { format: FORMAT, version, exported, pages: count(o['pages']), k: count(o['k']), passages } };
+  const r = o['rewrites'] as Partial<RewriteHeader> | null | undefined;
+  const rewrites = typeof r === 'object' && r !== null && count(r.scheme) !== null && count(r.bits) !== null && count(r.cap) !== null ? { scheme: r.scheme!, bits: r.bits!, cap: r.cap! } : null;
+  return { ok: true, header: { format: FORMAT, version, exported, pages: count(o['pages']), k: count(o['k']), passages, rewrites } };
+}
+
+/** Whether a header's rewrite scheme, bits and cap are this Doppel's, so that the lines' rewrite fingerprints are read. */
+export function readsRewrites(header: Header): boolean {
+  const r = header.rewrites;
+  return r !== null && r.scheme === REWRITE_SCHEME && r.bits === REWRITE_PARAMS.sample.bits && r.cap === REWRITE_PARAMS.sample.cap;
 }
 
 /** Whether a header's passage parameters are this Doppel's, so that the lines' fingerprints are read. */
@@ -214,9 +240,10 @@ export function readsPassages(header: Header): boolean {
  * default for a missing firstSeen or lastSeen: firstSeen = min(now, lastSeen), lastSeen =
  * max(now, firstSeen), so that the defaults never put firstSeen after lastSeen. A title longer
  * than the recorder's limit (LIMITS.titleChars) is cut to it. `passages` is read when `withPassages`
- * (readsPassages of the header). A rejection names every problem of the line, separated by "; ".
+ * (readsPassages of the header), `rewrites` when `withRewrites` (readsRewrites). A rejection names
+ * every problem of the line, separated by "; ".
  */
-export function parsePageLine(line: string, lineNumber: number, now: number, withPassages = false): LineResult {
+export function parsePageLine(line: string, lineNumber: number, now: number, withPassages = false, withRewrites = false): LineResult {
   const reject = (...problems: LineProblem[]): LineResult => ({ ok: false, line: lineNumber, problems });
   const o = parseObject(line.startsWith(BOM) ? line.slice(1) : line);
   if (o === 'not-json') return reject({ code: 'not-json' });
@@ -224,7 +251,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
   if ('format' in o && !('url' in o)) return reject({ code: 'second-header' });
 
   const problems: LineProblem[] = [];
-  const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits, passages: rawPassages } = o;
+  const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits, passages: rawPassages, rewrites: rawRewrites } = o;
 
   let url = '';
   let site = '';
@@ -261,19 +288,22 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
     problems.push({ code: 'not-visits' });
   }
 
-  let passages: Uint8Array | undefined;
-  if (withPassages && !absent(rawPassages)) {
-    if (typeof rawPassages !== 'string') problems.push({ code: 'not-string', field: 'passages' });
-    else {
-      try {
-        const bytes = base64ToBytes(rawPassages);
-        checkPassageBytes(bytes);
-        passages = bytes;
-      } catch {
-        problems.push({ code: 'unreadable', field: 'passages' });
-      }
+  const bytesOf = (field: 'passages' | 'rewrites', raw: unknown, check: (bytes: Uint8Array) => unknown): Uint8Array | undefined => {
+    if (typeof raw !== 'string') {
+      problems.push({ code: 'not-string', field });
+      return undefined;
     }
-  }
+    try {
+      const bytes = base64ToBytes(raw);
+      check(bytes);
+      return bytes;
+    } catch {
+      problems.push({ code: 'unreadable', field });
+      return undefined;
+    }
+  };
+  const passages = withPassages && !absent(rawPassages) ? bytesOf('passages', rawPassages, checkPassageBytes) : undefined;
+  const rewrites = withRewrites && !absent(rawRewrites) ? bytesOf('rewrites', rawRewrites, (bytes) => decodeRewriteBytes(bytes)) : undefined;
 
   if (problems.length > 0) return reject(...problems);
   const firstSeen = first ?? Math.min(now, last ?? now);
@@ -290,6 +320,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
       visits: absent(rawVisits) ? 1 : (rawVisits as number),
       datesGiven: { firstSeen: first !== null, lastSeen: last !== null },
       ...(passages === undefined ? {} : { passages }),
+      ...(rewrites === undefined ? {} : { rewrites }),
     },
   };
 }

@@ -16,7 +16,7 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
-import { PassageRows, type RecordMatch, parsePending, passageMatches, pendingAfter } from './passages';
+import { type Kept, PassageRows, type RecordMatch, parsePending, passageMatches, pendingAfter, withBytes } from './passages';
 import { type PassageUpkeep, forget, recheckPassageCopies, recordPassages } from './page-passages';
 import { regroupAround } from './page-groups';
 import { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
@@ -68,7 +68,7 @@ export interface Visit {
 }
 
 /** What an import writes of a page: its fields and, if the line had them, its passage fingerprints as checked bytes (lib/fingerprint/passage-codec.ts; indexed by organising). */
-export type ImportedFields = PageFields & { passages?: Uint8Array };
+export type ImportedFields = PageFields & Kept;
 
 /** A recorded page, its near-duplicates, the pages sharing passages with it and the pages it rewrites or that rewrite it (each page listed once, in that order). */
 export interface PageMatches {
@@ -107,7 +107,7 @@ export interface PageReader {
   nearDuplicates(simhash: Fingerprint, check: Fingerprint | null, options?: NearDuplicateOptions): Promise<NearDuplicate[]>;
   getWithNear(url: string, options?: Omit<NearDuplicateOptions, 'excludeUrl'>): Promise<PageMatches | undefined>;
   pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]>;
-  pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & { passages?: Uint8Array })[]>;
+  pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & Kept)[]>;
 }
 
 function checkK(design: TableDesign, k: number): void {
@@ -173,9 +173,10 @@ export class PageStore implements PageReader {
       const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
       const recheckCopies = new Set<number>();
       const result = await work({ rows, tally, passages, rewrites, recheckCopies, stored, groups, meta });
-      if (rewrites.isChanged) await rewrites.flush();
-      if (passages.isChanged) {
+      const rewritesPending = rewrites.isChanged ? await rewrites.flush() : [];
+      if (passages.isChanged || rewritesPending.length > 0) {
         const written = await passages.flush(async (id) => (await rows.get(id))?.site);
+        written.pendingBlocks.push(...rewritesPending);
         const pending = parsePending(await meta.get('passagePending'));
         if (written.pendingBlocks.length > 0 || pending.blocks.length > 0) await meta.put(pendingAfter(pending, written), 'passagePending');
       }
@@ -403,13 +404,11 @@ export class PageStore implements PageReader {
    * a time.
    */
   async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]>;
-  async pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & { passages?: Uint8Array })[]>;
-  async pagesAfter(after: number | undefined, limit: number, { passages: withPassages = false }: { passages?: boolean } = {}): Promise<(PageRecord & { passages?: Uint8Array })[]> {
-    return this.read(async (rows, _tx, passages) => {
+  async pagesAfter(after: number | undefined, limit: number, options: { passages: true }): Promise<(PageRecord & Kept)[]>;
+  async pagesAfter(after: number | undefined, limit: number, { passages: withKept = false }: { passages?: boolean } = {}): Promise<(PageRecord & Kept)[]> {
+    return this.read(async (rows, _tx, passages, rewrites) => {
       const records = await rows.pagesAfter(after, limit);
-      if (!withPassages) return records;
-      const kept = await Promise.all(records.map((record) => passages.bytesOf(record.id)));
-      return records.map((record, i) => (kept[i] === undefined ? record : { ...record, passages: kept[i] }));
+      return withKept ? Promise.all(records.map((record) => withBytes(record, passages, rewrites))) : records;
     });
   }
 }

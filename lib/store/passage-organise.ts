@@ -9,6 +9,7 @@
 //    forgetting changed since they were listed (meta `passagePending`.touched) already have their
 //    postings as they should be and are left out, so a posting of a page's old text, or of a
 //    forgotten page, is never added.
+//    The pending pages' rewrite fingerprints get their postings the same way (indexPendingRewrites).
 // 2. Copies. One pass over every bucket finds the pairs of pages that hold two or more of the same
 //    hashes (not boilerplate), one of them pending: only those can share a passage of 30 words
 //    (lib/index/passage-index.ts). Each pair is compared from both sides, as a lookup of either page
@@ -20,6 +21,8 @@ import type { PassageFingerprints } from '../fingerprint/passages';
 import { isPassageCopyOf } from '../report/copies';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
+import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
+import { bucketAndHigh, decodeRewriteGroup } from '../index/rewrite-store';
 import type { PageStore } from './pages';
 import { storedRecord } from './records';
 import { PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
@@ -168,6 +171,7 @@ export async function indexPending(
       });
     }
   }
+  await indexPendingRewrites(store, blocks, passes);
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
   const { pairs, copiesChanged } = await markCopies(store, pending);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
@@ -183,6 +187,52 @@ export async function indexPending(
   });
   await onProgress?.({ phase: 'passages', done: steps, total: steps });
   return { pages, fingerprints, passes, pairs, copiesChanged };
+}
+
+/**
+ * Step 1 for the rewrite index: the postings of the pending pages' rewrite fingerprints (an
+ * import's), in `passes` passes over ranges of buckets as for passages (a page holds fewer rewrite
+ * hashes than passage hashes, so a pass holds fewer postings), each bucket changed once; pages
+ * visited or forgotten since they were listed (touched) already have theirs as they should be.
+ */
+async function indexPendingRewrites(store: PageStore, groups: readonly number[], passes: number): Promise<void> {
+  for (let pass = 0; pass < passes; pass++) {
+    const low = Math.floor((pass * POSTING_BUCKETS) / passes);
+    const high = Math.floor(((pass + 1) * POSTING_BUCKETS) / passes);
+    const keys = new Words();
+    const ids = new Words();
+    for (let start = 0; start < groups.length; start += BLOCKS_PER_READ) {
+      const chunk = groups.slice(start, start + BLOCKS_PER_READ);
+      const tx = store.db.transaction('rewrites', 'readonly');
+      const values = await within(tx, () => Promise.all(chunk.map((group) => tx.store.get(group))));
+      chunk.forEach((group, i) => {
+        if (values[i] === undefined) return;
+        decodeRewriteGroup(group, values[i]).forEach((bytes, slot) => {
+          if (bytes === undefined) return;
+          for (const h of decodeRewriteBytes(bytes).hashes) {
+            const { bucket, high: top } = bucketAndHigh(h);
+            if (bucket < low || bucket >= high) continue;
+            keys.push(((bucket - low) << 16) | top);
+            ids.push(group * PASSAGE_GROUP_PAGES + slot);
+          }
+        });
+      });
+    }
+    const { starts, pairs } = byBucket(keys.view(), ids.view(), high - low);
+    for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
+      const to = Math.min(high, from + BUCKETS_PER_WRITE);
+      if (starts[to - low] === starts[from - low]) continue;
+      await store.write(async ({ rewrites, meta }) => {
+        const touched = new Set(parsePending(await meta.get('passagePending')).touched);
+        const changes = new Map<number, BucketChange>();
+        for (let b = from; b < to; b++) {
+          const add = pairs.subarray(2 * starts[b - low]!, 2 * starts[b - low + 1]!);
+          if (add.length > 0) changes.set(b, { add: touched.size === 0 ? add : withoutPages(add, touched), remove: [] });
+        }
+        await rewrites.applyChanges(changes);
+      });
+    }
+  }
 }
 
 /** Step 2 (see the top of the file); returns how many pairs were compared and how many records changed. */

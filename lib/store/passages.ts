@@ -35,6 +35,7 @@ import {
 } from '../index/postings';
 import { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, ReadOnce, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from '../index/slots';
 import type { PageRecord, PendingPassages } from './schema';
+import type { RewriteRows } from '../index/rewrite-store';
 
 export { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, groupOf } from '../index/slots';
 
@@ -288,6 +289,15 @@ export class PassageRows {
     if (!('put' in store)) throw new TypeError('PassageRows: the passage index was changed through a store that cannot be written');
     return store as S & { put(value: Uint8Array, key: number): Promise<unknown>; delete(key: number): Promise<unknown> };
   }
+}
+
+/** A page's fingerprints as the store keeps them (bytes), beside its record: what an export writes and an import reads. */
+export type Kept = { passages?: Uint8Array; rewrites?: Uint8Array };
+
+/** A record with the bytes of its passage and rewrite fingerprints, those it has. */
+export async function withBytes<R extends PageRecord>(record: R, passages: PassageRows, rewrites: RewriteRows): Promise<R & Kept> {
+  const [p, r] = await Promise.all([passages.bytesOf(record.id), rewrites.bytesOf(record.id)]);
+  return { ...record, ...(p === undefined ? {} : { passages: p }), ...(r === undefined ? {} : { rewrites: r }) };
 }
 
 // ---- matches of a stored page ------------------------------------------------------------------

@@ -66,9 +66,10 @@ export interface SiteBucket {
 }
 
 /**
- * The blocks whose pages' passage fingerprints are kept but not yet in the postings (an import's:
- * lib/store/passages.ts), as increasing, apart, inclusive ranges of block numbers, and how many
- * fingerprints they hold (for organising to size its passes).
+ * The blocks whose pages' passage or rewrite fingerprints are kept but not yet in the postings (an
+ * import's: lib/store/passages.ts, lib/index/rewrite-store.ts), as increasing, apart, inclusive
+ * ranges of block numbers, and how many passage fingerprints they hold (for organising to size
+ * its passes).
  */
 export interface PendingPassages {
   blocks: [from: number, to: number][];

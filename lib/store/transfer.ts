@@ -25,8 +25,9 @@ import { NO_CHECK, storedRecord } from './records';
 import type { PageRecord } from './schema';
 import { within } from './within';
 import type { RejectedLine } from '../protocol/writer-protocol';
-import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages } from '../protocol/ndjson';
+import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages, readsRewrites } from '../protocol/ndjson';
 import type { ImportedFields } from './pages';
+import { type Kept, withBytes } from './passages';
 import { FIELD_TREES, UrlFilter, readNextId, treeRange } from '../rows/page-rows';
 
 /**
@@ -121,7 +122,7 @@ export async function* exportPages(store: PageReader, { now = Date.now(), chunkS
   let after: number | undefined;
   for (;;) {
     const chunk = await store.pagesAfter(after, chunkSize, { passages: true });
-    for (const { passages, ...record } of chunk) yield pageToLine(record, passages);
+    for (const { passages, rewrites, ...record } of chunk) yield pageToLine(record, passages, rewrites);
     const last = chunk.at(-1);
     if (chunk.length < chunkSize || last === undefined) return;
     after = last.id;
@@ -131,6 +132,7 @@ export async function* exportPages(store: PageReader, { now = Date.now(), chunkS
 function newRecord(page: ImportedPage): ImportedFields {
   return {
     ...(page.passages === undefined ? {} : { passages: page.passages }),
+    ...(page.rewrites === undefined ? {} : { rewrites: page.rewrites }),
     url: page.url,
     title: page.title,
     site: page.site,
@@ -159,8 +161,10 @@ function merge(old: ImportedFields, page: ImportedPage): ImportedFields {
   }
   // the passage fingerprints follow the text, as the simhash does: the later visit's, or the only ones (bytes: kept as they are)
   const passages = later || old.passages === undefined ? page.passages ?? old.passages : old.passages;
+  const rewrites = later || old.rewrites === undefined ? page.rewrites ?? old.rewrites : old.rewrites;
   return {
     ...(passages === undefined ? {} : { passages }),
+    ...(rewrites === undefined ? {} : { rewrites }),
     url: old.url,
     title: old.title !== '' ? old.title : page.title,
     site: old.site,
@@ -176,6 +180,7 @@ function merge(old: ImportedFields, page: ImportedPage): ImportedFields {
 function sameRecord(a: ImportedFields, b: ImportedFields): boolean {
   return (
     a.passages === b.passages &&
+    a.rewrites === b.rewrites &&
     a.title === b.title &&
     a.site === b.site &&
     a.simhash === b.simhash &&
@@ -233,6 +238,7 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
   let lineNumber = 0;
   let headerRead = false;
   let withPassages = false;
+  let withRewrites = false;
   let batch: ImportedPage[] = [];
   /** The lines of `batch` that are not a page: counted in the summary when the batch is. */
   let batchRejected: Rejection[] = [];
@@ -274,9 +280,10 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
         if (!header.ok) throw new ImportError(`Cannot import line ${lineNumber}: ${header.reason}. Nothing was imported.`, header.refusal);
         headerRead = true;
         withPassages = readsPassages(header.header);
+        withRewrites = readsRewrites(header.header);
         continue;
       }
-      const parsed = parsePageLine(line, lineNumber, now, withPassages);
+      const parsed = parsePageLine(line, lineNumber, now, withPassages, withRewrites);
       if (parsed.ok) batch.push(parsed.page);
       else batchRejected.push({ line: parsed.line, problems: parsed.problems });
       if (lineNumber - batchStart >= batchSize) await flush();
@@ -308,17 +315,15 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
  * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
  * are not looked up; the URLs written are added to it once the transaction commits.
  */
-export async function updateMany(store: PageStore, urls: readonly string[], update: (current: Map<string, PageRecord & { passages?: Uint8Array }>) => readonly ImportedFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
+export async function updateMany(store: PageStore, urls: readonly string[], update: (current: Map<string, PageRecord & Kept>) => readonly ImportedFields[], { filter }: { filter?: UrlFilter } = {}): Promise<void> {
   const asked = new Set(urls);
   const written: string[] = [];
   let throughId = 0;
-  await store.write(async ({ rows, tally, passages, meta }) => {
-    const current: Map<string, PageRecord & { passages?: Uint8Array }> = await rows.byUrls(urls, filter);
-    // each stored page with its passage fingerprints: `update` keeps them (the same object) or replaces them
-    const kept = await Promise.all([...current.values()].map((record) => passages.bytesOf(record.id)));
-    [...current.values()].forEach((record, i) => {
-      if (kept[i] !== undefined) current.set(record.url, { ...record, passages: kept[i] });
-    });
+  await store.write(async ({ rows, tally, passages, rewrites, meta }) => {
+    const current: Map<string, PageRecord & Kept> = await rows.byUrls(urls, filter);
+    // each stored page with its fingerprints' bytes: `update` keeps them (the same objects) or replaces them
+    const kept = await Promise.all([...current.values()].map((record) => withBytes(record, passages, rewrites)));
+    for (const record of kept) current.set(record.url, record);
     const puts: Promise<void>[] = [];
     let ungrouped = false;
     for (const fields of update(current)) {
@@ -337,6 +342,7 @@ export async function updateMany(store: PageStore, urls: readonly string[], upda
       const newPassages = fields.passages !== undefined && fields.passages !== before?.passages;
       if (before?.passageCopy === true && !newPassages) record.passageCopy = true;
       if (newPassages) puts.push(passages.set(record.id, fields.passages!, 'pending'));
+      if (fields.rewrites !== undefined && fields.rewrites !== before?.rewrites) puts.push(rewrites.set(record.id, fields.rewrites, { pending: true }));
       tally.change(before, record);
       current.set(record.url, record);
       puts.push(rows.put(record));

@@ -3,9 +3,11 @@
 // Spanish translation on a third site, visited in that order. The translation's popup lists the
 // original and the rewrite in #rewrites ("Looks like the Spanish translation of …"), with
 // data-share; the badge counts them; forgetting the original removes it from the lists and its
-// fingerprints and postings from the store; clearing everything empties the rewrite stores.
+// fingerprints and postings from the store; an export carries the fingerprints, and after clearing
+// everything (the rewrite stores emptied) and importing it, the translation lists both again.
 import type { Page } from 'playwright-core';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { badgeText, badgeTitle, type ExtensionSession, pollFor, type Session, type Site, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
@@ -18,6 +20,7 @@ let original: Site;
 let farm: Site;
 let translations: Site;
 let ext: ExtensionSession;
+let dir: string;
 
 const url = {
   original: () => original.url('/2024/05/wrenmouth-tide-mill-turns-again.html'),
@@ -33,10 +36,12 @@ beforeAll(async () => {
   });
   ({ original, farm, translations } = session.sites);
   ext = session.ext!;
+  dir = mkdtempSync(join(tmpdir(), 'doppel-rewrites-'));
 });
 
 afterAll(async () => {
   await session?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Listed {
@@ -127,7 +132,7 @@ describe('rewrites and translations in the popup', () => {
     expect(await badgeTitle(worker, spanishTabId)).toBe('Doppel: 2 pages you have read tell the same story as this one in other words');
   });
 
-  test('forgetting the original removes it from the lists and its fingerprints from the store; clearing empties the rewrite stores', async () => {
+  test('forgetting the original removes it from the lists and its fingerprints from the store', async () => {
     const before = await storeCounts(popup);
     expect(before[0]).toBeGreaterThan(0);
     expect(before[1]).toBeGreaterThan(0);
@@ -139,13 +144,35 @@ describe('rewrites and translations in the popup', () => {
     const worker = await ext.getWorker();
     const spanishTabId = await tabIdOf(worker, spanishTab);
     expect(await pollFor(() => badgeText(worker, spanishTabId), '1')).toBe('1');
+  });
 
+  test('an export carries the rewrite fingerprints; cleared and imported again, the translation lists both pages again', async () => {
+    const tab = await ext.ctx.newPage();
+    await visit(tab, url.original());
+    await popupListing(popup, url.spanish(), 2);
     const history = await ext.ctx.newPage();
     await history.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
+    const [download] = await Promise.all([history.waitForEvent('download'), history.locator('#export').click()]);
+    const file = join(dir, 'export.ndjson');
+    await download.saveAs(file);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!).rewrites).toEqual({ scheme: 1, bits: 20, cap: 64 });
+    expect(lines.slice(1).map((l) => typeof JSON.parse(l).rewrites)).toEqual(['string', 'string', 'string']);
+    // fingerprints, never words: no sentence of the article is in the file
+    expect(lines.join('\n')).not.toContain('watched a wooden wheel');
+    expect(lines.join('\n')).not.toContain('Tide mills were once common');
+
     await history.locator('#clear-all').click();
     await history.locator('#clear-confirm').click();
     await waitForPopupState(popup, url.spanish(), 'unknown');
     expect(await storeCounts(popup)).toEqual([0, 0]);
+
+    await history.locator('#import-file').setInputFiles(file);
+    await expect.poll(() => history.locator('#import').isEnabled()).toBe(true);
+    await history.locator('#import').click();
+    await history.waitForFunction(() => document.getElementById('import-form')?.dataset['state'] === 'done', undefined, { timeout: 30_000 });
+    const listed = await popupListing(popup, url.spanish(), 2);
+    expect(listed.map((r) => r.url).sort()).toEqual([url.original(), url.rewrite()].sort());
     expect(ext.pageErrors).toEqual([]);
   });
 });
