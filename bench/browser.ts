@@ -27,7 +27,8 @@
 //    floor, and the CPU of each Chromium process over the queries shows what else is busy. The
 //    200 pages are a seeded choice of imported URLs, 50 of them planted near-duplicates, whose
 //    originals must be in the reply's `matches`, and (with passages) 50 planted partial copies,
-//    whose originals must be in its `passages`.
+//    whose originals must be in its `passages`, and (with rewrites) 25 planted rewrites, whose
+//    originals must be in its `rewrites` (taken from the other pages: 75 of them then).
 // 5. The popup: popup.html?url=<a stored page> opened in a new tab; time from navigation start
 //    (performance.timeOrigin) to data-state="ready", taken in the page by a MutationObserver
 //    installed before the popup's own script runs. With the worker running, then with the worker
@@ -45,6 +46,8 @@
 // Options: --pages N (default 1000000), --queries N (200), --popups N (20 with the worker
 // running; a quarter as many with it stopped), --seed N, --no-passages (the history as it was
 // before passages: no passage fingerprints, no partial copies, and the targets without passages),
+// --no-rewrites (the history without rewrite fingerprints and planted rewrites, and the storage
+// target before them),
 // --skip-import (only the content script),
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
@@ -117,13 +120,15 @@ const KEEP_PROFILE = ((): string | undefined => {
 const COMMAND = `npm run bench:browser${argv.length ? ' -- ' + argv.join(' ') : ''}`;
 /** Passage fingerprints in the history, and the targets of "Passages, part 2"; --no-passages: the history and targets before it. */
 const PASSAGES = !argv.includes('--no-passages');
+/** Rewrite fingerprints in the history (with passages), and the storage target of "Rewrites, part 2"; --no-rewrites: as before them. */
+const REWRITES = PASSAGES && !argv.includes('--no-rewrites');
 
 const TARGETS = {
   importRate: 10_000, // pages/s, at least
   queryMedianMs: PASSAGES ? 15 : 10, // report/get with passages : without
   queryP99Ms: PASSAGES ? 50 : 40,
   popupReadyMs: 150,
-  bytesPerPage: PASSAGES ? 800 : 300, // all-in, the passage index included : the store alone
+  bytesPerPage: REWRITES ? 950 : PASSAGES ? 800 : 300, // all-in, the rewrite and passage indexes included : the passage index : the store alone
   contentMedianMs: 15,
   contentP95Ms: 60,
   longestTaskMs: 200,
@@ -507,13 +512,15 @@ interface QueryResult {
   matches: string[];
   /** report.passages: the pages sharing passages with this one, and this page's share in them. */
   passages: { url: string; share: number }[];
+  /** report.rewrites: the pages this one rewrites or that rewrite it. */
+  rewrites: string[];
   error: string;
 }
 
 async function sendTimed(page: Page, type: string, urls: readonly (string | null)[]): Promise<QueryResult[]> {
   return page.evaluate(
     async ({ type, urls }) => {
-      type Reply = { ok: boolean; value?: { state?: string; matches?: { url: string }[]; passages?: { url: string; share: number }[] }; error?: string } | undefined;
+      type Reply = { ok: boolean; value?: { state?: string; matches?: { url: string }[]; passages?: { url: string; share: number }[]; rewrites?: { url: string }[] }; error?: string } | undefined;
       const { chrome } = globalThis as unknown as { chrome: { runtime: { sendMessage(message: unknown): Promise<Reply> } } };
       const out: QueryResult[] = [];
       for (const url of urls) {
@@ -521,7 +528,7 @@ async function sendTimed(page: Page, type: string, urls: readonly (string | null
         const reply = await chrome.runtime.sendMessage({ type, payload: url === null ? {} : { url } });
         const ms = performance.now() - started;
         const passages = (reply?.value?.passages ?? []).map((m) => ({ url: m.url, share: m.share }));
-        out.push({ ms, ok: reply?.ok === true, state: reply?.value?.state ?? '', matches: (reply?.value?.matches ?? []).map((m) => m.url), passages, error: reply?.error ?? '' });
+        out.push({ ms, ok: reply?.ok === true, state: reply?.value?.state ?? '', matches: (reply?.value?.matches ?? []).map((m) => m.url), passages, rewrites: (reply?.value?.rewrites ?? []).map((m) => m.url), error: reply?.error ?? '' });
       }
       return out;
     },
@@ -652,7 +659,7 @@ async function main(): Promise<void> {
     let history: SyntheticHistory | undefined;
     if (!SKIP_IMPORT) {
       const t0 = performance.now();
-      history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES });
+      history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES, rewrites: REWRITES });
       const seconds = (performance.now() - t0) / 1000;
       const { partial } = history;
       const excerpts = partial.filter((p) => p.kind === 'excerpt').length;
@@ -687,6 +694,12 @@ async function main(): Promise<void> {
         );
       } else {
         log('  no passage fingerprints and no partial copies (--no-passages): the history as it was before passages.');
+      }
+      if (REWRITES) {
+        log(
+          `  rewrites (header "rewrites":{"scheme":1,"bits":20,"cap":64}): each page 0.12 pairs of rare words a word, sampled to at most 64 hashes (${history.meanRewriteHashes.toFixed(1)} a page), ` +
+            `${(history.rewriteBytes / history.pages).toFixed(0)} of the bytes a line; ${int(history.rewrites.length)} planted rewrites of an earlier page on another host (70% of its pairs kept, its own otherwise).`,
+        );
       }
     }
 
@@ -781,7 +794,7 @@ async function main(): Promise<void> {
       results['storage'] = { before, after, perPage, diskBefore, diskAfter, diskPerPage: (diskAfter - diskBefore) / history.pages };
       log('');
       log(`Storage${PASSAGES ? ', all-in: the store and its passage index' : ''}`);
-      log(`  bytes per page                  ${perPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(after.usage)} after − ${mb(before.usage)} before, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B${PASSAGES ? ' with passages' : ''}: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
+      log(`  bytes per page                  ${perPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(after.usage)} after − ${mb(before.usage)} before, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B${REWRITES ? ' with passages and rewrites' : PASSAGES ? ' with passages' : ''}: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
       log(`  usageDetails after              ${Object.entries(after.usageDetails ?? {}).map(([k, v]) => `${k} ${mb(v)}`).join(', ')}`);
       if (idbDir) log(`  IndexedDB folder on disk        ${mb(diskAfter)} (${((diskAfter - diskBefore) / history.pages).toFixed(0)} B per page; ${idbDir.replace(profile!, '<profile>')})`);
       log(`  the records hold                URL ${history.meanUrlChars.toFixed(0)} + title ${history.meanTitleChars.toFixed(0)} characters on average, two fingerprints, dates, visits, deflated 64 pages to a block; and one entry per table and per page-field tree (url, site, lastSeen; group and copySite when set) in sorted runs (schema version 1)`);
@@ -815,8 +828,10 @@ async function main(): Promise<void> {
       if (!HISTORY_ONLY) {
         const plantedCount = Math.min(Math.round(QUERIES / 4), planted.length);
         const partialCount = Math.min(Math.round(QUERIES / 4), partial.length);
-        const othersCount = QUERIES - plantedCount - partialCount;
-        const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...partial.slice(0, partialCount).map((p) => p.copy), ...others.slice(0, othersCount)]);
+        const rewritten = shuffle(mulberry32(SEED + 2), [...history.rewrites]); // its own draws: the others are as before rewrites
+        const rewriteCount = Math.min(Math.round(QUERIES / 8), rewritten.length);
+        const othersCount = QUERIES - plantedCount - partialCount - rewriteCount;
+        const queries = shuffle(random, [...planted.slice(0, plantedCount).map((p) => p.copy), ...partial.slice(0, partialCount).map((p) => p.copy), ...others.slice(0, othersCount), ...rewritten.slice(0, rewriteCount).map((r) => r.copy)]);
         const warmups = others.slice(othersCount, othersCount + 5);
         const worker = await session.getWorker();
         // the worker's own time for each message (lib/background/timing.ts): its measures, cleared first
@@ -882,6 +897,12 @@ async function main(): Promise<void> {
               `${found.length ? `; reported share ÷ planted share, mean ${passages.shareRatio.toFixed(2)}` : ''}; ${passages.listedMean.toFixed(2)} pages in report.passages per query on average` +
               `${passageCounts.every((n) => n === 0) ? ' (no reply listed any: either the worker does not look passages up yet, and the times above hold no such work, or it found none)' : ''}`,
           );
+        }
+        if (REWRITES) {
+          const rewriteFound = rewritten.slice(0, rewriteCount).filter((r) => replies[queries.indexOf(r.copy)]!.rewrites.includes(r.original)).length;
+          const rewriteCounts = replies.map((r) => r.rewrites.length);
+          results['rewrites'] = { planted: rewriteCount, found: rewriteFound, listedMean: rewriteCounts.reduce((a, b) => a + b, 0) / rewriteCounts.length };
+          log(`  rewrites                        ${rewriteFound}/${rewriteCount} planted rewrites found (their original in report.rewrites); ${(rewriteCounts.reduce((a, b) => a + b, 0) / rewriteCounts.length).toFixed(2)} pages in report.rewrites per query on average`);
         }
         if (failed.length) log(`  not recorded                    ${failed.length}; the first: ${JSON.stringify({ state: failed[0]!.state, error: failed[0]!.error })}`);
 
@@ -1006,7 +1027,7 @@ async function main(): Promise<void> {
       results['storageAtEnd'] = { usage: atEnd.usage, baseline: storageBaseline, perPage: endPerPage, minutesSinceLaunch: minutesIn, settleSeconds: SETTLE_SECONDS };
       log('');
       log(`Storage at the end of these measurements (${minutesIn.toFixed(1)} min after the launch${SETTLE_SECONDS > 0 ? `, after a wait of ${SETTLE_SECONDS} s` : ''})${PASSAGES ? ', all-in: the store and its passage index' : ''}`);
-      log(`  bytes per page                  ${endPerPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(atEnd.usage)}${storageBaseline > 0 ? ` − ${mb(storageBaseline)} before the import` : ', the whole origin (the import was an earlier run\'s)'}, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B${PASSAGES ? ' with passages' : ''}: ${atMost(endPerPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
+      log(`  bytes per page                  ${endPerPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(atEnd.usage)}${storageBaseline > 0 ? ` − ${mb(storageBaseline)} before the import` : ', the whole origin (the import was an earlier run\'s)'}, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B${REWRITES ? ' with passages and rewrites' : PASSAGES ? ' with passages' : ''}: ${atMost(endPerPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
     }
 
     // 6. Content script

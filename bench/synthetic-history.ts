@@ -37,6 +37,8 @@ import { kgramHashes, winnowHashes } from '../lib/fingerprint/winnow';
 import { fmix32 } from '../lib/fingerprint/hash';
 import { encodePassageBytes } from '../lib/fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageParams, packWordBits } from '../lib/fingerprint/passages';
+import { REWRITE_PARAMS, REWRITE_SCHEME, sampleHashes, truncateHashes } from '../lib/fingerprint/rewrites';
+import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
 import { mulberry32 } from '../lib/random';
 
 export interface PlantedCopy {
@@ -79,6 +81,11 @@ export interface SyntheticHistory {
   /** Mean words of a page's article and passage fingerprints a page (0 without passages). */
   meanWords: number;
   meanFingerprints: number;
+  /** Every planted rewrite (a page keeping REWRITE_KEPT of an earlier page's pairs of rare words, its own words otherwise), in file order; none without rewrites. */
+  rewrites: { copy: string; original: string }[];
+  /** Bytes of the lines' `,"rewrites":"…"` fields, all pages together, and rewrite hashes a page on average. */
+  rewriteBytes: number;
+  meanRewriteHashes: number;
   /** Bytes of the lines' `,"passages":"…"` fields, all pages together. */
   passageBytes: number;
 }
@@ -93,6 +100,10 @@ export interface SyntheticOptions {
   hosts?: number;
   /** Passage fingerprints and planted partial copies (default true); false writes the file as before them. */
   passages?: boolean;
+  /** Rewrite fingerprints and planted rewrites (default: with passages); false writes the file as before them. */
+  rewrites?: boolean;
+  /** Share of the pages that are neither near-duplicates nor partial copies planted as rewrites of an earlier page (default 0.005). */
+  rewriteRate?: number;
   /** Share of the pages that are not near-duplicates planted as partial copies of an earlier page (default 0.01). */
   partialRate?: number;
 }
@@ -310,10 +321,34 @@ function passageField(words: Uint32Array): { base64: string; fingerprints: numbe
   return { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), fingerprints: hashes.length };
 }
 
+/**
+ * A page's synthetic rewrite fingerprints: pairs of rare words as 20-bit hashes, about 0.12 a word
+ * (a 700-word article of the corpus has about 40 anchors and 80 pairs: bench:rewrite-params), drawn
+ * from the page's own seed so that a planted rewrite can keep REWRITE_KEPT of its original's, then
+ * sampled as lib/fingerprint/rewrites.ts does (at most 64 a page).
+ */
+const REWRITE_KEPT = 0.7;
+function rewritePairs(seed: number, page: number, words: number): number[] {
+  return Array.from({ length: Math.max(4, Math.round(words * 0.12)) }, (_, j) => fmix32(fmix32(seed ^ 0x27d4eb2f) ^ Math.imul(page, 0x9e3779b1) ^ j));
+}
+function rewriteField(pairs: readonly number[]): { base64: string; hashes: number } {
+  const { hashes, limit } = sampleHashes(truncateHashes(Uint32Array.from(pairs).sort(), REWRITE_PARAMS.sample.bits), REWRITE_PARAMS.sample);
+  const bytes = encodeRewriteBytes({ hashes, limit, anchors: pairs.length, lang: 'en' });
+  return { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), hashes: hashes.length };
+}
+
 /** Writes the export to `file` and returns what the benchmark needs to query it. */
 export async function writeSyntheticHistory(file: string, options: SyntheticOptions): Promise<SyntheticHistory> {
   const { pages, seed, copyRate = 0.01, sampleSize = 400, partialRate = 0.01 } = options;
   const withPassages = options.passages ?? true;
+  const withRewrites = options.rewrites ?? withPassages;
+  const rewriteRate = options.rewriteRate ?? 0.005;
+  // the rewrites' own draws, apart, so that the pages' other fields are the same with and without them
+  const rewriteRandom = mulberry32(fmix32(seed ^ 0x165667b1));
+  const wordsOf = new Uint16Array(pages);
+  const rewriteAt: { copy: string; original: number }[] = [];
+  let rewriteBytes = 0;
+  let rewriteHashes = 0;
   const random = mulberry32(seed);
   // the partial copies' own draws, apart, so that the pages' other fields are the same with and without passages
   const partialRandom = mulberry32(fmix32(seed ^ 0x3c6ef372));
@@ -339,7 +374,8 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     return out.write(text) ? Promise.resolve() : new Promise((ok) => out.once('drain', () => ok()));
   };
   const passageParams = withPassages ? { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w } : null;
-  await write(JSON.stringify({ format: 'doppel', version: 1, exported: new Date(END).toISOString(), pages, k: 3, ...(passageParams && { passages: passageParams }) }) + '\n');
+  const rewriteHeader = withRewrites ? { scheme: REWRITE_SCHEME, bits: REWRITE_PARAMS.sample.bits, cap: REWRITE_PARAMS.sample.cap } : null;
+  await write(JSON.stringify({ format: 'doppel', version: 1, exported: new Date(END).toISOString(), pages, k: 3, ...(passageParams && { passages: passageParams }), ...(rewriteHeader && { rewrites: rewriteHeader }) }) + '\n');
 
   let urlChars = 0;
   let titleChars = 0;
@@ -396,6 +432,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     if (i % KEEP_EVERY === 0 || sampleAt.has(i)) urls.set(i, url);
     if (isCopy) plantedAt.push({ copy: i, original, simhashBits, checkBits, url });
     let passages: string | undefined;
+    const wordsBefore = words;
     if (articles) {
       const kind = isCopy ? NEAR : !isPartial ? OWN : partialRandom() < 0.5 ? EXCERPT : QUOTE;
       const article = articles.add(i, kind, original);
@@ -408,6 +445,25 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
         const share = article.copied / article.words.length;
         partialAt.push({ original, kind: kind === EXCERPT ? 'excerpt' : 'quote', copiedWords: article.copied, share, url });
       }
+    }
+    let rewrites: string | undefined;
+    if (withRewrites) {
+      const pageWords = articles ? words - wordsBefore : 700;
+      wordsOf[i] = Math.min(65535, pageWords);
+      let pairs = rewritePairs(seed, i, pageWords);
+      if (!isCopy && !isPartial && i > 100 && !sampleAt.has(i) && rewriteRandom() < rewriteRate) {
+        // a rewrite of a kept page on another host: REWRITE_KEPT of its pairs, the rest its own
+        const original = Math.floor(rewriteRandom() * Math.floor(i / KEEP_EVERY)) * KEEP_EVERY;
+        if (hostOf[original] !== host) {
+          const theirs = rewritePairs(seed, original, wordsOf[original]!);
+          pairs = [...theirs.filter(() => rewriteRandom() < REWRITE_KEPT), ...pairs.slice(0, Math.round(pairs.length * (1 - REWRITE_KEPT)))];
+          rewriteAt.push({ copy: url, original });
+        }
+      }
+      const field = rewriteField(pairs);
+      rewrites = field.base64;
+      rewriteHashes += field.hashes;
+      rewriteBytes += ',"rewrites":""'.length + rewrites.length;
     }
     urlChars += url.length;
     titleChars += title.length;
@@ -422,6 +478,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
         lastSeen: new Date(lastSeen).toISOString(),
         visits,
         passages,
+        rewrites,
       }),
     );
     if (chunk.length === 5000) {
@@ -446,5 +503,8 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     meanWords: words / pages,
     meanFingerprints: fingerprints / pages,
     passageBytes,
+    rewrites: rewriteAt.map((r) => ({ copy: r.copy, original: urls.get(r.original)! })),
+    rewriteBytes,
+    meanRewriteHashes: rewriteHashes / pages,
   };
 }

@@ -1,5 +1,6 @@
 // bench/synthetic-history.ts, the history bench:browser imports: a seeded history is the same file
-// every time (and without passages the file written before them); each line's passage
+// every time (and without passages the file written before them); each line's rewrite
+// fingerprints decode, and a planted rewrite is linked to its original by the detector; each line's passage
 // fingerprints decode, at winnowing's density; a planted partial copy shares fingerprints with its
 // original, and pages that copy nothing from each other share (almost) none.
 import { createHash } from 'node:crypto';
@@ -10,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SyntheticHistory, writeSyntheticHistory } from '../bench/synthetic-history';
 import { base64ToBytes, bytesToBase64, decodePassageBytes } from '../lib/fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageFingerprints } from '../lib/fingerprint/passages';
+import { decodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
+import { compareRewrites, isRewritePair } from '../lib/fingerprint/rewrites';
 
 const { k, w } = PASSAGE_PARAMS;
 const OPTIONS = { pages: 3000, seed: 7, sampleSize: 50 };
@@ -117,6 +120,30 @@ describe('writeSyntheticHistory', () => {
       // every window of w k-grams inside the copied run selects the same k-gram in both pages
       expect(sharedCount(copy.fingerprints, original.fingerprints)).toBeGreaterThanOrEqual(Math.floor((p.copiedWords - k + 1) / w));
     }
+  });
+
+  it('gives every page rewrite fingerprints and plants rewrites the detector links to their original; without them the other fields are unchanged', async () => {
+    expect(header['rewrites']).toEqual({ scheme: 1, bits: 20, cap: 64 });
+    const raw = readFileSync(history.file, 'utf8').trimEnd().split('\n').slice(1).map((text) => JSON.parse(text) as Line & { rewrites: string });
+    const rewritesOf = new Map(raw.map((line) => [line.url, decodeRewriteBytes(base64ToBytes(line.rewrites))]));
+    expect(history.meanRewriteHashes).toBeGreaterThan(30);
+    expect(history.meanRewriteHashes).toBeLessThanOrEqual(64);
+    expect(history.rewrites.length).toBeGreaterThan(5);
+    for (const r of history.rewrites) {
+      const copy = rewritesOf.get(r.copy)!;
+      const original = rewritesOf.get(r.original)!;
+      expect(isRewritePair(compareRewrites(copy, original)), r.copy).toBe(true);
+      expect(byUrl.get(r.copy)!.line.site).not.toBe(byUrl.get(r.original)!.line.site);
+    }
+    // pages that rewrite nothing: no pair among a sample of them
+    const plain = raw.filter((line) => !history.rewrites.some((r) => r.copy === line.url || r.original === line.url)).slice(0, 300);
+    let linked = 0;
+    for (let a = 0; a < plain.length; a++) for (let b = a + 1; b < plain.length; b++) if (isRewritePair(compareRewrites(rewritesOf.get(plain[a]!.url)!, rewritesOf.get(plain[b]!.url)!))) linked++;
+    expect(linked).toBe(0);
+    const without = await writeSyntheticHistory(join(dir, 'no-rewrites.ndjson'), { ...OPTIONS, rewrites: false });
+    const withoutLines = readFileSync(without.file, 'utf8').trimEnd().split('\n');
+    expect(withoutLines.slice(1)).toEqual(raw.map(({ rewrites: _, ...line }) => JSON.stringify(line)));
+    expect(without).toMatchObject({ rewrites: [], rewriteBytes: 0 });
   });
 
   it('leaves pages that copy nothing from each other (almost) without a shared fingerprint', () => {
