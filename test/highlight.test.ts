@@ -10,6 +10,8 @@ import { readHtml } from '../lib/background/html-reader';
 import { PASSAGE_PARAMS, passageFingerprints } from '../lib/fingerprint/passages';
 import { type PageText, type RangeBounds, type SharedSet, collectPageText, locatePassages, probablyHidden, rangeBounds, toDomRanges } from '../lib/content/highlight';
 import { createPassageMarker } from '../lib/content/marks';
+import { rewriteFingerprints } from '../lib/fingerprint/rewrites';
+import type { PassageMarks } from '../lib/protocol/tab-protocol';
 import { type WordRange, sharedPassages } from '../lib/index/passage-match';
 import { type PassageEnd, passageEnds } from '../lib/index/passage-index';
 import { mulberry32 } from '../lib/random';
@@ -588,6 +590,48 @@ describe('createPassageMarker (the content script)', () => {
     expect(marker.handle(bad, popup, ext)).toEqual({ ok: false, error: 'Malformed message: sets[1]: slot must be a whole number from 0 to 5' });
     expect([...registry.keys()]).toEqual(['doppel-passage-1']);
     expect(registry.get('doppel-passage-1')).toBe(kept);
+  });
+
+  it('marks a rewrite\'s shared rare words in doppel-rewrite beside the passages; each kind is shown and cleared alone', () => {
+    const sentences = [
+      'Volunteers in Wrenmouth restarted the tide mill on 27 April after eleven years of work by the Wrenmouth Tide Mill Trust.',
+      'The mill, built in 1793 for the Pellow family, ground grain for farms along the River Wren until 1938.',
+      'Engineer Margaret Osei said the new oak wheel weighs 4,200 kilograms and turns twelve times a minute.',
+      'The Heritage Lottery Fund gave £340,000, and Cornwall Council added £85,000 for the sluice gates.',
+    ];
+    const spanish = rewriteFingerprints(
+      'Los voluntarios de Wrenmouth pusieron en marcha el molino el 27 de abril, tras once años de trabajo del Wrenmouth Tide Mill Trust. ' +
+        'El molino, construido en 1793 para la familia Pellow, molió grano para las granjas del río Wren hasta 1938. ' +
+        'La ingeniera Margaret Osei dijo que la rueda pesa 4.200 kilos. El Heritage Lottery Fund aportó 340.000 libras y el Cornwall Council 85.000 libras.',
+    );
+    const doc = linkedom(page(`<nav><a href="/">Home</a> <a href="/news">News</a></nav><article>${sentences.map((t) => `<p>${t}</p>`).join('')}</article>${FOOTER(words)}`));
+    const registry = new Map<string, { ranges: RangeBounds[] }>();
+    const marker = createPassageMarker({ registry: () => registry, highlight: (ranges: RangeBounds[]) => ({ ranges }), range: (b) => b, root: () => doc.body, isHidden: probablyHidden, unsupported: () => '' });
+    const before = doc.documentElement.outerHTML;
+    const theirs = new Set(spanish.hashes);
+    const shared = Array.from(rewriteFingerprints(sentences.join('\n')).hashes).filter((h) => theirs.has(h));
+    expect(shared.length).toBeGreaterThanOrEqual(3);
+    const shown = marker.handle({ type: 'passages/show', payload: { kind: 'rewrites', sets: [{ id: 'https://es.example/molino', slot: 0, hashes: shared }, { id: 'none', slot: 0, hashes: [4096] }] } }, popup, ext);
+    expect(shown.ok).toBe(true);
+    const value = (shown as { value: PassageMarks }).value;
+    expect(value.sets.map((s) => [s.id, s.kind])).toEqual([['https://es.example/molino', 'rewrites'], ['none', 'rewrites']]);
+    const n = value.sets[0]!.ranges;
+    expect(n).toBeGreaterThanOrEqual(3);
+    expect(value.sets[1]!.ranges).toBe(0);
+    // the marks are the article's rare words: names and numbers, none in the navigation
+    const marked = registry.get('doppel-rewrite')!.ranges.map((b) => b.startContainer.data.slice(b.startOffset, b.endOffset));
+    expect(marked).toHaveLength(n);
+    for (const word of marked) expect(word, word).toMatch(/^(?:[A-Z][a-z]+|[\d,]+|\d+ [A-Z][a-z]+)$/); // a name, a number, a date
+    expect(marked).not.toContain('Home');
+    expect(doc.documentElement.outerHTML).toBe(before);
+    // the passages' show and clear leave the rewrites' marks; the rewrites' clear removes them
+    const rewritesOnly = { marked: n, sets: [{ id: 'https://es.example/molino', ranges: n, kind: 'rewrites' }, { id: 'none', ranges: 0, kind: 'rewrites' }] };
+    expect(marker.handle({ type: 'passages/show', payload: { sets: [{ id: 'p', slot: 2, hashes: [12345] }] } }, popup, ext)).toEqual({ ok: true, value: rewritesOnly });
+    expect(marker.handle({ type: 'passages/clear', payload: {} }, popup, ext)).toEqual({ ok: true, value: rewritesOnly });
+    expect(registry.has('doppel-rewrite')).toBe(true);
+    expect(marker.handle({ type: 'passages/clear', payload: { kind: 'rewrites' } }, popup, ext)).toEqual({ ok: true, value: { marked: 0, sets: [] } });
+    expect(registry.size).toBe(0);
+    expect(marker.handle({ type: 'passages/clear', payload: { kind: 'both' } }, popup, ext)).toEqual({ ok: false, error: 'Malformed message: kind must be one of passages, rewrites' });
   });
 
   it('says the browser cannot mark passages where CSS.highlights is missing', () => {

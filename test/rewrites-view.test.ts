@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import type { RewriteSummary } from '../lib/protocol/messages';
-import { languageName, renderRewrites, rewriteItem } from '../lib/ui/rewrites-view';
+import { languageName, rewriteItem, rewriteList } from '../lib/ui/rewrites-view';
+import { createMarksControl } from '../lib/ui/passages-view';
 import { localizerFor } from './support/catalogues';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -75,19 +76,27 @@ describe('rewriteItem', () => {
   });
 });
 
-describe('renderRewrites', () => {
-  it('fills the section with a heading that counts, and hides it when there is none', () => {
+describe('the rewrites section with its toggle', () => {
+  it('fills the section with a heading that counts, and hides it when there is none; the sets carry each page\'s shared hashes', async () => {
     const { document } = parseHTML(POPUP_HTML);
     const doc = document as unknown as Document;
-    const view = { section: doc.getElementById('rewrites-section')!, heading: doc.getElementById('rewrites-heading')!, list: doc.getElementById('rewrites')! };
+    const view = { section: doc.getElementById('rewrites-section')!, heading: doc.getElementById('rewrites-heading')!, list: doc.getElementById('rewrites')!, button: doc.getElementById('show-rewrites') as HTMLButtonElement, status: doc.getElementById('rewrites-status')! };
     expect(view.section.hidden).toBe(true);
-    renderRewrites(doc, localizerFor('en'), view, [rewrite(), rewrite({ url: 'https://b.example/', site: 'b.example' })], LATER);
+    const list = rewriteList(doc, localizerFor('en'), view, () => LATER);
+    const control = createMarksControl(localizerFor('en'), view, null, () => {}, list);
+    const two = [rewrite(), rewrite({ url: 'https://b.example/', site: 'b.example', hashes: [77 << 12] })];
+    await control.render(two);
     expect(view.section.hidden).toBe(false);
+    expect(view.button.hidden).toBe(true); // no tab to mark
     expect(view.heading.textContent).toBe('2 pages you read before tell this story in other words');
     expect([...view.list.querySelectorAll('li')].map((li) => li.dataset['url'])).toEqual(['https://wrenmouth.example/mill', 'https://b.example/']);
-    renderRewrites(doc, localizerFor('es'), view, [rewrite()], LATER);
+    expect(list.sets(two)).toEqual([
+      { id: 'https://wrenmouth.example/mill', slot: 0, hashes: [4096, 8192, 12288], ends: [] },
+      { id: 'https://b.example/', slot: 0, hashes: [77 << 12], ends: [] },
+    ]);
+    await createMarksControl(localizerFor('es'), view, null, () => {}, rewriteList(doc, localizerFor('es'), view, () => LATER)).render([rewrite()]);
     expect(view.heading.textContent).toBe('1 página leída antes cuenta esta historia con otras palabras');
-    renderRewrites(doc, localizerFor('en'), view, [], LATER);
+    await control.render([]);
     expect(view.section.hidden).toBe(true);
     expect(view.list.children).toHaveLength(0);
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_WORDS } from '../lib/fingerprint/common-words';
 import { HashTable32, foldWord, hashWord, hashWordInText } from '../lib/fingerprint/rewrite-words';
-import { MIN_SHARED, REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, type RewriteRule, compareRewrites, isRewritePair, pairHashes, rewriteFingerprints, sampleHashes, translated, truncateHashes } from '../lib/fingerprint/rewrites';
+import { MIN_SHARED, REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, type RewriteRule, compareRewrites, isRewritePair, pairHashes, rewriteFingerprints, sampleHashes, sharedAnchorRanges, translated, truncateHashes } from '../lib/fingerprint/rewrites';
 import { decimalString } from '../lib/fingerprint/rewrite-numbers';
 import { decodeRewriteBytes, encodeRewriteBytes, rewriteByteSize } from '../lib/fingerprint/rewrite-codec';
 import { RewriteIndex, findRewriteMatches, findRewritePairs } from '../lib/index/rewrite-index';
@@ -556,3 +556,46 @@ describe('findRewriteMatches over RewriteIndex', () => {
     expect(() => index.add(1, own)).toThrow('page 1 is already in the rewrite index');
   });
 });
+
+describe('sharedAnchorRanges', () => {
+  const ORIGINAL = [
+    'Volunteers in Wrenmouth restarted the tide mill on 27 April after eleven years of work by the Wrenmouth Tide Mill Trust.',
+    'The mill, built in 1793 for the Pellow family, ground grain for farms along the River Wren until 1938.',
+    'Engineer Margaret Osei said the new oak wheel weighs 4,200 kilograms and turns twelve times a minute.',
+    'The Heritage Lottery Fund gave £340,000, and Cornwall Council added £85,000 for the sluice gates.',
+    'From June the mill will open to visitors on Saturdays, and schools from Truro and Falmouth have booked visits.',
+  ].join('\n');
+  const SPANISH = [
+    'Los voluntarios de Wrenmouth pusieron en marcha el molino de marea el 27 de abril, tras once años de trabajo del Wrenmouth Tide Mill Trust.',
+    'El molino, construido en 1793 para la familia Pellow, molió grano para las granjas del río Wren hasta 1938.',
+    'La ingeniera Margaret Osei dijo que la nueva rueda de roble pesa 4.200 kilos y gira doce veces por minuto.',
+    'El Heritage Lottery Fund aportó 340.000 libras y el Cornwall Council añadió 85.000 libras para las compuertas.',
+    'Desde junio el molino abrirá a los visitantes los sábados, y colegios de Truro y Falmouth ya han reservado visitas.',
+  ].join('\n');
+
+  it('marks, on a page with more around it, the rare words of the pairs it shares with a translation, and nothing else', () => {
+    const original = rewriteFingerprints(ORIGINAL);
+    const spanish = rewriteFingerprints(SPANISH);
+    const theirs = new Set(spanish.hashes);
+    const shared = Array.from(original.hashes).filter((h) => theirs.has(h));
+    expect(shared.length).toBeGreaterThanOrEqual(3);
+    // the live page: navigation before the article, a footer after it
+    const live = `Home | News | Sport\n${ORIGINAL}\nCopyright Estuary Gazette 2024`;
+    const ranges = sharedAnchorRanges(live, shared);
+    const marked = ranges.map(({ start, end }) => live.slice(start, end));
+    expect(marked.length).toBeGreaterThanOrEqual(3);
+    // each mark is one of the live page's anchors, and a rare word the Spanish page has too
+    const tokenAt = new Map(rewriteAnchors(live).map((a) => [`${a.start} ${a.end}`, a.token]));
+    const spanishTokens = new Set(pageAnchors(SPANISH).anchors.map((a) => a.token));
+    for (const { start, end } of ranges) expect(spanishTokens.has(tokenAt.get(`${start} ${end}`) ?? ''), live.slice(start, end)).toBe(true);
+    expect(marked).not.toContain('Home');
+    expect(marked).not.toContain('Estuary');
+    // in order, each once
+    const starts = sharedAnchorRanges(live, shared).map((r) => r.start);
+    expect(starts).toEqual([...new Set(starts)].sort((a, b) => a - b));
+    expect(sharedAnchorRanges(live, [])).toEqual([]);
+    expect(sharedAnchorRanges(UNRELATED_TEXT, shared)).toEqual([]);
+  });
+});
+
+const UNRELATED_TEXT = 'Researchers in Oslo counted 1,204 foxes in Bergen and Trondheim between 2019 and 2021, the Norwegian Institute for Nature Research said on Tuesday.';

@@ -7,10 +7,10 @@
 // tests open it so). Without `&tab=` no tab is marked: the passages are listed without the button.
 import { browser } from 'wxt/browser';
 import { createLocalizer, localizePage } from '@/lib/ui/i18n';
-import type { MatchSummary, MessageType, Report } from '@/lib/protocol/messages';
+import type { MatchSummary, MessageType, Report, RewriteSummary } from '@/lib/protocol/messages';
 import { createSend } from '@/lib/protocol/send';
-import { type PassagesControl, type TabLink, createPassagesControl } from '@/lib/ui/passages-view';
-import { renderRewrites } from '@/lib/ui/rewrites-view';
+import { type MarksControl, type PassagesControl, type TabLink, createMarksControl, createPassagesControl } from '@/lib/ui/passages-view';
+import { rewriteList } from '@/lib/ui/rewrites-view';
 import { STORAGE_STATUS_KEY, type StorageStatus } from '@/lib/protocol/messages';
 import { isRecordableUrl, siteOf } from '@/lib/url';
 import { errorText } from '@/lib/ui/error-text';
@@ -30,7 +30,6 @@ const view = {
   matchesSection: $('matches-section'),
   matchesHeading: $('matches-heading'),
   matches: $<HTMLOListElement>('matches'),
-  rewrites: { section: $('rewrites-section'), heading: $('rewrites-heading'), list: $<HTMLOListElement>('rewrites') },
   pause: $<HTMLButtonElement>('pause'),
   exclude: $<HTMLButtonElement>('exclude'),
   forget: $<HTMLButtonElement>('forget'),
@@ -151,14 +150,18 @@ function renderStorage(status: StorageStatus | null): void {
   view.storageDismiss.hidden = status.state === 'full';
 }
 
-function render(report: Report, now: number, passages: PassagesControl): void {
+/** The page's first visit, for the rewrites' wording (an earlier page or a later one); set by each render. */
+let ownFirstSeen = 0;
+
+function render(report: Report, now: number, passages: PassagesControl, rewrites: MarksControl<RewriteSummary>): void {
   const site = siteOf(report.url);
   renderSiteFlag(report);
   void passages.render(report.passages);
+  ownFirstSeen = report.page?.firstSeen ?? now;
+  void rewrites.render(report.state === 'recorded' ? report.rewrites : []);
   view.title.textContent = report.page?.title || report.url;
   view.matches.replaceChildren();
   view.matchesSection.hidden = true;
-  renderRewrites(document, l, view.rewrites, report.state === 'recorded' ? report.rewrites : [], report.page?.firstSeen ?? now);
   view.detail.textContent = '';
   switch (report.state) {
     case 'recorded': {
@@ -227,8 +230,11 @@ async function main(): Promise<void> {
     showError,
   );
   $('show-passages').addEventListener('click', () => void passages.toggle());
+  const rewritesView = { section: $('rewrites-section'), heading: $('rewrites-heading'), list: $('rewrites'), button: $<HTMLButtonElement>('show-rewrites'), status: $('rewrites-status') };
+  const rewrites = createMarksControl(l, rewritesView, tabId === null ? null : tabLink(tabId), showError, rewriteList(document, l, rewritesView, () => ownFirstSeen));
+  $('show-rewrites').addEventListener('click', () => void rewrites.toggle());
   const refresh = async (): Promise<void> => {
-    render(await send('report/get', { url }), Date.now(), passages);
+    render(await send('report/get', { url }), Date.now(), passages, rewrites);
   };
   const act = (fn: () => Promise<unknown>) => async () => {
     showError(null);
@@ -262,6 +268,7 @@ async function main(): Promise<void> {
   try {
     await refresh();
     void passages.sync(); // after the report: a popup opened while marks are shown starts pressed
+    void rewrites.sync();
   } catch (error) {
     setState('error');
     view.status.textContent = l.t('reportFailed');

@@ -1,12 +1,14 @@
-// The content script's side of marking shared passages (lib/protocol/tab-protocol.ts): who may ask, what
-// the message says, the highlights set in CSS.highlights as `doppel-passage-<slot>`, and what is
-// marked (for a popup opened while marks are shown). The page's
+// The content script's side of marking shared passages and a rewrite's shared rare words
+// (lib/protocol/tab-protocol.ts): who may ask, what the message says, the highlights set in
+// CSS.highlights as `doppel-passage-<slot>` and `doppel-rewrite`, and what is marked (for a popup
+// opened while marks are shown). The page's
 // DOM is never changed: highlights live in the registry and are painted from the
 // `::highlight(doppel-passage-N)` rules of the extension's own stylesheet (assets/passages.css,
 // which the manifest injects). The browser's objects come in as deps, so that this is tested with
 // a fake registry on linkedom.
 import { type ExtensionInfo, type SenderInfo, classifySender } from '../protocol/sender';
-import { PASSAGE_SLOTS, type PassageMarks, type SharedPassageSet, type TabMessageType, type TabReply, highlightName, parseTabMessage } from '../protocol/tab-protocol';
+import { MARK_KINDS, type MarkKind, PASSAGE_SLOTS, type PassageMarks, REWRITE_HIGHLIGHT, type SharedPassageSet, type TabMessageType, type TabReply, highlightName, parseTabMessage } from '../protocol/tab-protocol';
+import { sharedAnchorRanges } from '../fingerprint/rewrites';
 import { type RangeBounds, collectPageText, locatePassages, toDomRanges } from './highlight';
 
 /** CSS.highlights, as far as it is used (a Map in tests). */
@@ -38,43 +40,56 @@ export interface PassageMarker {
 
 const nothing = (): PassageMarks => ({ marked: 0, sets: [] });
 
-export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker {
-  /** What the last show marked: each set's slot and ranges, and the highlights it set by name. */
-  let shown: { sets: (PassageMarks['sets'][number] & { slot: number })[]; highlights: Map<string, H> } | null = null;
+/** The highlights a kind of marks may set: the passages' slots, or the rewrites' one. */
+const highlightsOf = (kind: MarkKind): string[] => (kind === 'rewrites' ? [REWRITE_HIGHLIGHT] : Array.from({ length: PASSAGE_SLOTS }, (_, slot) => highlightName(slot)));
 
-  const clear = (registry: HighlightRegistryLike<H>): void => {
-    for (let slot = 0; slot < PASSAGE_SLOTS; slot++) registry.delete(highlightName(slot));
-    shown = null;
+export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker {
+  /** What the last show of each kind marked: each set's ranges and its highlight, and the highlights it set by name. */
+  const shown = new Map<MarkKind, { sets: { id: string; ranges: number; highlight: string }[]; highlights: Map<string, H> }>();
+
+  const clear = (registry: HighlightRegistryLike<H>, kind: MarkKind): void => {
+    for (const name of highlightsOf(kind)) registry.delete(name);
+    shown.delete(kind);
   };
 
   /**
-   * The marks made by the last show, as far as they are still in the registry: the page's own
-   * scripts can delete or replace a highlight, and a set whose highlight is gone is no longer
-   * marked. Sets that were found nowhere are kept while anything of the show is left.
+   * The marks made by the last show of each kind, as far as they are still in the registry: the
+   * page's own scripts can delete or replace a highlight, and a set whose highlight is gone is no
+   * longer marked. Sets that were found nowhere are kept while anything of their show is left.
    */
   const current = (registry: HighlightRegistryLike<H>): PassageMarks => {
-    if (shown === null) return nothing();
-    const kept = new Set([...shown.highlights].filter(([name, highlight]) => registry.get(name) === highlight).map(([name]) => name));
-    if (kept.size === 0) return nothing();
-    const sets = shown.sets.filter((set) => set.ranges === 0 || kept.has(highlightName(set.slot))).map(({ id, ranges }) => ({ id, ranges }));
+    const sets: PassageMarks['sets'] = [];
+    for (const kind of MARK_KINDS) {
+      const show = shown.get(kind);
+      if (show === undefined) continue;
+      const kept = new Set([...show.highlights].filter(([name, highlight]) => registry.get(name) === highlight).map(([name]) => name));
+      if (kept.size === 0) continue;
+      for (const set of show.sets) if (set.ranges === 0 || kept.has(set.highlight)) sets.push(kind === 'passages' ? { id: set.id, ranges: set.ranges } : { id: set.id, ranges: set.ranges, kind });
+    }
     return { marked: sets.reduce((n, s) => n + s.ranges, 0), sets };
   };
 
-  /** Finds every set's ranges first, then replaces the marks: a failure leaves the old ones. */
-  const show = (registry: HighlightRegistryLike<H>, sets: SharedPassageSet[]): PassageMarks => {
+  /** Finds every set's ranges first, then replaces the marks of that kind: a failure leaves the old ones. */
+  const show = (registry: HighlightRegistryLike<H>, sets: SharedPassageSet[], kind: MarkKind): PassageMarks => {
     const root = deps.root();
     const page = root ? collectPageText(root, (el) => deps.isHidden(el)) : null;
-    const located = page ? locatePassages(page.text, sets) : sets.map(({ id }) => ({ id, passages: [] }));
-    const bySlot = new Map<number, R[]>();
+    const located =
+      page === null
+        ? sets.map(() => [])
+        : kind === 'rewrites'
+          ? sets.map((set) => sharedAnchorRanges(page.text, set.hashes))
+          : locatePassages(page.text, sets).map((set) => set.passages);
+    const byHighlight = new Map<string, R[]>();
     const counts = sets.map((set, i) => {
-      const ranges = page ? toDomRanges(page, located[i]!.passages, deps.range) : [];
-      if (ranges.length > 0) bySlot.set(set.slot, [...(bySlot.get(set.slot) ?? []), ...ranges]);
-      return { id: set.id, slot: set.slot, ranges: ranges.length };
+      const highlight = kind === 'rewrites' ? REWRITE_HIGHLIGHT : highlightName(set.slot);
+      const ranges = page ? toDomRanges(page, located[i]!, deps.range) : [];
+      if (ranges.length > 0) byHighlight.set(highlight, [...(byHighlight.get(highlight) ?? []), ...ranges]);
+      return { id: set.id, ranges: ranges.length, highlight };
     });
-    const highlights = new Map([...bySlot].map(([slot, ranges]) => [highlightName(slot), deps.highlight(ranges)] as const));
-    clear(registry);
+    const highlights = new Map([...byHighlight].map(([name, ranges]) => [name, deps.highlight(ranges)] as const));
+    clear(registry, kind);
     for (const [name, highlight] of highlights) registry.set(name, highlight);
-    shown = { sets: counts, highlights };
+    shown.set(kind, { sets: counts, highlights });
     return current(registry);
   };
 
@@ -99,10 +114,10 @@ export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker
           case 'passages/get':
             return { ok: true, value: current(registry) };
           case 'passages/clear':
-            clear(registry);
-            return { ok: true, value: nothing() };
+            clear(registry, parsed.payload.kind ?? 'passages');
+            return { ok: true, value: current(registry) };
           case 'passages/show':
-            return { ok: true, value: show(registry, parsed.payload.sets) };
+            return { ok: true, value: show(registry, parsed.payload.sets, parsed.payload.kind ?? 'passages') };
         }
       } catch (error) {
         return { ok: false, error: `The passages could not be marked: ${error instanceof Error ? error.message : String(error)}` };

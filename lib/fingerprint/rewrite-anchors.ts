@@ -31,7 +31,10 @@ function classify(cp: number): number {
   return UNCASED;
 }
 
-const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => classify(c));
+// ASCII's classes written out (classify's regular expressions would be compiled at load: the content
+// script loads this module on every page, and test/rewrites.test.ts holds the two equal)
+export const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (c >= 48 && c <= 57 ? DIGIT : c >= 65 && c <= 90 ? UPPER : c >= 97 && c <= 122 ? LOWER : SEP));
+export { classify as classifyCodePoint };
 // Classes of the other BMP code points, a 256-code-point page at a time, filled on first use.
 const classPages: (Uint8Array | undefined)[] = new Array(256);
 function classOf(cp: number): number {

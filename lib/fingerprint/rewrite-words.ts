@@ -11,9 +11,11 @@ export function foldWord(word: string): string {
   return lower;
 }
 
-// foldWord of each Latin letter with an accent (U+0080 to U+024F), worked out once: a Spanish
-// text folds a word in four with one, and the normalisations cost a twentieth of the time.
-const LATIN_FOLDS = Array.from({ length: 0x250 - 0x80 }, (_, i) => foldWord(String.fromCharCode(0x80 + i)));
+// foldWord of each Latin letter with an accent (U+0080 to U+024F), worked out once, on the first
+// such letter: a Spanish text folds a word in four with one, and the normalisations cost a
+// twentieth of the time. Not at load: the content script loads this module on every page.
+let latinFolds: string[] | undefined;
+const latinFold = (c: number): string => (latinFolds ??= Array.from({ length: 0x250 - 0x80 }, (_, i) => foldWord(String.fromCharCode(0x80 + i))))[c - 0x80]!;
 
 /** A 32-bit hash of a string (FNV-1a over UTF-16 code units, then murmur3's finaliser). */
 export function hashString(s: string): number {
@@ -29,7 +31,7 @@ export function hashFolded(s: string, start: number, end: number): number {
     const c = s.charCodeAt(i);
     if (c < 128) h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x01000193);
     else if (c < 0x250) {
-      const folded = LATIN_FOLDS[c - 0x80]!;
+      const folded = latinFold(c);
       for (let j = 0; j < folded.length; j++) h = Math.imul(h ^ folded.charCodeAt(j), 0x01000193);
     } else return hashString(foldWord(s.slice(start, end)));
   }

@@ -23,7 +23,7 @@
 // compare folded (lower case, no accents), so that a translation keeps the anchors it can keep.
 // bench/rewrite-params.ts has the measurements behind every default here.
 import { fmix32 } from './hash';
-import { type AnchorParams, ANCHOR_PARAMS, type PageAnchors, type RewriteLanguage, pageAnchors } from './rewrite-anchors';
+import { type AnchorParams, ANCHOR_PARAMS, type PageAnchors, type RewriteLanguage, pageAnchors, rewriteAnchors } from './rewrite-anchors';
 import { type IsCommon, isShippedCommon } from './rewrite-words';
 
 // ---------- Fingerprints ----------
@@ -95,6 +95,19 @@ export const LIMIT_STEP = 2 ** 16;
 
 /** The distinct hashes of the anchor pairs (or triples) of a page's anchors, sorted. */
 export function pairHashes(page: Pick<PageAnchors, 'hashes' | 'phrases' | 'kept'>, params: PairParams): Uint32Array {
+  const out: number[] = [];
+  forEachPair(page, params, (hash) => out.push(hash));
+  const sorted = Uint32Array.from(out).sort();
+  let w = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[w++] = sorted[i]!;
+  return sorted.slice(0, w);
+}
+
+/**
+ * Calls `emit` with each pair's (or triple's) hash and the indices of its anchors in `page`: the
+ * pairs pairHashes keeps, and what marks a page's shared rare words (sharedAnchorRanges).
+ */
+function forEachPair(page: Pick<PageAnchors, 'hashes' | 'phrases' | 'kept'>, params: PairParams, emit: (hash: number, anchors: number[]) => void): void {
   const { window, repeatGap } = params;
   if (!Number.isInteger(window) || window < 1) throw new RangeError(`the window must be a positive integer: got ${window}`);
   if (!(repeatGap >= 0)) throw new RangeError(`the repeat gap must be 0 or more: got ${repeatGap}`);
@@ -103,6 +116,7 @@ export function pairHashes(page: Pick<PageAnchors, 'hashes' | 'phrases' | 'kept'
   const seq: number[] = [];
   const phraseOf: number[] = [];
   const keptOf: number[] = [];
+  const anchorOf: number[] = [];
   const last = new Map<number, number>();
   for (let i = 0; i < page.hashes.length; i++) {
     const h = page.hashes[i]!;
@@ -113,36 +127,52 @@ export function pairHashes(page: Pick<PageAnchors, 'hashes' | 'phrases' | 'kept'
     seq.push(h);
     phraseOf.push(page.phrases[i]!);
     keptOf.push(page.kept[i]!);
+    anchorOf.push(i);
   }
-  const out: number[] = [];
-  pairsOf(seq, phraseOf, params, out);
+  pairsOf(seq, phraseOf, params, (hash, at) => emit(hash, at.map((k) => anchorOf[k]!)));
   if (params.keptChannel) {
     const keptSeq: number[] = [];
     const keptPhrases: number[] = [];
+    const keptAnchors: number[] = [];
     for (let i = 0; i < seq.length; i++) {
       if (keptOf[i]) {
         keptSeq.push(seq[i]!);
         keptPhrases.push(phraseOf[i]!);
+        keptAnchors.push(anchorOf[i]!);
       }
     }
-    pairsOf(keptSeq, keptPhrases, params, out);
+    pairsOf(keptSeq, keptPhrases, params, (hash, at) => emit(hash, at.map((k) => keptAnchors[k]!)));
   }
-  const sorted = Uint32Array.from(out).sort();
-  let w = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[w++] = sorted[i]!;
-  return sorted.slice(0, w);
 }
 
-function pairsOf(seq: readonly number[], phraseOf: readonly number[], { window, ordered, arity, skipWithinName }: PairParams, out: number[]): void {
+function pairsOf(seq: readonly number[], phraseOf: readonly number[], { window, ordered, arity, skipWithinName }: PairParams, emit: (hash: number, at: number[]) => void): void {
   const n = seq.length;
   const apart = (i: number, j: number): boolean => seq[i] !== seq[j] && !(skipWithinName && phraseOf[i] === phraseOf[j]);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j <= i + window && j < n; j++) {
       if (!apart(i, j)) continue;
-      if (arity === 2) out.push(pairHash(seq[i]!, seq[j]!, ordered));
-      else for (let k = j + 1; k <= i + window && k < n; k++) if (apart(j, k) && apart(i, k)) out.push(tripleHash(seq[i]!, seq[j]!, seq[k]!, ordered));
+      if (arity === 2) emit(pairHash(seq[i]!, seq[j]!, ordered), [i, j]);
+      else for (let k = j + 1; k <= i + window && k < n; k++) if (apart(j, k) && apart(i, k)) emit(tripleHash(seq[i]!, seq[j]!, seq[k]!, ordered), [i, j, k]);
     }
   }
+}
+
+/**
+ * Where a text's rare words are that make the pairs whose hashes (cut to the kept bits) are in
+ * `shared`: character ranges of `text`, in order, each once. What "Show on the page" marks for a
+ * rewrite (the content script, over the live page's text).
+ */
+export function sharedAnchorRanges(text: string, shared: ArrayLike<number>, params: RewriteParams = REWRITE_PARAMS): { start: number; end: number }[] {
+  const wanted = new Set(Array.from(shared));
+  if (wanted.size === 0) return [];
+  const anchors = rewriteAnchors(text, params.anchors);
+  const page = pageAnchors(text, params.anchors, isShippedCommon, { tokens: false });
+  const unit = 2 ** (32 - params.sample.bits);
+  const marked = new Set<number>();
+  forEachPair(page, params.pairs, (hash, at) => {
+    if (wanted.has(Math.floor(hash / unit) * unit)) for (const k of at) marked.add(k);
+  });
+  return [...marked].sort((a, b) => a - b).map((k) => ({ start: anchors[k]!.start, end: anchors[k]!.end }));
 }
 
 function pairHash(a: number, b: number, ordered: boolean): number {

@@ -8,7 +8,10 @@
 // that lie inside the passages it shares with it, as the worker finds them from the fingerprints it
 // keeps, with where each passage's ends lie from its first and last fingerprints (the worker finds
 // them from both pages' word bits); no text is sent either way. Each set is marked in one of
-// PASSAGE_SLOTS colours.
+// PASSAGE_SLOTS colours. A message may instead be about the rewrites (kind 'rewrites'): each set
+// is then this page's rewrite-fingerprint hashes (pairs of rare words) that a page read before
+// holds too, and the rare words of those pairs are marked, in one colour of their own. Marks of
+// one kind are shown and cleared without touching the other's.
 import { InvalidMessage, type Json, LIMITS, list, object, string, typedMessage } from './validation';
 import type { PassageEnd } from '../index/passage-index';
 
@@ -19,6 +22,13 @@ export const PASSAGE_SLOTS = 6;
 export function highlightName(slot: number): string {
   return `doppel-passage-${slot}`;
 }
+
+/** What a message's sets are: shared passages (the default), or the pairs of rare words a rewrite shares. */
+export type MarkKind = 'passages' | 'rewrites';
+export const MARK_KINDS: readonly MarkKind[] = ['passages', 'rewrites'];
+
+/** The highlight of the rewrites' rare words (one colour for every set: assets/passages.css). */
+export const REWRITE_HIGHLIGHT = 'doppel-rewrite';
 
 /** One earlier page: its id (the popup's, returned as given), its colour, this page's hashes it shares. */
 export interface SharedPassageSet {
@@ -41,17 +51,17 @@ export function passageEndList(o: Json): PassageEnd[] {
   );
 }
 
-/** What is marked on the page after a message: the ranges marked in all, and per set. */
+/** What is marked on the page after a message: the ranges marked in all, and per set (each of a kind; 'passages' when a reply does not say). */
 export interface PassageMarks {
   marked: number;
-  sets: { id: string; ranges: number }[];
+  sets: { id: string; ranges: number; kind?: MarkKind }[];
 }
 
 export interface TabProtocol {
-  /** Marks the sets' passages, replacing any marks made before. */
-  'passages/show': { request: { sets: SharedPassageSet[] }; reply: PassageMarks };
-  /** Removes every mark. */
-  'passages/clear': { request: Record<string, never>; reply: PassageMarks };
+  /** Marks the sets (of `kind`, passages when absent), replacing the marks of that kind made before. */
+  'passages/show': { request: { sets: SharedPassageSet[]; kind?: MarkKind }; reply: PassageMarks };
+  /** Removes the marks of `kind` (passages when absent). */
+  'passages/clear': { request: { kind?: MarkKind }; reply: PassageMarks };
   /** What is marked now; changes nothing. */
   'passages/get': { request: Record<string, never>; reply: PassageMarks };
 }
@@ -103,6 +113,14 @@ function passageSet(value: unknown): SharedPassageSet {
   return { id, slot, hashes: hashes as number[], ends: o['ends'] === undefined ? [] : passageEndList(o) };
 }
 
+/** A payload's kind: 'passages' when absent. */
+function kindOf(payload: unknown): MarkKind {
+  const kind = object(payload, 'payload')['kind'];
+  if (kind === undefined) return 'passages';
+  if (!MARK_KINDS.includes(kind as MarkKind)) throw new InvalidMessage(`kind must be one of ${MARK_KINDS.join(', ')}`);
+  return kind as MarkKind;
+}
+
 function noFields(payload: unknown): Record<string, never> {
   object(payload, 'payload');
   return {};
@@ -119,9 +137,13 @@ const validators: { [T in TabMessageType]: (payload: unknown) => TabRequest<T> }
       if (ids.has(id)) throw new InvalidMessage(`the id ${JSON.stringify(id.slice(0, 60))} is given to two sets`);
       ids.add(id);
     }
-    return { sets };
+    const kind = kindOf(payload);
+    return kind === 'passages' ? { sets } : { sets, kind };
   },
-  'passages/clear': noFields,
+  'passages/clear': (payload) => {
+    const kind = kindOf(payload);
+    return kind === 'passages' ? {} : { kind };
+  },
   'passages/get': noFields,
 };
 
@@ -140,7 +162,8 @@ export function parsePassageMarks(reply: unknown): TabReply<TabMessageType> {
   const sets = list(value, 'sets', LIMITS.passageSets).map((s, i) =>
     within(`sets[${i}]`, () => {
       const set = object(s, 'a set');
-      return { id: string(set, 'id', LIMITS.urlChars), ranges: wholeNumber(set, 'ranges', 0, Number.MAX_SAFE_INTEGER) };
+      const marked = { id: string(set, 'id', LIMITS.urlChars), ranges: wholeNumber(set, 'ranges', 0, Number.MAX_SAFE_INTEGER) };
+      return set['kind'] === undefined ? marked : { ...marked, kind: kindOf(set) };
     }),
   );
   const sum = sets.reduce((n, s) => n + s.ranges, 0);

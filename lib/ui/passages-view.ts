@@ -5,7 +5,7 @@
 // elements and a TabLink, so that all of it is tested on linkedom with a fake tab.
 import { type Localizer, nodeAt, placeNodes } from './i18n';
 import type { PassageMatch } from '../protocol/messages';
-import { PASSAGE_SLOTS, type PassageMarks, type SharedPassageSet, type TabMessage, parsePassageMarks } from '../protocol/tab-protocol';
+import { type MarkKind, PASSAGE_SLOTS, type PassageMarks, type SharedPassageSet, type TabMessage, parsePassageMarks } from '../protocol/tab-protocol';
 import { LIMITS } from '../protocol/validation';
 
 /** The colour and underline an entry is marked in: its place in the list, round the six slots. */
@@ -168,28 +168,63 @@ export interface PassagesView {
  */
 export type MarksState = 'unknown' | 'shown' | 'none' | 'not-found' | 'failed';
 
-export interface PassagesControl {
-  /** Lists the passages (the section hidden when there are none); marks shown for another list are brought up to date. */
-  render(passages: readonly PassageMatch[]): Promise<void>;
+export type PassagesControl = MarksControl<PassageMatch>;
+
+export interface MarksControl<E> {
+  /** Lists the entries (the section hidden when there are none); marks shown for another list are brought up to date. */
+  render(entries: readonly E[]): Promise<void>;
   /** Asks the tab what it shows (passages/get): a popup opened while marks are shown starts pressed. Quiet when it cannot. */
   sync(): Promise<void>;
   /** The button: marks the passages, or clears the marks while they are shown. */
   toggle(): Promise<void>;
 }
 
+/** What a marks control shows and sends for one list of the popup (its passages, or its rewrites). */
+export interface MarkedList<E> {
+  kind: MarkKind;
+  /** The list's items, each with `data-url` and a hidden `.not-on-page` line. */
+  itemSelector: string;
+  /** Fills the section's heading and list. */
+  render(entries: readonly E[]): void;
+  /** The sets a press marks, one per entry, in the list's order. */
+  sets(entries: readonly E[]): SharedPassageSet[];
+}
+
+/** The passages' list: PassageMatch entries, marked in the six slots. */
+export const passageList = (doc: Document, l: Localizer, view: PassagesView): MarkedList<PassageMatch> => ({
+  kind: 'passages',
+  itemSelector: 'li.passage',
+  render(passages) {
+    view.list.replaceChildren(...passages.map((match, i) => passageItem(doc, l, match, i)));
+    view.heading.textContent = l.count('passagesHeading', passages.length);
+  },
+  sets: passageSets,
+});
+
 /**
  * The list and its toggle. `tab` is null when the popup has no tab to mark (opened as a page for an
  * address, without `&tab=`): the list is shown, the button hidden. Errors go to `showError`, in words.
  */
 export function createPassagesControl(doc: Document, l: Localizer, view: PassagesView, tab: TabLink | null, showError: (message: string | null) => void): PassagesControl {
-  let entries: readonly PassageMatch[] = [];
-  /** What the page shows, as the tab last said; null: nothing marked. */
+  return createMarksControl(l, view, tab, showError, passageList(doc, l, view));
+}
+
+/** A section's list and its "Show on the page" toggle, for the marks of one kind (the other kind's are left alone). */
+export function createMarksControl<E>(l: Localizer, view: PassagesView, tab: TabLink | null, showError: (message: string | null) => void, list: MarkedList<E>): MarksControl<E> {
+  let entries: readonly E[] = [];
+  /** What the page shows of this kind, as the tab last said; null: nothing marked. */
   let marks: PassageMarks | null = null;
   let busy = false;
+  const kind = list.kind === 'passages' ? {} : { kind: list.kind };
 
   const ids = (sets: readonly { id: string }[]): string => JSON.stringify(sets.map((s) => s.id));
+  /** The sets of this list's kind in what the tab says is marked. */
+  const ofKind = (all: PassageMarks): PassageMarks => {
+    const sets = all.sets.filter((s) => (s.kind ?? 'passages') === list.kind).map(({ id, ranges }) => ({ id, ranges }));
+    return { marked: sets.reduce((n, s) => n + s.ranges, 0), sets };
+  };
 
-  /** Sends a message and reads the answer; throws an Error in the reader's words. */
+  /** Sends a message and reads the answer (this kind's marks); throws an Error in the reader's words. */
   const ask = async (link: TabLink, message: TabMessage, failed: 'passagesMarkFailed' | 'passagesClearFailed'): Promise<PassageMarks> => {
     let raw: unknown;
     try {
@@ -206,7 +241,7 @@ export function createPassagesControl(doc: Document, l: Localizer, view: Passage
     } catch (error) {
       throw new Error(l.t(failed, error instanceof Error ? error.message : String(error)));
     }
-    if (reply.ok) return reply.value;
+    if (reply.ok) return ofKind(reply.value);
     // The content script's own words where the browser has no CSS.highlights (same catalogue).
     throw new Error(reply.error === l.t('passagesUnsupported') ? reply.error : l.t(failed, reply.error));
   };
@@ -217,7 +252,7 @@ export function createPassagesControl(doc: Document, l: Localizer, view: Passage
     view.section.dataset['marks'] = state;
     view.button.setAttribute('aria-pressed', String(marks !== null));
     const ranges = new Map(marks?.sets.map((s) => [s.id, s.ranges]));
-    for (const item of view.list.querySelectorAll<HTMLElement>('li.passage')) {
+    for (const item of view.list.querySelectorAll<HTMLElement>(list.itemSelector)) {
       const n = ranges.get(item.dataset['url'] ?? '');
       if (n === undefined) delete item.dataset['ranges'];
       else item.dataset['ranges'] = String(n);
@@ -231,10 +266,10 @@ export function createPassagesControl(doc: Document, l: Localizer, view: Passage
     view.button.setAttribute('aria-busy', 'true');
     try {
       if (type === 'passages/show') {
-        const shown = await ask(link, { type, payload: { sets: passageSets(entries) } }, 'passagesMarkFailed');
+        const shown = await ask(link, { type, payload: { sets: list.sets(entries), ...kind } }, 'passagesMarkFailed');
         apply(shown.marked > 0 ? 'shown' : 'not-found', shown);
       } else {
-        apply('none', await ask(link, { type: 'passages/clear', payload: {} }, 'passagesClearFailed'));
+        apply('none', await ask(link, { type: 'passages/clear', payload: { ...kind } }, 'passagesClearFailed'));
       }
     } catch (error) {
       view.section.dataset['marks'] = 'failed';
@@ -247,17 +282,16 @@ export function createPassagesControl(doc: Document, l: Localizer, view: Passage
 
   /** Marks shown for another list than this one (forgotten, or found since) are replaced, or cleared when the list is empty. */
   const follow = async (link: TabLink): Promise<void> => {
-    if (marks === null || ids(marks.sets) === ids(passageSets(entries))) return;
+    if (marks === null || ids(marks.sets) === ids(list.sets(entries))) return;
     await run(link, entries.length === 0 ? 'passages/clear' : 'passages/show');
   };
 
   view.section.dataset['marks'] = 'unknown';
   return {
-    async render(passages) {
-      entries = passages;
-      view.list.replaceChildren(...passages.map((match, i) => passageItem(doc, l, match, i)));
-      view.heading.textContent = l.count('passagesHeading', passages.length);
-      view.section.hidden = passages.length === 0;
+    async render(listed) {
+      entries = listed;
+      list.render(listed);
+      view.section.hidden = listed.length === 0;
       view.button.hidden = tab === null;
       if (tab === null || marks === null) return;
       apply(view.section.dataset['marks'] as MarksState, marks);

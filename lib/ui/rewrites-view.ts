@@ -1,11 +1,13 @@
 // The popup's list of the pages read before that tell the page's story in other words
 // (Report.rewrites): a rewrite or a translation of an earlier page, or a later page that rewrites or
 // translates this one. Each entry says which, names the language of a translation (Intl.DisplayNames,
-// in the UI's language), links the page and carries data-share. No browser globals: the popup
-// passes its Document and Localizer, so that it is tested on linkedom.
+// in the UI's language), links the page and carries data-share; "Show on the page" marks the rare
+// words the two share (rewriteList, with passages-view's createMarksControl). No browser globals: the
+// popup passes its Document and Localizer, so that it is tested on linkedom.
 import { type Localizer, nodeAt, placeNodes } from './i18n';
 import type { RewriteSummary } from '../protocol/messages';
-import { titleAndDay } from './passages-view';
+import { type MarkedList, titleAndDay } from './passages-view';
+import { LIMITS } from '../protocol/validation';
 
 /** A language code of the rewrite detector as a name in the UI's language ("Spanish", "español", "西班牙语"); null when unknown. */
 export function languageName(l: Localizer, code: string): string | null {
@@ -51,13 +53,27 @@ export function rewriteItem(doc: Document, l: Localizer, match: RewriteSummary, 
   const meta = doc.createElement('p');
   meta.className = 'meta';
   meta.textContent = l.t('rewriteShare', l.share(match.share));
-  item.append(line, meta);
+  const missing = doc.createElement('p');
+  missing.className = 'not-on-page';
+  missing.textContent = l.t('rewriteNotOnPage');
+  missing.hidden = true;
+  item.append(line, meta, missing);
   return item;
 }
 
-/** Fills the section: its heading with the count, the entries; hidden when there is none. */
-export function renderRewrites(doc: Document, l: Localizer, view: { section: HTMLElement; heading: HTMLElement; list: HTMLElement }, rewrites: readonly RewriteSummary[], ownFirstSeen: number): void {
-  view.section.hidden = rewrites.length === 0;
-  view.heading.textContent = rewrites.length === 0 ? '' : l.count('rewritesHeading', rewrites.length);
-  view.list.replaceChildren(...rewrites.map((match) => rewriteItem(doc, l, match, ownFirstSeen)));
+/**
+ * The rewrites' list for the section's "Show on the page" toggle (lib/ui/passages-view.ts
+ * createMarksControl): each entry's set is this page's hashes of pairs of rare words that page holds
+ * too (RewriteSummary.hashes); the content script marks the rare words of those pairs.
+ */
+export function rewriteList(doc: Document, l: Localizer, view: { heading: HTMLElement; list: HTMLElement }, ownFirstSeen: () => number): MarkedList<RewriteSummary> {
+  return {
+    kind: 'rewrites',
+    itemSelector: 'li.rewrite',
+    render(rewrites) {
+      view.heading.textContent = rewrites.length === 0 ? '' : l.count('rewritesHeading', rewrites.length);
+      view.list.replaceChildren(...rewrites.map((match) => rewriteItem(doc, l, match, ownFirstSeen())));
+    },
+    sets: (rewrites) => rewrites.slice(0, LIMITS.passageSets).map((match) => ({ id: match.url, slot: 0, hashes: match.hashes, ends: [] })),
+  };
 }

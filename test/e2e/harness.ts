@@ -575,3 +575,24 @@ export function marksAgainstRun(markTexts: readonly string[], run: readonly stri
   const b = find(last.slice(-10, -5));
   return a < 0 || b < 0 ? null : { start: a - 5, end: b + 10 };
 }
+
+/**
+ * How many values the extension's rewrite stores hold (`rewrites`, `rewritePostings`): run in an
+ * extension page with page.evaluate (Playwright or Puppeteer), so it closes over nothing.
+ */
+export function countRewriteStores(): Promise<[number, number]> {
+  return new Promise<[number, number]>((resolve, reject) => {
+    const open = indexedDB.open('doppel');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction(['rewrites', 'rewritePostings']);
+      const a = tx.objectStore('rewrites').count();
+      const b = tx.objectStore('rewritePostings').count();
+      tx.oncomplete = () => {
+        resolve([a.result, b.result]);
+        open.result.close();
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}

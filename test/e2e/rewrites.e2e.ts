@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { badgeText, badgeTitle, type ExtensionSession, pollFor, type Session, type Site, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
+import { badgeText, badgeTitle, countRewriteStores, type ExtensionSession, pollFor, popupUrl, type Session, type Site, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
 
 const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
 const sample = (path: string): string => readFileSync(join(SAMPLES, path), 'utf8');
@@ -71,26 +71,6 @@ async function popupListing(popup: Page, address: string, count: number): Promis
   }
 }
 
-/** How many values the extension's rewrite stores hold, read in an extension page. */
-function storeCounts(page: Page): Promise<[number, number]> {
-  return page.evaluate(
-    () =>
-      new Promise<[number, number]>((resolve, reject) => {
-        const open = indexedDB.open('doppel');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction(['rewrites', 'rewritePostings']);
-          const a = tx.objectStore('rewrites').count();
-          const b = tx.objectStore('rewritePostings').count();
-          tx.oncomplete = () => {
-            resolve([a.result, b.result]);
-            open.result.close();
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
-}
 
 describe('rewrites and translations in the popup', () => {
   let popup: Page;
@@ -132,8 +112,38 @@ describe('rewrites and translations in the popup', () => {
     expect(await badgeTitle(worker, spanishTabId)).toBe('Doppel: 2 pages you have read tell the same story as this one in other words');
   });
 
+  test('"Show the shared names on the page" marks the rare words the translation shares, by keyboard, with the markup unchanged; a second press clears them', async () => {
+    const before = await spanishTab.evaluate(() => document.documentElement.outerHTML);
+    const tabId = await tabIdOf(await ext.getWorker(), spanishTab);
+    const marking = await ext.ctx.newPage();
+    await marking.goto(`${popupUrl(ext.extensionId, url.spanish())}&tab=${tabId}`, { waitUntil: 'domcontentloaded' });
+    await marking.waitForSelector('#report[data-state="ready"]');
+    const button = marking.locator('#show-rewrites');
+    await expect.poll(() => marking.locator('#rewrites-section').getAttribute('data-marks')).toBe('none');
+    expect(await button.textContent()).toBe('Show the shared names on the page');
+    await button.focus();
+    await marking.keyboard.press('Enter');
+    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
+    const marked = await spanishTab.evaluate(() => ({
+      names: [...CSS.highlights.keys()],
+      texts: [...(CSS.highlights.get('doppel-rewrite') ?? [])].map((r) => (r as Range).toString()),
+    }));
+    expect(marked.names).toEqual(['doppel-rewrite']);
+    expect(marked.texts.length).toBeGreaterThanOrEqual(3);
+    // each mark is a name, a number or a date of the article, e.g. "Wrenmouth", "1793", "1,4 millones", "abril"
+    const month = '(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre)';
+    const rareWord = new RegExp(`^(?:\\p{Lu}[\\p{L}'’-]*(?: \\p{Lu}[\\p{L}'’-]*)*|[\\d.,]+(?: (?:mil|millones|millón))?|(?:\\d+ de )?${month})$`, 'u');
+    for (const text of marked.texts) expect(text, text).toMatch(rareWord);
+    expect(await marking.locator('#rewrites-status').textContent()).toMatch(/^Marked in \d+ places on the page\./);
+    expect(await spanishTab.evaluate(() => document.documentElement.outerHTML)).toBe(before);
+    await button.click();
+    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('false');
+    expect(await spanishTab.evaluate(() => [...CSS.highlights.keys()])).toEqual([]);
+    await marking.close();
+  });
+
   test('forgetting the original removes it from the lists and its fingerprints from the store', async () => {
-    const before = await storeCounts(popup);
+    const before = await popup.evaluate(countRewriteStores);
     expect(before[0]).toBeGreaterThan(0);
     expect(before[1]).toBeGreaterThan(0);
     await waitForPopupState(popup, url.original(), 'ready');
@@ -165,7 +175,7 @@ describe('rewrites and translations in the popup', () => {
     await history.locator('#clear-all').click();
     await history.locator('#clear-confirm').click();
     await waitForPopupState(popup, url.spanish(), 'unknown');
-    expect(await storeCounts(popup)).toEqual([0, 0]);
+    expect(await popup.evaluate(countRewriteStores)).toEqual([0, 0]);
 
     await history.locator('#import-file').setInputFiles(file);
     await expect.poll(() => history.locator('#import').isEnabled()).toBe(true);

@@ -1,0 +1,172 @@
+// Rewrites and translations in Firefox, end to end through the popup (harness.ts: firefox-esr, the
+// built add-on); the Firefox twin of test/e2e/rewrites.e2e.ts. The tide-mill article of samples/ on
+// its own site, a reworded version of it on a content farm and its Spanish translation on a third
+// site, visited in that order. The translation's popup lists the original and the rewrite in
+// #rewrites ("Looks like the Spanish translation of …"), with data-share, and the rewrite's lists
+// the original as "a rewrite of"; forgetting the original removes it from the translation's list;
+// an export carries the rewrite fingerprints (no text), and after clearing everything (the rewrite
+// stores emptied) and importing it, the translation lists both again.
+// The badge of the translation's tab counts the two pages, and its title says so.
+//
+// The tests share one browser and run in order: each relies on what the ones before did.
+import type { Page } from 'puppeteer-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { countRewriteStores, servePages, sleep, type Site } from '../e2e/harness';
+import { type FirefoxSession, clearAll, importFile, launchFirefox, openExtensionPage, readExport, sorted, until } from './harness';
+
+const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
+const sample = (path: string): string => readFileSync(join(SAMPLES, path), 'utf8');
+
+let original: Site;
+let farm: Site;
+let translations: Site;
+let ff: FirefoxSession;
+/** The tab that keeps the Spanish translation open throughout. */
+let spanishTab: Page;
+
+const url = {
+  original: () => original.url('/2024/05/wrenmouth-tide-mill-turns-again.html'),
+  rewrite: () => farm.url('/2024/05/historic-tide-mill-spins-again.html'),
+  spanish: () => translations.url('/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html'),
+};
+
+interface Listed {
+  url: string;
+  kind: string;
+  share: number;
+  text: string;
+}
+
+/** What the popup (left on a report) lists under #rewrites. */
+function rewritesIn(): Promise<Listed[]> {
+  return ff.popup.$$eval('#rewrites li.rewrite', (items) =>
+    items.map((li) => {
+      const el = li as HTMLElement;
+      return { url: el.dataset['url'] ?? '', kind: el.dataset['kind'] ?? '', share: Number(el.dataset['share']), text: el.querySelector('.rewrite-line')?.textContent ?? '' };
+    }),
+  );
+}
+
+/** Opens the popup for `address` until it is ready and lists `count` rewrites (or 20 s pass); the popup tab is left on that report. */
+async function popupListing(address: string, count: number): Promise<Listed[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await ff.waitForPopupState(address, 'ready');
+    const listed = await rewritesIn();
+    if (listed.length === count || Date.now() > deadline) return listed;
+    await sleep(250);
+  }
+}
+
+/** Whether each of the popup's sections is shown: not [hidden], and rendered (checkVisibility). */
+function sectionsShown(): Promise<Record<'rewrites' | 'matches' | 'passages', boolean>> {
+  return ff.popup.evaluate(() => {
+    const shown = (id: string): boolean => {
+      const el = document.getElementById(id);
+      return el !== null && !el.hidden && el.checkVisibility();
+    };
+    return { rewrites: shown('rewrites-section'), matches: shown('matches-section'), passages: shown('passages-section') };
+  });
+}
+
+
+beforeAll(async () => {
+  original = await servePages({ '/2024/05/wrenmouth-tide-mill-turns-again.html': sample('original-site/2024/05/wrenmouth-tide-mill-turns-again.html') });
+  farm = await servePages({ '/2024/05/historic-tide-mill-spins-again.html': sample('rewrite-mill/2024/05/historic-tide-mill-spins-again.html') });
+  translations = await servePages({ '/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html': sample('traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html') });
+  ff = await launchFirefox();
+  spanishTab = await ff.newTab();
+});
+
+afterAll(async () => {
+  await ff?.close();
+  await original?.close();
+  await farm?.close();
+  await translations?.close();
+});
+
+describe('rewrites and translations in Firefox', () => {
+  test('the translation\'s popup lists the original and the rewrite as "the Spanish translation of"; the rewrite\'s lists the original as "a rewrite of"', async () => {
+    await ff.record(url.original());
+    await ff.record(url.rewrite());
+    await ff.record(url.spanish(), spanishTab);
+
+    const listed = await popupListing(url.spanish(), 2);
+    expect(sorted(listed.map((r) => r.url))).toEqual(sorted([url.original(), url.rewrite()]));
+    for (const r of listed) {
+      expect(r.kind, r.url).toBe('translationOf');
+      expect(r.share, r.url).toBeGreaterThanOrEqual(0.3);
+      expect(r.text).toMatch(/^Looks like the Spanish translation of .+, which you read on .+ \(127\.0\.0\.1:\d+\)$/);
+    }
+    expect(await sectionsShown()).toEqual({ rewrites: true, matches: false, passages: false });
+    expect(await ff.popup.$eval('#status-text', (el) => el.textContent)).toBe('You have read this story before, in other words.');
+    // the entries' links are there and name the pages
+    expect(await ff.popup.$$eval('#rewrites a.title', (els) => els.length)).toBe(2);
+
+    const rewrite = await popupListing(url.rewrite(), 2);
+    const ofOriginal = rewrite.find((r) => r.url === url.original());
+    expect(ofOriginal?.kind).toBe('rewriteOf');
+    expect(ofOriginal?.text).toMatch(/^Looks like a rewrite of /);
+    expect(rewrite.find((r) => r.url === url.spanish())?.kind).toBe('translatedAs');
+
+    // the badge of the translation's tab (its id as the popup page sees the active tab)
+    await spanishTab.bringToFront();
+    const badge = await ff.popup.evaluate(async () => {
+      const { browser } = globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number }[]> }; browserAction: { getBadgeText(d: object): Promise<string>; getTitle(d: object): Promise<string> } } };
+      const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+      return { text: await browser.browserAction.getBadgeText({ tabId: tab!.id }), title: await browser.browserAction.getTitle({ tabId: tab!.id }) };
+    });
+    expect(badge).toEqual({ text: '2', title: 'Doppel: 2 pages you have read tell the same story as this one in other words' });
+  });
+
+  test('forgetting the original removes it from the translation\'s list', async () => {
+    const before = await ff.popup.evaluate(countRewriteStores);
+    expect(before[0]).toBeGreaterThan(0);
+    expect(before[1]).toBeGreaterThan(0);
+    await ff.waitForPopupState(url.original(), 'ready');
+    await ff.popup.bringToFront();
+    await ff.popup.click('#forget');
+    await until('the original forgotten', () => ff.popup.evaluate(() => document.querySelector('[data-state="unknown"]') !== null));
+    expect(await ff.waitForPopupState(url.original(), 'unknown')).toEqual([]);
+
+    const listed = await popupListing(url.spanish(), 1);
+    expect(listed.map((r) => r.url)).toEqual([url.rewrite()]);
+    expect(listed[0]!.kind).toBe('translationOf');
+  });
+
+  test('an export carries the rewrite fingerprints; cleared and imported again, the translation lists both pages again', async () => {
+    // visited again after it was forgotten, the original now counts as read after the translation
+    // (the kind goes by first visit): the translation lists it as 'translatedAs', the rewrite still
+    // as 'translationOf'
+    await ff.record(url.original());
+    const kinds = (listed: Listed[]): Record<string, string> => Object.fromEntries(listed.map((r) => [r.url, r.kind]));
+    const expected = { [url.original()]: 'translatedAs', [url.rewrite()]: 'translationOf' };
+    expect(kinds(await popupListing(url.spanish(), 2))).toEqual(expected);
+
+    const history = await ff.browser.newPage();
+    await openExtensionPage(history, 'history.html', '#list[data-state="ready"]');
+    const exported = await ff.exportHistory(history);
+    const { header, pages } = readExport(exported);
+    expect(header['rewrites']).toEqual({ scheme: 1, bits: 20, cap: 64 });
+    expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted([url.original(), url.rewrite(), url.spanish()]));
+    expect(pages.map((p) => typeof p['rewrites'])).toEqual(['string', 'string', 'string']);
+    // fingerprints, never words: no sentence of the article is in the file
+    const text = readFileSync(exported, 'utf8');
+    expect(text).not.toContain('watched a wooden wheel');
+    expect(text).not.toContain('Tide mills were once common');
+
+    await clearAll(history);
+    expect(await ff.waitForPopupState(url.spanish(), 'unknown')).toEqual([]);
+    expect(await ff.popup.evaluate(countRewriteStores)).toEqual([0, 0]);
+
+    expect(await importFile(history, exported)).toMatch(/^3 pages added, 0 merged/);
+    // the import keeps when each page was first read: the same pages, the same kinds
+    expect(kinds(await popupListing(url.spanish(), 2))).toEqual(expected);
+    await history.close();
+    expect(ff.pageErrors).toEqual([]);
+    expect(ff.dialogs).toEqual([]);
+  });
+});
