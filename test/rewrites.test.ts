@@ -8,7 +8,7 @@ import { MIN_SHARED, REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, typ
 import { decimalString } from '../lib/fingerprint/rewrite-numbers';
 import { decodeRewriteBytes, encodeRewriteBytes, rewriteByteSize } from '../lib/fingerprint/rewrite-codec';
 import { RewriteIndex, findRewriteMatches, findRewritePairs } from '../lib/index/rewrite-index';
-import { pageAnchors, rewriteAnchors } from '../lib/fingerprint/rewrite-anchors';
+import { ASCII_CLASS, classifyCodePoint, pageAnchors, rewriteAnchors } from '../lib/fingerprint/rewrite-anchors';
 import { mulberry32, pick, uint32s } from '../lib/random';
 
 const tokens = (text: string): string[] => pageAnchors(text).anchors.map((a) => a.token);
@@ -599,3 +599,9 @@ describe('sharedAnchorRanges', () => {
 });
 
 const UNRELATED_TEXT = 'Researchers in Oslo counted 1,204 foxes in Bergen and Trondheim between 2019 and 2021, the Norwegian Institute for Nature Research said on Tuesday.';
+
+describe('the rare-word scan\'s ASCII classes', () => {
+  it('are classify\'s, written out so that no regular expression is compiled when the content script loads', () => {
+    expect(Array.from(ASCII_CLASS)).toEqual(Array.from({ length: 128 }, (_, c) => classifyCodePoint(c)));
+  });
+});
