@@ -1,11 +1,13 @@
 // Screenshots of Doppel in Debian's Chromium with the built extension, after reading a few articles
 // of four sites served on 127.0.0.1 under realistic host names (Chromium's --host-resolver-rules;
 // .example is a reserved top-level domain, so no real site is named):
-// - docs/store/LANG/1-popup.png, 2-history.png, 3-sites.png, 4-passages.png: 1280×800, for the
-//   Chrome Web Store and addons.mozilla.org, in English, Spanish and Chinese (Chromium's --lang). The
-//   popup is drawn under a plain toolbar over the page it reports on (in 4-passages.png, a page
-//   quoting an article read before, its passages marked by "Show on the page"): headless Chromium
-//   shows no browser chrome.
+// - docs/store/LANG/1-popup.png, 2-history.png, 3-sites.png, 4-passages.png, 5-rewrites.png:
+//   1280×800, for the Chrome Web Store and addons.mozilla.org, in English, Spanish and Chinese
+//   (Chromium's --lang). The popup is drawn under a plain toolbar over the page it reports on (in
+//   4-passages.png, a page quoting an article read before, its passages marked by "Show on the
+//   page"; in 5-rewrites.png, the Spanish translation of samples/'s tide-mill article, read after the
+//   article and a reworded copy of it, the names they share marked): headless Chromium shows no
+//   browser chrome.
 // - docs/screenshots/: the README's popup and history page, light and dark (English run only).
 // Run: npm run build && npm run screenshots [-- en|es|zh-CN …]. The Chinese set needs a CJK font
 // (Debian: apt-get install fonts-noto-cjk), or Chromium draws empty boxes.
@@ -27,6 +29,19 @@ const HOSTS = {
   pulse: 'newspulse-today.example',
 } as const;
 const SOURCES: Record<keyof typeof HOSTS, string> = { almanac: 'almanac', courier: 'original', digest: 'aggregator', pulse: 'republisher' };
+/** samples/' tide-mill article, a reworded copy and its Spanish translation, each on a site of its own. */
+const REWRITE_HOSTS = {
+  wrenmouth: 'www.wrenmouth-post.example',
+  mill: 'todays-heritage-buzz.example',
+  noticias: 'noticias-del-estuario.example',
+} as const;
+const REWRITE_SOURCES: Record<keyof typeof REWRITE_HOSTS, string> = { wrenmouth: 'original-site', mill: 'rewrite-mill', noticias: 'traducciones' };
+const REWRITE_READS: [keyof typeof REWRITE_HOSTS, string][] = [
+  ['wrenmouth', '/2024/05/wrenmouth-tide-mill-turns-again.html'],
+  ['mill', '/2024/05/historic-tide-mill-spins-again.html'],
+  ['noticias', '/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html'],
+];
+const SAMPLES = fileURLToPath(new URL('../samples/', import.meta.url));
 
 /** The articles read, in order: originals first, then their copies on two other sites. */
 const READS: [keyof typeof HOSTS, string][] = [
@@ -47,11 +62,11 @@ const SHOWN: [keyof typeof HOSTS, string] = ['pulse', '/stories/skellan-ferry-li
 /** The page whose shared passages are shown: two paragraphs of the almanac's lighthouse article in a story of its own. */
 const QUOTING: [keyof typeof HOSTS, string] = ['courier', '/community/keepers-diaries.html'];
 
-const address = (host: keyof typeof HOSTS, path: string): string => `http://${HOSTS[host]}${path}`;
+const address = (host: keyof typeof HOSTS | keyof typeof REWRITE_HOSTS, path: string): string => `http://${{ ...HOSTS, ...REWRITE_HOSTS }[host]}${path}`;
 const dataUrl = (png: Buffer): string => `data:image/png;base64,${png.toString('base64')}`;
 
-async function readArticles(ext: ExtensionSession, popup: Page): Promise<void> {
-  for (const [host, path] of READS) {
+async function readArticles(ext: ExtensionSession, popup: Page, reads: readonly [keyof typeof HOSTS | keyof typeof REWRITE_HOSTS, string][] = READS): Promise<void> {
+  for (const [host, path] of reads) {
     const tab = await ext.ctx.newPage();
     await visit(tab, address(host, path));
     await waitForPopupState(popup, address(host, path), 'ready');
@@ -65,7 +80,7 @@ async function readArticles(ext: ExtensionSession, popup: Page): Promise<void> {
  * With `marks`, the popup is the tab's own (`&tab=`) and "Show on the page" is pressed first, so the
  * page is drawn with its shared passages marked.
  */
-async function popupOverPage(ext: ExtensionSession, popup: Page, out: string, shown = SHOWN, { marks = false } = {}): Promise<void> {
+async function popupOverPage(ext: ExtensionSession, popup: Page, out: string, shown: [keyof typeof HOSTS | keyof typeof REWRITE_HOSTS, string] = SHOWN, { marks = false, toggle = '#show-passages' } = {}): Promise<void> {
   const url = address(...shown);
   const tab = await ext.ctx.newPage();
   const toolbar = 44;
@@ -77,9 +92,9 @@ async function popupOverPage(ext: ExtensionSession, popup: Page, out: string, sh
   if (marks) {
     await popup.goto(`${popupUrl(ext.extensionId, url)}&tab=${tabId}`, { waitUntil: 'domcontentloaded' });
     await popup.locator('#report[data-state="ready"]').waitFor();
-    await popup.locator('#show-passages').click();
-    await popup.locator('#show-passages[aria-pressed="true"]').waitFor();
-    await popup.locator('#show-passages').blur();
+    await popup.locator(toggle).click();
+    await popup.locator(`${toggle}[aria-pressed="true"]`).waitFor();
+    await popup.locator(toggle).blur();
     // the first marked passage near the top of the view (the registry of CSS highlights is the document's)
     await tab.evaluate(() => {
       const first = [...CSS.highlights.values()].flatMap((highlight) => [...highlight] as Range[])[0];
@@ -149,7 +164,8 @@ async function readmeShots(ext: ExtensionSession, popup: Page): Promise<void> {
 const languages = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['en', 'es', 'zh-CN'];
 const sites: Record<string, Site> = {};
 for (const [name, source] of Object.entries(SOURCES)) sites[name] = await servePages(`${PAGES}${source}`);
-const rules = Object.entries(HOSTS).map(([name, host]) => `MAP ${host} 127.0.0.1:${sites[name]!.port}`).join(',');
+for (const [name, source] of Object.entries(REWRITE_SOURCES)) sites[name] = await servePages(`${SAMPLES}${source}`);
+const rules = Object.entries({ ...HOSTS, ...REWRITE_HOSTS }).map(([name, host]) => `MAP ${host} 127.0.0.1:${sites[name]!.port}`).join(',');
 try {
   for (const lang of languages) {
     const ext = await launchWithExtension(process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3', {
@@ -164,7 +180,9 @@ try {
       await popupOverPage(ext, popup, `${dir}1-popup.png`);
       await historyShots(ext, dir);
       await popupOverPage(ext, popup, `${dir}4-passages.png`, QUOTING, { marks: true });
-      console.log(`wrote docs/store/${lang}/1-popup.png, 2-history.png, 3-sites.png and 4-passages.png`);
+      await readArticles(ext, popup, REWRITE_READS);
+      await popupOverPage(ext, popup, `${dir}5-rewrites.png`, REWRITE_READS[2], { marks: true, toggle: '#show-rewrites' });
+      console.log(`wrote docs/store/${lang}/1-popup.png, 2-history.png, 3-sites.png, 4-passages.png and 5-rewrites.png`);
       if (lang === 'en') await readmeShots(ext, popup);
     } finally {
       await ext.close();
