@@ -15,6 +15,16 @@
 // are links in any popup between pages with no article in common (bench/quality-partial.ts's
 // rules). `scan` runs on the same written pages in the same run.
 //
+// Then the rewritten and translated copies (bench/browser-quality-rewrites.ts): bench:quality's
+// rewrite set (the articles of bench/data/rewrites/ with their rewrite, Spanish and Chinese
+// translations and an independent article on the same subject, among the corpus's other
+// originals) is written to a folder of its own, read by `scan --json`, and visited in a fresh
+// profile of the extension, the originals (on one port) before the texts (each on its republishing
+// site's port, never its original's). A text is found when its own popup links its original in
+// `#matches`, `#passages` or `#rewrites`; the section prints, per kind, Chromium's and scan's
+// shares against the targets (rewrites ≥ 90%, Spanish ≥ 70%, Chinese ≥ 50%, independent articles
+// linked ≤ 3%, 0 false links).
+//
 // The built extension is copied to a temporary folder first, so that a rebuild of .output during
 // the run does not pull the files from under Chromium.
 //
@@ -32,7 +42,8 @@
 // four sites, past the per-site limit, and is boilerplate as it is there. The whole-copy table scores promo over its three variants.
 //
 // Options: --variants N (copies of each kind, whole and partial, per article; default 1; the promo
-// kind max(3, N)), --tabs N (default 3), --json (one JSON object instead of the table).
+// kind max(3, N)), --tabs N (default 3), --json (one JSON object instead of the table),
+// --rewrites-only (the rewrite set's section alone, a few minutes).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,8 +57,10 @@ import { type ScanReport, fingerprintDocument } from '../lib/scan/scan';
 import { type ScanReuse, siteOfHtml } from '../lib/scan/reuse';
 import { sourcesNewerThan } from './built';
 import { readStoredPages } from '../test/e2e/blocks';
-import { CHROMIUM_PATH, type ExtensionSession, type Site, launchWithExtension, servePages, sleep } from '../test/e2e/harness';
-import { type PopupRead, UNREAD, readPopup } from './popup-read';
+import { CHROMIUM_PATH, type ExtensionSession, type Site, launchWithExtension, servePages } from '../test/e2e/harness';
+import type { PopupRead } from './popup-read';
+import { type Visit, offline, openTabs, pool, readSettledPopup, visitAndWait } from './browser-visit';
+import { type BrowserRewrites, measureRewritesInBrowser, printBrowserRewrites } from './browser-quality-rewrites';
 import { type Result, pct, runScan, score, writePages } from './quality-score';
 import { partialPageSources, writePartialPages } from './quality-partial';
 import { type PopupLinks, printPartialSideBySide, scorePartialSideBySide } from './browser-quality-partial';
@@ -56,13 +69,12 @@ import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type PartialPage, type QualityPage,
 const K = 3;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXTENSION_DIR = resolve(ROOT, process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3');
-/** How long a visited page may take to be recorded (or known as not-article). */
-const RECORD_TIMEOUT_MS = 15_000;
-const NAVIGATION_TIMEOUT_MS = 30_000;
 const EXAMPLES = 12;
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
+/** Only the rewrite set's section (bench/browser-quality-rewrites.ts): a quicker check of it. */
+const REWRITES_ONLY = argv.includes('--rewrites-only');
 function intOption(name: string, fallback: number): number {
   const at = argv.indexOf(name);
   if (at === -1) return fallback;
@@ -80,68 +92,6 @@ const TABS = intOption('--tabs', 3);
 const COMMAND = `npm run bench:browser-quality --${argv.length ? ' ' + argv.join(' ') : ''}`.replace(/ --$/, '');
 
 type Pair = { a: string; b: string; distance: number };
-
-interface Visit {
-  /** The popup's data-state once settled, or 'timeout' / 'load-failed'. */
-  state: string;
-  /** The popup's status detail (the not-article reason), or what went wrong. */
-  detail: string;
-  ms: number;
-}
-
-const popupUrlOf = (ext: ExtensionSession, url: string): string => ext.popupUrl(url);
-
-/** Opens the popup for url and waits (up to settleMs) for it to leave `loading`. */
-async function openPopup(popup: Page, target: string, reload: boolean, settleMs: number): Promise<PopupRead> {
-  if (reload) await popup.reload({ waitUntil: 'domcontentloaded' });
-  else await popup.goto(target, { waitUntil: 'domcontentloaded' });
-  const until = Date.now() + settleMs;
-  for (;;) {
-    const read = await readPopup(popup).catch(() => UNREAD);
-    if ((read.state && read.state !== 'loading') || Date.now() > until) return read;
-    await sleep(50);
-  }
-}
-
-/** Visits url in tab, then polls its popup until the page is recorded or not-article. */
-async function visitAndWait(ext: ExtensionSession, tab: Page, popup: Page, url: string): Promise<Visit> {
-  const started = Date.now();
-  try {
-    await tab.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });
-  } catch (error) {
-    return { state: 'load-failed', detail: (error as Error).message.split('\n')[0]!, ms: Date.now() - started };
-  }
-  const target = popupUrlOf(ext, url);
-  const deadline = started + RECORD_TIMEOUT_MS;
-  let last: PopupRead = UNREAD;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      last = await openPopup(popup, target, attempt > 0 && popup.url() === target, 3_000);
-    } catch {
-      // the popup page was busy navigating: try again
-    }
-    if (last.state === 'ready' || last.state === 'not-article' || last.state === 'excluded' || last.state === 'paused' || last.state === 'error') {
-      return { state: last.state, detail: last.detail, ms: Date.now() - started };
-    }
-    if (Date.now() > deadline) {
-      return { state: 'timeout', detail: `not recorded within ${RECORD_TIMEOUT_MS / 1000} s (popup: ${last.state || 'no state'})`, ms: Date.now() - started };
-    }
-    await sleep(200);
-  }
-}
-
-/** Runs fn over items with `workers` concurrent workers, each with its own pair of pages. */
-async function pool<T>(items: readonly T[], tabs: { tab: Page; popup: Page }[], fn: (item: T, pages: { tab: Page; popup: Page }) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    tabs.map(async (pages) => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        await fn(item, pages);
-      }
-    }),
-  );
-}
 
 interface Fingerprints {
   simhash: string;
@@ -179,6 +129,45 @@ function countBy<T>(items: readonly T[], key: (t: T) => string): [string, number
   return [...counts].sort((x, y) => y[1] - x[1]);
 }
 
+/** The rewrite set's section (bench/browser-quality-rewrites.ts), or what stopped it: the other sections stand without it. */
+async function rewriteSection(dir: string, extensionDir: string, corpusOriginals: readonly QualityPage[]): Promise<BrowserRewrites | { error: string }> {
+  try {
+    return await measureRewritesInBrowser({ dir, extensionDir, corpusOriginals, tabs: TABS, k: K, progress: !json && process.stderr.isTTY });
+  } catch (error) {
+    process.exitCode = 1;
+    return { error: error instanceof Error ? error.stack ?? error.message : String(error) };
+  }
+}
+
+function printRewriteSection(r: BrowserRewrites | { error: string }): void {
+  if ('error' in r) console.log(`\nRewritten and translated copies in Chromium's popups: not measured: ${r.error}`);
+  else printBrowserRewrites(r, EXAMPLES);
+}
+
+/** --rewrites-only: the rewrite set's section alone (its originals are the corpus's, as in the full run). */
+async function rewritesOnly(sourcesNewer: boolean): Promise<void> {
+  const started = performance.now();
+  const originals = buildQualitySet(CORPUS_DIR, 1).pages.filter((p) => p.kind === 'original');
+  const dir = mkdtempSync(join(tmpdir(), 'doppel-browser-quality-'));
+  try {
+    const extensionCopy = join(dir, '.extension');
+    cpSync(EXTENSION_DIR, extensionCopy, { recursive: true });
+    const rewrites = await rewriteSection(join(dir, 'rewrites'), extensionCopy, originals);
+    const seconds = (performance.now() - started) / 1000;
+    if (json) {
+      console.log(JSON.stringify({ k: K, tabs: TABS, chromiumVersion: chromiumVersion(), extensionDir: EXTENSION_DIR, extensionOlderThanSources: sourcesNewer, rewrites, seconds, command: COMMAND }));
+      return;
+    }
+    console.log(`Quality in the browser, the rewrite set only: ${COMMAND} (k = ${K})`);
+    console.log(`Chromium ${chromiumVersion()} (${CHROMIUM_PATH}, headless) with ${EXTENSION_DIR}; requests off 127.0.0.1 are aborted.`);
+    if (sourcesNewer) console.log('Warning: lib/ or entrypoints/ changed after the extension was built; run `npm run build` to measure the current code.');
+    printRewriteSection(rewrites);
+    console.log(`\n(${seconds.toFixed(0)} s)  ${COMMAND}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CORPUS_DIR)) {
     const message = `bench:browser-quality skipped: the corpus is not at ${CORPUS_DIR} (it comes from ../shared/corpus).`;
@@ -193,6 +182,7 @@ async function main(): Promise<void> {
   }
   const built = statSync(join(EXTENSION_DIR, 'manifest.json')).mtimeMs;
   const sourcesNewer = sourcesNewerThan(ROOT, built);
+  if (REWRITES_ONLY) return rewritesOnly(sourcesNewer);
 
   const started = performance.now();
   const chromium = chromiumVersion();
@@ -235,12 +225,8 @@ async function main(): Promise<void> {
     const extensionCopy = join(dir, '.extension');
     cpSync(EXTENSION_DIR, extensionCopy, { recursive: true });
     ext = await launchWithExtension(extensionCopy);
-    await ext.ctx.route(
-      (url) => (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1',
-      (route) => route.abort('internetdisconnected'),
-    );
-    const tabs: { tab: Page; popup: Page }[] = [];
-    for (let i = 0; i < TABS; i++) tabs.push({ tab: await ext.ctx.newPage(), popup: await ext.ctx.newPage() });
+    await offline(ext);
+    const tabs = await openTabs(ext, TABS);
 
     const visits = new Map<string, Visit>();
     const originals = set.pages.filter((p) => p.kind === 'original');
@@ -265,24 +251,22 @@ async function main(): Promise<void> {
     // Every page's popup, read once all pages are visited.
     const reads = new Map<string, PopupRead>();
     await pool(served, tabs, async (page, { popup }) => {
-      const target = popupUrlOf(ext!, urlOf(page));
-      let read: PopupRead = UNREAD;
-      for (let attempt = 0; attempt < 3; attempt++) {
-        read = await openPopup(popup, target, false, 5_000).catch((error: Error) => ({ ...UNREAD, detail: `popup failed: ${error.message.split('\n')[0]}` }));
-        if (read.state && read.state !== 'loading') break;
-        await sleep(500);
-      }
-      reads.set(page.path, read);
+      reads.set(page.path, (await readSettledPopup(ext!, popup, urlOf(page))).read);
     });
     let fingerprintError = '';
     const fingerprints = await tabs[0]!.popup
-      .goto(popupUrlOf(ext, urlOf(set.pages[0]!)), { waitUntil: 'domcontentloaded' })
+      .goto(ext.popupUrl(urlOf(set.pages[0]!)), { waitUntil: 'domcontentloaded' })
       .then(() => recordedFingerprints(tabs[0]!.popup))
       .catch((error: Error) => {
         fingerprintError = error.message.split('\n')[0]!;
         return new Map<string, Fingerprints>();
       });
     const browserSeconds = (performance.now() - browserStarted) / 1000;
+    // Done with this profile: the rewrite set is visited in a fresh one (below).
+    const dialogs = ext.dialogs.length;
+    const pageErrors = ext.pageErrors.length;
+    await ext.close();
+    ext = undefined;
 
     const pairKey = (a: string, b: string): string => (a < b ? `${a}\n${b}` : `${b}\n${a}`);
     const pairs = new Map<string, Pair>();
@@ -379,6 +363,9 @@ async function main(): Promise<void> {
     });
 
     const recordedWhole = set.pages.filter((p) => fingerprints.has(urlOf(p))).length;
+
+    // The rewrite set, its own pages on their own sites, read by scan and visited in a fresh profile.
+    const rewrites = await rewriteSection(join(dir, 'rewrites'), extensionCopy, set.pages);
     const seconds = (performance.now() - started) / 1000;
 
     const targetsMet = (r: Result): boolean =>
@@ -409,12 +396,13 @@ async function main(): Promise<void> {
           unknownLinks,
           fingerprintsDifferFromScan: fingerprintDiffers.map((p) => p.path),
           simhashDiffersFromScan: simhashDiffers.map((p) => p.path),
-          dialogs: ext.dialogs.length,
-          pageErrors: ext.pageErrors.length,
+          dialogs,
+          pageErrors,
           seconds: browserSeconds,
         },
         disagreements,
         partial,
+        rewrites,
         seconds,
         command: COMMAND,
       }));
@@ -493,8 +481,10 @@ async function main(): Promise<void> {
     } else {
       console.log('\nscan and Chromium agree on every copy.');
     }
-    if (ext.dialogs.length || ext.pageErrors.length) console.log(`\nPages showed ${ext.dialogs.length} dialogs (dismissed) and threw ${ext.pageErrors.length} uncaught errors.`);
-    console.log(`\n(${seconds.toFixed(0)} s: scan ${scanSeconds.toFixed(0)} s, Chromium ${browserSeconds.toFixed(0)} s)  ${COMMAND}`);
+    if (dialogs || pageErrors) console.log(`\nPages showed ${dialogs} dialogs (dismissed) and threw ${pageErrors} uncaught errors.`);
+    printRewriteSection(rewrites);
+    const rewriteSeconds = 'error' in rewrites ? '' : `, rewrite set ${rewrites.seconds.toFixed(0)} s`;
+    console.log(`\n(${seconds.toFixed(0)} s: scan ${scanSeconds.toFixed(0)} s, Chromium ${browserSeconds.toFixed(0)} s${rewriteSeconds})  ${COMMAND}`);
   } finally {
     await ext?.close();
     await originalSite?.close();
