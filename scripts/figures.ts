@@ -64,7 +64,8 @@ const QUALITY = '2026-11-27-quality.txt';
 const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
 const PEERS = '2026-11-27-peers.txt';
 const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
-const MILLION = '2026-11-27-1m-word-bits.txt';
+const MILLION = '2026-11-27-1m-rewrites.txt';
+const BROWSER_REWRITES = '2026-11-27-browser-quality-rewrites.txt';
 
 /** The Chromium column of bench:browser-quality's partial-copy table, for `kind`. */
 const chromiumPartial = (o: BenchOutput, kind: string): string =>
@@ -103,6 +104,15 @@ export const FIGURES: Figure[] = [
     target: '≥ 90% / 95% / 90%, 0',
     source: BROWSER_QUALITY,
     measured: (o) => `${chromiumPartial(o, 'excerpt-30')} / ${chromiumPartial(o, 'stitched')} / ${chromiumPartial(o, 'quote')}, ${find(o, /^false \(different articles\)\s+\d+\s+\d+ \+ \d+\s+(\d+)/, 'Partial copies, in the same run')[0]}`,
+  },
+  {
+    figure: 'rewritten copies found in Chromium\'s popups (rewrite / Spanish / Chinese translation), independent articles linked, false links',
+    target: '≥ 90% / 70% / 50%, ≤ 3%, 0',
+    source: BROWSER_REWRITES,
+    measured: (o) => {
+      const chromium = (kind: string): string => `${find(o, new RegExp(String.raw`^${kind}\s+[\d.]+% \(\d+/\d+\)\s+\d+\s+${PERCENT}`), 'Rewritten and translated copies in Chromium')[0]}%`;
+      return `${chromium('rewrite')} / ${chromium('translation_es')} / ${chromium('translation_zh')}, ${chromium(String.raw`independent \(linked\)`)}, ${find(o, /^false \(different articles\)\s+\d+\s+(\d+)/, 'Rewritten and translated copies in Chromium')[0]}`;
+    },
   },
   {
     figure: 'fingerprinting speed against `simhash-js`',
@@ -157,7 +167,7 @@ export const FIGURES: Figure[] = [
     },
   },
   {
-    figure: 'import, 1,000,000 pages with passages and word bits',
+    figure: 'import, 1,000,000 pages with passages, word bits and rewrite fingerprints',
     target: '≥ 10,000 pages/s',
     source: MILLION,
     measured: (o) => `${find(o, new RegExp(`import rate\\s+${NUMBER} pages/s`))[0]} pages/s`,
@@ -172,13 +182,22 @@ export const FIGURES: Figure[] = [
     },
   },
   {
-    figure: 'storage per page, all-in with passages and word bits',
-    target: '≤ 800 B',
+    figure: 'planted rewrites found by `report/get`, 1,000,000 pages',
+    target: 'all',
+    source: MILLION,
+    measured: (o) => {
+      const [found, planted] = find(o, /^\s+rewrites\s+(\d+)\/(\d+) planted rewrites found/);
+      return `${found} of ${planted}`;
+    },
+  },
+  {
+    figure: 'storage per page, all-in with passages, word bits and rewrite fingerprints',
+    target: '≤ 950 B',
     source: MILLION,
     measured: (o) => `${find(o, new RegExp(`bytes per page\\s+${NUMBER} B`))[0]} B`,
   },
   {
-    figure: 'lookup in the worker (`report/get` with passages), median / p99',
+    figure: 'lookup in the worker (`report/get` with passages and rewrites), median / p99',
     target: '≤ 15 / ≤ 50 ms',
     source: MILLION,
     measured: (o) => `${find(o, new RegExp(`^\\s+median\\s+${NUMBER} ms`), 'in the worker:')[0]} / ${find(o, new RegExp(`^\\s+p99 \\(\\S+ of \\d+\\)\\s+${NUMBER} ms`), 'in the worker:')[0]} ms`,
