@@ -14,6 +14,7 @@ import type { Page } from 'puppeteer-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { base64ToBytes, decodePassageBytes } from '../../lib/fingerprint/passage-codec';
+import { decodeRewriteBytes } from '../../lib/fingerprint/rewrite-codec';
 import { dumpStore, storeProblems } from '../e2e/consistency';
 import { servePages, type Site } from '../e2e/harness';
 import { type FirefoxSession, clearAll, importFile, launchFirefox, openExtensionPage, readExport, sorted } from './harness';
@@ -97,11 +98,13 @@ describe('Doppel in Firefox', () => {
     const exported = await ff.exportHistory(history);
     expect(await history.$eval('#export-status', (el) => el.textContent)).toBe('Exported 5 pages.');
     const { header, pages } = readExport(exported);
-    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3, passages: { k: 5, w: 26 } });
+    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3, passages: { k: 5, w: 26 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted(visited));
     for (const page of pages) {
       // no page text: the passage fingerprints are hashes and word positions, in base64
-      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'simhash', 'site', 'title', 'url', 'visits']);
+      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'rewrites', 'simhash', 'site', 'title', 'url', 'visits']);
+      // rewrite fingerprints: hashes of pairs of rare words, never words
+      expect(decodeRewriteBytes(base64ToBytes(page['rewrites'] as string)).hashes.length).toBeLessThanOrEqual(64);
       expect(decodePassageBytes(base64ToBytes(page['passages'] as string)).hashes.length).toBeGreaterThan(0);
     }
 

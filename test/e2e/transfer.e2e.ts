@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { base64ToBytes, decodePassageBytes } from '../../lib/fingerprint/passage-codec';
+import { decodeRewriteBytes } from '../../lib/fingerprint/rewrite-codec';
 import { EXTENSION_DIR, type ExtensionSession, launchWithExtension, type Session, type Site, sleep, startSession, visit, waitForPopupState } from './harness';
 
 
@@ -110,12 +111,14 @@ describe('export and import in Chromium', () => {
     const lines = readFileSync(exported, 'utf8').split('\n');
     expect(lines.at(-1)).toBe(''); // ends with a newline
     const [header, ...pages] = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 3, k: 3, passages: { k: 5, w: 26 } });
+    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 3, k: 3, passages: { k: 5, w: 26 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
     expect(pages).toHaveLength(3);
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted([url.original(), url.verbatim(), url.unrelated()]));
     for (const page of pages) {
       expect(page).not.toHaveProperty('text'); // Doppel keeps no page text
-      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'simhash', 'site', 'title', 'url', 'visits']);
+      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'rewrites', 'simhash', 'site', 'title', 'url', 'visits']);
+      // rewrite fingerprints: hashes of pairs of rare words, never words
+      expect(decodeRewriteBytes(base64ToBytes(page['rewrites'] as string)).hashes.length).toBeLessThanOrEqual(64);
       // passage fingerprints (hashes and word positions), never words
       const fingerprints = decodePassageBytes(base64ToBytes(page['passages'] as string));
       expect(fingerprints.hashes.length).toBeGreaterThan(10);
