@@ -439,7 +439,11 @@ export function pageAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS, 
 
 /** The anchors of a text, with their offsets in it: what a report shows as the shared rare words. */
 export function rewriteAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS): Anchor[] {
-  const { anchors } = pageAnchors(text, params);
+  return inText(text, pageAnchors(text, params).anchors);
+}
+
+/** Anchors found in `text`'s NFKC form (pageAnchors), their offsets mapped back to `text`. */
+export function inText(text: string, anchors: Anchor[]): Anchor[] {
   if (nfkc(text) === text) return anchors;
   // NFKC changed the text: map offsets back, a cluster (a character and its marks) at a time.
   const source: number[] = [];

@@ -23,7 +23,7 @@
 // compare folded (lower case, no accents), so that a translation keeps the anchors it can keep.
 // bench/rewrite-params.ts has the measurements behind every default here.
 import { fmix32 } from './hash';
-import { type AnchorParams, ANCHOR_PARAMS, type PageAnchors, type RewriteLanguage, pageAnchors, rewriteAnchors } from './rewrite-anchors';
+import { type AnchorParams, ANCHOR_PARAMS, type PageAnchors, type RewriteLanguage, inText, pageAnchors } from './rewrite-anchors';
 import { type IsCommon, isShippedCommon } from './rewrite-words';
 
 // ---------- Fingerprints ----------
@@ -165,8 +165,9 @@ function pairsOf(seq: readonly number[], phraseOf: readonly number[], { window, 
 export function sharedAnchorRanges(text: string, shared: ArrayLike<number>, params: RewriteParams = REWRITE_PARAMS): { start: number; end: number }[] {
   const wanted = new Set(Array.from(shared));
   if (wanted.size === 0) return [];
-  const anchors = rewriteAnchors(text, params.anchors);
+  // one scan: the anchors' offsets mapped back to the text as given
   const page = pageAnchors(text, params.anchors, isShippedCommon, { tokens: false });
+  const anchors = inText(text, page.anchors);
   const unit = 2 ** (32 - params.sample.bits);
   const marked = new Set<number>();
   forEachPair(page, params.pairs, (hash, at) => {
