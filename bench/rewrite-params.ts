@@ -13,7 +13,7 @@ import { parseHTML } from 'linkedom';
 import { passageFingerprints } from '../lib/fingerprint/passages';
 import { type IsCommon, commonWordsTest, isShippedCommon } from '../lib/fingerprint/rewrite-words';
 import { type PageAnchors, pageAnchors } from '../lib/fingerprint/rewrite-anchors';
-import { type RewriteComparison, type RewriteFingerprints, type RewriteParams, type RewriteRule, REWRITE_PARAMS, REWRITE_RULE, fingerprintsOfAnchors, isRewritePair, rewriteFingerprints } from '../lib/fingerprint/rewrites';
+import { type RewriteComparison, type RewriteFingerprints, type RewriteParams, type RewriteRule, REWRITE_PARAMS, REWRITE_RULE, fingerprintsOfAnchors, indexHashes, isRewritePair, rewriteFingerprints } from '../lib/fingerprint/rewrites';
 import { findRewritePairs } from '../lib/index/rewrite-index';
 import { rewriteByteSize } from '../lib/fingerprint/rewrite-codec';
 import { extractArticle } from '../lib/text/extract';
@@ -122,9 +122,10 @@ export function evaluate(pages: readonly BenchPage[], setting: Setting): Evaluat
     });
     fingerprints = fingerprints.map((f) => ({ ...f, hashes: f.hashes.filter((h) => (df.get(h) ?? 0) <= setting.maxPairPages) }));
   }
-  // Every pair that shares one hash, through the detector's own lookup.
+  // Every pair that shares one hash, through the detector's own lookup (every hash indexed):
+  // scores() applies a rule's index share and its candidates' minimum (linked()).
   const comparisons = new Map<string, RewriteComparison>();
-  for (const { a, b, comparison } of findRewritePairs(fingerprints, { threshold: 0, minShared: 1 })) comparisons.set(`${a} ${b}`, comparison);
+  for (const { a, b, comparison } of findRewritePairs(fingerprints, { threshold: 0, minShared: 1, indexShare: 1, minIndexShared: 1 })) comparisons.set(`${a} ${b}`, comparison);
   const originalOf = new Map<string, number>();
   pages.forEach((p, i) => {
     if (p.kind === 'original') originalOf.set(p.article, i);
@@ -136,6 +137,16 @@ const NONE: RewriteComparison = { aInB: 0, bInA: 0, shared: 0 };
 
 export function comparisonOf(e: Evaluation, a: number, b: number): RewriteComparison {
   return e.comparisons.get(a < b ? `${a} ${b}` : `${b} ${a}`) ?? NONE;
+}
+
+/** Whether the rule links pages a and b: candidates by their index hashes (as findRewritePairs finds them), then a rewrite pair. */
+function linkedBy(e: Evaluation, a: number, b: number, rule: RewriteRule): boolean {
+  const c = comparisonOf(e, a, b);
+  if (!isRewritePair(c, rule)) return false;
+  const theirs = new Set(indexHashes(e.fingerprints[b]!, rule.indexShare));
+  let shared = 0;
+  for (const h of indexHashes(e.fingerprints[a]!, rule.indexShare)) if (theirs.has(h)) shared++;
+  return shared >= rule.minIndexShared;
 }
 
 export interface Scores {
@@ -154,13 +165,13 @@ export function scores(e: Evaluation, rule: RewriteRule): Scores {
   e.pages.forEach((p, i) => {
     if (p.kind === 'original') return;
     counts[p.kind]++;
-    if (isRewritePair(comparisonOf(e, i, e.originalOf.get(p.article)!), rule)) linked[p.kind]++;
+    if (linkedBy(e, i, e.originalOf.get(p.article)!, rule)) linked[p.kind]++;
   });
   for (const k of SCORED_KINDS) linked[k] /= counts[k] || 1;
   const falseLinks: Scores['falseLinks'] = [];
   for (const [key, c] of e.comparisons) {
     const [a, b] = key.split(' ').map(Number) as [number, number];
-    if (e.pages[a]!.article !== e.pages[b]!.article && isRewritePair(c, rule)) falseLinks.push({ a: e.pages[a]!, b: e.pages[b]!, c });
+    if (e.pages[a]!.article !== e.pages[b]!.article && linkedBy(e, a, b, rule)) falseLinks.push({ a: e.pages[a]!, b: e.pages[b]!, c });
   }
   const bytes = e.fingerprints.filter((_, i) => e.pages[i]!.kind === 'original').map((f) => rewriteByteSize(f, e.setting.params.sample));
   return { linked, falseLinks, bytesMean: bytes.reduce((x, y) => x + y, 0) / bytes.length, bytesMax: Math.max(...bytes) };
@@ -229,6 +240,12 @@ const ALTERNATIVES: [string, (p: RewriteParams) => void, RewriteRule?][] = [
   ['cap 128', (p) => void (p.sample.cap = 128)],
   ['min shared 2', () => {}, { ...REWRITE_RULE, minShared: 2 }],
   ['min shared 4', () => {}, { ...REWRITE_RULE, minShared: 4 }],
+  ['index: every hash, 3 shared', () => {}, { ...REWRITE_RULE, indexShare: 1, minIndexShared: 3 }],
+  ['index: every hash, 2 shared', () => {}, { ...REWRITE_RULE, indexShare: 1, minIndexShared: 2 }],
+  ['index: share 1/2, 1 shared', () => {}, { ...REWRITE_RULE, minIndexShared: 1 }],
+  ['index: share 1/2, 3 shared', () => {}, { ...REWRITE_RULE, minIndexShared: 3 }],
+  ['index: share 1/4, 1 shared', () => {}, { ...REWRITE_RULE, indexShare: 1 / 4, minIndexShared: 1 }],
+  ['index: share 1/4, 2 shared', () => {}, { ...REWRITE_RULE, indexShare: 1 / 4 }],
 ];
 
 async function main(): Promise<void> {
@@ -242,7 +259,7 @@ async function main(): Promise<void> {
   const set = pages.filter((p) => p.kind === 'rewrite').length;
   const corpus = pages.filter((p) => p.kind === 'original').length;
   console.log(`${set} articles of the rewrite set (each: original, rewrite, es, zh, independent, and the rewrite's halves), ${corpus - set} other corpus articles: ${pages.length} pages`);
-  console.log(`rule: linked when one page holds ≥ ${REWRITE_RULE.threshold} of the other's pairs and they share ≥ ${REWRITE_RULE.minShared}; params ${JSON.stringify(REWRITE_PARAMS)}`);
+  console.log(`rule: linked when one page holds ≥ ${REWRITE_RULE.threshold} of the other's pairs and they share ≥ ${REWRITE_RULE.minShared}, compared when they share ≥ ${REWRITE_RULE.minIndexShared} index hashes (below ${REWRITE_RULE.indexShare} of their limits); params ${JSON.stringify(REWRITE_PARAMS)}`);
 
   // Speed first, while nothing else has run: the figures are printed in their place below.
   const texts = pages.map((p) => p.text);

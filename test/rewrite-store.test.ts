@@ -4,10 +4,11 @@
 // transaction; damaged values are errors that say so.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { type RewriteFingerprints, compareRewrites, isRewritePair, sampleHashes } from '../lib/fingerprint/rewrites';
+import { REWRITE_RULE, type RewriteFingerprints, compareRewrites, isRewritePair, sampleHashes } from '../lib/fingerprint/rewrites';
 import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
 import { fingerprintFromHex } from '../lib/fingerprint/bits';
 import { RewriteRows, REWRITE_MAX_PAGES } from '../lib/index/rewrite-store';
+import { MAX_REWRITE_CANDIDATES } from '../lib/index/rewrite-index';
 import { decodeSlots, encodeSlots, groupOf } from '../lib/index/slots';
 import type { PageStore } from '../lib/store/pages';
 import { mulberry32, pick, uint32s } from '../lib/random';
@@ -48,15 +49,32 @@ async function visit(store: PageStore, p: Page, i: number) {
   return store.record({ url: p.url, title: p.url, site: p.site, simhash, check: simhash, rewrites: p.f, now: 1_000 + i });
 }
 
-/** The reference: `own` against every other page in `stored`, its hashes on more than REWRITE_MAX_PAGES of them left out. */
+/** A page's index hashes (below REWRITE_RULE.indexShare of its limit), computed here apart from the library's. */
+const indexed = (f: RewriteFingerprints): Set<number> => new Set(Array.from(f.hashes).filter((h) => h < f.limit * REWRITE_RULE.indexShare));
+
+/**
+ * The reference: `own` against the other pages in `stored` sharing REWRITE_RULE.minIndexShared
+ * index hashes with it (at most MAX_REWRITE_CANDIDATES, those sharing most), its index hashes on
+ * more than REWRITE_MAX_PAGES of them left out.
+ */
 function reference(stored: readonly Page[], own: Page): string[] {
   const others = stored.filter((p) => p.url !== own.url);
   const pagesOf = new Map<number, number>();
-  for (const p of others) for (const h of p.f.hashes) pagesOf.set(h, (pagesOf.get(h) ?? 0) + 1);
-  const ownHashes = new Set(own.f.hashes);
-  const skip = (h: number): boolean => ownHashes.has(h) && (pagesOf.get(h) ?? 0) > REWRITE_MAX_PAGES;
-  return others
-    .map((p) => ({ p, c: compareRewrites(own.f, p.f, skip) }))
+  for (const p of others) for (const h of indexed(p.f)) pagesOf.set(h, (pagesOf.get(h) ?? 0) + 1);
+  const ownIndexed = indexed(own.f);
+  const skip = (h: number): boolean => ownIndexed.has(h) && (pagesOf.get(h) ?? 0) > REWRITE_MAX_PAGES;
+  const hits = (p: Page): number => {
+    const theirs = indexed(p.f);
+    return [...ownIndexed].filter((h) => theirs.has(h) && !skip(h)).length;
+  };
+  // the MAX_REWRITE_CANDIDATES sharing the most index hashes, then the earliest stored
+  const candidates = others
+    .map((p) => ({ p, n: hits(p) }))
+    .filter(({ n }) => n >= REWRITE_RULE.minIndexShared)
+    .sort((x, y) => y.n - x.n || stored.indexOf(x.p) - stored.indexOf(y.p))
+    .slice(0, MAX_REWRITE_CANDIDATES);
+  return candidates
+    .map(({ p }) => ({ p, c: compareRewrites(own.f, p.f, skip) }))
     .filter(({ c }) => isRewritePair(c))
     .sort((x, y) => Math.max(y.c.aInB, y.c.bInA) - Math.max(x.c.aInB, x.c.bInA) || stored.indexOf(x.p) - stored.indexOf(y.p))
     .map(({ p, c }) => `${p.url} ${c.shared}`);
@@ -88,6 +106,11 @@ describe('the rewrite index in the store', () => {
     for (const p of pages) for (const h of p.f.hashes) holders.set(h, (holders.get(h) ?? 0) + 1);
     expect(Math.max(...holders.values())).toBeGreaterThan(REWRITE_MAX_PAGES);
     await expectReports(store, pages, 'after the visits');
+    // the postings hold the index hashes only: every hash of a page at or above its index limit is in none (unless another page indexes it)
+    const everyIndexed = new Set(pages.flatMap((p) => [...indexed(p.f)]));
+    const notIndexed = [...new Set(pages.flatMap((p) => Array.from(p.f.hashes)))].filter((h) => !everyIndexed.has(h));
+    expect(notIndexed.length).toBeGreaterThan(100);
+    expect((await store.read(async (_rows, _tx, _passages, rewrites) => rewrites.postingsOf(notIndexed))).size).toBe(0);
   });
 
   it('forgetting a page, a site and everything removes their fingerprints and postings with them', { timeout: 120_000 }, async () => {

@@ -437,13 +437,17 @@ function pages(seed: number, count: number): RewriteFingerprints[] {
 
 describe('findRewritePairs', () => {
   /** The reference: compare every pair, hashes on more than maxPages pages left out. */
+  /** The reference: compare every pair that shares minIndexShared index hashes, hashes indexed on more than maxPages pages left out. */
   function bruteForce(all: RewriteFingerprints[], rule: RewriteRule, maxPages: number): string[] {
+    const indexed = all.map((f) => new Set(Array.from(f.hashes).filter((h) => h < f.limit * rule.indexShare)));
     const pagesOf = new Map<number, number>();
-    for (const f of all) for (const h of f.hashes) pagesOf.set(h, (pagesOf.get(h) ?? 0) + 1);
+    for (const set of indexed) for (const h of set) pagesOf.set(h, (pagesOf.get(h) ?? 0) + 1);
+    const frequent = (h: number): boolean => (pagesOf.get(h) ?? 0) > maxPages;
     const out: string[] = [];
     for (let a = 0; a < all.length; a++) {
       for (let b = a + 1; b < all.length; b++) {
-        const c = compareRewrites(all[a]!, all[b]!, (h) => pagesOf.get(h)! > maxPages);
+        if ([...indexed[a]!].filter((h) => indexed[b]!.has(h) && !frequent(h)).length < rule.minIndexShared) continue;
+        const c = compareRewrites(all[a]!, all[b]!, frequent);
         if (isRewritePair(c, rule)) out.push(`${a} ${b} ${c.shared} ${c.aInB} ${c.bInA}`);
       }
     }
@@ -451,11 +455,11 @@ describe('findRewritePairs', () => {
   }
 
   it.each([
-    [1, { threshold: 0.3, minShared: MIN_SHARED }, Infinity],
-    [2, { threshold: 0.1, minShared: 1 }, Infinity],
-    [3, { threshold: 0.3, minShared: 3 }, 20],
-    [4, { threshold: 0.2, minShared: 2 }, 12],
-    [5, { threshold: 0, minShared: 1 }, 6],
+    [1, REWRITE_RULE, Infinity],
+    [2, { threshold: 0.1, minShared: 1, indexShare: 1, minIndexShared: 1 }, Infinity],
+    [3, { threshold: 0.3, minShared: 3, indexShare: 0.5, minIndexShared: 2 }, 20],
+    [4, { threshold: 0.2, minShared: 2, indexShare: 0.25, minIndexShared: 1 }, 12],
+    [5, { threshold: 0, minShared: 1, indexShare: 1, minIndexShared: 3 }, 6],
   ])('seed %i, rule %j, hashes on more than %s pages left out: the pairs of comparing every pair', (seed, rule, maxPages) => {
     const all = pages(seed, 80);
     const expected = bruteForce(all, rule, maxPages);
@@ -463,8 +467,19 @@ describe('findRewritePairs', () => {
     expect(findRewritePairs(all, rule, maxPages).map(({ a, b, comparison: c }) => `${a} ${b} ${c.shared} ${c.aInB} ${c.bInA}`)).toEqual(expected);
   });
 
+  it('compares only pages sharing minIndexShared index hashes: a pair sharing hashes above half their limits is not found at share 1/2', () => {
+    const limit = 2 ** 32;
+    const high = Uint32Array.from([0x9000_0000, 0xa000_0000, 0xb000_0000, 0xc000_0000]);
+    const a = { hashes: Uint32Array.from([0x1000_0000, ...high]), limit, anchors: 5, lang: 'en' as const };
+    const b = { hashes: Uint32Array.from([0x1000_0000, ...high]), limit, anchors: 5, lang: 'en' as const };
+    expect(isRewritePair(compareRewrites(a, b))).toBe(true);
+    expect(findRewritePairs([a, b], REWRITE_RULE)).toEqual([]);
+    expect(findRewritePairs([a, b], { ...REWRITE_RULE, minIndexShared: 1 }).map(({ a, b }) => [a, b])).toEqual([[0, 1]]);
+    expect(findRewritePairs([a, b], { ...REWRITE_RULE, indexShare: 1 }).map(({ a, b }) => [a, b])).toEqual([[0, 1]]);
+  });
+
   it('refuses a rule that would link pages sharing no hash', () => {
-    expect(() => findRewritePairs([], { threshold: 0, minShared: 0 })).toThrow('minShared must be 1 or more, got 0');
+    expect(() => findRewritePairs([], { ...REWRITE_RULE, minIndexShared: 0 })).toThrow('minIndexShared must be 1 or more, got 0');
   });
 });
 
@@ -507,13 +522,14 @@ describe('the shipped common words', () => {
 describe('findRewriteMatches over RewriteIndex', () => {
   /** The reference: the looked-up page against every earlier page, its hashes on more than maxPages of them left out. */
   function bruteForce(all: RewriteFingerprints[], b: number, rule: RewriteRule, maxPages: number): string[] {
+    const indexed = all.map((f) => new Set(Array.from(f.hashes).filter((h) => h < f.limit * rule.indexShare)));
     const pagesOf = new Map<number, number>();
-    for (let a = 0; a < b; a++) for (const h of all[a]!.hashes) pagesOf.set(h, (pagesOf.get(h) ?? 0) + 1);
+    for (let a = 0; a < b; a++) for (const h of indexed[a]!) pagesOf.set(h, (pagesOf.get(h) ?? 0) + 1);
     const own = all[b]!;
-    const ownHashes = new Set(own.hashes);
-    const skip = (h: number): boolean => ownHashes.has(h) && (pagesOf.get(h) ?? 0) > maxPages;
+    const skip = (h: number): boolean => indexed[b]!.has(h) && (pagesOf.get(h) ?? 0) > maxPages;
     const found: { a: number; larger: number; line: string }[] = [];
     for (let a = 0; a < b; a++) {
+      if ([...indexed[b]!].filter((h) => indexed[a]!.has(h) && !skip(h)).length < rule.minIndexShared) continue;
       const c = compareRewrites(own, all[a]!, skip);
       if (!isRewritePair(c, rule)) continue;
       const theirs = new Set(all[a]!.hashes);
@@ -525,13 +541,14 @@ describe('findRewriteMatches over RewriteIndex', () => {
   }
 
   it.each([
-    [1, { threshold: 0.3, minShared: MIN_SHARED }, Infinity],
-    [3, { threshold: 0.3, minShared: 3 }, 20],
-    [4, { threshold: 0.2, minShared: 2 }, 12],
-    [5, { threshold: 0, minShared: 1 }, 6],
+    [1, REWRITE_RULE, Infinity],
+    [2, { threshold: 0.3, minShared: MIN_SHARED, indexShare: 1, minIndexShared: MIN_SHARED }, Infinity],
+    [3, { threshold: 0.3, minShared: 3, indexShare: 0.5, minIndexShared: 2 }, 20],
+    [4, { threshold: 0.2, minShared: 2, indexShare: 0.25, minIndexShared: 1 }, 12],
+    [5, { threshold: 0, minShared: 1, indexShare: 1, minIndexShared: 1 }, 6],
   ])('seed %i, rule %j, maxPages %s: each page against every earlier one, as comparing every pair', async (seed, rule, maxPages) => {
     const all = pages(seed, 80);
-    const index = new RewriteIndex(maxPages);
+    const index = new RewriteIndex(maxPages, rule.indexShare);
     let matched = 0;
     for (let b = 0; b < all.length; b++) {
       const expected = bruteForce(all, b, rule, maxPages);
@@ -554,6 +571,7 @@ describe('findRewriteMatches over RewriteIndex', () => {
     expect((await findRewriteMatches(index, own, 2, { exclude: (id) => id === 0 })).map((m) => m.id)).toEqual([1]);
     expect((await findRewriteMatches(index, own, 2, { maxCandidates: 1 })).map((m) => m.id)).toEqual([0]);
     expect(() => index.add(1, own)).toThrow('page 1 is already in the rewrite index');
+    await expect(findRewriteMatches(index, own, 2, { rule: { ...REWRITE_RULE, indexShare: 1 } })).rejects.toThrow("the rule's index share (1) is not the index's (0.5)");
   });
 });
 

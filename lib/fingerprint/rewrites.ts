@@ -300,9 +300,31 @@ export const MIN_SHARED = 3;
 export interface RewriteRule {
   threshold: number;
   minShared: number;
+  /**
+   * The index holds a page's hashes below this share of its limit (its *index hashes*: a
+   * consistent sample of its sample), and two pages are compared only when they share
+   * `minIndexShared` of them. At a share of 1/2, half the postings to store and half the buckets
+   * a lookup reads (bench:rewrite-params measures what it loses: translations sharing few pairs).
+   */
+  indexShare: number;
+  minIndexShared: number;
 }
 
-export const REWRITE_RULE: RewriteRule = { threshold: REWRITE_THRESHOLD, minShared: MIN_SHARED };
+export const REWRITE_RULE: RewriteRule = { threshold: REWRITE_THRESHOLD, minShared: MIN_SHARED, indexShare: 0.5, minIndexShared: 2 };
+
+/** Every hash below this is one of the page's index hashes (REWRITE_RULE.indexShare). */
+export function indexLimit(page: { limit: number }, indexShare: number): number {
+  if (!(indexShare > 0 && indexShare <= 1)) throw new RangeError(`the index share must be in (0, 1]: got ${indexShare}`);
+  return page.limit * indexShare;
+}
+
+/** The page's index hashes: those the postings hold and a lookup reads. */
+export function indexHashes(page: Pick<RewriteFingerprints, 'hashes' | 'limit'>, indexShare: number): Uint32Array {
+  const limit = indexLimit(page, indexShare);
+  let n = 0;
+  while (n < page.hashes.length && page.hashes[n]! < limit) n++;
+  return page.hashes.subarray(0, n);
+}
 
 export function isRewritePair(c: RewriteComparison, rule: RewriteRule = REWRITE_RULE): boolean {
   return c.shared >= rule.minShared && Math.max(c.aInB, c.bInA) >= rule.threshold;

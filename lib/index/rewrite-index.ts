@@ -1,7 +1,7 @@
 // The rewrite pairs among a set of pages, found through postings of their sampled hashes
 // (lib/fingerprint/rewrites.ts): scan's matcher, checked in the tests against comparing every pair.
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
-import { REWRITE_RULE, type RewriteComparison, type RewriteFingerprints, type RewriteRule, compareRewrites, isRewritePair, translated } from '../fingerprint/rewrites';
+import { REWRITE_RULE, type RewriteComparison, type RewriteFingerprints, type RewriteRule, compareRewrites, indexHashes, isRewritePair, translated } from '../fingerprint/rewrites';
 
 export interface RewritePair {
   a: number;
@@ -10,16 +10,18 @@ export interface RewritePair {
 }
 
 /**
- * The rewrite pairs among pages (indices a < b), found through postings: each sampled hash lists
- * the pages that have it, a hash on more than `maxPages` pages is left out (a pair of names every
- * page on the subject has), and only pages that share `rule.minShared` hashes are compared.
- * Equal to comparing every pair with the same hashes left out (the tests check it).
+ * The rewrite pairs among pages (indices a < b), found through postings: each index hash (a
+ * page's hashes below `rule.indexShare` of its limit) lists the pages that have it, a hash on more
+ * than `maxPages` pages is left out (a pair of names every page on the subject has), and only
+ * pages that share `rule.minIndexShared` index hashes are compared. Equal to comparing every pair
+ * with the same hashes left out and the same candidates (the tests check it).
  */
 export function findRewritePairs(pages: readonly RewriteFingerprints[], rule: RewriteRule = REWRITE_RULE, maxPages = Infinity): RewritePair[] {
-  if (!(rule.minShared >= 1)) throw new RangeError(`pages found through postings share a hash at least: minShared must be 1 or more, got ${rule.minShared}`);
+  if (!(rule.minIndexShared >= 1)) throw new RangeError(`pages found through postings share a hash at least: minIndexShared must be 1 or more, got ${rule.minIndexShared}`);
   const postings = new Map<number, number[]>();
-  pages.forEach((page, p) => {
-    for (const h of page.hashes) {
+  const indexed = pages.map((page) => indexHashes(page, rule.indexShare));
+  indexed.forEach((hashes, p) => {
+    for (const h of hashes) {
       const list = postings.get(h);
       if (list) list.push(p);
       else postings.set(h, [p]);
@@ -29,13 +31,13 @@ export function findRewritePairs(pages: readonly RewriteFingerprints[], rule: Re
   const out: RewritePair[] = [];
   pages.forEach((page, a) => {
     const shared = new Map<number, number>();
-    for (const h of page.hashes) {
+    for (const h of indexed[a]!) {
       const list = postings.get(h)!;
       if (list.length > maxPages) continue;
       for (const b of list) if (b > a) shared.set(b, (shared.get(b) ?? 0) + 1);
     }
     for (const [b, count] of [...shared].sort((x, y) => x[0] - y[0])) {
-      if (count < rule.minShared) continue;
+      if (count < rule.minIndexShared) continue;
       const comparison = compareRewrites(page, pages[b]!, skip);
       if (isRewritePair(comparison, rule)) out.push({ a, b, comparison });
     }
@@ -49,7 +51,9 @@ export function findRewritePairs(pages: readonly RewriteFingerprints[], rule: Re
 export interface RewriteSource {
   /** A hash on more than this many pages is left out (it names the subject, not the article). */
   readonly maxPages: number;
-  /** The pages holding each distinct hash that some page holds (the others are absent). */
+  /** The postings hold each page's hashes below this share of its limit (RewriteRule.indexShare). */
+  readonly indexShare: number;
+  /** The pages holding each distinct index hash asked for that some page holds (the others are absent). */
   postingsOf(hashes: ArrayLike<number>): MaybePromise<ReadonlyMap<number, ArrayLike<number>>>;
   /** A page's fingerprints; undefined if it has none. */
   fingerprintsOf(id: number): MaybePromise<RewriteFingerprints | undefined>;
@@ -73,9 +77,9 @@ export const MAX_REWRITE_CANDIDATES = 50;
 
 /**
  * The pages of `source` that are rewrites of `own` (the page `ownId`) by `rule`, the larger share
- * first. Candidates share `rule.minShared` hashes that are on at most `source.maxPages` pages; a
- * hash is left out of the comparison when the postings read say it is on more (the looked-up
- * page's hashes: the other page's own hashes are not read, so they always count).
+ * first. Candidates share `rule.minIndexShared` index hashes that are on at most `source.maxPages`
+ * pages; a hash is left out of the comparison when the postings read say it is on more (the
+ * looked-up page's index hashes: the others' are not read, so they always count).
  */
 export async function findRewriteMatches(
   source: RewriteSource,
@@ -83,8 +87,10 @@ export async function findRewriteMatches(
   ownId: number,
   { exclude, rule = REWRITE_RULE, maxCandidates = MAX_REWRITE_CANDIDATES }: { exclude?: (id: number) => boolean; rule?: RewriteRule; maxCandidates?: number } = {},
 ): Promise<RewriteMatch[]> {
-  if (own.hashes.length === 0) return [];
-  const postings = await source.postingsOf(own.hashes);
+  if (rule.indexShare !== source.indexShare) throw new RangeError(`the rule's index share (${rule.indexShare}) is not the index's (${source.indexShare})`);
+  const lookup = indexHashes(own, rule.indexShare);
+  if (lookup.length === 0) return [];
+  const postings = await source.postingsOf(lookup);
   const frequent = new Set<number>();
   const held = new Map<number, number>();
   for (const [h, ids] of postings) {
@@ -98,7 +104,7 @@ export async function findRewriteMatches(
     }
   }
   const candidates = [...held]
-    .filter(([, n]) => n >= rule.minShared)
+    .filter(([, n]) => n >= rule.minIndexShared)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, maxCandidates)
     .map(([id]) => id);
@@ -124,12 +130,15 @@ export class RewriteIndex implements RewriteSource {
   private readonly postings = new Map<number, number[]>();
   private readonly pages = new Map<number, RewriteFingerprints>();
 
-  constructor(readonly maxPages = Infinity) {}
+  constructor(
+    readonly maxPages = Infinity,
+    readonly indexShare = REWRITE_RULE.indexShare,
+  ) {}
 
   add(id: number, fingerprints: RewriteFingerprints): void {
     if (this.pages.has(id)) throw new Error(`page ${id} is already in the rewrite index`);
     this.pages.set(id, fingerprints);
-    for (const h of fingerprints.hashes) {
+    for (const h of indexHashes(fingerprints, this.indexShare)) {
       const list = this.postings.get(h);
       if (list) list.push(id);
       else this.postings.set(h, [id]);

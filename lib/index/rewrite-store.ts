@@ -7,14 +7,17 @@
 // - `rewrites`, keyed by group (PASSAGE_GROUP_PAGES consecutive page ids a value, lib/index/slots.ts):
 //   for each slot a varint length, then the page's bytes (lib/fingerprint/rewrite-codec.ts).
 //   These are the truth: the postings can be rebuilt from them.
-// - `rewritePostings`, keyed by bucket (lib/index/postings.ts): a hash's 20 kept bits are its key,
-//   whose low 16 bits choose the bucket and whose top 4 are its high in the bucket.
+// - `rewritePostings`, keyed by bucket (lib/index/postings.ts): which pages hold each index hash
+//   (a page's hashes below REWRITE_RULE.indexShare of its limit, rewriteIndexHashes). A hash's 20
+//   kept bits are its key, whose low 16 bits choose the bucket and whose top 4 are its high there;
+//   a bucket's page ids are Rice-coded (lib/index/rice-buckets.ts).
 //
-// A lookup reads the buckets of its page's hashes, then the fingerprints of the candidates that
-// share at least MIN_SHARED of them (lib/index/rewrite-index.ts findRewriteMatches).
+// A lookup reads the buckets of its page's index hashes, then the fingerprints of the candidates
+// that share at least REWRITE_RULE.minIndexShared of them (lib/index/rewrite-index.ts findRewriteMatches).
 import { decodeRewriteBytes, encodeRewriteBytes } from '../fingerprint/rewrite-codec';
-import { REWRITE_PARAMS, type RewriteFingerprints } from '../fingerprint/rewrites';
-import { type Bucket, applyBucketChange, bucketOf, encodeBucket, highOf, idsWith } from './postings';
+import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
+import { type Bucket, POSTING_BUCKET_BITS, applyBucketChange, bucketOf, highOf, idsWith } from './postings';
+import { decodeRiceBucket, encodeRiceBucket } from './rice-buckets';
 import { MAX_REWRITE_CANDIDATES, type RewriteMatch, type RewriteSource, findRewriteMatches } from './rewrite-index';
 import { type PostingReader, type PostingStore, ReadOnce, type SlotReader, type SlotStore, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from './slots';
 
@@ -24,6 +27,12 @@ export const REWRITE_MAX_PAGES = 100;
 /** The bits of a hash that are kept (REWRITE_PARAMS.sample.bits = 20), as a posting key. */
 const KEY_SHIFT = 32 - REWRITE_PARAMS.sample.bits;
 const keyOf = (hash: number): number => hash >>> KEY_SHIFT;
+/** A key's bits past the bucket's: its high in the bucket. */
+const HIGH_BITS = REWRITE_PARAMS.sample.bits - POSTING_BUCKET_BITS;
+
+/** A bucket of `rewritePostings` as stored (lib/index/rice-buckets.ts). */
+export const encodeRewriteBucket = (bucket: Bucket): Uint8Array => encodeRiceBucket(bucket, HIGH_BITS);
+export const decodeRewriteBucket = (bytes: Uint8Array): Bucket => decodeRiceBucket(bytes, HIGH_BITS);
 
 /**
  * The rewrite index within one transaction, as PassageRows is for passages: reads see the
@@ -31,12 +40,13 @@ const keyOf = (hash: number): number => hash >>> KEY_SHIFT;
  */
 export class RewriteRows implements RewriteSource {
   readonly maxPages = REWRITE_MAX_PAGES;
+  readonly indexShare = REWRITE_RULE.indexShare;
   // read lazily: the arrows reach the stores only when called, after the constructor
   private readonly groups = new ReadOnce((group) => this.rewrites.get(group).then((value) => (value === undefined ? [] : decodeRewriteGroup(group, value))));
   private readonly changedGroups = new Set<number>();
   /** Each page changed so far: its bytes before the transaction's first change, and whether its new postings wait for organising. */
   private readonly changed = new Map<number, { before: Uint8Array | undefined; pending: boolean }>();
-  private readonly buckets = new ReadOnce((bucket) => readBucket(this.postings, bucket, 'rewrite postings'));
+  private readonly buckets = new ReadOnce((bucket) => readBucket(this.postings, bucket, 'rewrite postings', decodeRewriteBucket));
 
   constructor(
     private readonly rewrites: SlotReader | SlotStore,
@@ -66,6 +76,16 @@ export class RewriteRows implements RewriteSource {
 
   private bucket(bucket: number): Promise<Bucket> {
     return this.buckets.get(bucket);
+  }
+
+  /**
+   * Starts reading the buckets a lookup of `fingerprints` reads, and returns at once: a reader
+   * calls it before its other lookups, so that the store's reads overlap (a later lookup finds the
+   * buckets read or on their way). A failed read fails that lookup, not this call.
+   */
+  prefetch(fingerprints: Pick<RewriteFingerprints, 'hashes' | 'limit'> | undefined): void {
+    if (fingerprints === undefined) return;
+    for (const h of rewriteIndexHashes(fingerprints)) void this.bucket(bucketOf(keyOf(h)));
   }
 
   async postingsOf(hashes: ArrayLike<number>): Promise<Map<number, Uint32Array>> {
@@ -111,11 +131,11 @@ export class RewriteRows implements RewriteSource {
     };
     const pendingGroups = new Set<number>();
     for (const [id, { before, pending }] of this.changed) {
-      if (before !== undefined) for (const h of decodeRewriteBytes(before).hashes) change(h).remove.push(highOf(keyOf(h)), id);
+      if (before !== undefined) for (const h of rewriteIndexHashes(decodeRewriteBytes(before))) change(h).remove.push(highOf(keyOf(h)), id);
       const now = await this.fingerprintsOf(id);
       if (now === undefined) continue;
       if (pending) pendingGroups.add(groupOf(id).group);
-      else for (const h of now.hashes) change(h).add.push(highOf(keyOf(h)), id);
+      else for (const h of rewriteIndexHashes(now)) change(h).add.push(highOf(keyOf(h)), id);
     }
     const rewrites = writable(this.rewrites);
     await Promise.all([
@@ -137,7 +157,7 @@ export class RewriteRows implements RewriteSource {
       [...changes].map(async ([b, c]) => {
         const bucket = applyBucketChange(await this.bucket(b), c);
         this.buckets.set(b, bucket);
-        return bucket.highs.length === 0 ? postings.delete(b) : postings.put(encodeBucket(bucket), b);
+        return bucket.highs.length === 0 ? postings.delete(b) : postings.put(encodeRewriteBucket(bucket), b);
       }),
     );
   }
@@ -146,6 +166,11 @@ export class RewriteRows implements RewriteSource {
 /** A value of `rewrites`: each slot's bytes; a RangeError naming the group if it is damaged. */
 export function decodeRewriteGroup(group: number, value: unknown): (Uint8Array | undefined)[] {
   return decodeSlots(group, value, 'rewrite fingerprints');
+}
+
+/** The hashes of a page that `rewritePostings` holds. */
+export function rewriteIndexHashes(fingerprints: Pick<RewriteFingerprints, 'hashes' | 'limit'>): Uint32Array {
+  return indexHashes(fingerprints, REWRITE_RULE.indexShare);
 }
 
 /** A rewrite hash's bucket in `rewritePostings` and its high there. */

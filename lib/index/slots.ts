@@ -94,13 +94,13 @@ export class ReadOnce<V> {
   }
 }
 
-/** A bucket of postings as stored (EMPTY_BUCKET if none); a RangeError naming `what` and the bucket if its value is damaged. */
-export async function readBucket(postings: PostingReader, bucket: number, what: string): Promise<Bucket> {
+/** A bucket of postings as stored (EMPTY_BUCKET if none), read by `decode`; a RangeError naming `what` and the bucket if its value is damaged. */
+export async function readBucket(postings: PostingReader, bucket: number, what: string, decode: (bytes: Uint8Array) => Bucket = decodeBucket): Promise<Bucket> {
   const value: unknown = await postings.get(bucket);
   if (value === undefined) return EMPTY_BUCKET;
   if (!(value instanceof Uint8Array)) throw new RangeError(`Doppel's stored ${what} of bucket ${bucket} are damaged: they are not bytes.`);
   try {
-    return decodeBucket(value);
+    return decode(value);
   } catch (error) {
     throw new RangeError(`Doppel's stored ${what} of bucket ${bucket} are damaged: ${(error as Error).message}.`);
   }

@@ -273,6 +273,7 @@ export class PageStore implements PageReader {
       };
       const groupK = Math.min(groupsMeta.k, design.k);
       const lookupK = Math.max(groupK, Math.min(k, design.k));
+      passages.prefetch(visit.passages), rewrites.prefetch(visit.rewrites); // both indexes' buckets read while the tables are
       const near = await findNear(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
       const shared = await recordPassages(rows, passages, recheckCopies, record, old, visit.passages);
       if (isPassageCopy(record, shared)) record.passageCopy = true;
@@ -360,8 +361,8 @@ export class PageStore implements PageReader {
       if (record === undefined) return undefined;
       const [near, own, ownRewrites] = await Promise.all([
         findNear(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), queryK(stored, options), record.url),
-        passages.fingerprintsOf(record.id),
-        rewrites.fingerprintsOf(record.id),
+        passages.fingerprintsOf(record.id).then((f) => (passages.prefetch(f), f)), // buckets on their way at once
+        rewrites.fingerprintsOf(record.id).then((f) => (rewrites.prefetch(f), f)),
       ]);
       const listed = new Set(near.map((m) => m.record.id));
       const shared = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, record.id, listed);

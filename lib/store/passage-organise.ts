@@ -22,7 +22,7 @@ import { isPassageCopyOf } from '../report/copies';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
-import { bucketAndHigh, decodeRewriteGroup } from '../index/rewrite-store';
+import { bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
 import type { PageStore } from './pages';
 import { storedRecord } from './records';
 import { PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
@@ -209,7 +209,7 @@ async function indexPendingRewrites(store: PageStore, groups: readonly number[],
         if (values[i] === undefined) return;
         decodeRewriteGroup(group, values[i]).forEach((bytes, slot) => {
           if (bytes === undefined) return;
-          for (const h of decodeRewriteBytes(bytes).hashes) {
+          for (const h of rewriteIndexHashes(decodeRewriteBytes(bytes))) {
             const { bucket, high: top } = bucketAndHigh(h);
             if (bucket < low || bucket >= high) continue;
             keys.push(((bucket - low) << 16) | top);

@@ -171,6 +171,11 @@ export class PassageRows {
     return this.buckets.get(bucket);
   }
 
+  /** Starts reading the buckets a lookup of `fingerprints` reads, and returns at once (as RewriteRows.prefetch). */
+  prefetch(fingerprints: { hashes: ArrayLike<number> } | undefined): void {
+    if (fingerprints !== undefined) for (let i = 0; i < fingerprints.hashes.length; i++) void this.bucket(bucketOf(fingerprints.hashes[i]!));
+  }
+
   /** The postings of each distinct hash, read in parallel (hashes no page holds are absent). */
   async postingsOf(hashes: ArrayLike<number>): Promise<Map<number, Posting>> {
     const distinct = [...new Set(Array.from(hashes))];

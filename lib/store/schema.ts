@@ -16,7 +16,8 @@
 //   (0 to 2^16 − 1), which pages hold each hash: the passage index (lib/store/passages.ts).
 // - `rewrites`, out-of-line keys: the block number. The rewrite fingerprints of the block's pages
 //   (hashes of pairs of rare words, 20 bits each, no text), and `rewritePostings`, out-of-line keys:
-//   the bucket number, which pages hold each hash: the rewrite index (lib/store/rewrites.ts).
+//   the bucket number, which pages hold each index hash, Rice-coded: the rewrite index
+//   (lib/index/rewrite-store.ts).
 // - `siteCounts`, keyed by bucket (0–63, a hash of the site: lib/store/tally.ts): {bucket, rows},
 //   rows being {site, pages, copies} for every site of the bucket with a page, kept by every write
 //   in its transaction, so that the history page reads 64 values instead of counting pages.

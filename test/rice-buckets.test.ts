@@ -1,0 +1,78 @@
+// The rewrite index's Rice-coded posting buckets (lib/index/rice-buckets.ts): exact bytes for a
+// small bucket, round trips of seeded random buckets, smaller than the passage buckets' varints at
+// a million pages' spread, and damaged bytes named.
+import { describe, expect, it } from 'vitest';
+import { type Bucket, EMPTY_BUCKET, applyBucketChange, encodeBucket } from '../lib/index/postings';
+import { decodeRiceBucket, encodeRiceBucket } from '../lib/index/rice-buckets';
+import { mulberry32 } from '../lib/random';
+
+const bucket = (pairs: [number, number][]): Bucket => applyBucketChange(EMPTY_BUCKET, { add: pairs.flat(), remove: [] });
+
+/** A bucket of `entries` random [high, id] pairs, ids below `maxId`. */
+function randomBucket(seed: number, entries: number, maxId: number, highBits: number): Bucket {
+  const random = mulberry32(seed);
+  return bucket(Array.from({ length: entries }, () => [Math.floor(random() * 2 ** highBits), Math.floor(random() * maxId)]));
+}
+
+describe('Rice-coded rewrite buckets', () => {
+  it('writes a small bucket as the format says', () => {
+    // entries [0, 5], [0, 9], [2, 1]: 3 entries, mean gap (9 + 1) × 4 / 3 × ln 2 → k = 3
+    const b = bucket([[0, 5], [0, 9], [2, 1]]);
+    const bytes = encodeRiceBucket(b, 2);
+    // head: 3 · k 3 · counts 2 0 1 0; gaps 5, 3, 1 → 0 101 · 0 011 · 0 001 → 0101 0011 0001 (pad 0000)
+    expect([...bytes]).toEqual([3, 3, 2, 0, 1, 0, 0b0101_0011, 0b0001_0000]);
+    expect(decodeRiceBucket(bytes, 2)).toEqual(b);
+  });
+
+  it('writes an empty bucket as one byte', () => {
+    expect([...encodeRiceBucket(EMPTY_BUCKET, 4)]).toEqual([0]);
+    expect(decodeRiceBucket(Uint8Array.of(0), 4)).toEqual(EMPTY_BUCKET);
+  });
+
+  it.each([
+    [1, 1, 10, 4],
+    [2, 50, 1_000, 4],
+    [3, 427, 1_000_000, 4],
+    [4, 2_000, 50_000, 4],
+    [5, 300, 2 ** 32 - 1, 4],
+    [6, 100, 1_000_000, 0],
+  ])('seed %i: %i entries, ids below %i, %i high bits, read back as written', (seed, entries, maxId, highBits) => {
+    const b = randomBucket(seed, entries, maxId, highBits);
+    expect(decodeRiceBucket(encodeRiceBucket(b, highBits), highBits)).toEqual(b);
+  });
+
+  it('keeps a page id of 2^32 − 1 and a high with one far id', () => {
+    const b = bucket([[0, 0], [0, 2 ** 32 - 1], [15, 7], [15, 8], [15, 9]]);
+    expect(decodeRiceBucket(encodeRiceBucket(b, 4), 4)).toEqual(b);
+  });
+
+  it('takes about 17 bits an entry where the varints take 3 bytes or more, at a million pages (27 pages a hash)', () => {
+    const b = randomBucket(7, 427, 1_000_000, 4);
+    const rice = encodeRiceBucket(b, 4).length / 427;
+    const varints = encodeBucket(b).length / 427;
+    expect(rice).toBeLessThan(2.3);
+    expect(varints).toBeGreaterThan(3);
+  });
+
+  it('refuses a bucket it cannot write', () => {
+    expect(() => encodeRiceBucket(bucket([[16, 1]]), 4)).toThrow("a rewrite bucket's high 16 does not fit 4 bits");
+    expect(() => encodeRiceBucket({ ...bucket([[1, 1]]), flagged: Uint16Array.of(1) }, 4)).toThrow('a rewrite bucket has no flagged hashes');
+    expect(() => encodeRiceBucket({ highs: Uint16Array.of(1, 1), ids: Uint32Array.of(5, 5), flagged: new Uint16Array(0) }, 4)).toThrow('are not sorted, each once (entry 1)');
+  });
+
+  const good = [...encodeRiceBucket(bucket([[0, 5], [0, 9], [2, 1]]), 2)];
+  it.each([
+    ['no bytes', [], 'the bytes end inside a number'],
+    ['a count past its bytes', [200, 1], 'counts more entries than its bytes can hold'],
+    ['the head cut', [3], "the bytes end inside the bucket's head"],
+    ['k past 31', [3, 40, 2, 0, 1, 0, 0], 'Rice parameter 40 is past 31'],
+    ['highs holding more than the count', [3, 3, 2, 2, 1, 0, 0, 0], "a bucket's highs hold more entries than it counts"],
+    ['highs holding fewer', [3, 3, 1, 0, 1, 0, 0, 0], "a bucket's highs hold 2 entries, not the 3 it counts"],
+    ['the entries cut', good.slice(0, -1), 'the bytes end inside an entry'],
+    ['a byte past the entries', [...good, 0], 'a bucket has 1 bytes past its entries'],
+    ['bits set past the entries', [...good.slice(0, -1), 0b0001_0001], "a bucket's last byte has bits past its entries"],
+    ['an empty bucket with more', [0, 1], 'an empty bucket has 1 bytes past its count'],
+  ])('names what is wrong: %s', (_name, bytes, why) => {
+    expect(() => decodeRiceBucket(Uint8Array.from(bytes), 2)).toThrow(why);
+  });
+});
