@@ -49,8 +49,8 @@ describe('the copy rule', () => {
   it.each([
     [{}, false],
     [{ copySite: 'b.example' }, true],
-    [{ passageCopy: true as const }, true],
-    [{ copySite: 'b.example', passageCopy: true as const }, true],
+    [{ contentCopy: true as const }, true],
+    [{ copySite: 'b.example', contentCopy: true as const }, true],
   ])('isCopy %j → %s', (record, expected) => {
     expect(isCopy(record)).toBe(expected);
   });

@@ -240,7 +240,7 @@ async function expectStoreMatches(store: PageStore, pages: readonly (TestPage & 
     const near = new Set(found.near.map((m) => m.record.url));
     const got = found.passages.map(({ record, match }) => ({ url: record.url, share: match.share, otherShare: match.otherShare, hashes: match.hashes }));
     expect(got, `${what}: ${p.url}`).toEqual(expected.matches.get(p.url)!.filter((m) => !near.has(m.url)));
-    expect((await store.get(p.url))!.passageCopy === true, `${what}: is ${p.url} a passage copy?`).toBe(expected.copies.has(p.url));
+    expect((await store.get(p.url))!.contentCopy === true, `${what}: is ${p.url} a passage copy?`).toBe(expected.copies.has(p.url));
   }
   await expectCountsKept(store.db, what);
 }

@@ -1,9 +1,9 @@
 // "Sites that copy": per site, the pages recorded and how many are copies (near-duplicates of a
-// page first seen on another site, or pages with at least half their words in passages shared with
-// such a page); flagged sites first (lib/report/groups.ts's rule, stated on the page by `siteFlagRule`),
+// page first seen on another site, pages with at least half their words in passages shared with
+// such a page, or rewrites and translations of one); flagged sites first (lib/report/groups.ts's rule, stated on the page by `siteFlagRule`),
 // each with its evidence one click away and a mark the user can set.
 import type { SiteMark, SiteStanding } from '@/lib/report/groups';
-import { readSiteEvidence, readSiteStandings } from '@/lib/ui/history-data';
+import { evidenceVerb, readSiteEvidence, readSiteStandings } from '@/lib/ui/history-data';
 import type { PageRecord } from '@/lib/store/schema';
 import { $, errorText, l, markOnce, onPagesChanged, pageLink, send, settings, store } from './shared';
 import { firstScreen } from './list';
@@ -35,14 +35,14 @@ async function showEvidence(site: string, cell: HTMLElement): Promise<void> {
     }
     const list = document.createElement('ul');
     list.className = 'evidence-list';
-    for (const { copy, original, share } of evidence) {
+    for (const entry of evidence) {
+      const { copy, original, share, rewrite } = entry;
       const item = document.createElement('li');
       item.dataset['copy'] = copy.url;
       item.dataset['original'] = original.url;
-      // a passage copy says how much of it is shared; a near-duplicate simply copies
-      const verb = share === undefined ? l.t('copies') : l.t('copiesPassages', l.share(share));
       if (share !== undefined) item.dataset['share'] = String(share);
-      item.append(pageLink(copy), seen(copy), ` ${verb} `, pageLink(original), seen(original));
+      if (rewrite !== undefined) item.dataset['rewrite'] = rewrite.translated ? 'translation' : 'rewrite';
+      item.append(pageLink(copy), seen(copy), ` ${evidenceVerb(l, entry)} `, pageLink(original), seen(original));
       list.append(item);
     }
     cell.replaceChildren(list);

@@ -1,11 +1,14 @@
 // Which pages are copies: the rule behind the badge's words, the history page's "Sites that copy"
-// and the copySite and passageCopy fields the store keeps, written once.
+// and the copySite and contentCopy fields the store keeps, written once.
 //
 // - A near-duplicate copy: a page in a group of near-duplicates whose root (the page seen first)
 //   is on another site (lib/report/groups.ts groupFieldsOf gives it copySite).
 // - A passage copy: a page with at least PASSAGE_COPY_SHARE of its words in passages it shares
-//   with a page first seen before it on another site (passageCopy).
-// A page is a copy when it is either (isCopy).
+//   with a page first seen before it on another site.
+// - A rewrite copy: a rewrite or translation (lib/index/rewrite-index.ts: the pair keeps the order
+//   of its rare words) of a page first seen before it on another site.
+// The store keeps whether a page is a passage or a rewrite copy as contentCopy (isContentCopy). A
+// page is a copy when it is any of the three (isCopy).
 import { seenBefore } from './groups';
 
 /** At least this share of a page's words in passages shared with an earlier page of another site makes it a copy. */
@@ -36,5 +39,19 @@ export function isPassageCopy(page: CopyPage, matches: readonly { record: CopyPa
   return matches.some(({ record, match }) => isPassageCopyOf(page, record, match.share));
 }
 
-/** Whether a page counts as a copy for the sites that copy: a near-duplicate or a passage copy of a page first seen on another site. */
-export const isCopy = (record: { copySite?: string; passageCopy?: true }): boolean => record.copySite !== undefined || record.passageCopy === true;
+/** Whether `page` is a rewrite copy by these matches (each a page that it rewrites or translates, or that rewrites it). */
+export function isRewriteCopy(page: CopyPage, matches: readonly { record: CopyPage }[]): boolean {
+  return matches.some(({ record }) => mayCopy(page, record));
+}
+
+/** Whether a page is a passage copy or a rewrite copy by these matches: its contentCopy. */
+export function isContentCopy(
+  page: CopyPage,
+  passages: readonly { record: CopyPage; match: { share: number } }[],
+  rewrites: readonly { record: CopyPage }[],
+): boolean {
+  return isPassageCopy(page, passages) || isRewriteCopy(page, rewrites);
+}
+
+/** Whether a page counts as a copy for the sites that copy: a near-duplicate, a passage copy or a rewrite copy of a page first seen on another site. */
+export const isCopy = (record: { copySite?: string; contentCopy?: true }): boolean => record.copySite !== undefined || record.contentCopy === true;

@@ -6,17 +6,17 @@ import { siteOf } from '../url';
 import type { PageRecord } from './record';
 
 /**
- * [url, title, fingerprints, firstSeen, lastSeen, visits, group?, copySite?, passageCopy?]. The
+ * [url, title, fingerprints, firstSeen, lastSeen, visits, group?, copySite?, contentCopy?]. The
  * fingerprints are 16 bytes, the simhash then the check, or 8 when the check is unknown (NO_CHECK).
  * A simhash that is not 16 hex digits (an unreadable record, which matches nothing) is kept as the
  * two strings, so that nothing is lost. `group` is null when a later field is present without it,
- * `copySite` null when passageCopy (1) is present without it.
+ * `copySite` null when contentCopy (1) is present without it.
  */
 export type StoredPage =
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number]
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null]
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string]
-  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string | null, passageCopy: 1];
+  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string | null, contentCopy: 1];
 
 /** A record as the codec takes it. */
 export type PageValue = PageRecord;
@@ -55,13 +55,13 @@ export function checkStorable(page: PageValue): void {
   if (!Number.isSafeInteger(page.visits) || page.visits < 0) fail('its visits are not a count');
   if (page.group !== undefined && typeof page.group !== 'string') fail('its group is not text');
   if (page.copySite !== undefined && typeof page.copySite !== 'string') fail('its copySite is not text');
-  if (page.passageCopy !== undefined && page.passageCopy !== true) fail('its passageCopy is not true');
+  if (page.contentCopy !== undefined && page.contentCopy !== true) fail('its contentCopy is not true');
 }
 
 /** The stored form of a page. The site is not kept: decodePage gives the URL's host. */
 export function encodePage(page: PageValue): StoredPage {
   const stored: StoredPage = [page.url, page.title, packFingerprints(page.simhash, page.check), page.firstSeen, page.lastSeen, page.visits];
-  if (page.passageCopy === true) return [...stored, page.group ?? null, page.copySite ?? null, 1];
+  if (page.contentCopy === true) return [...stored, page.group ?? null, page.copySite ?? null, 1];
   if (page.copySite !== undefined) return [...stored, page.group ?? null, page.copySite];
   if (page.group !== undefined) return [...stored, page.group];
   return stored;
@@ -73,7 +73,7 @@ export function decodePage(id: number, value: unknown): PageValue {
     throw new RangeError(`Doppel's stored page ${id} is damaged: ${why}.`);
   };
   if (!Array.isArray(value) || value.length < 6 || value.length > 9) return fail('it is not a list of 6 to 9 fields');
-  const [url, title, fingerprints, firstSeen, lastSeen, visits, group, copySite, passageCopy] = value as unknown[];
+  const [url, title, fingerprints, firstSeen, lastSeen, visits, group, copySite, contentCopy] = value as unknown[];
   if (typeof url !== 'string') return fail('its URL is not text');
   let site: string;
   try {
@@ -99,11 +99,11 @@ export function decodePage(id: number, value: unknown): PageValue {
   if (typeof visits !== 'number' || !Number.isSafeInteger(visits) || visits < 0) return fail('its visits are not a count');
   if (group !== undefined && group !== null && typeof group !== 'string') return fail('its group is not text');
   if (copySite !== undefined && typeof copySite !== 'string' && !(value.length === 9 && copySite === null)) return fail('its copySite is not text');
-  if (value.length === 9 && passageCopy !== 1) return fail('its ninth field is not 1');
+  if (value.length === 9 && contentCopy !== 1) return fail('its ninth field is not 1');
   if (value.length === 7 && group === null) return fail('it has a null group and no copySite');
   const page: PageValue = { id, url, title, site, simhash, check, firstSeen: firstSeen as number, lastSeen: lastSeen as number, visits };
   if (typeof group === 'string') page.group = group;
   if (typeof copySite === 'string') page.copySite = copySite;
-  if (passageCopy === 1) page.passageCopy = true;
+  if (contentCopy === 1) page.contentCopy = true;
   return page;
 }

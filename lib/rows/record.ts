@@ -23,21 +23,22 @@ export interface PageRecord {
   /** The page's site, present only when the page is a near-duplicate of a page first seen on another site (its group's root). */
   copySite?: string;
   /**
-   * Present (true) only when at least half of the page's words are in passages it shares with a
-   * page first seen before it on another site (lib/store/passages.ts). A page is a copy when it
-   * has copySite or passageCopy (lib/report/copies.ts isCopy).
+   * Present (true) only when the page copies the content of a page first seen before it on another
+   * site: at least half of its words are in passages they share (lib/store/passages.ts), or it is
+   * a rewrite or translation of it (lib/index/rewrite-store.ts). A page is a copy when it has
+   * copySite or contentCopy (lib/report/copies.ts isCopy).
    */
-  passageCopy?: true;
+  contentCopy?: true;
 }
 
 
 /** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
 export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits'] as const;
 /** Fields present only on some records (see PageRecord). */
-export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite', 'passageCopy'] as const;
+export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite', 'contentCopy'] as const;
 
 /** A record without its key and group fields: what writers give updateMany, which derives them. */
-export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite' | 'passageCopy'>;
+export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite' | 'contentCopy'>;
 
 /** A value of the `blocks` store: [BLOCK_FORMAT, deflated text, fingerprints] (lib/rows/blocks.ts). */
 export type StoredBlock = [format: 1, text: Uint8Array, fingerprints: Uint8Array];

@@ -1,13 +1,15 @@
 // Keeping the passage index (lib/store/passages.ts) with each change of a page, in its
 // transaction: a visited page's fingerprints and the pages it shares passages with, forgetting
-// pages, and which pages are passage copies (lib/report/copies.ts) once the postings are written.
+// pages, and which pages are passage or rewrite copies (contentCopy, lib/report/copies.ts) once
+// the postings are written (the rewrites' part is page-rewrites.ts).
 import type { RewriteRows } from '../index/rewrite-store';
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { encodePassageBytes } from '../fingerprint/passage-codec';
-import { isPassageCopy, isPassageCopyOf, mayCopy } from '../report/copies';
+import { isContentCopy, isPassageCopyOf, mayCopy } from '../report/copies';
 import type { PageRows } from '../rows/page-rows';
 import { type PassageRows, type RecordMatch, passageMatches } from './passages';
 import { regroupAfterRemoval } from './page-groups';
+import { rewriteCopiesMadeBy, rewriteMatchesOf, sameBytes } from './page-rewrites';
 import { storedRecord } from './records';
 import type { PageRecord } from './schema';
 import type { Tally } from './tally';
@@ -17,18 +19,19 @@ export interface PassageUpkeep {
   rows: PageRows;
   tally: Tally;
   passages: PassageRows;
-  /** Pages whose passageCopy is to be worked out again once the postings are written (a page they share passages with changed or went). */
+  /** Pages whose contentCopy is to be worked out again once the postings are written (a page they share passages with, or rewrite, changed or went). */
   recheckCopies: Set<number>;
 }
 
 /**
  * Forgets `gone` (stored records) with their passage fingerprints, regroups what is left of their
- * groups, and has the passage copies they made copies worked out again; returns how many.
+ * groups, and has the passage and rewrite copies they made copies worked out again; returns how many.
  */
 export async function forget({ rows, tally, passages, rewrites, recheckCopies }: PassageUpkeep & { rewrites: RewriteRows }, gone: readonly PageRecord[], k: number): Promise<number> {
   const goneIds = new Set(gone.map((record) => record.id));
   for (const record of gone) {
-    for (const id of await copiesMadeBy(rows, passages, record)) if (!goneIds.has(id)) recheckCopies.add(id);
+    const made = [...(await copiesMadeBy(rows, passages, record)), ...(await rewriteCopiesMadeBy(rows, rewrites, record))];
+    for (const id of made) if (!goneIds.has(id)) recheckCopies.add(id);
   }
   await Promise.all(
     gone.map(async (record) => {
@@ -41,12 +44,12 @@ export async function forget({ rows, tally, passages, rewrites, recheckCopies }:
   return gone.length;
 }
 
-/** The passage copies that `page`'s kept fingerprints may be what makes copies: later pages of another site, marked passageCopy, sharing its passages. */
+/** The passage copies that `page`'s kept fingerprints may be what makes copies: later pages of another site, marked contentCopy, sharing its passages. */
 async function copiesMadeBy(rows: PageRows, passages: PassageRows, page: PageRecord): Promise<number[]> {
   const own = await passages.fingerprintsOf(page.id);
   if (own === undefined) return [];
   const matches = await passageMatches(passages, (id) => rows.get(id), own, page.id);
-  return matches.filter(({ record }) => record.passageCopy === true && mayCopy(record, page)).map(({ record }) => record.id);
+  return matches.filter(({ record }) => record.contentCopy === true && mayCopy(record, page)).map(({ record }) => record.id);
 }
 
 /**
@@ -64,7 +67,7 @@ export async function recordPassages(
 ): Promise<RecordMatch[]> {
   const bytes = fingerprints === undefined ? undefined : encodePassageBytes(fingerprints);
   const before = old === undefined ? undefined : await passages.bytesOf(record.id);
-  const same = before !== undefined && bytes !== undefined && before.length === bytes.length && before.every((b, i) => b === bytes[i]);
+  const same = sameBytes(before, bytes);
   // a revisit with the same text changes no posting and no other page's standing
   if (old !== undefined && !same) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
   if (fingerprints === undefined) {
@@ -83,17 +86,18 @@ export async function recordPassages(
   return shared;
 }
 
-/** Works out passageCopy again for the pages `ids` from their passage matches as the postings are now (written: PassageRows.flush). */
-export async function recheckPassageCopies(rows: PageRows, tally: Tally, passages: PassageRows, ids: ReadonlySet<number>): Promise<void> {
+/** Works out contentCopy again for the pages `ids` from their passage and rewrite matches as the postings are now (written: PassageRows.flush, RewriteRows.flush). */
+export async function recheckContentCopies(rows: PageRows, tally: Tally, passages: PassageRows, rewrites: RewriteRows, ids: ReadonlySet<number>): Promise<void> {
   for (const id of ids) {
     const record = await rows.get(id);
     if (record === undefined) continue;
-    const own = await passages.fingerprintsOf(id);
-    const copy = own !== undefined && isPassageCopy(record, await passageMatches(passages, (other) => rows.get(other), own, id));
-    if (copy === (record.passageCopy === true)) continue;
+    const [own, ownRewrites] = await Promise.all([passages.fingerprintsOf(id), rewrites.fingerprintsOf(id)]);
+    const shared = own === undefined ? [] : await passageMatches(passages, (other) => rows.get(other), own, id);
+    const copy = isContentCopy(record, shared, ownRewrites === undefined ? [] : await rewriteMatchesOf(rows, rewrites, ownRewrites, id));
+    if (copy === (record.contentCopy === true)) continue;
     const written = storedRecord(record);
-    if (copy) written.passageCopy = true;
-    else delete written.passageCopy;
+    if (copy) written.contentCopy = true;
+    else delete written.contentCopy;
     tally.change(record, written);
     await rows.put(written);
   }

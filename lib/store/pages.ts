@@ -7,7 +7,7 @@ import { type RewriteRecordMatch, RewriteRows, rewriteMatches } from '../index/r
 import { DEFAULT_K, type TableDesign, designTables } from '../index/tables';
 import { nearIndex } from '../index/table-runs';
 import { EMPTY_RUN_INDEX } from '../index/runs';
-import { isPassageCopy } from '../report/copies';
+import { isContentCopy } from '../report/copies';
 import { PageRows } from '../rows/page-rows';
 import { writeRunIndex } from '../rows/run-index';
 import type { IDBPTransaction } from 'idb';
@@ -17,7 +17,8 @@ import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, t
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import { type Kept, PassageRows, type RecordMatch, parsePending, passageMatches, pendingAfter, withBytes } from './passages';
-import { type PassageUpkeep, forget, recheckPassageCopies, recordPassages } from './page-passages';
+import { type PassageUpkeep, forget, recheckContentCopies, recordPassages } from './page-passages';
+import { recordRewrites } from './page-rewrites';
 import { regroupAround } from './page-groups';
 import { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
 
@@ -40,7 +41,7 @@ export interface Writing {
   passages: PassageRows;
   /** The pages' rewrite fingerprints and postings. */
   rewrites: RewriteRows;
-  /** Pages whose passageCopy is to be worked out again once the postings are written (a page they share passages with changed or went). */
+  /** Pages whose contentCopy is to be worked out again once the postings are written (a page they share passages with, or rewrite, changed or went). */
   recheckCopies: Set<number>;
   stored: StoredDesign;
   groups: GroupsMeta;
@@ -180,7 +181,7 @@ export class PageStore implements PageReader {
         const pending = parsePending(await meta.get('passagePending'));
         if (written.pendingBlocks.length > 0 || pending.blocks.length > 0) await meta.put(pendingAfter(pending, written), 'passagePending');
       }
-      await recheckPassageCopies(rows, tally, passages, recheckCopies);
+      await recheckContentCopies(rows, tally, passages, rewrites, recheckCopies);
       await tally.flush(meta, tx.objectStore('siteCounts'));
       await rows.flush(meta, (id) => writeDesigns(stored, id));
       return result;
@@ -276,9 +277,8 @@ export class PageStore implements PageReader {
       passages.prefetch(visit.passages), rewrites.prefetch(visit.rewrites); // both indexes' buckets read while the tables are
       const near = await findNear(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
       const shared = await recordPassages(rows, passages, recheckCopies, record, old, visit.passages);
-      if (isPassageCopy(record, shared)) record.passageCopy = true;
-      const rewritten = visit.rewrites === undefined ? [] : await rewriteMatches(rewrites, (id) => rows.get(id), visit.rewrites, record.id);
-      await rewrites.set(record.id, visit.rewrites);
+      const rewritten = await recordRewrites(rows, rewrites, recheckCopies, record, old, visit.rewrites);
+      if (isContentCopy(record, shared, rewritten)) record.contentCopy = true;
       // the trees (the tables among them) follow the record when the transaction's writes are flushed
       if (old !== undefined && old.simhash === simhash && old.site === record.site) {
         // same text: the groups stay as they are

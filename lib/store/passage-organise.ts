@@ -13,17 +13,21 @@
 // 2. Copies. One pass over every bucket finds the pairs of pages that hold two or more of the same
 //    hashes (not boilerplate), one of them pending: only those can share a passage of 30 words
 //    (lib/index/passage-index.ts). Each pair is compared from both sides, as a lookup of either page
-//    would; a pending page is a passage copy exactly when a pair says so, and a page stored
-//    before becomes one when a pending page it shares with was seen before it on another site.
+//    would. Then each pending page with rewrite fingerprints is looked up in the rewrite index, as
+//    a visit would (a rewrite key is on dozens of pages, too many for pairs), and so is each later
+//    page of another site that one of them finds. A pending page is a content copy exactly when
+//    its pairs or its lookup say so, and a page stored before becomes one when a pending page it
+//    shares with, or rewrites, was seen before it on another site.
 // 3. The blocks are taken off the pending list.
 import { BOILERPLATE, comparePassages } from '../index/passage-index';
 import type { PassageFingerprints } from '../fingerprint/passages';
-import { isPassageCopyOf } from '../report/copies';
+import { isPassageCopyOf, isRewriteCopy, mayCopy } from '../report/copies';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
 import type { PageStore } from './pages';
+import { rewriteMatchesOf } from './page-rewrites';
 import { storedRecord } from './records';
 import { PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
 import type { PageRecord, PendingPassages } from './schema';
@@ -39,6 +43,15 @@ const BUCKETS_PER_WRITE = 1024;
 const BUCKETS_PER_SCAN = 4096;
 /** Records rewritten a transaction when copies change. */
 const RECORDS_PER_WRITE = 500;
+/** Pages looked up in the rewrite index a readonly transaction (the buckets it reads are kept until it ends). */
+const REWRITE_LOOKUPS_PER_READ = 256;
+/**
+ * Organising looks the pending pages up in the rewrite index, as visits would, only for an import
+ * of at most this many pages' blocks: each lookup reads a few dozen buckets, so a million would
+ * take hours. Past it, the imported rewrites are listed by the popup but not counted as copies
+ * (PassageOrganised.rewriteCopiesLeft says how many pages were left).
+ */
+export const MAX_REWRITE_LOOKUPS = 20_000;
 
 export interface PassageProgress {
   phase: 'passages';
@@ -51,9 +64,12 @@ export interface PassageOrganised {
   pages: number;
   fingerprints: number;
   passes: number;
-  /** Pairs of pages compared, and the pages whose passageCopy changed. */
+  /** Pairs of pages compared, and the pages whose contentCopy changed. */
   pairs: number;
   copiesChanged: number;
+  /** Pages looked up in the rewrite index, and the pending blocks' pages whose rewrite copies were not worked out (MAX_REWRITE_LOOKUPS). */
+  rewriteLookups: number;
+  rewriteCopiesLeft: number;
 }
 
 /** A growable array of 32-bit words. */
@@ -173,7 +189,7 @@ export async function indexPending(
   }
   await indexPendingRewrites(store, blocks, passes);
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
-  const { pairs, copiesChanged } = await markCopies(store, pending);
+  const { pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft } = await markCopies(store, pending);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
@@ -186,7 +202,7 @@ export async function indexPending(
     }
   });
   await onProgress?.({ phase: 'passages', done: steps, total: steps });
-  return { pages, fingerprints, passes, pairs, copiesChanged };
+  return { pages, fingerprints, passes, pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft };
 }
 
 /**
@@ -236,7 +252,7 @@ async function indexPendingRewrites(store: PageStore, groups: readonly number[],
 }
 
 /** Step 2 (see the top of the file); returns how many pairs were compared and how many records changed. */
-async function markCopies(store: PageStore, pending: PendingPassages): Promise<{ pairs: number; copiesChanged: number }> {
+async function markCopies(store: PageStore, pending: PendingPassages): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewriteCopiesLeft'>> {
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
   const firsts = new Words();
@@ -298,26 +314,62 @@ async function markCopies(store: PageStore, pending: PendingPassages): Promise<{
       if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
     }
   }
-  // pending pages get exactly what the pairs say; pages stored before only become copies here
+  // the rewrites: the pending pages' lookups, then those of the later pages they find (none past MAX_REWRITE_LOOKUPS)
+  const pendingIds = [...pendingBlocks(pending)].flatMap((block) => Array.from({ length: PASSAGE_GROUP_PAGES }, (_, slot) => block * PASSAGE_GROUP_PAGES + slot));
+  const lookUp = pendingIds.length <= MAX_REWRITE_LOOKUPS;
+  const looked = lookUp ? await rewriteLookups(store, pendingIds) : new Map<number, RewriteLookup>();
+  const later = new Set([...looked.values()].flatMap(({ makes }) => makes).filter((id) => !looked.has(id)));
+  for (const [id, lookup] of await rewriteLookups(store, [...later])) looked.set(id, lookup);
+  for (const [id, { isCopy }] of looked) copy.set(id, isCopy || copy.get(id) === true);
+  // pending pages get exactly what the pairs and lookups say; pages stored before only become copies here
   const changed = [...copy].filter(([id, isCopy]) => {
-    const record = found.get(id)?.record;
-    return record !== undefined && isCopy !== (record.passageCopy === true) && (isPending(id) || isCopy);
+    const record = found.get(id)?.record ?? looked.get(id)?.record;
+    return record !== undefined && isCopy !== (record.contentCopy === true) && (isPending(id) || isCopy);
   });
   for (let start = 0; start < changed.length; start += RECORDS_PER_WRITE) {
     const chunk = changed.slice(start, start + RECORDS_PER_WRITE);
     await store.write(async ({ rows, tally }) => {
       for (const [id, isCopy] of chunk) {
         const record = await rows.get(id);
-        if (record === undefined || isCopy === (record.passageCopy === true)) continue;
+        if (record === undefined || isCopy === (record.contentCopy === true)) continue;
         const written = storedRecord(record);
-        if (isCopy) written.passageCopy = true;
-        else delete written.passageCopy;
+        if (isCopy) written.contentCopy = true;
+        else delete written.contentCopy;
         tally.change(record, written);
         await rows.put(written);
       }
     });
   }
-  return { pairs: pairs.length, copiesChanged: changed.length };
+  return { pairs: pairs.length, copiesChanged: changed.length, rewriteLookups: looked.size, rewriteCopiesLeft: lookUp ? 0 : pendingIds.length };
+}
+
+/**
+ * The pages of `ids` with rewrite fingerprints, each looked up in the rewrite index as a visit
+ * would: its record, whether it is a rewrite copy, and the later pages of other sites it finds
+ * (which it may make copies).
+ */
+async function rewriteLookups(store: PageStore, ids: readonly number[]): Promise<Map<number, RewriteLookup>> {
+  const out = new Map<number, RewriteLookup>();
+  for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
+    await store.read((rows, _tx, _passages, rewrites) =>
+      // a chunk's lookups at once: their reads overlap in the transaction
+      Promise.all(
+        ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
+          const [record, own] = await Promise.all([rows.get(id), rewrites.fingerprintsOf(id)]);
+          if (record === undefined || own === undefined) return;
+          const matches = await rewriteMatchesOf(rows, rewrites, own, id);
+          out.set(id, { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id) });
+        }),
+      ),
+    );
+  }
+  return out;
+}
+
+interface RewriteLookup {
+  record: PageRecord;
+  isCopy: boolean;
+  makes: number[];
 }
 
 /** The records and fingerprints of `ids` (ascending), a few hundred blocks a readonly transaction; pages without either are left out. */

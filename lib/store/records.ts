@@ -26,7 +26,7 @@ export function storedRecord(record: PageRecord): PageRecord {
   };
   if (record.group !== undefined) out.group = record.group;
   if (record.copySite !== undefined) out.copySite = record.copySite;
-  if (record.passageCopy === true) out.passageCopy = true;
+  if (record.contentCopy === true) out.contentCopy = true;
   return out;
 }
 

@@ -338,11 +338,12 @@ export async function updateMany(store: PageStore, urls: readonly string[], upda
       } else {
         ungrouped = true; // a new or changed page is in no group until the next regroup
       }
-      // new fingerprints are pending: organising works passageCopy out for them (until then the page is no copy by passages)
+      // new fingerprints are pending: organising works contentCopy out for them (until then the page is no copy by passages or rewrites)
       const newPassages = fields.passages !== undefined && fields.passages !== before?.passages;
-      if (before?.passageCopy === true && !newPassages) record.passageCopy = true;
+      const newRewrites = fields.rewrites !== undefined && fields.rewrites !== before?.rewrites;
+      if (before?.contentCopy === true && !newPassages && !newRewrites) record.contentCopy = true;
       if (newPassages) puts.push(passages.set(record.id, fields.passages!, 'pending'));
-      if (fields.rewrites !== undefined && fields.rewrites !== before?.rewrites) puts.push(rewrites.set(record.id, fields.rewrites, { pending: true }));
+      if (newRewrites) puts.push(rewrites.set(record.id, fields.rewrites!, { pending: true }));
       tally.change(before, record);
       current.set(record.url, record);
       puts.push(rows.put(record));

@@ -6,7 +6,11 @@ import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } fr
 import { MAX_PAGE_ID, lastSeenEntry } from '../rows/page-rows';
 import type { PageReader } from '../store/pages';
 import { passageMatches } from '../store/passages';
-import { isPassageCopyOf } from '../report/copies';
+import { rewriteMatchesOf } from '../store/page-rewrites';
+import { isPassageCopyOf, mayCopy } from '../report/copies';
+import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
+import type { Localizer } from './i18n';
+import { languageName } from './rewrites-view';
 import type { PageRecord, SiteCounts } from '../store/schema';
 import { countSite, parseGroupCounts, parseSiteBucket, readPageCount, siteBucket } from '../store/tally';
 
@@ -182,26 +186,49 @@ export async function readSiteStandings(store: PageReader, marks: ReadonlyMap<st
 /**
  * A copy beside the page it copies: the earliest-seen page of its group, on another site; for a
  * passage copy that is no such near-duplicate, the earliest-seen page of another site, seen before
- * it, that half of its words are shared with (`share`: that fraction).
+ * it, that half of its words are shared with (`share`: that fraction); for a rewrite copy that is
+ * neither, the earliest-seen page of another site, seen before it, that it rewrites or translates
+ * (`rewrite`).
  */
 export interface CopyEvidence {
   copy: PageRecord;
   original: PageRecord;
   share?: number;
+  /** Whether the copy is a translation of the original, and the copy's language as its rewrite fingerprints guess it. */
+  rewrite?: { translated: boolean; language: RewriteLanguage };
+}
+
+/**
+ * The words between a copy and its original in the evidence list: "copies", "repeats 62% of its
+ * words from", "looks like a rewrite of" or "looks like the Spanish translation of".
+ */
+export function evidenceVerb(l: Localizer, { share, rewrite }: Pick<CopyEvidence, 'share' | 'rewrite'>): string {
+  if (share !== undefined) return l.t('copiesPassages', l.share(share));
+  if (rewrite === undefined) return l.t('copies');
+  const language = rewrite.translated ? languageName(l, rewrite.language) : null;
+  return language === null ? l.t('copiesRewrite') : l.t('copiesTranslation', language);
+}
+
+/** The match whose page was seen first; undefined if none. */
+function earliest<M extends { record: PageRecord }>(matches: readonly M[]): M | undefined {
+  return matches.length === 0 ? undefined : matches.reduce((a, b) => (seenBefore(b.record, a.record) ? b : a));
 }
 
 /** The evidence for a site: each of its copies beside its original, newest copy first; at most `limit`. */
 export async function readSiteEvidence(store: PageReader, site: string, limit = 200): Promise<CopyEvidence[]> {
-  const out = await store.read(async (rows, _tx, passages) => {
+  const out = await store.read(async (rows, _tx, passages, rewrites) => {
     const copies = await rows.where('copySite', site, limit);
     return Promise.all(
       copies.map(async (copy): Promise<CopyEvidence> => {
-        if (copy.copySite === undefined && copy.passageCopy === true) {
+        if (copy.copySite === undefined && copy.contentCopy === true) {
           const own = await passages.fingerprintsOf(copy.id);
           const matches = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, copy.id);
-          const sources = matches.filter(({ record, match }) => isPassageCopyOf(copy, record, match.share));
-          const first = sources.length === 0 ? undefined : sources.reduce((a, b) => (seenBefore(b.record, a.record) ? b : a));
+          const first = earliest(matches.filter(({ record, match }) => isPassageCopyOf(copy, record, match.share)));
           if (first !== undefined) return { copy, original: first.record, share: first.match.share };
+          const ownRewrites = await rewrites.fingerprintsOf(copy.id);
+          const rewritten = ownRewrites === undefined ? [] : await rewriteMatchesOf(rows, rewrites, ownRewrites, copy.id);
+          const source = earliest(rewritten.filter(({ record }) => mayCopy(copy, record)));
+          if (source !== undefined && ownRewrites !== undefined) return { copy, original: source.record, rewrite: { translated: source.match.translated, language: ownRewrites.lang } };
         }
         const members = copy.group === undefined ? [copy] : await rows.where('group', copy.group);
         return { copy, original: rootOf(members.length > 0 ? members : [copy]) };

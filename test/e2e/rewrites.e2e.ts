@@ -2,7 +2,8 @@
 // tide-mill article of samples/ on its own site, a reworded version of it on a content farm and its
 // Spanish translation on a third site, visited in that order. The translation's popup lists the
 // original and the rewrite in #rewrites ("Looks like the Spanish translation of …"), with
-// data-share; the badge counts them; forgetting the original removes it from the lists and its
+// data-share; the badge counts them; the history page's sites that copy count the rewrite and the
+// translation as copies of the original; forgetting the original removes it from the lists and its
 // fingerprints and postings from the store; an export carries the fingerprints, and after clearing
 // everything (the rewrite stores emptied) and importing it, the translation lists both again.
 import type { Page } from 'playwright-core';
@@ -110,6 +111,30 @@ describe('rewrites and translations in the popup', () => {
     const spanishTabId = await tabIdOf(worker, spanishTab);
     expect(await pollFor(() => badgeText(worker, spanishTabId), '2')).toBe('2');
     expect(await badgeTitle(worker, spanishTabId)).toBe('Doppel: 2 pages you have read tell the same story as this one in other words');
+  });
+
+  test('the sites that copy count the rewrite and the translation as copies, each shown beside the original', async () => {
+    const history = await ext.ctx.newPage();
+    await history.goto(`chrome-extension://${ext.extensionId}/history.html#sites`, { waitUntil: 'domcontentloaded' });
+    await history.locator('#site-list[data-state="ready"]').waitFor({ timeout: 15_000 });
+    expect(await history.locator('#site-rule').textContent()).toContain('or when it looks like a rewrite or translation of such a page');
+    const rowOf = (address: string) => history.locator(`#site-list tr[data-site="${new URL(address).host}"]`);
+    // pages, copies, their share; the original's site has no copy and is not listed
+    expect(await rowOf(url.original()).count()).toBe(0);
+    for (const [address, kind, words] of [
+      [url.rewrite(), 'rewrite', ' looks like a rewrite of '],
+      [url.spanish(), 'translation', ' looks like the Spanish translation of '],
+    ] as const) {
+      const row = rowOf(address);
+      expect(await row.getAttribute('data-flag')).toBe('copies');
+      expect((await row.locator('td.num').allTextContents()).slice(0, 3)).toEqual(['1', '1', '100%']);
+      await row.getByRole('button', { name: 'Show 1 copy' }).click();
+      const evidence = history.locator(`li[data-copy="${address}"]`);
+      await evidence.waitFor();
+      expect(await evidence.evaluate((li) => [(li as HTMLElement).dataset['original'], (li as HTMLElement).dataset['rewrite']])).toEqual([url.original(), kind]);
+      expect(await evidence.textContent()).toContain(words);
+    }
+    await history.close();
   });
 
   test('"Show the shared names on the page" marks the rare words the translation shares, by keyboard, with the markup unchanged; a second press clears them', async () => {

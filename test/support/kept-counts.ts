@@ -16,7 +16,7 @@ export interface CountsFromRecords {
 const bySite = (a: { site: string }, b: { site: string }): number => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0);
 
 /** The counts of `records`, taken one record at a time. */
-export function countsOfRecords(records: readonly { site: string; group?: string; copySite?: string; passageCopy?: true }[]): CountsFromRecords {
+export function countsOfRecords(records: readonly { site: string; group?: string; copySite?: string; contentCopy?: true }[]): CountsFromRecords {
   const sites = new Map<string, SiteCounts>();
   const row = (site: string): SiteCounts => {
     let r = sites.get(site);
@@ -28,7 +28,7 @@ export function countsOfRecords(records: readonly { site: string; group?: string
   for (const record of records) {
     row(record.site).pages++;
     // a copy: a near-duplicate of its group's root on another site, or a passage copy
-    if (record.copySite !== undefined || record.passageCopy === true) row(record.site).copies++;
+    if (record.copySite !== undefined || record.contentCopy === true) row(record.site).copies++;
     if (record.group !== undefined) {
       grouped++;
       groups.add(record.group);

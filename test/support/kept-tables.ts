@@ -56,7 +56,7 @@ export function tablesOfRecords(stored: StoredDesign, records: readonly { id: nu
   if (full.length > 0) {
     // the copySite tree holds every copy under its site: a near-duplicate copy (copySite) or a passage copy
     const valueOf = (r: PageRecord, field: 'url' | 'site' | 'group' | 'copySite'): string | undefined =>
-      field === 'copySite' ? (r.copySite !== undefined || r.passageCopy === true ? r.site : undefined) : r[field];
+      field === 'copySite' ? (r.copySite !== undefined || r.contentCopy === true ? r.site : undefined) : r[field];
     for (const field of ['url', 'site', 'group', 'copySite'] as const) {
       const list = full.filter((r) => valueOf(r, field) !== undefined).map((r) => `${textKey(valueOf(r, field)!)},${r.id}`);
       if (list.length > 0) trees.set(FIELD_TREES[field].tree, list.sort());

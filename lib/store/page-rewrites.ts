@@ -1,0 +1,51 @@
+// Keeping which pages are rewrite copies (lib/report/copies.ts) with each change of a page, in its
+// transaction, as page-passages.ts does for passage copies: a visited page's rewrite fingerprints
+// and the pages it rewrites or that rewrite it, and the copies a page's fingerprints may make.
+import { encodeRewriteBytes } from '../fingerprint/rewrite-codec';
+import type { RewriteFingerprints } from '../fingerprint/rewrites';
+import { type RewriteRecordMatch, type RewriteRows, rewriteMatches } from '../index/rewrite-store';
+import { mayCopy } from '../report/copies';
+import type { PageRows } from '../rows/page-rows';
+import type { PageRecord } from './schema';
+
+/** Whether two pages' kept bytes are the same (both absent is not the same: nothing to compare). */
+export function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/** The rewrite matches of a page, its record's and every other record's, at most MAX_REWRITE_CANDIDATES compared (rewriteMatches). */
+export function rewriteMatchesOf(rows: PageRows, rewrites: RewriteRows, own: RewriteFingerprints, id: number): Promise<RewriteRecordMatch<PageRecord>[]> {
+  return rewriteMatches(rewrites, (other) => rows.get(other), own, id);
+}
+
+/** The rewrite copies that `page`'s kept fingerprints may be what makes copies: later pages of another site, marked contentCopy, that rewrite it or that it rewrites. */
+export async function rewriteCopiesMadeBy(rows: PageRows, rewrites: RewriteRows, page: PageRecord): Promise<number[]> {
+  const own = await rewrites.fingerprintsOf(page.id);
+  if (own === undefined) return [];
+  const matches = await rewriteMatchesOf(rows, rewrites, own, page.id);
+  return matches.filter(({ record }) => record.contentCopy === true && mayCopy(record, page)).map(({ record }) => record.id);
+}
+
+/**
+ * Keeps a visited page's rewrite fingerprints (none if `fingerprints` is undefined) and returns
+ * every page it rewrites or that rewrites it. When the page was stored before with other
+ * fingerprints, the pages its old fingerprints may make copies, and the later pages of other sites
+ * that rewrite its new text, are rechecked once the postings are written.
+ */
+export async function recordRewrites(
+  rows: PageRows,
+  rewrites: RewriteRows,
+  recheckCopies: Set<number>,
+  record: PageRecord,
+  old: PageRecord | undefined,
+  fingerprints: RewriteFingerprints | undefined,
+): Promise<RewriteRecordMatch<PageRecord>[]> {
+  const bytes = fingerprints === undefined ? undefined : encodeRewriteBytes(fingerprints);
+  const changed = old !== undefined && !sameBytes(await rewrites.bytesOf(record.id), bytes);
+  if (changed) for (const id of await rewriteCopiesMadeBy(rows, rewrites, old)) recheckCopies.add(id);
+  const matches = fingerprints === undefined ? [] : await rewriteMatchesOf(rows, rewrites, fingerprints, record.id);
+  await rewrites.set(record.id, bytes);
+  // a page seen before others (it keeps its firstSeen) can make them copies with its new text
+  if (changed) for (const { record: other } of matches) if (mayCopy(other, record)) recheckCopies.add(other.id);
+  return matches;
+}
