@@ -64,7 +64,7 @@ const QUALITY = '2026-11-27-quality.txt';
 const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
 const PEERS = '2026-11-27-peers.txt';
 const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
-const MILLION = '2026-11-27-1m-rewrites.txt';
+const MILLION = '2026-11-27-1m-index-share.txt';
 const BROWSER_REWRITES = '2026-11-27-browser-quality-rewrites.txt';
 
 /** The Chromium column of bench:browser-quality's partial-copy table, for `kind`. */
