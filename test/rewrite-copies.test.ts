@@ -175,7 +175,14 @@ describe('rewrites and translations as copies', () => {
     await importLines(store, lines, { now: 5 * 86_400_000 });
     // the rewrite fingerprints wait for organising: no page is a copy by them yet
     expect(await contentCopies(store, ALL)).toEqual([]);
-    expect(await indexPending(store)).toMatchObject({ pages: 4, copiesChanged: 3 });
+    // an import of more pages' blocks than maxRewriteLookups: organised, its rewrite copies left uncounted, and said so
+    const large = await freshStore();
+    await importLines(large, lines, { now: 5 * 86_400_000 });
+    expect(await indexPending(large, { maxRewriteLookups: 63 })).toMatchObject({ pages: 4, copiesChanged: 0, rewriteLookups: 0, rewriteCopiesLeft: 64 });
+    expect(await contentCopies(large, ALL)).toEqual([]);
+    expect((await large.getWithNear(REWRITE))!.rewrites.map((m) => m.record.url)).toContain(ORIGINAL);
+
+    expect(await indexPending(store, { maxRewriteLookups: 64 })).toMatchObject({ pages: 4, copiesChanged: 3, rewriteLookups: 4, rewriteCopiesLeft: 0 });
     expect(await contentCopies(store, ALL)).toEqual([REWRITE, SPANISH, CHINESE]);
     expect(await standings(store, ALL)).toEqual(['wrenmouth.example 0/1', 'rewrite-mill.example 1/1 flagged', 'traducciones.example 1/1 flagged', 'zh.example 1/1 flagged']);
     expect((await readSiteEvidence(store, 'zh.example')).map(({ original, rewrite }) => [original.url, rewrite?.translated])).toEqual([[ORIGINAL, true]]);

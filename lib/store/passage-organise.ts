@@ -143,7 +143,11 @@ async function forEachPendingPage(store: PageStore, blocks: readonly number[], e
 /** Organises the passage index if an import left pages pending; null if none are. */
 export async function indexPending(
   store: PageStore,
-  { onProgress, postingsPerPass = POSTINGS_PER_PASS }: { onProgress?: (progress: PassageProgress) => void | Promise<void>; postingsPerPass?: number } = {},
+  {
+    onProgress,
+    postingsPerPass = POSTINGS_PER_PASS,
+    maxRewriteLookups = MAX_REWRITE_LOOKUPS,
+  }: { onProgress?: (progress: PassageProgress) => void | Promise<void>; postingsPerPass?: number; maxRewriteLookups?: number } = {},
 ): Promise<PassageOrganised | null> {
   const pending = await readPending(store);
   if (pending.blocks.length === 0) return null;
@@ -189,7 +193,7 @@ export async function indexPending(
   }
   await indexPendingRewrites(store, blocks, passes);
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
-  const { pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft } = await markCopies(store, pending);
+  const { pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft } = await markCopies(store, pending, maxRewriteLookups);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
@@ -252,7 +256,7 @@ async function indexPendingRewrites(store: PageStore, groups: readonly number[],
 }
 
 /** Step 2 (see the top of the file); returns how many pairs were compared and how many records changed. */
-async function markCopies(store: PageStore, pending: PendingPassages): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewriteCopiesLeft'>> {
+async function markCopies(store: PageStore, pending: PendingPassages, maxRewriteLookups: number): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewriteCopiesLeft'>> {
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
   const firsts = new Words();
@@ -314,9 +318,9 @@ async function markCopies(store: PageStore, pending: PendingPassages): Promise<P
       if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
     }
   }
-  // the rewrites: the pending pages' lookups, then those of the later pages they find (none past MAX_REWRITE_LOOKUPS)
+  // the rewrites: the pending pages' lookups, then those of the later pages they find (none past maxRewriteLookups)
   const pendingIds = [...pendingBlocks(pending)].flatMap((block) => Array.from({ length: PASSAGE_GROUP_PAGES }, (_, slot) => block * PASSAGE_GROUP_PAGES + slot));
-  const lookUp = pendingIds.length <= MAX_REWRITE_LOOKUPS;
+  const lookUp = pendingIds.length <= maxRewriteLookups;
   const looked = lookUp ? await rewriteLookups(store, pendingIds) : new Map<number, RewriteLookup>();
   const later = new Set([...looked.values()].flatMap(({ makes }) => makes).filter((id) => !looked.has(id)));
   for (const [id, lookup] of await rewriteLookups(store, [...later])) looked.set(id, lookup);
