@@ -421,7 +421,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       const url = canonicalUrl(raw);
       const [settings, pages] = await Promise.all([deps.settings.get(), store()]);
       const found = await recordAndNear(pages, url, settings.k);
-      return found === undefined ? null : { matches: found.near.length, passages: foldedPassages(found.passages).length, rewrites: listedRewrites(found.rewrites, found.ownLanguage).length };
+      return found === undefined ? null : { matches: found.near.length, passages: foldedPassages(found.passages).length, rewrites: Math.min(found.rewrites.length, LIMITS.passageSets) }; // as many as listedRewrites lists
     },
 
     clearAll,
