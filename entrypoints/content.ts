@@ -1,10 +1,10 @@
 // Captures the page once it is idle, and again when a single-page site changes its URL, and hands
 // it to the background: its HTML, which Readability reads in an extension document, or the simple
 // reading of a page past the caps (lib/content/page-reader.ts). Marks, when the popup asks, the passages
-// the page shares with pages read before, as CSS highlights (lib/content/marks.ts). Never changes
-// the page's DOM.
+// the page shares with pages read before, or a rewrite's shared rare words (which the worker finds in
+// the page's text), as CSS highlights (lib/content/marks.ts). Never changes the page's DOM.
 import { browser } from 'wxt/browser';
-import { DEFAULT_SETTINGS, parseSettings } from '@/lib/protocol/messages';
+import { DEFAULT_SETTINGS, LIMITS, parseAnchorRanges, parseSettings } from '@/lib/protocol/messages';
 import { capturePage, shouldRead } from '@/lib/content/page-reader';
 import { liveRange, probablyHidden } from '@/lib/content/highlight';
 import { createPassageMarker } from '@/lib/content/marks';
@@ -31,6 +31,12 @@ export default defineContentScript({
       root: () => document.body,
       isHidden: probablyHidden,
       unsupported: () => browser.i18n.getMessage('passagesUnsupported'),
+      anchorRanges: async (text, sets) => {
+        // the worker has the rare-word scan; the text is cut where the worker's messages stop
+        const reply = (await browser.runtime.sendMessage({ type: 'rewrites/anchors', payload: { text: text.slice(0, LIMITS.textChars), sets } })) as { ok?: unknown; value?: unknown; error?: unknown } | undefined;
+        if (reply?.ok !== true) throw new Error(typeof reply?.error === 'string' ? reply.error : 'Doppel’s background worker did not answer.');
+        return parseAnchorRanges(reply.value).sets;
+      },
     });
     const ext = { id: browser.runtime.id, origin: browser.runtime.getURL('/') };
     // Only the popup's tabs.sendMessage reaches here (runtime.sendMessage goes to extension pages);

@@ -10,7 +10,7 @@ import { readHtml } from '../lib/background/html-reader';
 import { PASSAGE_PARAMS, passageFingerprints } from '../lib/fingerprint/passages';
 import { type PageText, type RangeBounds, type SharedSet, collectPageText, locatePassages, probablyHidden, rangeBounds, toDomRanges } from '../lib/content/highlight';
 import { createPassageMarker } from '../lib/content/marks';
-import { rewriteFingerprints } from '../lib/fingerprint/rewrites';
+import { rewriteFingerprints, sharedAnchorRanges } from '../lib/fingerprint/rewrites';
 import type { PassageMarks } from '../lib/protocol/tab-protocol';
 import { type WordRange, sharedPassages } from '../lib/index/passage-match';
 import { type PassageEnd, passageEnds } from '../lib/index/passage-index';
@@ -515,6 +515,9 @@ describe('createPassageMarker (the content script)', () => {
       root: () => doc.body,
       isHidden: probablyHidden,
       unsupported: () => 'This browser cannot mark passages.',
+      anchorRanges: async () => {
+        throw new Error('the worker is not asked for passages');
+      },
     });
     return { doc, registry, marker };
   }
@@ -592,7 +595,7 @@ describe('createPassageMarker (the content script)', () => {
     expect(registry.get('doppel-passage-1')).toBe(kept);
   });
 
-  it('marks a rewrite\'s shared rare words in doppel-rewrite beside the passages; each kind is shown and cleared alone', () => {
+  it('marks a rewrite\'s shared rare words in doppel-rewrite beside the passages, found by the worker; each kind is shown and cleared alone', async () => {
     const sentences = [
       'Volunteers in Wrenmouth restarted the tide mill on 27 April after eleven years of work by the Wrenmouth Tide Mill Trust.',
       'The mill, built in 1793 for the Pellow family, ground grain for farms along the River Wren until 1938.',
@@ -606,13 +609,19 @@ describe('createPassageMarker (the content script)', () => {
     );
     const doc = linkedom(page(`<nav><a href="/">Home</a> <a href="/news">News</a></nav><article>${sentences.map((t) => `<p>${t}</p>`).join('')}</article>${FOOTER(words)}`));
     const registry = new Map<string, { ranges: RangeBounds[] }>();
-    const marker = createPassageMarker({ registry: () => registry, highlight: (ranges: RangeBounds[]) => ({ ranges }), range: (b) => b, root: () => doc.body, isHidden: probablyHidden, unsupported: () => '' });
+    // the worker's side of rewrites/anchors, and what the content script sent it
+    const asked: string[] = [];
+    let worker = async (text: string, sets: number[][]) => (asked.push(text), sets.map((hashes) => sharedAnchorRanges(text, hashes)));
+    const marker = createPassageMarker({ registry: () => registry, highlight: (ranges: RangeBounds[]) => ({ ranges }), range: (b) => b, root: () => doc.body, isHidden: probablyHidden, unsupported: () => '', anchorRanges: (text, sets) => worker(text, sets) });
     const before = doc.documentElement.outerHTML;
     const theirs = new Set(spanish.hashes);
     const shared = Array.from(rewriteFingerprints(sentences.join('\n')).hashes).filter((h) => theirs.has(h));
     expect(shared.length).toBeGreaterThanOrEqual(3);
-    const shown = marker.handle({ type: 'passages/show', payload: { kind: 'rewrites', sets: [{ id: 'https://es.example/molino', slot: 0, hashes: shared }, { id: 'none', slot: 0, hashes: [4096] }] } }, popup, ext);
+    const showRewrites = { type: 'passages/show', payload: { kind: 'rewrites', sets: [{ id: 'https://es.example/molino', slot: 0, hashes: shared }, { id: 'none', slot: 0, hashes: [4096] }] } };
+    const shown = await marker.handle(showRewrites, popup, ext);
     expect(shown.ok).toBe(true);
+    expect(asked).toHaveLength(1);
+    for (const sentence of sentences) expect(asked[0]).toContain(sentence);
     const value = (shown as { value: PassageMarks }).value;
     expect(value.sets.map((s) => [s.id, s.kind])).toEqual([['https://es.example/molino', 'rewrites'], ['none', 'rewrites']]);
     const n = value.sets[0]!.ranges;
@@ -632,6 +641,12 @@ describe('createPassageMarker (the content script)', () => {
     expect(marker.handle({ type: 'passages/clear', payload: { kind: 'rewrites' } }, popup, ext)).toEqual({ ok: true, value: { marked: 0, sets: [] } });
     expect(registry.size).toBe(0);
     expect(marker.handle({ type: 'passages/clear', payload: { kind: 'both' } }, popup, ext)).toEqual({ ok: false, error: 'Malformed message: kind must be one of passages, rewrites' });
+    // a worker that fails: the reply says why, and nothing is marked
+    worker = async () => {
+      throw new Error('Doppel’s background worker did not answer.');
+    };
+    expect(await marker.handle(showRewrites, popup, ext)).toEqual({ ok: false, error: 'The passages could not be marked: Doppel’s background worker did not answer.' });
+    expect(registry.size).toBe(0);
   });
 
   it('says the browser cannot mark passages where CSS.highlights is missing', () => {

@@ -186,7 +186,7 @@ const NOT_SHOWN: Record<string, string[]> = {
   // a table design's label and its error detail, for logs and benchmarks
   'lib/index/tables.ts': [' per table)', '-bit keys'],
   // the names of what a validation error is about: details of an InvalidMessage
-  'lib/protocol/messages.ts': ["the reader document's reply"],
+  'lib/protocol/messages.ts': ["the reader document's reply", 'a range of sets['],
   'lib/protocol/replies.ts': ['passage match', 'an excluded site', "the worker's reply"],
   'lib/protocol/tab-protocol.ts': ['the reply', 'an end'],
   'lib/protocol/writer-protocol.ts': ['the writer request', 'the writer event', 'a rejected line'],

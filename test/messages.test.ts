@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, InvalidMessage, LIMITS, MESSAGE_TYPES, READER_TARGET, parseMessage, parseReaderReply, parseReaderRequest, parseSettings } from '../lib/protocol/messages';
+import { DEFAULT_SETTINGS, InvalidMessage, LIMITS, MESSAGE_TYPES, READER_TARGET, parseAnchorRanges, parseMessage, parseReaderReply, parseReaderRequest, parseSettings } from '../lib/protocol/messages';
+import { REWRITE_PARAMS } from '../lib/fingerprint/rewrites';
 
 const article = (over: Record<string, unknown> = {}, outcome: Record<string, unknown> = {}) => ({
   type: 'page/extracted',
@@ -22,6 +23,7 @@ describe('parseMessage', () => {
       'data/clear': {},
       'storage/dismiss': {},
       'pages/changed': {},
+      'rewrites/anchors': { text: 'Wrenmouth mill, 1793', sets: [[4096, 0xffff_f000], []] },
     };
     expect(Object.keys(valid).sort()).toEqual([...MESSAGE_TYPES].sort());
     for (const type of MESSAGE_TYPES) expect(parseMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });
@@ -58,8 +60,27 @@ describe('parseMessage', () => {
     [article({}, { kind: 'not-article', reason: 'too-short', message: 'x', words: -1, minWords: 50 }), 'words must be a whole number, 0 or more'],
     [article({}, { kind: 'not-article', reason: 'too-short', message: 'x', words: 3, minWords: '50' }), 'minWords must be a whole number, 0 or more'],
     [article({ url: 'file:///etc/passwd' }), 'url must be an http or https URL: got file:'],
+    [{ type: 'rewrites/anchors', payload: { text: 'x', sets: [[-1]] } }, 'sets[0][0] must be a whole number from 0 to 4294967295'],
+    [{ type: 'rewrites/anchors', payload: { text: 'x', sets: [[2 ** 32]] } }, 'sets[0][0] must be a whole number from 0 to 4294967295'],
+    [{ type: 'rewrites/anchors', payload: { text: 'x', sets: ['4096'] } }, 'sets[0] must be a list'],
+    [{ type: 'rewrites/anchors', payload: { text: 'x', sets: [Array.from({ length: LIMITS.rewriteHashesPerSet + 1 }, () => 0)] } }, `sets[0] has too many items: ${LIMITS.rewriteHashesPerSet + 1} (at most ${LIMITS.rewriteHashesPerSet})`],
+    [{ type: 'rewrites/anchors', payload: { text: 'x', sets: Array.from({ length: LIMITS.passageSets + 1 }, () => []) } }, `sets has too many items: ${LIMITS.passageSets + 1} (at most ${LIMITS.passageSets})`],
+    [{ type: 'rewrites/anchors', payload: { text: 'x'.repeat(LIMITS.textChars + 1), sets: [] } }, `text is too long: ${LIMITS.textChars + 1} characters (at most ${LIMITS.textChars})`],
   ])('rejects %j', (message, reason) => {
     expect(() => parseMessage(message)).toThrow(new InvalidMessage(reason));
+  });
+});
+
+describe('the reply to rewrites/anchors', () => {
+  it('takes ranges of the text for each set, and names what is wrong', () => {
+    expect(parseAnchorRanges({ sets: [[{ start: 0, end: 9 }], []] })).toEqual({ sets: [[{ start: 0, end: 9 }], []] });
+    expect(() => parseAnchorRanges({ sets: [[{ start: 5, end: 5 }]] })).toThrow(new InvalidMessage('a range of sets[0] ends at 5, not after its start 5'));
+    expect(() => parseAnchorRanges({ sets: [[{ start: -1, end: 5 }]] })).toThrow(new InvalidMessage('start must be a whole number, 0 or more'));
+    expect(() => parseAnchorRanges({ sets: 'all' })).toThrow(new InvalidMessage('sets must be a list'));
+  });
+
+  it('allows as many hashes a set as a page keeps', () => {
+    expect(LIMITS.rewriteHashesPerSet).toBe(REWRITE_PARAMS.sample.cap);
   });
 });
 

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fingerprintText } from '../lib/fingerprint/features';
+import { rewriteFingerprints, sharedAnchorRanges } from '../lib/fingerprint/rewrites';
 import { hammingDistance } from '../lib/fingerprint/bits';
 import { DEFAULT_SETTINGS, LIMITS, MESSAGE_TYPES, type MessageType, type PageExtracted, type Report, type Request, type Settings } from '../lib/protocol/messages';
 import { type PageOutcome, type RecorderDeps, type SenderInfo, createRecorder } from '../lib/background/recorder';
@@ -119,6 +120,7 @@ describe('createRecorder', () => {
       'data/clear': { payload: {}, sender: popup },
       'storage/dismiss': { payload: {}, sender: popup },
       'pages/changed': { payload: {}, sender: popup },
+      'rewrites/anchors': { payload: { text: ORIGINAL, sets: [[4096]] }, sender: tab('https://news.example/mill') },
     };
     const { send, logs } = await setup();
     expect(Object.keys(samples).sort()).toEqual([...MESSAGE_TYPES].sort());
@@ -128,6 +130,25 @@ describe('createRecorder', () => {
       expect(reply, type).toMatchObject({ ok: true });
     }
     expect(logs).toEqual([]);
+  });
+
+  it('rewrites/anchors: a content script gets where its text holds the rare words of the shared pairs, as sharedAnchorRanges finds them; a page may not ask, nor change a badge', async () => {
+    const { send, recorder } = await setup();
+    const text = [
+      'Volunteers in Wrenmouth restarted the tide mill on 27 April after eleven years of work by the Wrenmouth Tide Mill Trust.',
+      'The mill, built in 1793 for the Pellow family, ground grain for farms along the River Wren until 1938.',
+      'Engineer Margaret Osei said the new oak wheel weighs 4,200 kilograms and turns twelve times a minute.',
+    ].join('\n');
+    const hashes = Array.from(rewriteFingerprints(text).hashes);
+    const sets = [hashes.slice(0, 3), [], [4096]];
+    const reply = await send({ type: 'rewrites/anchors', payload: { text, sets } }, tab('https://news.example/mill'));
+    expect(reply).toEqual({ ok: true, value: { sets: sets.map((set) => sharedAnchorRanges(text, set)) } });
+    expect((reply as { value: { sets: unknown[][] } }).value.sets[0]!.length).toBeGreaterThan(1);
+    expect(parseReply('rewrites/anchors', reply)).toEqual(reply);
+    expect(await send({ type: 'rewrites/anchors', payload: { text, sets } }, popup)).toMatchObject({ ok: false, error: expect.stringContaining('refused a rewrites/anchors message') });
+    const { replyByDeadline, handled } = recorder.receive({ type: 'rewrites/anchors', payload: { text: 'x', sets: [] } }, tab('https://news.example/mill'), ext);
+    expect(replyByDeadline).toBe(false);
+    expect((await handled).page).toBeNull();
   });
 
   it('receive says at once which messages reply by the deadline, then what each did for the badges', async () => {

@@ -11,7 +11,7 @@
 // - page text is fingerprinted and dropped; only the fingerprints are stored (lib/store/).
 import { fingerprintText } from '../fingerprint/features';
 import { passageFingerprints } from '../fingerprint/passages';
-import { rewriteFingerprints } from '../fingerprint/rewrites';
+import { rewriteFingerprints, sharedAnchorRanges } from '../fingerprint/rewrites';
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
 import type { RewriteRecordMatch } from '../index/rewrite-store';
 import { foldSamePassages } from '../report/fold';
@@ -114,7 +114,7 @@ export interface Recorder {
   matchCount(url: string): Promise<{ matches: number; passages: number; rewrites: number } | null>;
 }
 
-type SenderOf<T extends MessageType> = T extends 'page/extracted' | 'page/html' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
+type SenderOf<T extends MessageType> = T extends 'page/extracted' | 'page/html' | 'rewrites/anchors' ? Extract<SenderKind, { kind: 'content' }> : Extract<SenderKind, { kind: 'extension-page' }>;
 type Handlers = { [T in MessageType]: (payload: Request<T>, sender: SenderOf<T>) => Promise<ReplyValue<T>> };
 
 /** Which sender kind may send each message type. */
@@ -132,12 +132,13 @@ const ALLOWED: { [T in MessageType]: SenderOf<T>['kind'] } = {
   'data/clear': 'extension-page',
   'storage/dismiss': 'extension-page',
   'pages/changed': 'extension-page',
+  'rewrites/anchors': 'content',
 };
 
 /** The messages after which some other tab's badge may be wrong. */
 const CHANGES_PAGES: ReadonlySet<MessageType> = new Set<MessageType>(['page/forget', 'site/exclude', 'data/clear', 'settings/k']);
 /** The content script's reports of a page (ALLOWED: 'content'). */
-const isPageReport = (message: Message): message is Message<'page/extracted' | 'page/html'> => ALLOWED[message.type] === 'content';
+const isPageReport = (message: Message): message is Message<'page/extracted' | 'page/html'> => message.type === 'page/extracted' || message.type === 'page/html';
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message || error.name : String(error));
 
@@ -295,6 +296,9 @@ export function createRecorder(deps: RecorderDeps): Recorder {
   }
 
   const handlers: Handlers = {
+    // no store: where a page's own text holds the rare words of the shared pairs (the content script marks them)
+    'rewrites/anchors': async ({ text, sets }) => ({ sets: sets.map((hashes) => sharedAnchorRanges(text, hashes)) }),
+
     'page/extracted': async (page, sender) => {
       const settings = await deps.settings.get();
       return blockedReply(page.url, settings, sender.incognito) ?? recordRead(page, settings);

@@ -8,8 +8,7 @@
 // a fake registry on linkedom.
 import { type ExtensionInfo, type SenderInfo, classifySender } from '../protocol/sender';
 import { MARK_KINDS, type MarkKind, PASSAGE_SLOTS, type PassageMarks, REWRITE_HIGHLIGHT, type SharedPassageSet, type TabMessageType, type TabReply, highlightName, parseTabMessage } from '../protocol/tab-protocol';
-import { sharedAnchorRanges } from '../fingerprint/rewrites';
-import { type RangeBounds, collectPageText, locatePassages, toDomRanges } from './highlight';
+import { type PageText, type RangeBounds, collectPageText, locatePassages, toDomRanges } from './highlight';
 
 /** CSS.highlights, as far as it is used (a Map in tests). */
 export interface HighlightRegistryLike<H> {
@@ -31,12 +30,24 @@ export interface MarkerDeps<R, H> {
   isHidden(el: Element): boolean;
   /** The reply's error where there is no Custom Highlight API, in the reader's language. */
   unsupported(): string;
+  /**
+   * Where `text` holds the rare words of the pairs whose hashes each set holds: asked of the worker
+   * (rewrites/anchors), which has the rare-word scan, so that every page's content script does not
+   * carry it (lib/fingerprint/rewrites.ts sharedAnchorRanges).
+   */
+  anchorRanges(text: string, sets: number[][]): Promise<TextSpan[][]>;
 }
 
 export interface PassageMarker {
-  /** Never throws: a refused, malformed or failed message gets `{ok: false, error}` and changes nothing. */
-  handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): TabReply<TabMessageType>;
+  /**
+   * Never throws nor rejects: a refused, malformed or failed message gets `{ok: false, error}` and
+   * changes nothing. Synchronous but for showing a rewrite's marks, which waits for the worker.
+   */
+  handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): TabReply<TabMessageType> | Promise<TabReply<TabMessageType>>;
 }
+
+/** Characters [start, end) of the page's text. */
+type TextSpan = { start: number; end: number };
 
 const nothing = (): PassageMarks => ({ marked: 0, sets: [] });
 
@@ -69,16 +80,13 @@ export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker
     return { marked: sets.reduce((n, s) => n + s.ranges, 0), sets };
   };
 
-  /** Finds every set's ranges first, then replaces the marks of that kind: a failure leaves the old ones. */
-  const show = (registry: HighlightRegistryLike<H>, sets: SharedPassageSet[], kind: MarkKind): PassageMarks => {
+  const pageText = (): PageText | null => {
     const root = deps.root();
-    const page = root ? collectPageText(root, (el) => deps.isHidden(el)) : null;
-    const located =
-      page === null
-        ? sets.map(() => [])
-        : kind === 'rewrites'
-          ? sets.map((set) => sharedAnchorRanges(page.text, set.hashes))
-          : locatePassages(page.text, sets).map((set) => set.passages);
+    return root ? collectPageText(root, (el) => deps.isHidden(el)) : null;
+  };
+
+  /** Finds every set's ranges first (`located`: in the page's text, taken before), then replaces the marks of that kind: a failure leaves the old ones. */
+  const show = (registry: HighlightRegistryLike<H>, sets: SharedPassageSet[], kind: MarkKind, page: PageText | null, located: readonly (readonly TextSpan[])[]): PassageMarks => {
     const byHighlight = new Map<string, R[]>();
     const counts = sets.map((set, i) => {
       const highlight = kind === 'rewrites' ? REWRITE_HIGHLIGHT : highlightName(set.slot);
@@ -92,6 +100,8 @@ export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker
     shown.set(kind, { sets: counts, highlights });
     return current(registry);
   };
+
+  const failed = (error: unknown): TabReply<TabMessageType> => ({ ok: false, error: `The passages could not be marked: ${error instanceof Error ? error.message : String(error)}` });
 
   return {
     handle(message, sender, ext) {
@@ -116,11 +126,22 @@ export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker
           case 'passages/clear':
             clear(registry, parsed.payload.kind ?? 'passages');
             return { ok: true, value: current(registry) };
-          case 'passages/show':
-            return { ok: true, value: show(registry, parsed.payload.sets, parsed.payload.kind ?? 'passages') };
+          case 'passages/show': {
+            const { sets, kind = 'passages' } = parsed.payload;
+            const page = pageText();
+            if (kind === 'passages' || page === null) {
+              const located = page === null ? sets.map(() => []) : locatePassages(page.text, sets).map((set) => set.passages);
+              return { ok: true, value: show(registry, sets, kind, page, located) };
+            }
+            // a rewrite's rare words: the worker finds them in the text as it is now
+            return deps.anchorRanges(page.text, sets.map((set) => set.hashes)).then(
+              (located) => ({ ok: true as const, value: show(registry, sets, kind, page, located) }),
+              (error: unknown) => failed(error),
+            );
+          }
         }
       } catch (error) {
-        return { ok: false, error: `The passages could not be marked: ${error instanceof Error ? error.message : String(error)}` };
+        return failed(error);
       }
     },
   };

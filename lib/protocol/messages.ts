@@ -9,7 +9,7 @@ import type { NotArticleReason } from '../text/reading';
 import type { SiteMark, SiteStanding } from '../report/groups';
 import type { PassageEnd } from '../index/passage-index';
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
-import { InvalidMessage, type Json, LIMITS, count, object, site, string, typedMessage } from './validation';
+import { InvalidMessage, type Json, LIMITS, count, list, object, site, string, typedMessage } from './validation';
 
 export { InvalidMessage, LIMITS } from './validation';
 export * from './writer-protocol';
@@ -198,6 +198,36 @@ export interface Protocol {
   'storage/dismiss': { request: Record<string, never>; reply: { dismissed: boolean } };
   /** The history page changed the pages (forgot, imported, regrouped): the worker brings the open tabs' badges up to date. */
   'pages/changed': { request: Record<string, never>; reply: { badges: number } };
+  /**
+   * A content script asked to mark a rewrite's shared rare words: where in `text` (the page's live
+   * text) are the rare words of the pairs whose hashes each set holds (lib/fingerprint/rewrites.ts
+   * sharedAnchorRanges, run in the worker so that the content script does not carry it).
+   */
+  'rewrites/anchors': { request: { text: string; sets: number[][] }; reply: { sets: TextRange[][] } };
+}
+
+/** Characters [start, end) of a text. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * The reply to rewrites/anchors, validated: for each set, ranges [start, end) of the text. Here,
+ * not in replies.ts, so that the content script can check it without carrying what the other
+ * replies need.
+ */
+export function parseAnchorRanges(value: unknown): { sets: TextRange[][] } {
+  const sets = list(object(value, 'reply'), 'sets', LIMITS.passageSets).map((set, i) =>
+    list({ [`sets[${i}]`]: set }, `sets[${i}]`, LIMITS.rewriteRangesPerSet).map((range) => {
+      const o = object(range, `a range of sets[${i}]`);
+      const start = count(o, 'start');
+      const end = count(o, 'end');
+      if (end <= start) throw new InvalidMessage(`a range of sets[${i}] ends at ${end}, not after its start ${start}`);
+      return { start, end };
+    }),
+  );
+  return { sets };
 }
 
 export type MessageType = keyof Protocol;
@@ -214,7 +244,7 @@ export interface Message<T extends MessageType = MessageType> {
 
 export const MESSAGE_TYPES: readonly MessageType[] = [
   'page/extracted', 'page/html', 'report/get', 'page/forget', 'settings/get', 'settings/pause', 'settings/incognito', 'site/exclude',
-  'site/mark', 'settings/k', 'data/clear', 'storage/dismiss', 'pages/changed',
+  'site/mark', 'settings/k', 'data/clear', 'storage/dismiss', 'pages/changed', 'rewrites/anchors',
 ];
 
 // ---- validation ---------------------------------------------------------------------------
@@ -242,7 +272,20 @@ function httpUrl(o: Json, key: string): string {
 
 const NOT_ARTICLE_REASONS: readonly NotArticleReason[] = ['no-article', 'too-short', 'too-large'];
 
+/** A list of rewrite hashes (whole numbers from 0 to 2^32 − 1), at most LIMITS.rewriteHashesPerSet. */
+function rewriteHashes(value: unknown, i: number): number[] {
+  const hashes = list({ [`sets[${i}]`]: value }, `sets[${i}]`, LIMITS.rewriteHashesPerSet);
+  hashes.forEach((h, j) => {
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > 0xffff_ffff) throw new InvalidMessage(`sets[${i}][${j}] must be a whole number from 0 to ${0xffff_ffff}`);
+  });
+  return hashes as number[];
+}
+
 const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
+  'rewrites/anchors': (payload) => {
+    const o = object(payload, 'payload');
+    return { text: string(o, 'text', LIMITS.textChars), sets: list(o, 'sets', LIMITS.passageSets).map(rewriteHashes) };
+  },
   'page/html': (payload) => {
     const o = object(payload, 'payload');
     return { url: httpUrl(o, 'url'), html: string(o, 'html', LIMITS.htmlChars) };

@@ -18,6 +18,7 @@ import {
   MAX_K,
   MIN_K,
   REPLY_FAILURES,
+  parseAnchorRanges,
   parseStorageStatus,
 } from './messages';
 import type { SiteMark, SiteStanding } from '../report/groups';
@@ -189,7 +190,9 @@ const validators: { [T in MessageType]: (value: unknown) => ReplyValue<T> } = {
   'data/clear': counted('forgotten') as (value: unknown) => { forgotten: number },
   'storage/dismiss': flag('dismissed') as (value: unknown) => { dismissed: boolean },
   'pages/changed': counted('badges') as (value: unknown) => { badges: number },
+  'rewrites/anchors': parseAnchorRanges,
 };
+
 
 function pageRecorded(value: unknown): PageRecorded {
   const o = object(value, 'reply');

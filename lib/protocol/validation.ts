@@ -27,6 +27,10 @@ export const LIMITS = {
   passageEndsPerSet: 20_000,
   /** Words a passage's end lies from this page's outermost fingerprint inside it: under w (26), whatever the text. */
   passageEndWords: 1_000,
+  /** Rewrite-fingerprint hashes of one page (REWRITE_PARAMS.sample.cap: a test checks they agree). */
+  rewriteHashesPerSet: 64,
+  /** Rare words marked for one of them: a pair of names can come back many times in a long page. */
+  rewriteRangesPerSet: 20_000,
 } as const;
 
 export class InvalidMessage extends Error {
