@@ -6,7 +6,7 @@
 // link pages of different articles. The curve comes from the same extracted texts, fingerprinted
 // in this process, at other thresholds.
 import { parseHTML } from 'linkedom';
-import { REWRITE_RULE, compareRewrites, isRewritePair, rewriteFingerprints, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
+import { REWRITE_RULE, rewriteFingerprints, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
 import { findRewritePairs } from '../lib/index/rewrite-index';
 import { REWRITE_MAX_PAGES } from '../lib/scan/detectors/rewrites';
 import { extractArticle } from '../lib/text/extract';
@@ -65,7 +65,7 @@ export function scoreRewrites(pages: readonly RewritePage[], report: { pairs: Li
 
 export interface CurvePoint {
   threshold: number;
-  /** Share of each kind whose rewrite comparison with its original passes the threshold (3 shared pairs or more). */
+  /** Share of each kind that scan's finder links to its original at the threshold. */
   recall: Record<RewriteKind, number>;
   /** Pairs of pages of different articles that pass it. */
   falseLinks: number;
@@ -81,17 +81,18 @@ export function rewriteCurve(pages: readonly RewritePage[], thresholds: readonly
   const present = prints.flatMap((f, i) => (f === null ? [] : [i]));
   return thresholds.map((threshold) => {
     const rule = { ...REWRITE_RULE, threshold };
+    // the pairs scan's finder links at this threshold (its candidates: pages sharing index hashes)
+    const found = findRewritePairs(present.map((i) => prints[i]!), rule, REWRITE_MAX_PAGES);
+    const linked = new Set(found.map(({ a, b }) => `${present[a]} ${present[b]}`));
     const recall = {} as Record<RewriteKind, number>;
     for (const kind of REWRITE_KINDS) {
       const texts = pages.filter((p) => p.kind === kind);
       const hits = texts.filter((p) => {
-        const a = prints[indexOf.get(`${p.article}/original.html`)!];
-        const b = prints[indexOf.get(p.path)!];
-        return a && b && isRewritePair(compareRewrites(a, b), rule);
+        const [a, b] = [indexOf.get(`${p.article}/original.html`)!, indexOf.get(p.path)!].sort((x, y) => x - y);
+        return linked.has(`${a} ${b}`);
       });
       recall[kind] = hits.length / texts.length;
     }
-    const found = findRewritePairs(present.map((i) => prints[i]!), rule, REWRITE_MAX_PAGES);
     const falseLinks = found.filter(({ a, b }) => pages[present[a]!]!.article !== pages[present[b]!]!.article).length;
     return { threshold, recall, falseLinks };
   });
