@@ -53,10 +53,10 @@ describe('readFiles', () => {
       if (mainThread === 'all') expect(many.readBy.length).toBeLessThanOrEqual(jobs);
       else if (mainThread === 'until-ready') expect(many.readBy.length).toBeLessThanOrEqual(jobs + 1);
       else {
-        // the workers alone read every file: more than the read-ahead window, in turns
+        // the workers alone read every file (which of them reads how many depends on when each is
+        // ready: on a loaded machine one may start after the other has read them all)
         expect(many.readBy[0]).toBe(0);
         expect(many.readBy).toHaveLength(jobs + 1);
-        expect(many.readBy.slice(1).every((n) => n > 0)).toBe(true);
       }
     }
   }, 60_000);
