@@ -9,7 +9,7 @@ import type { NotArticleReason } from '../text/reading';
 import type { SiteMark, SiteStanding } from '../report/groups';
 import type { PassageEnd } from '../index/passage-index';
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
-import { InvalidMessage, type Json, LIMITS, count, list, object, site, string, typedMessage } from './validation';
+import { InvalidMessage, type Json, LIMITS, count, hashList, list, object, site, string, typedMessage } from './validation';
 
 export { InvalidMessage, LIMITS } from './validation';
 export * from './writer-protocol';
@@ -272,19 +272,10 @@ function httpUrl(o: Json, key: string): string {
 
 const NOT_ARTICLE_REASONS: readonly NotArticleReason[] = ['no-article', 'too-short', 'too-large'];
 
-/** A list of rewrite hashes (whole numbers from 0 to 2^32 − 1), at most LIMITS.rewriteHashesPerSet. */
-function rewriteHashes(value: unknown, i: number): number[] {
-  const hashes = list({ [`sets[${i}]`]: value }, `sets[${i}]`, LIMITS.rewriteHashesPerSet);
-  hashes.forEach((h, j) => {
-    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > 0xffff_ffff) throw new InvalidMessage(`sets[${i}][${j}] must be a whole number from 0 to ${0xffff_ffff}`);
-  });
-  return hashes as number[];
-}
-
 const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
   'rewrites/anchors': (payload) => {
     const o = object(payload, 'payload');
-    return { text: string(o, 'text', LIMITS.textChars), sets: list(o, 'sets', LIMITS.passageSets).map(rewriteHashes) };
+    return { text: string(o, 'text', LIMITS.textChars), sets: list(o, 'sets', LIMITS.passageSets).map((set, i) => hashList({ [`sets[${i}]`]: set }, `sets[${i}]`, LIMITS.rewriteHashesPerSet)) };
   },
   'page/html': (payload) => {
     const o = object(payload, 'payload');

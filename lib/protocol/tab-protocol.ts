@@ -12,7 +12,7 @@
 // is then this page's rewrite-fingerprint hashes (pairs of rare words) that a page read before
 // holds too, and the rare words of those pairs are marked, in one colour of their own. Marks of
 // one kind are shown and cleared without touching the other's.
-import { InvalidMessage, type Json, LIMITS, list, object, string, typedMessage } from './validation';
+import { InvalidMessage, type Json, LIMITS, hashList, list, object, string, typedMessage } from './validation';
 import type { PassageEnd } from '../index/passage-index';
 
 /** Colours a set can be marked in: the highlights `doppel-passage-0` … `-5` (assets/passages.css). */
@@ -102,15 +102,9 @@ function passageSet(value: unknown): SharedPassageSet {
   const id = string(o, 'id', LIMITS.urlChars);
   if (id === '') throw new InvalidMessage('id must not be empty');
   const slot = wholeNumber(o, 'slot', 0, PASSAGE_SLOTS - 1);
-  const hashes = list(o, 'hashes', LIMITS.passageHashesPerSet);
-  for (let i = 0; i < hashes.length; i++) {
-    const h = hashes[i];
-    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > MAX_HASH) {
-      throw new InvalidMessage(`hashes[${i}] must be a whole number from 0 to ${MAX_HASH}: got ${JSON.stringify(h)?.slice(0, 40)}`);
-    }
-  }
+  const hashes = hashList(o, 'hashes', LIMITS.passageHashesPerSet);
   // a set without ends is marked over its fingerprints alone
-  return { id, slot, hashes: hashes as number[], ends: o['ends'] === undefined ? [] : passageEndList(o) };
+  return { id, slot, hashes, ends: o['ends'] === undefined ? [] : passageEndList(o) };
 }
 
 /** A payload's kind: 'passages' when absent. */

@@ -75,6 +75,17 @@ export function list(o: Json, key: string, max: number): unknown[] {
   return v;
 }
 
+/** o[key] as a list of at most `max` hashes (whole numbers from 0 to 2^32 − 1), or InvalidMessage naming the key and the item. */
+export function hashList(o: Json, key: string, max: number): number[] {
+  const hashes = list(o, key, max);
+  hashes.forEach((h, i) => {
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > 0xffff_ffff) {
+      throw new InvalidMessage(`${key}[${i}] must be a whole number from 0 to ${0xffff_ffff}: got ${JSON.stringify(h)?.slice(0, 40)}`);
+    }
+  });
+  return hashes as number[];
+}
+
 /**
  * A `{type, payload}` message whose type has a validator in `validators`, the payload validated by
  * it; InvalidMessage for anything else (an unknown type named in the reason, cut to 60 characters).
