@@ -7,6 +7,7 @@
 // which the manifest injects). The browser's objects come in as deps, so that this is tested with
 // a fake registry on linkedom.
 import { type ExtensionInfo, type SenderInfo, classifySender } from '../protocol/sender';
+import type { TextRange } from '../protocol/messages';
 import { MARK_KINDS, type MarkKind, PASSAGE_SLOTS, type PassageMarks, REWRITE_HIGHLIGHT, type SharedPassageSet, type TabMessageType, type TabReply, highlightName, parseTabMessage } from '../protocol/tab-protocol';
 import { type PageText, type RangeBounds, collectPageText, locatePassages, toDomRanges } from './highlight';
 
@@ -35,7 +36,7 @@ export interface MarkerDeps<R, H> {
    * (rewrites/anchors), which has the rare-word scan, so that every page's content script does not
    * carry it (lib/fingerprint/rewrites.ts sharedAnchorRanges).
    */
-  anchorRanges(text: string, sets: number[][]): Promise<TextSpan[][]>;
+  anchorRanges(text: string, sets: number[][]): Promise<TextRange[][]>;
 }
 
 export interface PassageMarker {
@@ -45,9 +46,6 @@ export interface PassageMarker {
    */
   handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): TabReply<TabMessageType> | Promise<TabReply<TabMessageType>>;
 }
-
-/** Characters [start, end) of the page's text. */
-type TextSpan = { start: number; end: number };
 
 const nothing = (): PassageMarks => ({ marked: 0, sets: [] });
 
@@ -86,7 +84,7 @@ export function createPassageMarker<R, H>(deps: MarkerDeps<R, H>): PassageMarker
   };
 
   /** Finds every set's ranges first (`located`: in the page's text, taken before), then replaces the marks of that kind: a failure leaves the old ones. */
-  const show = (registry: HighlightRegistryLike<H>, sets: SharedPassageSet[], kind: MarkKind, page: PageText | null, located: readonly (readonly TextSpan[])[]): PassageMarks => {
+  const show = (registry: HighlightRegistryLike<H>, sets: SharedPassageSet[], kind: MarkKind, page: PageText | null, located: readonly (readonly TextRange[])[]): PassageMarks => {
     const byHighlight = new Map<string, R[]>();
     const counts = sets.map((set, i) => {
       const highlight = kind === 'rewrites' ? REWRITE_HIGHLIGHT : highlightName(set.slot);
