@@ -9,6 +9,7 @@
 // (Golomb-coded sets, as in Bitcoin's BIP 158). k follows from the count and the limit.
 import { REWRITE_LANGUAGES } from './rewrite-anchors';
 import { LIMIT_STEP, REWRITE_PARAMS, type RewriteFingerprints, type SampleParams } from './rewrites';
+import { RiceReader, RiceWriter, riceSize } from './rice';
 import { readVarint, varintSize, writeVarint } from './varint';
 
 /** The default limit, which a page that is not capped does not store. */
@@ -42,21 +43,12 @@ export function encodeRewriteBytes(f: RewriteFingerprints, params: SampleParams 
   if (capped) at = writeVarint(head, at, limit / LIMIT_STEP);
   head[at] = REWRITE_LANGUAGES.indexOf(f.lang);
   const k = riceBits(hashes.length, limit / unit);
-  const bits: number[] = [];
-  let previous = -1;
-  for (const h of hashes) {
-    const gap = h - previous - 1;
-    previous = h;
-    const q = Math.floor(gap / 2 ** k);
-    for (let i = 0; i < q; i++) bits.push(1);
-    bits.push(0);
-    for (let b = k - 1; b >= 0; b--) bits.push(Math.floor(gap / 2 ** b) % 2);
-  }
-  const out = new Uint8Array(head.length + Math.ceil(bits.length / 8));
+  let bitCount = 0;
+  for (let i = 0; i < hashes.length; i++) bitCount += riceSize(hashes[i]! - (i === 0 ? -1 : hashes[i - 1]!) - 1, k);
+  const out = new Uint8Array(head.length + Math.ceil(bitCount / 8));
   out.set(head);
-  bits.forEach((bit, i) => {
-    if (bit) out[head.length + (i >> 3)]! |= 0x80 >> (i & 7);
-  });
+  const writer = new RiceWriter(out, head.length * 8);
+  for (let i = 0; i < hashes.length; i++) writer.write(hashes[i]! - (i === 0 ? -1 : hashes[i - 1]!) - 1, k);
   return out;
 }
 
@@ -68,7 +60,7 @@ export function rewriteByteSize(f: RewriteFingerprints, params: SampleParams = R
   let bits = 0;
   let previous = -1;
   for (const h of f.hashes) {
-    bits += Math.floor((h / unit - previous - 1) / 2 ** k) + 1 + k;
+    bits += riceSize(h / unit - previous - 1, k);
     previous = h / unit;
   }
   return varintSize(f.anchors) + varintSize(f.hashes.length * 2 + 1) + (capped ? varintSize(f.limit / LIMIT_STEP) : 0) + 1 + Math.ceil(bits / 8);
@@ -94,25 +86,14 @@ export function decodeRewriteBytes(bytes: Uint8Array, params: SampleParams = REW
   const unit = 2 ** (32 - params.bits);
   const k = riceBits(count, limit / unit);
   const hashes = new Uint32Array(count);
-  let bit = at * 8;
-  const end = bytes.length * 8;
-  const next = (): number => {
-    if (bit >= end) throw new RangeError('the bytes end inside a hash');
-    const b = (bytes[bit >> 3]! >> (7 - (bit & 7))) & 1;
-    bit++;
-    return b;
-  };
+  const reader = new RiceReader(bytes, at * 8, () => new RangeError('the bytes end inside a hash'));
   let previous = -1;
   for (let i = 0; i < count; i++) {
-    let q = 0;
-    while (next() === 1) q++;
-    let r = 0;
-    for (let b = 0; b < k; b++) r = r * 2 + next();
-    const v = previous + 1 + q * 2 ** k + r;
+    const v = previous + 1 + reader.next(k);
     if (v * unit >= limit) throw new RangeError(`hash ${i} is past the limit`);
     hashes[i] = v * unit;
     previous = v;
   }
-  if (Math.ceil(bit / 8) !== bytes.length) throw new RangeError('bytes are left after the last hash');
+  if (Math.ceil(reader.bit / 8) !== bytes.length) throw new RangeError('bytes are left after the last hash');
   return { hashes, limit, anchors: anchors.value, lang };
 }

@@ -6,8 +6,10 @@
 //
 // A rewrite hash is on a few dozen of a million pages, so a high's ids are far apart: about
 // 2^20 / 27 at a million pages, which a varint writes in 3 bytes and a Rice code in about 17 bits
-// (the rewrite fingerprints' own codes: lib/fingerprint/rewrite-codec.ts).
+// (the rewrite fingerprints' own codes: lib/fingerprint/rewrite-codec.ts; both read and written by
+// lib/fingerprint/rice.ts).
 import { type Bucket, EMPTY_BUCKET } from './postings';
+import { RiceReader, RiceWriter, riceSize } from '../fingerprint/rice';
 import { readVarint, varintSize, writeVarint } from '../fingerprint/varint';
 
 const MAX_ID = 0xffff_ffff;
@@ -33,13 +35,12 @@ export function encodeRiceBucket({ highs, ids, flagged }: Bucket, highBits: numb
     maxId = Math.max(maxId, ids[i]!);
   }
   const k = riceBits(entries, maxId, slots);
-  const scale = 2 ** k;
-  // the bits: each gap's quotient in unary (ones, then a zero), then its k low bits
+  const gapAt = (i: number): number => (i > 0 && highs[i] === highs[i - 1] ? ids[i]! - ids[i - 1]! - 1 : ids[i]!);
   let bitCount = 0;
   for (let i = 0; i < entries; i++) {
-    const gap = i > 0 && highs[i] === highs[i - 1] ? ids[i]! - ids[i - 1]! - 1 : ids[i]!;
+    const gap = gapAt(i);
     if (gap < 0 || (i > 0 && highs[i]! < highs[i - 1]!)) throw new RangeError(`a rewrite bucket's entries are not sorted, each once (entry ${i})`);
-    bitCount += Math.floor(gap / scale) + 1 + k;
+    bitCount += riceSize(gap, k);
   }
   let headSize = varintSize(entries) + 1;
   for (const c of counts) headSize += varintSize(c);
@@ -47,21 +48,8 @@ export function encodeRiceBucket({ highs, ids, flagged }: Bucket, highBits: numb
   let at = writeVarint(out, 0, entries);
   out[at++] = k;
   for (const c of counts) at = writeVarint(out, at, c);
-  let bit = at * 8;
-  const one = (): void => {
-    out[bit >> 3]! |= 0x80 >> (bit & 7);
-    bit++;
-  };
-  for (let i = 0; i < entries; i++) {
-    const gap = i > 0 && highs[i] === highs[i - 1] ? ids[i]! - ids[i - 1]! - 1 : ids[i]!;
-    for (let q = Math.floor(gap / scale); q > 0; q--) one();
-    bit++; // the zero that ends the quotient
-    const remainder = gap % scale;
-    for (let b = k - 1; b >= 0; b--) {
-      if (Math.floor(remainder / 2 ** b) % 2 === 1) one();
-      else bit++;
-    }
-  }
+  const writer = new RiceWriter(out, at * 8);
+  for (let i = 0; i < entries; i++) writer.write(gapAt(i), k);
   return out;
 }
 
@@ -89,26 +77,15 @@ export function decodeRiceBucket(bytes: Uint8Array, highBits: number): Bucket {
   }
   if (filled !== entries) throw new RangeError(`a bucket's highs hold ${filled} entries, not the ${entries} it counts`);
   const ids = new Uint32Array(entries);
-  const totalBits = bytes.length * 8;
-  let bit = at * 8;
-  const next = (): number => {
-    if (bit >= totalBits) throw new RangeError('the bytes end inside an entry');
-    const value = (bytes[bit >> 3]! >> (7 - (bit & 7))) & 1;
-    bit++;
-    return value;
-  };
-  const scale = 2 ** k;
+  const reader = new RiceReader(bytes, at * 8, () => new RangeError('the bytes end inside an entry'));
   for (let i = 0; i < entries; i++) {
-    let q = 0;
-    while (next() === 1) q++;
-    let remainder = 0;
-    for (let b = 0; b < k; b++) remainder = remainder * 2 + next();
-    const gap = q * scale + remainder;
+    const gap = reader.next(k);
     const id = i > 0 && highs[i] === highs[i - 1] ? ids[i - 1]! + 1 + gap : gap;
     if (id > MAX_ID) throw new RangeError('a bucket entry\'s page id is past 32 bits');
     ids[i] = id;
   }
-  if (totalBits - bit >= 8) throw new RangeError(`a bucket has ${Math.floor((totalBits - bit) / 8)} bytes past its entries`);
-  while (bit < totalBits) if (next() !== 0) throw new RangeError('a bucket\'s last byte has bits past its entries');
+  const totalBits = bytes.length * 8;
+  if (totalBits - reader.bit >= 8) throw new RangeError(`a bucket has ${Math.floor((totalBits - reader.bit) / 8)} bytes past its entries`);
+  if (reader.bit < totalBits && (bytes[bytes.length - 1]! & (0xff >> (reader.bit & 7))) !== 0) throw new RangeError('a bucket\'s last byte has bits past its entries');
   return { highs, ids, flagged: EMPTY_BUCKET.flagged };
 }

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { RiceReader, RiceWriter, riceSize } from '../lib/fingerprint/rice';
+import { mulberry32 } from '../lib/random';
+
+function encode(codes: readonly [number, number][]): Uint8Array {
+  const out = new Uint8Array(Math.ceil(codes.reduce((sum, [value, k]) => sum + riceSize(value, k), 0) / 8));
+  const writer = new RiceWriter(out, 0);
+  for (const [value, k] of codes) writer.write(value, k);
+  return out;
+}
+
+const cut = (): Error => new RangeError('cut');
+
+describe('Rice codes', () => {
+  it.each<[string, [number, number][], string]>([
+    ['0 with k 0: a zero', [[0, 0]], '00000000'],
+    ['3 with k 0: three ones, a zero', [[3, 0]], '11100000'],
+    ['5 with k 2: quotient 1, remainder 01', [[5, 2]], '10010000'],
+    ['two codes across a byte: 0·110, then 10·001', [[6, 3], [9, 3]], '01101000 10000000'],
+    ['a quotient of 9 across bytes', [[9, 0]], '11111111 10000000'],
+    ['a remainder of 20 bits', [[0xabcde, 20]], '01010101 11100110 11110000'],
+  ])('%s', (_, codes, bits) => {
+    const bytes = encode(codes);
+    expect([...bytes].map((b) => b.toString(2).padStart(8, '0')).join(' ')).toBe(bits);
+    const reader = new RiceReader(bytes, 0, cut);
+    expect(codes.map(([, k]) => reader.next(k))).toEqual(codes.map(([value]) => value));
+  });
+
+  it('reads back what it writes, for every k from 0 to 31, from any starting bit (seeded)', () => {
+    const random = mulberry32(35);
+    for (let k = 0; k <= 31; k++) {
+      const codes: [number, number][] = Array.from({ length: 50 }, () => [Math.floor(random() * 2 ** Math.min(k + 3, 32)), k]);
+      const start = Math.floor(random() * 8);
+      const size = codes.reduce((sum, [value]) => sum + riceSize(value, k), 0);
+      const out = new Uint8Array(Math.ceil((start + size) / 8));
+      const writer = new RiceWriter(out, start);
+      for (const [value] of codes) writer.write(value, k);
+      expect(writer.bit).toBe(start + size);
+      const reader = new RiceReader(out, start, cut);
+      expect(codes.map(() => reader.next(k))).toEqual(codes.map(([value]) => value));
+      expect(reader.bit).toBe(start + size);
+    }
+  });
+
+  it.each<[string, number[], number]>([
+    ['inside a quotient', [0b1111_1111], 0],
+    ['inside a remainder', [0b0101_0101], 8],
+    ['no bytes', [], 0],
+  ])('says where the bytes end: %s', (_, bytes, k) => {
+    expect(() => new RiceReader(Uint8Array.from(bytes), 0, () => new RangeError('the bytes end inside a code')).next(k)).toThrow(new RangeError('the bytes end inside a code'));
+  });
+});
