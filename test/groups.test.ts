@@ -17,16 +17,8 @@ import { forget } from '../lib/store/page-passages';
 import { MAX_PAIRWISE } from '../lib/store/page-groups';
 import type { Db, PageFields, PageRecord } from '../lib/store/schema';
 import { storedPages } from './support/kept-tables';
+import { flipRandomBits } from './support/random-bits';
 import { updateMany } from '../lib/store/transfer';
-
-/** fp with n distinct random bits flipped. */
-function flipBits(fp: Fingerprint, n: number, random: () => number): Fingerprint {
-  const positions = new Set<number>();
-  while (positions.size < n) positions.add(Math.floor(random() * 64));
-  let out = fp as bigint;
-  for (const pos of positions) out ^= 1n << BigInt(pos);
-  return asFingerprint(out);
-}
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -140,8 +132,8 @@ function world(seed: number, clusters: number, perCluster: number): World {
       pages.push({
         url: `https://${site}/c${c}/p${i}`,
         site,
-        simhash: flipBits(centre, Math.floor(random() * 6), random),
-        check: refute ? flipBits(check, 40, random) : flipBits(check, Math.floor(random() * 8), random),
+        simhash: flipRandomBits(centre, Math.floor(random() * 6), random),
+        check: refute ? flipRandomBits(check, 40, random) : flipRandomBits(check, Math.floor(random() * 8), random),
         firstSeen: 1_000 + Math.floor(random() * 1_000_000),
       });
     }
@@ -210,7 +202,7 @@ describe('groups kept by PageStore, one visit or forgetting at a time', () => {
     for (let i = 0; i < 30; i++) {
       const page = kept[Math.floor(random() * kept.length)]!;
       const other = kept[Math.floor(random() * kept.length)]!;
-      await store.record({ ...page, title: 'changed', simhash: flipBits(other.simhash, 1, random), check: other.check, now: 2_000_000 + i }, { k: 3 });
+      await store.record({ ...page, title: 'changed', simhash: flipRandomBits(other.simhash, 1, random), check: other.check, now: 2_000_000 + i }, { k: 3 });
     }
     await expectGroupsMatchBruteForce(store, 3);
 

@@ -2,8 +2,11 @@
 // lib/store/page-rewrites.ts, page-passages.ts and passage-organise.ts): the samples' original
 // tide-mill article, its content farm's rewrite and its Spanish and Chinese translations, read as
 // the extension reads them. A rewrite of a page first seen before it on another site is a copy,
-// tallied by the sites that copy and listed beside its original; one on the same site, or seen
-// first, is not; forgetting its original unflags it; an import flags it once organised.
+// tallied by the sites that copy (once, though it is also in its original's group) and listed
+// beside its original; one on the same site, or seen first, is not; forgetting its original
+// unflags it; an import flags it once organised. The history folds the rewrite and the
+// translations into the original's entry (lib/store/page-groups.ts), and the popup's lists stay
+// as they were: no rewrite is listed as a near-duplicate.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -16,8 +19,9 @@ import { rewriteFingerprints } from '../lib/fingerprint/rewrites';
 import type { PageStore, Visit } from '../lib/store/pages';
 import { rewriteCopiesMadeBy } from '../lib/store/page-rewrites';
 import { indexPending } from '../lib/store/passage-organise';
+import { organise } from '../lib/store/regroup';
 import { exportPages, importLines } from '../lib/store/transfer';
-import { evidenceVerb, readSiteEvidence, readSiteStanding } from '../lib/ui/history-data';
+import { evidenceVerb, readHistory, readOverview, readSiteEvidence, readSiteStanding } from '../lib/ui/history-data';
 import { freshStore } from './support/fresh-store';
 import { expectCountsKept } from './support/kept-counts';
 import { localizerFor } from './support/catalogues';
@@ -76,6 +80,12 @@ async function standings(store: PageStore, urls: readonly string[]): Promise<str
 
 const ALL = [ORIGINAL, REWRITE, SPANISH, CHINESE];
 
+/** The history's entries, each as its root's URL then its copies'. */
+async function historyEntries(store: PageStore): Promise<string[][]> {
+  const { entries } = await readHistory(store, {}, { limit: 10, shown: new Set() });
+  return entries.map((e) => [e.root.url, ...e.copies.map((c) => c.url)]);
+}
+
 describe('rewrites and translations as copies', () => {
   it('a rewrite or translation of a page first seen before on another site is a copy, tallied, and listed beside its original', async () => {
     const store = await freshStore();
@@ -84,7 +94,9 @@ describe('rewrites and translations as copies', () => {
     // neither a near-duplicate nor a passage copy: a copy by its rewrite alone
     expect([recorded.matches.length, recorded.passages.length, recorded.rewrites.map((m) => m.record.url)]).toEqual([0, 0, [ORIGINAL]]);
     expect(recorded.record.contentCopy).toBe(true);
-    expect(recorded.record.copySite).toBeUndefined();
+    // and in its original's group, a copy by that too: the sites that copy count it once
+    expect(recorded.record.copySite).toBe('rewrite-mill.example');
+    expect(recorded.record.group).toBe((await store.get(ORIGINAL))!.group);
     await store.record(visitOf(SPANISH, TEXTS.spanish, 3 * 86_400_000));
     await store.record(visitOf(CHINESE, TEXTS.chinese, 4 * 86_400_000));
 
@@ -99,6 +111,38 @@ describe('rewrites and translations as copies', () => {
     expect(await evidence(SPANISH)).toEqual([{ copy: SPANISH, original: ORIGINAL, share: undefined, rewrite: { translated: true, language: 'es' } }]);
     expect(await evidence(CHINESE)).toEqual([{ copy: CHINESE, original: ORIGINAL, share: undefined, rewrite: { translated: true, language: 'zh' } }]);
     expect(await readSiteEvidence(store, 'wrenmouth.example')).toEqual([]);
+  });
+
+  it('the history folds the rewrite and the translations into the original\'s entry; the popup lists them as rewrites, never as near-duplicates', async () => {
+    const store = await freshStore();
+    await visitAll(store);
+    expect(await historyEntries(store)).toEqual([[ORIGINAL, REWRITE, SPANISH, CHINESE]]);
+    expect(await readOverview(store)).toEqual({ pages: 4, articles: 1, groups: 1 });
+    for (const url of ALL) {
+      const { near, passages, rewrites } = (await store.getWithNear(url))!;
+      expect([url, near.length, passages.length, rewrites.length]).toEqual([url, 0, 0, 3]);
+    }
+    expect(await standings(store, ALL)).toEqual(['wrenmouth.example 0/1', 'rewrite-mill.example 1/1 flagged', 'traducciones.example 1/1 flagged', 'zh.example 1/1 flagged']);
+    await expectCountsKept(store.db, 'after the visits');
+
+    // the original forgotten: the rewrite, read first of the rest, heads the entry of the pages it links
+    expect(await store.forget(ORIGINAL)).toBe(true);
+    expect(await historyEntries(store)).toEqual([[REWRITE, SPANISH, CHINESE]]);
+    expect((await store.get(REWRITE))!.copySite).toBeUndefined();
+    expect(await standings(store, [REWRITE, SPANISH, CHINESE])).toEqual(['rewrite-mill.example 0/1', 'traducciones.example 1/1 flagged', 'zh.example 1/1 flagged']);
+    await expectCountsKept(store.db, 'after forgetting the original');
+
+    // an import of all four, organised, folds them as the visits did
+    const lines: string[] = [];
+    const source = await freshStore();
+    await visitAll(source);
+    for await (const line of exportPages(source)) lines.push(line);
+    const imported = await freshStore();
+    await importLines(imported, lines, { now: 5 * 86_400_000 });
+    expect(await historyEntries(imported)).toHaveLength(4);
+    await organise(imported, 3);
+    expect(await historyEntries(imported)).toEqual([[ORIGINAL, REWRITE, SPANISH, CHINESE]]);
+    await expectCountsKept(imported.db, 'after organising the import');
   });
 
   it('the evidence says rewrite or translation, in each language', () => {

@@ -1,4 +1,4 @@
-// The reading history: every recorded page, newest first, near-duplicates folded into one entry
+// The reading history: every recorded page, newest first, near-duplicates and rewrites folded into one entry
 // (lib/ui/history-data.ts), with search, filters and forgetting.
 //
 // At a million pages the list cannot be built whole. It is read a chunk of entries at a time

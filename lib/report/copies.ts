@@ -1,14 +1,15 @@
 // Which pages are copies: the rule behind the badge's words, the history page's "Sites that copy"
 // and the copySite and contentCopy fields the store keeps, written once.
 //
-// - A near-duplicate copy: a page in a group of near-duplicates whose root (the page seen first)
-//   is on another site (lib/report/groups.ts groupFieldsOf gives it copySite).
+// - A near-duplicate copy: a page in a group of near-duplicates (and rewrites) whose root (the
+//   page seen first) is on another site (lib/report/groups.ts groupFieldsOf gives it copySite).
 // - A passage copy: a page with at least PASSAGE_COPY_SHARE of its words in passages it shares
 //   with a page first seen before it on another site.
 // - A rewrite copy: a rewrite or translation (lib/index/rewrite-index.ts: the pair keeps the order
 //   of its rare words) of a page first seen before it on another site.
 // The store keeps whether a page is a passage or a rewrite copy as contentCopy (isContentCopy). A
-// page is a copy when it is any of the three (isCopy).
+// page is a copy when it is any of the three (isCopy), counted once: a rewrite copy, grouped with
+// its original, has both copySite and contentCopy.
 import { seenBefore } from './groups';
 
 /** At least this share of a page's words in passages shared with an earlier page of another site makes it a copy. */

@@ -3,11 +3,18 @@
 //
 // - Two pages are near-duplicates when their simhashes are within k bits and their check
 //   fingerprints confirm it (lib/fingerprint/features.ts; a page without a check is taken on its simhash).
-// - A group is a connected component of that relation (union-find): pages linked by a chain of
-//   near-duplicate pairs. Its root is the earliest-seen page (firstSeen, then URL): the original,
-//   as far as this reader knows.
+// - Two pages are also linked when one is a rewrite or translation of the other, as the rewrite
+//   detector decides (lib/index/rewrite-index.ts): a rewrite folds into its original's group. A
+//   hash of rare words on more than REWRITE_MAX_PAGES pages is left out of the verdict: counted
+//   over the whole store by a lookup (a visit, the whole-store regroup), over the group's pages
+//   when a group is recomputed (rewriteLinksAmong); the two differ only for such hashes.
+// - A group is a connected component of those links (union-find): pages linked by a chain of
+//   near-duplicate or rewrite pairs. Its root is the earliest-seen page (firstSeen, then URL): the
+//   original, as far as this reader knows.
 // - A page is a copy when the root of its group is on another site: it is a later near-duplicate
-//   of a page first seen elsewhere. A site republishing its own article is not copying.
+//   or rewrite (or one of a chain of them) of a page first seen elsewhere. A site republishing its
+//   own article is not copying. A rewrite copy is also kept as contentCopy (lib/report/copies.ts):
+//   isCopy counts such a page once.
 // - A site is flagged as a likely republisher when more than half of its recorded pages are
 //   copies (the history page states the rule: `siteFlagRule` in public/_locales), unless the user
 //   marked it trusted; a site marked as a content farm is always flagged.
@@ -15,6 +22,9 @@ import { confirmsNearDuplicate } from '../fingerprint/features';
 import { type Fingerprint, hammingDistance } from '../fingerprint/bits';
 import { UnionFind } from './clusters';
 import { hash64 } from '../fingerprint/hash';
+import { REWRITE_RULE, type RewriteFingerprints } from '../fingerprint/rewrites';
+import { RewriteIndex, findRewriteMatches, findRewritePairs } from '../index/rewrite-index';
+import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 
 export interface GroupMember {
   url: string;
@@ -45,12 +55,14 @@ export function rootOf<T extends { firstSeen: number; url: string }>(members: re
 }
 
 /**
- * The connected components of `members` under areNearDuplicates(·, ·, k), each in the input order,
- * components ordered by their first member. Pairwise: for the few pages one visit or one
- * forgetting touches, not for a whole store (lib/store/regroup.ts regroups a store through tables).
+ * The connected components of `members` under areNearDuplicates(·, ·, k) and the `links` (pairs of
+ * indices into `members`: rewrites), each in the input order, components ordered by their first
+ * member. Pairwise: for the few pages one visit or one forgetting touches, not for a whole store
+ * (lib/store/regroup.ts regroups a store through tables).
  */
-export function componentsOf<T extends GroupMember>(members: readonly T[], k: number): T[][] {
+export function componentsOf<T extends GroupMember>(members: readonly T[], k: number, links: Iterable<readonly [number, number]> = []): T[][] {
   const sets = new UnionFind(members.length);
+  for (const [i, j] of links) sets.union(i, j);
   for (let i = 0; i < members.length; i++) {
     for (let j = i + 1; j < members.length; j++) {
       if (!sets.connected(i, j) && areNearDuplicates(members[i]!, members[j]!, k)) sets.union(i, j);
@@ -64,6 +76,35 @@ export function componentsOf<T extends GroupMember>(members: readonly T[], k: nu
     else component.push(member);
   });
   return [...byRoot.values()];
+}
+
+/**
+ * The rewrite links among pages (pairs of indices into `fingerprints`; a page without
+ * fingerprints has none): every pair the detector's rule links (findRewritePairs), a hash on more
+ * than REWRITE_MAX_PAGES of these pages left out. For the pages of the groups one change touches.
+ */
+export function rewriteLinksAmong(fingerprints: readonly (RewriteFingerprints | undefined)[]): [number, number][] {
+  const at = fingerprints.flatMap((f, i) => (f === undefined ? [] : [i]));
+  if (at.length < 2) return [];
+  return findRewritePairs(at.map((i) => fingerprints[i]!), REWRITE_RULE, REWRITE_MAX_PAGES).map(({ a, b }) => [at[a]!, at[b]!]);
+}
+
+/**
+ * Calls `link(i, j)` for each page j that page i's lookup finds among all the pages, in an index in
+ * memory, as a visit's lookup finds it in the store (findRewriteMatches: the same candidates, the
+ * same hashes left out); awaits `pause(done)` after each page, so that a caller can yield. For a
+ * whole store of pages.
+ */
+export async function lookUpRewriteLinks(fingerprints: readonly (RewriteFingerprints | undefined)[], link: (i: number, j: number) => void, pause: (done: number) => Promise<void>): Promise<void> {
+  const index = new RewriteIndex(REWRITE_MAX_PAGES);
+  fingerprints.forEach((f, i) => {
+    if (f !== undefined) index.add(i, f);
+  });
+  for (let i = 0; i < fingerprints.length; i++) {
+    const own = fingerprints[i];
+    if (own !== undefined) for (const { id } of await findRewriteMatches(index, own, i)) link(i, id);
+    await pause(i + 1);
+  }
 }
 
 /** A new group's id: 16 hex digits of a 64-bit hash of the URL of the page that started it. */
@@ -90,7 +131,7 @@ export function chooseGroupId(hints: Iterable<string | undefined>, seed: string,
 
 /** What a page stores about its group (lib/store/schema.ts): both absent for a page in no group. */
 export interface GroupFields {
-  /** The group's id; absent when the page has no near-duplicate. */
+  /** The group's id; absent when the page has no near-duplicate and no rewrite link. */
   group?: string;
   /** The page's own site, present only when the page is a copy (its group's root is on another site). */
   copySite?: string;
@@ -111,6 +152,39 @@ export function groupFieldsOf<T extends GroupMember>(component: readonly T[], id
     out.set(member.url, member.site === root.site ? { group: id } : { group: id, copySite: member.site });
   }
   return out;
+}
+
+/**
+ * What a whole-store regroup writes, from `sets` (union-find over `members`: the pages linked by
+ * near-duplicates and rewrites): each member whose group fields change (by index into `members`)
+ * with the fields it should have ({}: in no group), and how many groups of two or more there are.
+ * The largest groups choose their ids first, as lib/store/page-groups.ts writeComponents does.
+ */
+export function changedGroupFields(members: readonly (GroupMember & GroupFields)[], sets: UnionFind): { groups: number; changes: Map<number, GroupFields> } {
+  const components = new Map<number, number[]>();
+  for (let i = 0; i < members.length; i++) {
+    if (sets.sizeOf(i) < 2) continue;
+    const root = sets.find(i);
+    const list = components.get(root);
+    if (list === undefined) components.set(root, [i]);
+    else list.push(i);
+  }
+  const claimed = new Set<string>();
+  const changes = new Map<number, GroupFields>();
+  const inGroup = new Set<number>();
+  for (const indices of [...components.values()].sort((x, y) => y.length - x.length)) {
+    const component = indices.map((i) => members[i]!);
+    const fields = groupFieldsOf(component, chooseGroupId(component.map((member) => member.group), rootOf(component).url, claimed));
+    for (const i of indices) {
+      inGroup.add(i);
+      const [member, next] = [members[i]!, fields.get(members[i]!.url)!];
+      if (next.group !== member.group || next.copySite !== member.copySite) changes.set(i, next);
+    }
+  }
+  members.forEach((member, i) => {
+    if (!inGroup.has(i) && (member.group !== undefined || member.copySite !== undefined)) changes.set(i, {});
+  });
+  return { groups: components.size, changes };
 }
 
 export type SiteMark = 'trusted' | 'farm';

@@ -18,9 +18,9 @@ export interface PageRecord {
   firstSeen: number;
   lastSeen: number;
   visits: number;
-  /** The id of the page's group of near-duplicates; absent when it has none (lib/report/groups.ts). */
+  /** The id of the page's group of near-duplicates and rewrites; absent when it has none (lib/report/groups.ts). */
   group?: string;
-  /** The page's site, present only when the page is a near-duplicate of a page first seen on another site (its group's root). */
+  /** The page's site, present only when the page's group's root (the page seen first) is on another site. */
   copySite?: string;
   /**
    * Present (true) only when the page copies the content of a page first seen before it on another

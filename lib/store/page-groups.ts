@@ -1,7 +1,10 @@
-// Keeping the groups of near-duplicates (lib/report/groups.ts) with each change, in its
-// transaction: a visited page joins the groups of its near-duplicates (merging them) or leaves its
-// old one, and forgetting regroups what is left (a group may split, or lose its root).
-import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf } from '../report/groups';
+// Keeping the groups of near-duplicates and rewrites (lib/report/groups.ts) with each change, in
+// its transaction: a visited page joins the groups of its near-duplicates and of the pages it
+// rewrites or that rewrite it (merging them) or leaves its old one, and forgetting regroups what
+// is left (a group may split, or lose its root). The rewrite links among the pages regrouped are
+// judged again from their kept fingerprints, so that a group joined through a rewrite keeps it.
+import type { RewriteRows } from '../index/rewrite-store';
+import { type GroupMember, chooseGroupId, componentsOf, groupFieldsOf, rewriteLinksAmong } from '../report/groups';
 import type { PageRows } from '../rows/page-rows';
 import { type NearDuplicate, memberOf, storedRecord } from './records';
 import type { PageRecord } from './schema';
@@ -19,6 +22,17 @@ async function membersOf(rows: PageRows, ids: Iterable<string>): Promise<PageRec
 }
 
 type Node = GroupMember & { record: PageRecord };
+
+/** What regrouping reads and writes of a write (PageStore.write's Writing). */
+export type GroupUpkeep = { rows: PageRows; tally: Tally; rewrites: RewriteRows };
+
+/** The components of `nodes` under near-duplicates within k, their kept rewrite fingerprints' links and `links` (indices into `nodes`); past MAX_PAIRWISE nodes, one. */
+async function componentsAmong(rewrites: RewriteRows, nodes: readonly Node[], k: number, links: readonly [number, number][] = []): Promise<Node[][]> {
+  if (nodes.length > MAX_PAIRWISE) return [[...nodes]];
+  // damaged fingerprints link nothing: a visit or forgetting is not refused for them
+  const fingerprints = await Promise.all(nodes.map((node) => rewrites.fingerprintsOf(node.record.id).catch(() => undefined)));
+  return componentsOf(nodes, k, [...rewriteLinksAmong(fingerprints), ...links]);
+}
 
 /**
  * Writes the group fields of `components` (lists of members; their records as stored, except the
@@ -55,36 +69,40 @@ async function writeComponents(
   await Promise.all(puts);
 }
 
-/** Puts `record` (a new or changed page) and regroups it with its near-duplicates `near` and its old group. */
-export async function regroupAround(rows: PageRows, tally: Tally, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], k: number): Promise<void> {
+/** Puts `record` (a new or changed page) and regroups it with its near-duplicates `near`, the pages it rewrites or that rewrite it (`rewrites`, its lookup's), and its old group. */
+export async function regroupAround(upkeep: GroupUpkeep, record: PageRecord, old: PageRecord | undefined, near: readonly NearDuplicate[], rewrites: readonly PageRecord[], k: number): Promise<void> {
+  const { rows, tally } = upkeep;
   const self = memberOf(record);
   if (self === null) {
     tally.change(old, record);
     await rows.put(record); // unreadable: in no group
-    if (old !== undefined) await regroupAfterRemoval(rows, tally, [old], k);
+    if (old !== undefined) await regroupAfterRemoval(upkeep, [old], k);
     return;
   }
-  const groupIds = near.map((m) => m.record.group).filter((g): g is string => g !== undefined);
+  const linked = [...near.map((m) => m.record), ...rewrites];
+  const groupIds = linked.map((other) => other.group).filter((g): g is string => g !== undefined);
   if (old?.group !== undefined) groupIds.push(old.group);
   const byUrl = new Map<string, Node>();
-  for (const other of [...(await membersOf(rows, groupIds)), ...near.map((m) => m.record)]) {
+  for (const other of [...(await membersOf(rows, groupIds)), ...linked]) {
     if (other.url === record.url) continue;
     const member = memberOf(other);
     if (member !== null) byUrl.set(other.url, member);
   }
   const nodes: Node[] = [self, ...byUrl.values()];
-  const components = nodes.length <= MAX_PAIRWISE ? componentsOf(nodes, k) : [nodes]; // too many to compare: merged
-  await writeComponents(rows, tally, components, { url: record.url, hint: old?.group, before: old });
+  const rewriteUrls = new Set(rewrites.map((other) => other.url));
+  const rewriteLinks = nodes.flatMap((node, i): [number, number][] => (rewriteUrls.has(node.url) ? [[0, i]] : [])); // as the lookup judged them
+  await writeComponents(rows, tally, await componentsAmong(upkeep.rewrites, nodes, k, rewriteLinks), { url: record.url, hint: old?.group, before: old }); // past MAX_PAIRWISE: merged
 }
 
 /** After `gone` were deleted: regroups the rest of their groups (split, re-rooted or dissolved). */
-export async function regroupAfterRemoval(rows: PageRows, tally: Tally, gone: readonly PageRecord[], k: number): Promise<void> {
+export async function regroupAfterRemoval(upkeep: GroupUpkeep, gone: readonly PageRecord[], k: number): Promise<void> {
+  const { rows, tally } = upkeep;
   const goneUrls = new Set(gone.map((record) => record.url));
   const ids = new Set(gone.map((record) => record.group).filter((g): g is string => g !== undefined));
   for (const id of ids) {
     const rest = (await membersOf(rows, [id])).filter((record) => !goneUrls.has(record.url));
     const members = rest.map(memberOf).filter((m): m is Node => m !== null);
     if (members.length === 0) continue;
-    await writeComponents(rows, tally, members.length <= MAX_PAIRWISE ? componentsOf(members, k) : [members], null);
+    await writeComponents(rows, tally, await componentsAmong(upkeep.rewrites, members, k), null); // past MAX_PAIRWISE: kept whole
   }
 }

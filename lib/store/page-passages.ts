@@ -40,7 +40,7 @@ export async function forget({ rows, tally, passages, rewrites, recheckCopies }:
       return rows.delete(record.id);
     }),
   );
-  await regroupAfterRemoval(rows, tally, gone, k);
+  await regroupAfterRemoval({ rows, tally, rewrites }, gone, k);
   return gone.length;
 }
 

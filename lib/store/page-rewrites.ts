@@ -28,9 +28,10 @@ export async function rewriteCopiesMadeBy(rows: PageRows, rewrites: RewriteRows,
 
 /**
  * Keeps a visited page's rewrite fingerprints (none if `fingerprints` is undefined) and returns
- * every page it rewrites or that rewrites it. When the page was stored before with other
- * fingerprints, the pages its old fingerprints may make copies, and the later pages of other sites
- * that rewrite its new text, are rechecked once the postings are written.
+ * every page it rewrites or that rewrites it, and whether its fingerprints are those it had (`same`:
+ * its rewrite links are unchanged). When the page was stored before with other fingerprints, the
+ * pages its old fingerprints may make copies, and the later pages of other sites that rewrite its
+ * new text, are rechecked once the postings are written.
  */
 export async function recordRewrites(
   rows: PageRows,
@@ -39,13 +40,14 @@ export async function recordRewrites(
   record: PageRecord,
   old: PageRecord | undefined,
   fingerprints: RewriteFingerprints | undefined,
-): Promise<RewriteRecordMatch<PageRecord>[]> {
+): Promise<{ matches: RewriteRecordMatch<PageRecord>[]; same: boolean }> {
   const bytes = fingerprints === undefined ? undefined : encodeRewriteBytes(fingerprints);
-  const changed = old !== undefined && !sameBytes(await rewrites.bytesOf(record.id), bytes);
+  const before = old === undefined ? undefined : await rewrites.bytesOf(record.id);
+  const changed = old !== undefined && !sameBytes(before, bytes);
   if (changed) for (const id of await rewriteCopiesMadeBy(rows, rewrites, old)) recheckCopies.add(id);
   const matches = fingerprints === undefined ? [] : await rewriteMatchesOf(rows, rewrites, fingerprints, record.id);
   await rewrites.set(record.id, bytes);
   // a page seen before others (it keeps its firstSeen) can make them copies with its new text
   if (changed) for (const { record: other } of matches) if (mayCopy(other, record)) recheckCopies.add(other.id);
-  return matches;
+  return { matches, same: old !== undefined && (!changed || (before === undefined && bytes === undefined)) };
 }

@@ -277,17 +277,17 @@ export class PageStore implements PageReader {
       passages.prefetch(visit.passages), rewrites.prefetch(visit.rewrites); // both indexes' buckets read while the tables are
       const near = await findNear(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
       const shared = await recordPassages(rows, passages, recheckCopies, record, old, visit.passages);
-      const rewritten = await recordRewrites(rows, rewrites, recheckCopies, record, old, visit.rewrites);
+      const { matches: rewritten, same: sameRewrites } = await recordRewrites(rows, rewrites, recheckCopies, record, old, visit.rewrites);
       if (isContentCopy(record, shared, rewritten)) record.contentCopy = true;
       // the trees (the tables among them) follow the record when the transaction's writes are flushed
-      if (old !== undefined && old.simhash === simhash && old.site === record.site) {
+      if (old !== undefined && old.simhash === simhash && old.site === record.site && sameRewrites) {
         // same text: the groups stay as they are
         if (old.group !== undefined) record.group = old.group;
         if (old.copySite !== undefined) record.copySite = old.copySite;
         tally.change(old, record);
         await rows.put(record);
       } else {
-        await regroupAround(rows, tally, record, old, near.filter((m) => m.distance <= groupK), groupK);
+        await regroupAround({ rows, tally, rewrites }, record, old, near.filter((m) => m.distance <= groupK), rewritten.map((m) => m.record), groupK);
       }
       const matches = near.filter((m) => m.distance <= k);
       const nearIds = new Set(matches.map((m) => m.record.id));

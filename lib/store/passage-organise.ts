@@ -17,7 +17,9 @@
 //    a visit would (a rewrite key is on dozens of pages, too many for pairs), and so is each later
 //    page of another site that one of them finds. A pending page is a content copy exactly when
 //    its pairs or its lookup say so, and a page stored before becomes one when a pending page it
-//    shares with, or rewrites, was seen before it on another site.
+//    shares with, or rewrites, was seen before it on another site. A page looked up joins the
+//    groups of the pages it finds, as a visit would (page-groups.ts), where the whole-store regroup
+//    has not joined them (it looks rewrites up in a store of at most MAX_REWRITE_LOOKUPS pages).
 // 3. The blocks are taken off the pending list.
 import { BOILERPLATE, comparePassages } from '../index/passage-index';
 import type { PassageFingerprints } from '../fingerprint/passages';
@@ -26,7 +28,9 @@ import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, i
 import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
+import { tablesOf } from './design';
 import type { PageStore } from './pages';
+import { regroupAround } from './page-groups';
 import { rewriteMatchesOf } from './page-rewrites';
 import { storedRecord } from './records';
 import { PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
@@ -344,6 +348,17 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
       }
     });
   }
+  // the rewrites join their originals' groups, as on a visit (unless a whole regroup is due: it joins them)
+  const unfolded = (await store.groupsState()).complete ? [...looked.values()].filter(({ folded }) => !folded) : [];
+  for (let start = 0; start < unfolded.length; start += RECORDS_PER_WRITE) {
+    await store.write(async ({ rows, tally, rewrites, groups, stored }) => {
+      for (const { record: { id }, linked } of unfolded.slice(start, start + RECORDS_PER_WRITE)) {
+        const [record, others] = await Promise.all([rows.get(id), Promise.all(linked.map((other) => rows.get(other)))]);
+        const found = others.filter((other): other is PageRecord => other !== undefined);
+        if (record !== undefined) await regroupAround({ rows, tally, rewrites }, storedRecord(record), record, [], found, Math.min(groups.k, tablesOf(stored).k));
+      }
+    });
+  }
   return { pairs: pairs.length, copiesChanged: changed.length, rewriteLookups: looked.size, rewriteCopiesLeft: lookUp ? 0 : pendingIds.length };
 }
 
@@ -362,7 +377,8 @@ async function rewriteLookups(store: PageStore, ids: readonly number[]): Promise
           const [record, own] = await Promise.all([rows.get(id), rewrites.fingerprintsOf(id)]);
           if (record === undefined || own === undefined) return;
           const matches = await rewriteMatchesOf(rows, rewrites, own, id);
-          out.set(id, { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id) });
+          const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
+          out.set(id, { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded });
         }),
       ),
     );
@@ -374,6 +390,9 @@ interface RewriteLookup {
   record: PageRecord;
   isCopy: boolean;
   makes: number[];
+  /** The pages it finds, and whether they are in its group already. */
+  linked: number[];
+  folded: boolean;
 }
 
 /** The records and fingerprints of `ids` (ascending), a few hundred blocks a readonly transaction; pages without either are left out. */

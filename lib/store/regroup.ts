@@ -1,22 +1,26 @@
-// Regrouping a whole store: the groups of near-duplicates (lib/report/groups.ts) computed afresh, for a
-// new k, or after an import (imported pages arrive in no group). Day to day the groups are kept
-// by PageStore.record and forgetMany, one visit at a time; this pass is for when many pages
-// change at once.
+// Regrouping a whole store: the groups of near-duplicates and rewrites (lib/report/groups.ts)
+// computed afresh, for a new k, or after an import (imported pages arrive in no group). Day to day
+// the groups are kept by PageStore.record and forgetMany, one visit at a time; this pass is for
+// when many pages change at once.
 //
 // The pass reads every record (URL, site, fingerprints, first seen: about 100 bytes each in
 // memory), finds every near-duplicate pair through an in-memory permuted-block index (MemoryIndex,
-// the same tables as the store's), joins them by union-find, and writes the group fields of the
-// records whose fields change, a batch per transaction. It yields to the event loop every
-// SLICE_MS so that the context running it (a page, or the worker) keeps answering. A record
-// recorded or changed during the pass keeps what PageStore.record gave it: a batch only writes a
-// record whose simhash is still the one the pass read.
+// the same tables as the store's) and, in a store of at most MAX_REWRITE_LOOKUPS pages, every
+// rewrite link, each page looked up among the others' rewrite fingerprints as a visit would (past
+// it the lookups take too long: groups are of near-duplicates only, rewriteLinksSkipped, and
+// organising an import joins its own rewrites: passage-organise.ts), joins them by union-find,
+// and writes the group fields of the records whose fields change, a batch per transaction. It
+// yields to the event loop every SLICE_MS so that the context running it (a page, or the worker)
+// keeps answering. A record recorded or changed during the pass keeps what PageStore.record gave
+// it: a batch only writes a record whose simhash is still the one the pass read.
 import { type Fingerprint, fingerprintFromHex } from '../fingerprint/bits';
 import { UnionFind } from '../report/clusters';
-import { type GroupMember, areNearDuplicates, chooseGroupId, groupFieldsOf, rootOf } from '../report/groups';
+import type { RewriteFingerprints } from '../fingerprint/rewrites';
+import { type GroupMember, areNearDuplicates, changedGroupFields, lookUpRewriteLinks } from '../report/groups';
 import { MemoryIndex } from '../index/near';
 import { chooseDesign, designTables } from '../index/tables';
 import { keepDesignFitted } from './migrate';
-import { type PassageOrganised, indexPending } from './passage-organise';
+import { MAX_REWRITE_LOOKUPS, type PassageOrganised, indexPending } from './passage-organise';
 import type { PageReader, PageStore } from './pages';
 import { checkOf, storedRecord } from './records';
 import { compactTables } from './migrate';
@@ -36,6 +40,8 @@ export interface RegroupOptions {
   batchSize?: number;
   /** Called after each slice of work; throwing stops the pass (meta stays incomplete). */
   onProgress?: (progress: RegroupProgress) => void | Promise<void>;
+  /** Rewrite links are looked up only in a store of at most this many pages (default MAX_REWRITE_LOOKUPS). */
+  maxRewriteLookups?: number;
 }
 
 export interface RegroupResult {
@@ -45,6 +51,8 @@ export interface RegroupResult {
   groups: number;
   /** Records whose group fields were rewritten. */
   rewritten: number;
+  /** The store held more than maxRewriteLookups pages: its groups are of near-duplicates only. */
+  rewriteLinksSkipped: boolean;
 }
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -65,18 +73,22 @@ export async function needsRegroup(store: PageReader, k: number): Promise<boolea
  * it leaves {k, complete: false} and every record with the group fields of before or after: run
  * it again. Visits during the pass keep the groups with the new k.
  */
-export async function regroupAll(store: PageStore, k: number, { batchSize = 2000, onProgress }: RegroupOptions = {}): Promise<RegroupResult> {
+export async function regroupAll(store: PageStore, k: number, { batchSize = 2000, onProgress, maxRewriteLookups = MAX_REWRITE_LOOKUPS }: RegroupOptions = {}): Promise<RegroupResult> {
   if (!Number.isInteger(k) || k < 0 || k > 8) throw new RangeError(`k must be an integer from 0 to 8: got ${k}`);
   await setGroupsState(store, { k, complete: false });
   const total = await store.count();
+  const lookUpRewrites = total <= maxRewriteLookups;
 
-  // 1. read
+  // 1. read (and each page's rewrite fingerprints, if they are to be looked up; damaged ones link nothing)
   const nodes: (GroupMember & { group: string | undefined; copySite: string | undefined; simhashHex: string })[] = [];
+  const rewriteFingerprints: (RewriteFingerprints | undefined)[] = [];
   let after: number | undefined;
-  let sliceStart = Date.now();
   for (;;) {
-    const chunk: PageRecord[] = await store.pagesAfter(after, batchSize);
-    for (const record of chunk) {
+    const [chunk, kept] = await store.read(async (rows, _tx, _passages, rewrites) => {
+      const records = await rows.pagesAfter(after, batchSize);
+      return [records, lookUpRewrites ? await Promise.all(records.map((r) => rewrites.fingerprintsOf(r.id).catch(() => undefined))) : []] as const;
+    });
+    for (const [j, record] of chunk.entries()) {
       let simhash: Fingerprint;
       let check: Fingerprint | null;
       try {
@@ -86,6 +98,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
         continue; // unreadable: in no group
       }
       nodes.push({ url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: record.simhash });
+      rewriteFingerprints.push(kept[j]);
     }
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
     if (chunk.length < batchSize) break;
@@ -97,45 +110,25 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   const index = new MemoryIndex<number>(design, Math.max(nodes.length, 1));
   nodes.forEach((node, i) => index.add(i, node.simhash));
   const sets = new UnionFind(nodes.length);
-  sliceStart = Date.now();
+  let sliceStart = Date.now();
+  const pauseIfDue = async (done: number): Promise<void> => {
+    if (Date.now() - sliceStart < SLICE_MS) return;
+    await onProgress?.({ phase: 'comparing', done, total: lookUpRewrites ? 2 * nodes.length : nodes.length }); // the near-duplicates, then the rewrites
+    await nextTick();
+    sliceStart = Date.now();
+  };
   for (let i = 0; i < nodes.length; i++) {
     for (const match of index.query(nodes[i]!.simhash, k)) {
       if (match.id > i && areNearDuplicates(nodes[i]!, nodes[match.id]!, k)) sets.union(i, match.id);
     }
-    if (Date.now() - sliceStart >= SLICE_MS) {
-      await onProgress?.({ phase: 'comparing', done: i + 1, total: nodes.length });
-      await nextTick();
-      sliceStart = Date.now();
-    }
+    await pauseIfDue(i + 1);
   }
+  // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
+  if (lookUpRewrites) await lookUpRewriteLinks(rewriteFingerprints, (i, j) => sets.union(i, j), (done) => pauseIfDue(nodes.length + done));
 
-  // 3. the fields each record should have
-  const components = new Map<number, number[]>();
-  for (let i = 0; i < nodes.length; i++) {
-    if (sets.sizeOf(i) < 2) continue;
-    const root = sets.find(i);
-    const list = components.get(root);
-    if (list === undefined) components.set(root, [i]);
-    else list.push(i);
-  }
-  const claimed = new Set<string>();
-  const changes = new Map<string, { group?: string; copySite?: string; simhash: string }>();
-  const inGroup = new Set<number>();
-  // the largest groups choose their ids first (see writeComponents in pages.ts)
-  for (const members of [...components.values()].sort((x, y) => y.length - x.length)) {
-    const component = members.map((i) => nodes[i]!);
-    const id = chooseGroupId(component.map((node) => node.group), rootOf(component).url, claimed);
-    const fields = groupFieldsOf(component, id);
-    for (const i of members) {
-      inGroup.add(i);
-      const node = nodes[i]!;
-      const next = fields.get(node.url)!;
-      if (next.group !== node.group || next.copySite !== node.copySite) changes.set(node.url, { ...next, simhash: node.simhashHex });
-    }
-  }
-  nodes.forEach((node, i) => {
-    if (!inGroup.has(i) && (node.group !== undefined || node.copySite !== undefined)) changes.set(node.url, { simhash: node.simhashHex });
-  });
+  // 3. the fields each record should have, with the simhash they were worked out from
+  const { groups, changes: fieldsOf } = changedGroupFields(nodes, sets);
+  const changes = new Map([...fieldsOf].map(([i, fields]) => [nodes[i]!.url, { ...fields, simhash: nodes[i]!.simhashHex }]));
 
   // 4. write
   const urls = [...changes.keys()];
@@ -165,7 +158,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   }
 
   await setGroupsState(store, { k, complete: true });
-  return { k, pages: nodes.length, groups: components.size, rewritten };
+  return { k, pages: nodes.length, groups, rewritten, rewriteLinksSkipped: !lookUpRewrites };
 }
 
 export interface OrganiseProgress {

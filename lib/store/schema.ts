@@ -47,7 +47,7 @@ export interface GroupsMeta {
   complete: boolean;
 }
 
-/** Pages in a group of near-duplicates, and how many groups (of two or more pages) there are. */
+/** Pages in a group (of near-duplicates and rewrites), and how many groups (of two or more pages) there are. */
 export interface GroupCounts {
   grouped: number;
   groups: number;

@@ -341,6 +341,7 @@ export async function updateMany(store: PageStore, urls: readonly string[], upda
       // new fingerprints are pending: organising works contentCopy out for them (until then the page is no copy by passages or rewrites)
       const newPassages = fields.passages !== undefined && fields.passages !== before?.passages;
       const newRewrites = fields.rewrites !== undefined && fields.rewrites !== before?.rewrites;
+      ungrouped ||= newRewrites; // new rewrite fingerprints may link the page to others: a regroup is due
       if (before?.contentCopy === true && !newPassages && !newRewrites) record.contentCopy = true;
       if (newPassages) puts.push(passages.set(record.id, fields.passages!, 'pending'));
       if (newRewrites) puts.push(rewrites.set(record.id, fields.rewrites!, { pending: true }));

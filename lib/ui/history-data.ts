@@ -1,12 +1,13 @@
 // Reading the history page's data out of the store: entries newest first (a group of
-// near-duplicates folded into one entry), the overall counts, and the sites that copy. Every read
+// near-duplicates and rewrites folded into one entry), the overall counts, and the sites that copy. Every read
 // is one short readonly transaction over a tree or the kept counts (lib/store/tally.ts), so that
 // the first screen of a store of a million pages costs about as much as that of a hundred.
-import { type SiteMark, type SiteStanding, rootOf, seenBefore, siteStanding } from '../report/groups';
+import { type SiteMark, type SiteStanding, areNearDuplicates, rootOf, seenBefore, siteStanding } from '../report/groups';
 import { MAX_PAGE_ID, lastSeenEntry } from '../rows/page-rows';
 import type { PageReader } from '../store/pages';
 import { passageMatches } from '../store/passages';
 import { rewriteMatchesOf } from '../store/page-rewrites';
+import { memberOf } from '../store/records';
 import { isPassageCopyOf, mayCopy } from '../report/copies';
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
 import type { Localizer } from './i18n';
@@ -25,7 +26,7 @@ export interface HistoryFilter {
   hasCopies?: boolean;
 }
 
-/** One entry of the history: a page alone, or a group of near-duplicates. */
+/** One entry of the history: a page alone, or a group of near-duplicates and rewrites. */
 export interface HistoryEntry {
   /** The group id, or the page's URL for a page in no group. */
   id: string;
@@ -138,7 +139,7 @@ export interface Overview {
   pages: number;
   /** Distinct articles: pages in no group, plus one per group. */
   articles: number;
-  /** Groups of two or more near-duplicates. */
+  /** Groups of two or more pages (near-duplicates and rewrites). */
   groups: number;
 }
 
@@ -184,11 +185,12 @@ export async function readSiteStandings(store: PageReader, marks: ReadonlyMap<st
 }
 
 /**
- * A copy beside the page it copies: the earliest-seen page of its group, on another site; for a
- * passage copy that is no such near-duplicate, the earliest-seen page of another site, seen before
- * it, that half of its words are shared with (`share`: that fraction); for a rewrite copy that is
- * neither, the earliest-seen page of another site, seen before it, that it rewrites or translates
- * (`rewrite`).
+ * A copy beside the page it copies: the earliest-seen page of its group, on another site, when it
+ * is a near-duplicate of it or copies by nothing else; for a passage copy that is no such
+ * near-duplicate, the earliest-seen page of another site, seen before it, that half of its words
+ * are shared with (`share`: that fraction); for a rewrite copy that is neither (a rewrite is
+ * grouped with its original), the earliest-seen page of another site, seen before it, that it
+ * rewrites or translates (`rewrite`).
  */
 export interface CopyEvidence {
   copy: PageRecord;
@@ -216,11 +218,18 @@ function earliest<M extends { record: PageRecord }>(matches: readonly M[]): M | 
 
 /** The evidence for a site: each of its copies beside its original, newest copy first; at most `limit`. */
 export async function readSiteEvidence(store: PageReader, site: string, limit = 200): Promise<CopyEvidence[]> {
+  const { k } = await store.groupsState();
+  const nearDuplicates = (a: PageRecord, b: PageRecord): boolean => {
+    const [x, y] = [memberOf(a), memberOf(b)];
+    return x !== null && y !== null && areNearDuplicates(x, y, k);
+  };
   const out = await store.read(async (rows, _tx, passages, rewrites) => {
     const copies = await rows.where('copySite', site, limit);
     return Promise.all(
       copies.map(async (copy): Promise<CopyEvidence> => {
-        if (copy.copySite === undefined && copy.contentCopy === true) {
+        const members = copy.group === undefined ? [copy] : await rows.where('group', copy.group);
+        const root = rootOf(members.length > 0 ? members : [copy]);
+        if (copy.contentCopy === true && !(copy.copySite !== undefined && nearDuplicates(copy, root))) {
           const own = await passages.fingerprintsOf(copy.id);
           const matches = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, copy.id);
           const first = earliest(matches.filter(({ record, match }) => isPassageCopyOf(copy, record, match.share)));
@@ -230,8 +239,7 @@ export async function readSiteEvidence(store: PageReader, site: string, limit = 
           const source = earliest(rewritten.filter(({ record }) => mayCopy(copy, record)));
           if (source !== undefined && ownRewrites !== undefined) return { copy, original: source.record, rewrite: { translated: source.match.translated, language: ownRewrites.lang } };
         }
-        const members = copy.group === undefined ? [copy] : await rows.where('group', copy.group);
-        return { copy, original: rootOf(members.length > 0 ? members : [copy]) };
+        return { copy, original: root };
       }),
     );
   });

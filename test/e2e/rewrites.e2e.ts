@@ -2,10 +2,12 @@
 // tide-mill article of samples/ on its own site, a reworded version of it on a content farm and its
 // Spanish translation on a third site, visited in that order. The translation's popup lists the
 // original and the rewrite in #rewrites ("Looks like the Spanish translation of …"), with
-// data-share; the badge counts them; the history page's sites that copy count the rewrite and the
-// translation as copies of the original; forgetting the original removes it from the lists and its
+// data-share; the badge counts them; the history page folds the rewrite and the translation into
+// the original's entry, and its sites that copy count them as copies of the original; forgetting
+// the original removes it from the lists, its entry (the rewrite heads what is left) and its
 // fingerprints and postings from the store; an export carries the fingerprints, and after clearing
-// everything (the rewrite stores emptied) and importing it, the translation lists both again.
+// everything (the rewrite stores emptied) and importing it, the translation lists both again and
+// the history folds the three into one entry again.
 import type { Page } from 'playwright-core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +74,17 @@ async function popupListing(popup: Page, address: string, count: number): Promis
   }
 }
 
+/** The history page's entries once its list is ready: each as its title's href, then its copies' hrefs. */
+async function historyEntries(): Promise<string[][]> {
+  const history = await ext.ctx.newPage();
+  await history.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
+  await history.locator('#list[data-state="ready"]').waitFor({ timeout: 15_000 });
+  const entries = await history.locator('#list article.entry').evaluateAll((els) =>
+    els.map((el) => [el.querySelector('a.entry-title'), ...el.querySelectorAll('.copies a.copy-title')].map((a) => (a as HTMLAnchorElement).href)),
+  );
+  await history.close();
+  return entries;
+}
 
 describe('rewrites and translations in the popup', () => {
   let popup: Page;
@@ -137,6 +150,10 @@ describe('rewrites and translations in the popup', () => {
     await history.close();
   });
 
+  test('the history page folds the rewrite and the translation into the original\'s entry', async () => {
+    expect(await historyEntries()).toEqual([[url.original(), url.rewrite(), url.spanish()]]);
+  });
+
   test('"Show the shared names on the page" marks the rare words the translation shares, by keyboard, with the markup unchanged; a second press clears them', async () => {
     const before = await spanishTab.evaluate(() => document.documentElement.outerHTML);
     const tabId = await tabIdOf(await ext.getWorker(), spanishTab);
@@ -179,12 +196,15 @@ describe('rewrites and translations in the popup', () => {
     const worker = await ext.getWorker();
     const spanishTabId = await tabIdOf(worker, spanishTab);
     expect(await pollFor(() => badgeText(worker, spanishTabId), '1')).toBe('1');
+    // the original's entry is gone; the translation, a translation of the rewrite too, stays folded under it
+    expect(await historyEntries()).toEqual([[url.rewrite(), url.spanish()]]);
   });
 
   test('an export carries the rewrite fingerprints; cleared and imported again, the translation lists both pages again', async () => {
     const tab = await ext.ctx.newPage();
     await visit(tab, url.original());
     await popupListing(popup, url.spanish(), 2);
+    expect(await historyEntries()).toEqual([[url.rewrite(), url.spanish(), url.original()]]);
     const history = await ext.ctx.newPage();
     await history.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
     const [download] = await Promise.all([history.waitForEvent('download'), history.locator('#export').click()]);
@@ -208,6 +228,8 @@ describe('rewrites and translations in the popup', () => {
     await history.waitForFunction(() => document.getElementById('import-form')?.dataset['state'] === 'done', undefined, { timeout: 30_000 });
     const listed = await popupListing(popup, url.spanish(), 2);
     expect(listed.map((r) => r.url).sort()).toEqual([url.original(), url.rewrite()].sort());
+    // organised after the import, the three are one entry again, under the rewrite: the original was read again last
+    expect(await historyEntries()).toEqual([[url.rewrite(), url.spanish(), url.original()]]);
     expect(ext.pageErrors).toEqual([]);
   });
 });

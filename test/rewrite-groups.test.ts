@@ -1,0 +1,342 @@
+// Rewrites fold into their original's group (lib/report/groups.ts componentsOf with rewrite links,
+// rewriteLinksAmong, lookUpRewriteLinks; kept by lib/store/page-groups.ts on each visit and
+// forgetting, recomputed by lib/store/regroup.ts regroupAll). The reference is brute force: the
+// connected components of every pair of pages that are near-duplicates or rewrite-linked (the
+// detector's rule, written out here), over synthetic pages whose simhash clusters and rewrite
+// families are drawn independently, after a seeded random sequence of visits, text changes and
+// forgetting.
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { type Fingerprint, asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
+import { REWRITE_RULE, type RewriteFingerprints, compareRewrites, isRewritePair, sampleHashes } from '../lib/fingerprint/rewrites';
+import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
+import { type GroupMember, areNearDuplicates, componentsOf, lookUpRewriteLinks, rewriteLinksAmong } from '../lib/report/groups';
+import { mulberry32, pick, splitmix64, uint32s } from '../lib/random';
+import type { PageStore } from '../lib/store/pages';
+import { indexPending } from '../lib/store/passage-organise';
+import { organise, regroupAll } from '../lib/store/regroup';
+import { updateMany } from '../lib/store/transfer';
+import { readHistory } from '../lib/ui/history-data';
+import { freshStore } from './support/fresh-store';
+import { storedPages } from './support/kept-tables';
+import { flipRandomBits } from './support/random-bits';
+import { expectCountsKept } from './support/kept-counts';
+
+const K = 3;
+
+interface Page {
+  url: string;
+  site: string;
+  simhash: Fingerprint;
+  check: Fingerprint;
+  /** Rewrite fingerprints; absent: none kept. */
+  f?: RewriteFingerprints;
+}
+
+/** A page as the store holds it: with the firstSeen its first visit gave it. */
+type Stored = Page & { firstSeen: number };
+
+/**
+ * Draws pages: each in one of `clusters` simhash clusters (0–5 bits from its centre, 1 in 10 with
+ * a check that refutes it) and, independently, in one of `families` rewrite families or in none:
+ * a page keeps each of its family's 40 hashes with a chance of 0.2, 0.45 or 0.8 (so that some
+ * pairs of a family are rewrites and some are not), plus 3 of its own.
+ */
+function drawPages(seed: number, count: number, clusters = 12, families = 8): () => Page {
+  const random = mulberry32(seed);
+  const next64 = splitmix64(BigInt(seed));
+  const next32 = uint32s(seed + 1);
+  const hash = (): number => Math.floor(next32() / 4096) * 4096; // 20 bits kept, as the store keeps them
+  const centres = Array.from({ length: clusters }, () => ({ simhash: asFingerprint(next64()), check: asFingerprint(next64()) }));
+  const familyHashes = Array.from({ length: families }, () => Array.from({ length: 40 }, hash));
+  let i = 0;
+  return () => {
+    const centre = pick(random, centres);
+    const site = `s${Math.floor(random() * 4)}.example`;
+    const page: Page = {
+      url: `https://${site}/p${i++}`,
+      site,
+      simhash: flipRandomBits(centre.simhash, Math.floor(random() * 6), random),
+      check: random() < 0.1 ? flipRandomBits(centre.check, 40, random) : flipRandomBits(centre.check, Math.floor(random() * 8), random),
+    };
+    if (random() < 0.75) page.f = rewriteFingerprintsOf(pick(random, familyHashes), pick(random, [0.2, 0.45, 0.8]), random, hash);
+    if (i > count) throw new Error('drew more pages than asked');
+    return page;
+  };
+}
+
+function rewriteFingerprintsOf(family: readonly number[], keep: number, random: () => number, hash: () => number): RewriteFingerprints {
+  const all = Uint32Array.from(new Set([...family.filter(() => random() < keep), hash(), hash(), hash()])).sort();
+  const { hashes, limit } = sampleHashes(all, { share: 1, cap: 64, bits: 20 });
+  return { hashes, limit, anchors: hashes.length, lang: 'en' };
+}
+
+// ---- the reference ----
+
+/** The detector's rule between two pages, written out: two shared index hashes, and 3 shared sampled pairs making 0.3 of either page. */
+function rewriteLinked(a: RewriteFingerprints | undefined, b: RewriteFingerprints | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const indexed = (f: RewriteFingerprints): number[] => Array.from(f.hashes).filter((h) => h < f.limit * REWRITE_RULE.indexShare);
+  const theirs = new Set(indexed(b));
+  return indexed(a).filter((h) => theirs.has(h)).length >= REWRITE_RULE.minIndexShared && isRewritePair(compareRewrites(a, b));
+}
+
+const memberOfPage = (p: Stored): GroupMember => ({ url: p.url, site: p.site, simhash: p.simhash, check: p.check, firstSeen: p.firstSeen });
+
+/** url → the sorted URLs of its component (itself alone if linked to nothing), by labelling every pair of pages. */
+function referenceGroups(pages: readonly Stored[], withRewrites = true): Map<string, string> {
+  const label = pages.map((_, i) => i);
+  const linked = (i: number, j: number): boolean => areNearDuplicates(memberOfPage(pages[i]!), memberOfPage(pages[j]!), K) || (withRewrites && rewriteLinked(pages[i]!.f, pages[j]!.f));
+  // relabel until no linked pair has two labels (at most n rounds)
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = 0; i < pages.length; i++) {
+      for (let j = 0; j < pages.length; j++) {
+        if (label[j]! < label[i]! && linked(i, j)) {
+          label[i] = label[j]!;
+          changed = true;
+        }
+      }
+    }
+  }
+  const out = new Map<string, string>();
+  pages.forEach((p, i) => out.set(p.url, pages.filter((_, j) => label[j] === label[i]).map((q) => q.url).sort().join(' ')));
+  return out;
+}
+
+/** The copySite each page should have: its site, when its component has 2 pages or more and its earliest-seen page (firstSeen, then URL) is on another site. */
+function referenceCopySites(pages: readonly Stored[], groups: Map<string, string>): Map<string, string | undefined> {
+  const byUrl = new Map(pages.map((p) => [p.url, p]));
+  const out = new Map<string, string | undefined>();
+  for (const p of pages) {
+    const component = groups.get(p.url)!.split(' ').map((url) => byUrl.get(url)!);
+    const root = [...component].sort((a, b) => a.firstSeen - b.firstSeen || (a.url < b.url ? -1 : 1))[0]!;
+    out.set(p.url, component.length > 1 && root.site !== p.site ? p.site : undefined);
+  }
+  return out;
+}
+
+/** What the store keeps: url → the sorted URLs of its group, and each page's copySite. */
+async function storedGroups(store: PageStore): Promise<{ groups: Map<string, string>; copySites: Map<string, string | undefined> }> {
+  const records = await storedPages(store.db);
+  const byGroup = new Map<string, string[]>();
+  for (const r of records) if (r.group !== undefined) byGroup.set(r.group, [...(byGroup.get(r.group) ?? []), r.url]);
+  return {
+    groups: new Map(records.map((r) => [r.url, r.group === undefined ? r.url : byGroup.get(r.group)!.sort().join(' ')])),
+    copySites: new Map(records.map((r) => [r.url, r.copySite])),
+  };
+}
+
+async function expectReferenceGroups(store: PageStore, pages: readonly Stored[], step: string, withRewrites = true): Promise<void> {
+  const want = referenceGroups(pages, withRewrites);
+  const got = await storedGroups(store);
+  expect([step, got.groups]).toEqual([step, want]);
+  expect([step, got.copySites]).toEqual([step, referenceCopySites(pages, want)]);
+}
+
+const visitOf = (p: Page, now: number) => ({ url: p.url, title: p.url, site: p.site, simhash: p.simhash, check: p.check, ...(p.f === undefined ? {} : { rewrites: p.f }), now });
+
+/** Pages as an import writes them: in no group, their rewrite fingerprints pending. */
+async function importPages(store: PageStore, pages: readonly Stored[]): Promise<void> {
+  const fields = pages.map((p) => ({
+    url: p.url,
+    title: p.url,
+    site: p.site,
+    simhash: fingerprintToHex(p.simhash),
+    check: fingerprintToHex(p.check),
+    firstSeen: p.firstSeen,
+    lastSeen: p.firstSeen,
+    visits: 1,
+    ...(p.f === undefined ? {} : { rewrites: encodeRewriteBytes(p.f) }),
+  }));
+  await updateMany(store, fields.map((f) => f.url), () => fields);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('rewrite links as group links (lib/report/groups.ts)', () => {
+  const fp = (hex: string): Fingerprint => asFingerprint(BigInt('0x' + hex));
+  const member = (url: string, simhash: string): GroupMember => ({ url, site: new URL(url).host, simhash: fp(simhash), check: null, firstSeen: 1 });
+  const a = member('https://a.example/', '0000000000000000');
+  const b = member('https://b.example/', '0000000000000007'); // 3 bits from a
+  const c = member('https://c.example/', 'ffff000000000000');
+  const d = member('https://d.example/', '00000000ffff0000');
+
+  it.each([
+    // links → the components' URLs
+    { links: [], want: [[a.url, b.url], [c.url], [d.url]] },
+    { links: [[2, 3]], want: [[a.url, b.url], [c.url, d.url]] },
+    { links: [[0, 3]], want: [[a.url, b.url, d.url], [c.url]] },
+    { links: [[1, 2], [2, 3]], want: [[a.url, b.url, c.url, d.url]] },
+    { links: [[3, 3]], want: [[a.url, b.url], [c.url], [d.url]] }, // a page linked to itself
+  ] as const)('componentsOf with links $links', ({ links, want }) => {
+    expect(componentsOf([a, b, c, d], K, links).map((component) => component.map((m) => m.url))).toEqual(want);
+  });
+
+  it.each([1, 2, 3, 4, 5])('rewriteLinksAmong and lookUpRewriteLinks link the pairs the rule links (seed %i)', async (seed) => {
+    const draw = drawPages(seed, 40, 1, 3);
+    const fingerprints = Array.from({ length: 40 }, () => draw().f);
+    const want: string[] = [];
+    for (let i = 0; i < fingerprints.length; i++) for (let j = i + 1; j < fingerprints.length; j++) if (rewriteLinked(fingerprints[i], fingerprints[j])) want.push(`${i}-${j}`);
+    expect(want.length).toBeGreaterThan(10); // the families make links…
+    expect(want.length).toBeLessThan((40 * 39) / 4); // …and not between every pair
+    const pairs = (links: Iterable<readonly [number, number]>): string[] => [...new Set([...links].map(([i, j]) => `${Math.min(i, j)}-${Math.max(i, j)}`))].sort();
+    expect(pairs(rewriteLinksAmong(fingerprints))).toEqual(want.sort());
+    const looked: [number, number][] = [];
+    let pauses = 0;
+    await lookUpRewriteLinks(fingerprints, (i, j) => looked.push([i, j]), async () => void pauses++);
+    expect(pairs(looked)).toEqual(want);
+    expect(pauses).toBe(fingerprints.length);
+    expect(rewriteLinksAmong([fingerprints.find((f) => f !== undefined), undefined])).toEqual([]);
+  });
+});
+
+describe('groups with rewrites kept by the store, one visit or forgetting at a time', () => {
+  it.each([11, 12, 13])('a random sequence of visits, text changes and forgetting (seed %i): after each step, the groups and copies are the brute force\'s', { timeout: 120_000 }, async (seed) => {
+    const store = await freshStore();
+    const random = mulberry32(seed * 101);
+    const draw = drawPages(seed, 400);
+    const stored = new Map<string, Stored>();
+    let now = 1_000;
+    let foldedByRewrites = 0;
+    const visited = (): Stored[] => [...stored.values()];
+    for (let step = 0; step < 140; step++) {
+      const roll = random();
+      const some = visited();
+      let what: string;
+      if (some.length < 6 || roll < 0.5) {
+        const page = draw();
+        await store.record(visitOf(page, ++now));
+        stored.set(page.url, { ...page, firstSeen: now });
+        what = `visit ${page.url}`;
+      } else if (roll < 0.72) {
+        // the text changed: another simhash, other rewrite fingerprints (or none), or both
+        const page = pick(random, some);
+        const other = draw();
+        const mode = pick(random, ['simhash', 'rewrites', 'both'] as const);
+        const changed: Stored = { ...page, ...(mode === 'rewrites' ? {} : { simhash: other.simhash, check: other.check }) };
+        if (mode !== 'simhash') {
+          delete changed.f;
+          if (other.f !== undefined) changed.f = other.f;
+        }
+        await store.record(visitOf(changed, ++now));
+        stored.set(page.url, changed);
+        what = `change ${mode} of ${page.url}`;
+      } else if (roll < 0.78) {
+        const page = pick(random, some);
+        await store.record(visitOf(page, ++now)); // the same text again
+        what = `revisit ${page.url}`;
+      } else if (roll < 0.96) {
+        const gone = some.filter(() => random() < 0.08);
+        if (gone.length === 0) gone.push(pick(random, some));
+        expect(await store.forgetMany(gone.map((p) => p.url))).toBe(gone.length);
+        for (const p of gone) stored.delete(p.url);
+        what = `forget ${gone.map((p) => p.url).join(', ')}`;
+      } else {
+        const site = pick(random, some).site;
+        expect(await store.forgetSite(site)).toBe(some.filter((p) => p.site === site).length);
+        for (const p of some) if (p.site === site) stored.delete(p.url);
+        what = `forget site ${site}`;
+      }
+      await expectReferenceGroups(store, visited(), `step ${step}: ${what}`);
+      const nearOnly = referenceGroups(visited(), false);
+      if ([...referenceGroups(visited())].some(([url, group]) => nearOnly.get(url) !== group)) foldedByRewrites++;
+    }
+    expect(foldedByRewrites).toBeGreaterThan(40); // most steps had a group that rewrites alone make
+    await expectCountsKept(store.db, 'after the sequence');
+
+    // the whole-store regroup agrees with what the visits and forgetting kept: nothing to rewrite
+    const again = await regroupAll(store, K);
+    expect([again.rewritten, again.rewriteLinksSkipped]).toEqual([0, false]);
+    await expectReferenceGroups(store, visited(), 'after regroupAll');
+  });
+
+  it.each([
+    // the original o, its rewrite r on another site, and n, a near-duplicate of o with no rewrite fingerprints
+    { forget: [], want: [['o', 'r', 'n']] },
+    { forget: ['n'], want: [['o', 'r']] }, // forgetting another member leaves the rewrite folded
+    { forget: ['o'], want: [] }, // forgetting the original unlinks the rewrite from n: both alone
+    { forget: ['r'], want: [['o', 'n']] },
+  ])('o, r, n, forgetting $forget: the groups are $want', async ({ forget, want }) => {
+    const store = await freshStore();
+    const random = mulberry32(7);
+    const next32 = uint32s(8);
+    const family = Array.from({ length: 40 }, () => Math.floor(next32() / 4096) * 4096);
+    const hash = (): number => Math.floor(next32() / 4096) * 4096;
+    const simhash = asFingerprint(0x0123456789abcdefn);
+    const check = asFingerprint(0xfedcba9876543210n);
+    const pages: Record<string, Page> = {
+      o: { url: 'https://o.example/', site: 'o.example', simhash, check, f: rewriteFingerprintsOf(family, 0.9, random, hash) },
+      r: { url: 'https://r.example/', site: 'r.example', simhash: asFingerprint(~0x0123456789abcdefn & 0xffffffffffffffffn), check: asFingerprint(0x0f0f0f0f0f0f0f0fn), f: rewriteFingerprintsOf(family, 0.9, random, hash) },
+      n: { url: 'https://n.example/', site: 'n.example', simhash: flipRandomBits(simhash, 2, random), check },
+    };
+    expect(rewriteLinked(pages['o']!.f, pages['r']!.f)).toBe(true);
+    for (const [i, name] of ['o', 'r', 'n'].entries()) await store.record(visitOf(pages[name]!, 1_000 + i));
+    const recorded = await store.get(pages['r']!.url);
+    expect(recorded).toMatchObject({ copySite: 'r.example', contentCopy: true }); // a copy both ways…
+    if (forget.length > 0) expect(await store.forgetMany(forget.map((name) => pages[name]!.url))).toBe(forget.length);
+    const { groups } = await storedGroups(store);
+    const grouped = [...new Set([...groups.values()].filter((g) => g.includes(' ')))];
+    const name = (url: string): string => Object.entries(pages).find(([, p]) => p.url === url)![0];
+    expect(grouped.map((g) => g.split(' ').map(name).sort())).toEqual(want.map((w) => [...w].sort()));
+    await expectCountsKept(store.db, `after forgetting ${forget.join(', ')}`); // …counted once
+  });
+});
+
+describe('the whole-store regroup with rewrites', () => {
+  /** 60 pages of a random history, each first seen at its own time. */
+  function someHistory(seed: number): Stored[] {
+    const draw = drawPages(seed, 60);
+    return Array.from({ length: 60 }, (_, i) => ({ ...draw(), firstSeen: 1_000 + i * 7 }));
+  }
+
+  it('an import is grouped like the brute force, rewrites included, though its rewrite fingerprints wait for organising', async () => {
+    const pages = someHistory(21);
+    const store = await freshStore();
+    await importPages(store, pages);
+    const phases = new Set<string>();
+    const result = await regroupAll(store, K, { batchSize: 16, onProgress: ({ phase }) => void phases.add(phase) });
+    expect(result).toMatchObject({ pages: 60, rewriteLinksSkipped: false });
+    expect([...phases]).toEqual(expect.arrayContaining(['reading', 'writing']));
+    await expectReferenceGroups(store, pages, 'after regroupAll');
+    const nearOnly = referenceGroups(pages, false);
+    expect([...referenceGroups(pages)].filter(([url, group]) => nearOnly.get(url) !== group).length).toBeGreaterThan(10);
+    await expectCountsKept(store.db, 'after regroupAll');
+  });
+
+  it('past maxRewriteLookups pages the groups are of near-duplicates only, and the result says so', async () => {
+    const pages = someHistory(22);
+    const store = await freshStore();
+    await importPages(store, pages);
+    expect(await regroupAll(store, K, { maxRewriteLookups: 59 })).toMatchObject({ pages: 60, rewriteLinksSkipped: true });
+    await expectReferenceGroups(store, pages, 'near-duplicates only', false);
+    expect(await regroupAll(store, K, { maxRewriteLookups: 60 })).toMatchObject({ rewriteLinksSkipped: false });
+    await expectReferenceGroups(store, pages, 'with rewrites');
+  });
+
+  it('in a store past maxRewriteLookups, organising the import\'s index still folds its rewrites: each page looked up joins the groups it finds', async () => {
+    const pages = someHistory(24);
+    const store = await freshStore();
+    await importPages(store, pages);
+    expect(await regroupAll(store, K, { maxRewriteLookups: 10 })).toMatchObject({ rewriteLinksSkipped: true });
+    await expectReferenceGroups(store, pages, 'near-duplicates only', false);
+    expect(await indexPending(store)).toMatchObject({ rewriteLookups: pages.filter((p) => p.f !== undefined).length, rewriteCopiesLeft: 0 });
+    await expectReferenceGroups(store, pages, 'after organising the index');
+    await expectCountsKept(store.db, 'after organising the index');
+  });
+
+  it('organising an import leaves its rewrites in their originals\' entries of the history', async () => {
+    const pages = someHistory(23);
+    const store = await freshStore();
+    await importPages(store, pages);
+    const organised = await organise(store, K);
+    expect(organised.regrouped).toMatchObject({ rewriteLinksSkipped: false });
+    expect(organised.passages).toMatchObject({ rewriteCopiesLeft: 0 });
+    await expectReferenceGroups(store, pages, 'after organising');
+    // the history's entries are the groups: each once, under its earliest-seen page
+    const { entries } = await readHistory(store, {}, { limit: 100, shown: new Set() });
+    const want = referenceGroups(pages);
+    expect(entries.map((e) => [e.root.url, ...e.copies.map((c) => c.url)].sort().join(' ')).sort()).toEqual([...new Set(want.values())].sort());
+    for (const e of entries) expect(e.copies.every((c) => c.firstSeen >= e.root.firstSeen)).toBe(true);
+  });
+});
