@@ -44,11 +44,29 @@ describe('postings buckets', () => {
     }
   });
 
-  it('encode a small bucket exactly: counts, flagged highs as gaps, entries as high gaps and ids', () => {
+  it('encode a small bucket exactly: counts, flagged highs as gaps, Rice codes of the high gaps, fixed-width ids', () => {
     const bucket: Bucket = { highs: Uint16Array.of(3, 3, 200), ids: Uint32Array.of(10, 15, 70_000), flagged: Uint16Array.of(3, 9) };
-    // 3 entries, 2 flagged (3, +6); (3, 10), (+0, +5), (+197, 70000 as a varint)
-    expect([...encodeBucket(bucket)]).toEqual([3, 2, 3, 6, 3, 10, 0, 5, 197, 1, 0xf0, 0xa2, 0x04]);
+    // 3 entries, 2 flagged (3, +6); k 5 (the shortest: 24 bits), ids 17 bits wide (70,000);
+    // high gaps 3, 0, 197 as 0·00011 0·00000 111111 0·00101, then 10, 15, 70,000 in 17 bits each
+    expect([...encodeBucket(bucket)]).toEqual([3, 2, 3, 6, 5, 17, 12, 15, 197, 0, 5, 0, 3, 226, 46, 0]);
     expect(decodeBucket(encodeBucket(bucket))).toEqual(bucket);
+  });
+
+  it('take about 3.3 bytes an entry for a bucket of a million pages\' passages (770 entries, highs crowded toward 0 as winnowing leaves them)', () => {
+    const random = mulberry32(8);
+    const entries = Array.from({ length: 770 }, () => [Math.min(0xffff, Math.floor(-Math.log(1 - random()) * 3473)), Math.floor(random() * 1_000_000)] as const);
+    const sorted = [...new Map(entries.map((e) => [pairKey(e[0], e[1]), e])).values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const bucket: Bucket = { highs: Uint16Array.from(sorted, (e) => e[0]), ids: Uint32Array.from(sorted, (e) => e[1]), flagged: new Uint16Array(0) };
+    const perEntry = encodeBucket(bucket).length / sorted.length;
+    expect(perEntry).toBeGreaterThan(3.2); // 20 bits an id: not much to gain
+    expect(perEntry).toBeLessThan(3.4); // varints took 4.0 on these entries
+    expect(decodeBucket(encodeBucket(bucket))).toEqual(bucket);
+  });
+
+  it('encode an empty bucket as its counts and flags alone', () => {
+    expect([...encodeBucket(EMPTY_BUCKET)]).toEqual([0, 0]);
+    expect([...encodeBucket({ ...EMPTY_BUCKET, flagged: Uint16Array.of(4) })]).toEqual([0, 1, 4]);
+    expect(decodeBucket(Uint8Array.of(0, 1, 4))).toEqual({ ...EMPTY_BUCKET, flagged: Uint16Array.of(4) });
   });
 
   it('apply seeded additions and removals exactly as a set would, sorted, each entry once', () => {
@@ -87,12 +105,17 @@ describe('postings buckets', () => {
   });
 
   it.each([
-    ['bytes past the entries', [1, 0, 5, 7, 0], 'a bucket has 1 bytes past its entries'],
-    ['an entry twice', [2, 0, 5, 7, 0, 0], 'a bucket holds an entry twice'],
-    ['a high past 16 bits', [1, 0, 0x80, 0x80, 0x04, 1], "a bucket entry's hash is past 16 bits"],
+    // [1, 0, 1, 3, 0b1101_1110] is one entry, high 5 (k 1: 11·0·1), id 7 (3 bits: 111)
+    ['bytes past the entries', [1, 0, 1, 3, 0xde, 0], 'a bucket has 1 bytes past its entries'],
+    ['bits set past the entries', [1, 0, 1, 3, 0xdf], "a bucket's last byte has bits past its entries"],
+    ['an entry twice', [2, 0, 1, 3, 0xd3, 0xf0], "a bucket's ids of one hash are not increasing, each once"],
+    ['a high past 16 bits', [1, 0, 16, 0, 0x80, 0, 0], "a bucket entry's hash is past 16 bits"],
+    ['code widths out of range', [1, 0, 17, 3, 0], "a bucket's code widths 17 and 3 are out of range"],
     ['flagged highs that do not increase', [0, 2, 4, 0], "a bucket's flagged hashes are not increasing 16-bit values"],
     ['more entries than bytes', [100, 0, 1, 1], 'a bucket counts more entries than its bytes can hold'],
-    ['bytes that end inside an entry', [1, 0, 5], 'the bytes end inside a number'],
+    ['bytes that end inside the head', [1, 0, 5], "the bytes end inside the bucket's head"],
+    ['bytes that end inside an entry', [1, 0, 1, 3], 'the bytes end inside an entry'],
+    ['bytes that end inside a count', [0x80], 'the bytes end inside a number'],
   ])('refuse %s', (_, bytes, why) => {
     expect(() => decodeBucket(Uint8Array.from(bytes))).toThrow(why);
   });
