@@ -52,6 +52,8 @@
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
+// --cpu-profile FILE (the worker's CPU profile over the queries, its top functions printed),
+// --store-bytes (at the end, every object store's values' bytes a page),
 // --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR already holds an
 // import of the same --pages and --seed, skip the import and measure on it: a 1,000,000-page store
 // is imported once, then each build is measured on it in minutes. Chromium
@@ -107,6 +109,13 @@ const SETTLE_SECONDS = intOption('--settle-seconds', 0, 0);
 const SKIP_IMPORT = argv.includes('--skip-import');
 const SKIP_CONTENT = argv.includes('--skip-content');
 const HISTORY_ONLY = argv.includes('--history-only');
+/** --store-bytes: at the end, the bytes of every object store's values, read in history.html. */
+const STORE_BYTES = argv.includes('--store-bytes');
+/** --cpu-profile FILE: the worker's V8 CPU profile over the report/get queries, written to FILE (a .cpuprofile), its top functions by self time printed. */
+const CPU_PROFILE = ((): string | undefined => {
+  const at = argv.indexOf('--cpu-profile');
+  return at === -1 ? undefined : resolve(argv[at + 1] ?? 'report-get.cpuprofile');
+})();
 const KEEP_PROFILE = ((): string | undefined => {
   const at = argv.indexOf('--keep-profile');
   if (at === -1) return undefined;
@@ -313,6 +322,89 @@ async function withWorkerTarget<T>(ctx: BrowserContext, extensionId: string, fn:
   } finally {
     await session.detach().catch(() => {});
   }
+}
+
+/** Runs `work` with the worker's V8 profiler on; writes its profile to `file` and logs the top functions by self time. */
+async function profiledInWorker<T>(ext: ExtensionSession, file: string, work: () => Promise<T>): Promise<T> {
+  const worker = await ext.getWorker();
+  // the IndexedDB reads by object store, counted by wrapping the prototypes' methods for the run
+  await worker.evaluate(() => {
+    const counts: Record<string, number> = {};
+    (globalThis as unknown as { __idbReads: Record<string, number> }).__idbReads = counts;
+    for (const method of ['get', 'getAll', 'getAllKeys', 'openCursor', 'count'] as const) {
+      const original = IDBObjectStore.prototype[method] as (...args: unknown[]) => IDBRequest;
+      (IDBObjectStore.prototype as unknown as Record<string, unknown>)[method] = function (this: IDBObjectStore, ...args: unknown[]) {
+        counts[`${this.name}.${method}`] = (counts[`${this.name}.${method}`] ?? 0) + 1;
+        return original.apply(this, args);
+      };
+    }
+  });
+  const result = await withWorkerTarget(ext.ctx, ext.extensionId, async (send) => {
+    await send('Profiler.enable');
+    await send('Profiler.setSamplingInterval', { interval: 100 });
+    await send('Profiler.start');
+    const result = await work();
+    const { profile } = (await send('Profiler.stop')) as { profile: CpuProfile };
+    writeFileSync(file, JSON.stringify(profile));
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+      const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+      self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    });
+    const total = [...self.values()].reduce((a, b) => a + b, 0);
+    log(`  worker CPU profile over the queries (${file}): ${(total / 1000).toFixed(0)} ms sampled; by self time:`);
+    for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`    ${(us / 1000).toFixed(1).padStart(8)} ms  ${name}`);
+    return result;
+  });
+  const reads = await worker.evaluate(() => (globalThis as unknown as { __idbReads: Record<string, number> }).__idbReads);
+  log(`  IndexedDB requests in the worker over the queries, by object store: ${Object.entries(reads).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${int(n)}`).join(', ')}`);
+  return result;
+}
+
+/** In history.html: each object store of Doppel's database, its values' count and bytes (before LevelDB's compression). */
+async function storeValueBytes(): Promise<Record<string, { values: number; bytes: number }>> {
+  const db = await new Promise<IDBDatabase>((ok, fail) => {
+    const open = indexedDB.open('doppel');
+    open.onsuccess = () => ok(open.result);
+    open.onerror = () => fail(open.error);
+  });
+  const out: Record<string, { values: number; bytes: number }> = {};
+  for (const name of Array.from(db.objectStoreNames)) {
+    out[name] = await new Promise((ok, fail) => {
+      let values = 0;
+      let bytes = 0;
+      const cursor = db.transaction(name, 'readonly').objectStore(name).openCursor();
+      cursor.onerror = () => fail(cursor.error);
+      cursor.onsuccess = () => {
+        const at = cursor.result;
+        if (at === null) return ok({ values, bytes });
+        values++;
+        // byte arrays as their length, strings as theirs, numbers as 8 bytes, objects as the sum of their fields
+        // (no named inner function: the bench's compiler would wrap it in a helper the page lacks)
+        const stack: unknown[] = [at.value];
+        while (stack.length > 0) {
+          const value = stack.pop();
+          if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+          else if (value instanceof ArrayBuffer) bytes += value.byteLength;
+          else if (typeof value === 'string') bytes += value.length;
+          else if (typeof value === 'number') bytes += 8;
+          else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+          else bytes += 1;
+        }
+        at.continue();
+      };
+    });
+  }
+  db.close();
+  return out;
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
 }
 
 interface HeapUsage {
@@ -839,7 +931,7 @@ async function main(): Promise<void> {
         const procsBefore = chromiumProcesses();
         const wallStart = performance.now();
         const warm = await sendTimed(historyPage, 'report/get', warmups);
-        const replies = await sendTimed(historyPage, 'report/get', queries);
+        const replies = CPU_PROFILE === undefined ? await sendTimed(historyPage, 'report/get', queries) : await profiledInWorker(session, CPU_PROFILE, () => sendTimed(historyPage, 'report/get', queries));
         const wallSeconds = (performance.now() - wallStart) / 1000;
         const cpu = cpuBetween(procsBefore, chromiumProcesses());
         const floor = await sendTimed(historyPage, 'settings/get', Array.from({ length: QUERIES }, () => null));
@@ -1028,6 +1120,12 @@ async function main(): Promise<void> {
       log('');
       log(`Storage at the end of these measurements (${minutesIn.toFixed(1)} min after the launch${SETTLE_SECONDS > 0 ? `, after a wait of ${SETTLE_SECONDS} s` : ''})${PASSAGES ? ', all-in: the store and its passage index' : ''}`);
       log(`  bytes per page                  ${endPerPage.toFixed(0)} B   (navigator.storage.estimate().usage ${mb(atEnd.usage)}${storageBaseline > 0 ? ` − ${mb(storageBaseline)} before the import` : ', the whole origin (the import was an earlier run\'s)'}, ÷ ${int(history.pages)})   target ≤ ${TARGETS.bytesPerPage} B${REWRITES ? ' with passages and rewrites' : PASSAGES ? ' with passages' : ''}: ${atMost(endPerPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`);
+      if (STORE_BYTES) {
+        const sizes = await historyPage.evaluate(storeValueBytes);
+        results['storeValueBytes'] = sizes;
+        log(`  values by object store (--store-bytes: every value's bytes, read with a cursor in history.html, before LevelDB compresses them; keys and LevelDB's overhead not counted), a page:`);
+        for (const [name, { values, bytes }] of Object.entries(sizes)) log(`    ${name.padEnd(16)} ${(bytes / history.pages).toFixed(1).padStart(7)} B   (${int(values)} values, ${mb(bytes)})`);
+      }
     }
 
     // 6. Content script
