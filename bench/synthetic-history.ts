@@ -15,7 +15,7 @@
 //   original's check, so Doppel must report the pair (k = 3, check limit 16 bits).
 //
 // With passages (the default; `passages: false` writes the file as it was before them, byte for
-// byte), the header gains `"passages":{"k":5,"w":26}` (PASSAGE_PARAMS) and each page line
+// byte), the header gains `"passages":{"k":5,"w":26,"bytes":2}` (PASSAGE_PARAMS, PASSAGE_BYTES_VERSION) and each page line
 // `"passages":"<base64>"`: lib/fingerprint/passage-codec.ts's bytes of the page's words, winnowed k-gram
 // hashes and positions, made by the real pipeline (kgramHashes, winnowHashes) from an article:
 //
@@ -35,7 +35,7 @@
 import { createWriteStream } from 'node:fs';
 import { kgramHashes, winnowHashes } from '../lib/fingerprint/winnow';
 import { fmix32 } from '../lib/fingerprint/hash';
-import { encodePassageBytes } from '../lib/fingerprint/passage-codec';
+import { PASSAGE_BYTES_VERSION, encodePassageBytes } from '../lib/fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageParams, packWordBits } from '../lib/fingerprint/passages';
 import { REWRITE_PARAMS, REWRITE_SCHEME, sampleHashes, truncateHashes } from '../lib/fingerprint/rewrites';
 import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
@@ -75,7 +75,7 @@ export interface SyntheticHistory {
   /** A seeded sample of pages that are not planted copies (their originals may be among them). */
   sample: string[];
   /** The winnowing parameters of the pages' passage fingerprints, as in the header; null: written without passages. */
-  passages: PassageParams | null;
+  passages: (PassageParams & { bytes: number }) | null;
   /** Every planted partial copy, in file order (none without passages). */
   partial: PlantedPartialCopy[];
   /** Mean words of a page's article and passage fingerprints a page (0 without passages). */
@@ -373,7 +373,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     bytes += Buffer.byteLength(text);
     return out.write(text) ? Promise.resolve() : new Promise((ok) => out.once('drain', () => ok()));
   };
-  const passageParams = withPassages ? { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w } : null;
+  const passageParams = withPassages ? { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w, bytes: PASSAGE_BYTES_VERSION } : null;
   const rewriteHeader = withRewrites ? { scheme: REWRITE_SCHEME, bits: REWRITE_PARAMS.sample.bits, cap: REWRITE_PARAMS.sample.cap } : null;
   await write(JSON.stringify({ format: 'doppel', version: 1, exported: new Date(END).toISOString(), pages, k: 3, ...(passageParams && { passages: passageParams }), ...(rewriteHeader && { rewrites: rewriteHeader }) }) + '\n');
 

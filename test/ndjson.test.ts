@@ -43,7 +43,7 @@ const minimal = { url: 'https://a.example/p', title: 'T', simhash: '0123456789ab
 
 describe('writing', () => {
   it('the header: format, version, ISO 8601 export time, page count, k, passage parameters, in that order', () => {
-    expect(exportHeader({ exported: T1, pages: 2, k: 3 })).toBe('{"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.250Z","pages":2,"k":3,"passages":{"k":5,"w":26},"rewrites":{"scheme":1,"bits":20,"cap":64}}');
+    expect(exportHeader({ exported: T1, pages: 2, k: 3 })).toBe('{"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.250Z","pages":2,"k":3,"passages":{"k":5,"w":26,"bytes":2},"rewrites":{"scheme":1,"bits":20,"cap":64}}');
   });
 
   it('a page: every field but the table keys, dates in ISO 8601, one line', () => {
@@ -215,7 +215,7 @@ describe('parseIsoDate, the form Doppel writes', () => {
 describe('parseHeader', () => {
   const header = { format: 'doppel', version: 1, exported: '2024-05-01T12:00:00.250Z', pages: 2, k: 3 };
   it('reads the header written by exportHeader', () => {
-    expect(parseHeader(exportHeader({ exported: T1, pages: 2, k: 3 }))).toEqual({ ok: true, header: { format: 'doppel', version: 1, exported: T1, pages: 2, k: 3, passages: { k: 5, w: 26 }, rewrites: { scheme: 1, bits: 20, cap: 64 } } });
+    expect(parseHeader(exportHeader({ exported: T1, pages: 2, k: 3 }))).toEqual({ ok: true, header: { format: 'doppel', version: 1, exported: T1, pages: 2, k: 3, passages: { k: 5, w: 26, bytes: 2 }, rewrites: { scheme: 1, bits: 20, cap: 64 } } });
   });
 
   const valid: [string, string, Record<string, unknown>][] = [
@@ -223,7 +223,9 @@ describe('parseHeader', () => {
     ['a BOM', '\uFEFF' + line(header), { exported: T1, pages: 2, k: 3, passages: null, rewrites: null }],
     ['unreadable informative fields are null', line({ ...header, exported: 'yesterday', pages: -1, k: 'three', passages: { k: 'five' }, rewrites: { scheme: 1 } }), { exported: null, pages: null, k: null, passages: null, rewrites: null }],
     ['extra fields', line({ ...header, app: 'doppel 0.1.0' }), { exported: T1, pages: 2, k: 3, passages: null, rewrites: null }],
-    ['other passage parameters', line({ ...header, passages: { k: 4, w: 30 } }), { exported: T1, pages: 2, k: 3, passages: { k: 4, w: 30 }, rewrites: null }],
+    ['other passage parameters', line({ ...header, passages: { k: 4, w: 30 } }), { exported: T1, pages: 2, k: 3, passages: { k: 4, w: 30, bytes: 1 }, rewrites: null }],
+    ['passage bytes of version 2', line({ ...header, passages: { k: 5, w: 26, bytes: 2 } }), { exported: T1, pages: 2, k: 3, passages: { k: 5, w: 26, bytes: 2 }, rewrites: null }],
+    ['passage bytes of an unknown version', line({ ...header, passages: { k: 5, w: 26, bytes: 'x' } }), { exported: T1, pages: 2, k: 3, passages: { k: 5, w: 26, bytes: 0 }, rewrites: null }],
     ['another rewrite scheme', line({ ...header, rewrites: { scheme: 2, bits: 24, cap: 32 } }), { exported: T1, pages: 2, k: 3, passages: null, rewrites: { scheme: 2, bits: 24, cap: 32 } }],
   ];
   it.each(valid)('valid: %s', (_name, text, fields) => {

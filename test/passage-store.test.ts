@@ -376,6 +376,13 @@ describe('the passage index in the store', () => {
       unchanged: 0,
       rejected: [{ line: 2, problems: [{ code: 'unreadable', field: 'passages' }] }],
     });
+    // a file of version 1's bytes (no `bytes` in its header): read and kept as this version's; an unknown version's left out
+    const version1 = { url: 'https://a.example/v1', title: 'V1', simhash: '0123456789abcdef', passages: 'CgECAQIDBA==' }; // 10 words, at 2 the hash 0x01020304
+    expect(await importLines(store, [JSON.stringify(ours), JSON.stringify(version1)], { now: 0 })).toMatchObject({ added: 1, rejected: [] });
+    expect(await passagesOf(store, version1.url)).toEqual({ words: 10, hashes: Uint32Array.of(0x01020304), positions: Int32Array.of(2) });
+    const unknown = { ...header, passages: { k: 5, w: 26, bytes: 3 } };
+    expect(await importLines(store, [JSON.stringify(unknown), JSON.stringify({ ...version1, url: 'https://a.example/v3' })], { now: 0 })).toMatchObject({ added: 1, rejected: [] });
+    expect(await passagesOf(store, 'https://a.example/v3')).toBeUndefined();
   });
 
   it('clearing everything leaves no fingerprint and no posting', async () => {

@@ -67,9 +67,9 @@ describe('writeSyntheticHistory', () => {
     expect(old).toMatchObject({ passages: null, partial: [], meanFingerprints: 0 });
   });
 
-  it('names the winnowing parameters in the header', () => {
-    expect(header['passages']).toEqual({ k, w });
-    expect(history.passages).toEqual({ k, w });
+  it('names the winnowing parameters and the version of the passage bytes in the header', () => {
+    expect(header['passages']).toEqual({ k, w, bytes: 2 });
+    expect(history.passages).toEqual({ k, w, bytes: 2 });
   });
 
   it("gives every page its article's fingerprints: about 7.3 per 100 words, inside its words", () => {

@@ -92,7 +92,7 @@ describe('exportPages', () => {
     const store = await populated(40);
     const spy = vi.spyOn(store, 'pagesAfter');
     const lines = await collect(exportPages(store, { now: Date.UTC(2025, 1, 3), chunkSize: 7 }));
-    expect(lines[0]).toBe('{"format":"doppel","version":1,"exported":"2025-02-03T00:00:00.000Z","pages":41,"k":3,"passages":{"k":5,"w":26},"rewrites":{"scheme":1,"bits":20,"cap":64}}');
+    expect(lines[0]).toBe('{"format":"doppel","version":1,"exported":"2025-02-03T00:00:00.000Z","pages":41,"k":3,"passages":{"k":5,"w":26,"bytes":2},"rewrites":{"scheme":1,"bits":20,"cap":64}}');
     expect(lines).toHaveLength(42);
     const urls = lines.slice(1).map((l) => JSON.parse(l).url as string);
     expect(new Set(urls).size).toBe(41);
@@ -118,7 +118,7 @@ describe('exportPages', () => {
   it('an empty store: the header alone', async () => {
     const store = await freshStore();
     const lines = await collect(exportPages(store, { now: 0 }));
-    expect(lines).toEqual(['{"format":"doppel","version":1,"exported":"1970-01-01T00:00:00.000Z","pages":0,"k":3,"passages":{"k":5,"w":26},"rewrites":{"scheme":1,"bits":20,"cap":64}}']);
+    expect(lines).toEqual(['{"format":"doppel","version":1,"exported":"1970-01-01T00:00:00.000Z","pages":0,"k":3,"passages":{"k":5,"w":26,"bytes":2},"rewrites":{"scheme":1,"bits":20,"cap":64}}']);
     expect(await importLines(store, lines, { now: NOW })).toEqual({ added: 0, merged: 0, unchanged: 0, rejected: [] });
   });
 });

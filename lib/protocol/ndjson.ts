@@ -2,13 +2,15 @@
 // lib/store/transfer.ts reads and writes the store with it.
 //
 // Line 1 is the header:
-//   {"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.000Z","pages":2,"k":3,"passages":{"k":5,"w":26},"rewrites":{"scheme":1,"bits":20,"cap":64}}
+//   {"format":"doppel","version":1,"exported":"2024-05-01T12:00:00.000Z","pages":2,"k":3,"passages":{"k":5,"w":26,"bytes":2},"rewrites":{"scheme":1,"bits":20,"cap":64}}
 // then one page per line:
 //   {"url":…,"title":…,"site":…,"simhash":…,"check":…,"firstSeen":…,"lastSeen":…,"visits":…,"passages":"AQID…","rewrites":"BwQ…"}
 // with ISO 8601 dates. There is no page text: Doppel keeps none. `passages`, optional, is the
 // page's passage fingerprints (hashes and word positions, then one bit of each word's hash when
 // the page has them: lib/fingerprint/passage-codec.ts) in base64; the header's `passages` gives the
-// winnowing parameters they were taken with. A line written before word bits has none and imports.
+// winnowing parameters they were taken with and the version of their bytes (`bytes`; a file
+// without it has version 1's, which are read and rewritten as this version's). A line written
+// before word bits has none and imports.
 // `rewrites`, optional, is the page's rewrite fingerprints (hashes of pairs of its rare words:
 // lib/fingerprint/rewrite-codec.ts) in base64; the header's `rewrites` gives the scheme they were
 // taken with, their bits and their cap. A file written before them has none and imports.
@@ -26,7 +28,7 @@
 // - `rewrites` likewise, read only when the header's scheme, bits and cap are this Doppel's;
 // - any other field is ignored, never an error.
 import { LIMITS } from './messages';
-import { base64ToBytes, bytesToBase64, checkPassageBytes } from '../fingerprint/passage-codec';
+import { PASSAGE_BYTES_VERSION, base64ToBytes, bytesToBase64, checkPassageBytes, passageBytesFromVersion1 } from '../fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageParams } from '../fingerprint/passages';
 import { REWRITE_PARAMS, REWRITE_SCHEME } from '../fingerprint/rewrites';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
@@ -54,8 +56,8 @@ export interface Header {
   exported: number | null;
   pages: number | null;
   k: number | null;
-  /** The winnowing parameters of the lines' passage fingerprints; null if the header gives none. */
-  passages: PassageParams | null;
+  /** The winnowing parameters of the lines' passage fingerprints and the version of their bytes (1 if the header names none); null if the header gives none. */
+  passages: (PassageParams & { bytes: number }) | null;
   /** The scheme, bits and cap of the lines' rewrite fingerprints; null if the header gives none. */
   rewrites: RewriteHeader | null;
 }
@@ -108,7 +110,7 @@ function isoDate(ms: number): string {
 /** The header line (no newline). */
 export function exportHeader(meta: ExportMeta): string {
   const rewrites: RewriteHeader = { scheme: REWRITE_SCHEME, bits: REWRITE_PARAMS.sample.bits, cap: REWRITE_PARAMS.sample.cap };
-  return JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, exported: isoDate(meta.exported), pages: meta.pages, k: meta.k, passages: { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w }, rewrites });
+  return JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, exported: isoDate(meta.exported), pages: meta.pages, k: meta.k, passages: { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w, bytes: PASSAGE_BYTES_VERSION }, rewrites });
 }
 
 /**
@@ -217,8 +219,8 @@ export function parseHeader(line: string): HeaderResult {
   }
   const count = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);
   const exported = typeof o['exported'] === 'string' ? parseIsoDate(o['exported']) : null;
-  const p = o['passages'] as Partial<PassageParams> | null | undefined;
-  const passages = typeof p === 'object' && p !== null && count(p.k) !== null && count(p.w) !== null ? { k: p.k!, w: p.w! } : null;
+  const p = o['passages'] as Partial<PassageParams & { bytes: number }> | null | undefined;
+  const passages = typeof p === 'object' && p !== null && count(p.k) !== null && count(p.w) !== null ? { k: p.k!, w: p.w!, bytes: p.bytes === undefined ? 1 : (count(p.bytes) ?? 0) } : null;
   const r = o['rewrites'] as Partial<RewriteHeader> | null | undefined;
   const rewrites = typeof r === 'object' && r !== null && count(r.scheme) !== null && count(r.bits) !== null && count(r.cap) !== null ? { scheme: r.scheme!, bits: r.bits!, cap: r.cap! } : null;
   return { ok: true, header: { format: FORMAT, version, exported, pages: count(o['pages']), k: count(o['k']), passages, rewrites } };
@@ -230,9 +232,13 @@ export function readsRewrites(header: Header): boolean {
   return r !== null && r.scheme === REWRITE_SCHEME && r.bits === REWRITE_PARAMS.sample.bits && r.cap === REWRITE_PARAMS.sample.cap;
 }
 
-/** Whether a header's passage parameters are this Doppel's, so that the lines' fingerprints are read. */
-export function readsPassages(header: Header): boolean {
-  return header.passages !== null && header.passages.k === PASSAGE_PARAMS.k && header.passages.w === PASSAGE_PARAMS.w;
+/**
+ * The version of the lines' passage bytes when the header's passage parameters are this Doppel's
+ * and their bytes a version it reads (1 or PASSAGE_BYTES_VERSION), so that they are read; else false.
+ */
+export function readsPassages(header: Header): number | false {
+  const p = header.passages;
+  return p !== null && p.k === PASSAGE_PARAMS.k && p.w === PASSAGE_PARAMS.w && (p.bytes === 1 || p.bytes === PASSAGE_BYTES_VERSION) ? p.bytes : false;
 }
 
 /**
@@ -240,10 +246,11 @@ export function readsPassages(header: Header): boolean {
  * default for a missing firstSeen or lastSeen: firstSeen = min(now, lastSeen), lastSeen =
  * max(now, firstSeen), so that the defaults never put firstSeen after lastSeen. A title longer
  * than the recorder's limit (LIMITS.titleChars) is cut to it. `passages` is read when `withPassages`
- * (readsPassages of the header), `rewrites` when `withRewrites` (readsRewrites). A rejection names
+ * (readsPassages of the header: the version of its bytes; true: this version's), and version 1's
+ * rewritten as this version's; `rewrites` when `withRewrites` (readsRewrites). A rejection names
  * every problem of the line, separated by "; ".
  */
-export function parsePageLine(line: string, lineNumber: number, now: number, withPassages = false, withRewrites = false): LineResult {
+export function parsePageLine(line: string, lineNumber: number, now: number, withPassages: boolean | number = false, withRewrites = false): LineResult {
   const reject = (...problems: LineProblem[]): LineResult => ({ ok: false, line: lineNumber, problems });
   const o = parseObject(line.startsWith(BOM) ? line.slice(1) : line);
   if (o === 'not-json') return reject({ code: 'not-json' });
@@ -288,22 +295,22 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
     problems.push({ code: 'not-visits' });
   }
 
-  const bytesOf = (field: 'passages' | 'rewrites', raw: unknown, check: (bytes: Uint8Array) => unknown): Uint8Array | undefined => {
+  // `read` checks the bytes and returns those to keep
+  const bytesOf = (field: 'passages' | 'rewrites', raw: unknown, read: (bytes: Uint8Array) => Uint8Array): Uint8Array | undefined => {
     if (typeof raw !== 'string') {
       problems.push({ code: 'not-string', field });
       return undefined;
     }
     try {
-      const bytes = base64ToBytes(raw);
-      check(bytes);
-      return bytes;
+      return read(base64ToBytes(raw));
     } catch {
       problems.push({ code: 'unreadable', field });
       return undefined;
     }
   };
-  const passages = withPassages && !absent(rawPassages) ? bytesOf('passages', rawPassages, checkPassageBytes) : undefined;
-  const rewrites = withRewrites && !absent(rawRewrites) ? bytesOf('rewrites', rawRewrites, (bytes) => decodeRewriteBytes(bytes)) : undefined;
+  const readPassages = withPassages === 1 ? passageBytesFromVersion1 : (bytes: Uint8Array) => (checkPassageBytes(bytes), bytes);
+  const passages = withPassages !== false && !absent(rawPassages) ? bytesOf('passages', rawPassages, readPassages) : undefined;
+  const rewrites = withRewrites && !absent(rawRewrites) ? bytesOf('rewrites', rawRewrites, (bytes) => (decodeRewriteBytes(bytes), bytes)) : undefined;
 
   if (problems.length > 0) return reject(...problems);
   const firstSeen = first ?? Math.min(now, last ?? now);

@@ -237,7 +237,7 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
   const summary: ImportSummary = { added: 0, merged: 0, unchanged: 0, rejected: [] };
   let lineNumber = 0;
   let headerRead = false;
-  let withPassages = false;
+  let withPassages: number | false = false;
   let withRewrites = false;
   let batch: ImportedPage[] = [];
   /** The lines of `batch` that are not a page: counted in the summary when the batch is. */

@@ -98,7 +98,7 @@ describe('Doppel in Firefox', () => {
     const exported = await ff.exportHistory(history);
     expect(await history.$eval('#export-status', (el) => el.textContent)).toBe('Exported 5 pages.');
     const { header, pages } = readExport(exported);
-    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3, passages: { k: 5, w: 26 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
+    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3, passages: { k: 5, w: 26, bytes: 2 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted(visited));
     for (const page of pages) {
       // no page text: the passage fingerprints are hashes and word positions, in base64

@@ -217,7 +217,7 @@ describe('shared passages in Firefox', () => {
     await openExtensionPage(history, 'history.html', '#list[data-state="ready"]');
     const exported = await ff.exportHistory(history);
     const { header, pages } = readExport(exported);
-    expect(header).toMatchObject({ pages: 2, passages: { k: 5, w: 26 } });
+    expect(header).toMatchObject({ pages: 2, passages: { k: 5, w: 26, bytes: 2 } });
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted([originalUrl(), excerptUrl()]));
     for (const page of pages) expect(decodePassageBytes(base64ToBytes(page['passages'] as string)).words, page['url'] as string).toBeGreaterThan(200);
 

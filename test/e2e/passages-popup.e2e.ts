@@ -216,7 +216,7 @@ describe('passages in the popup and on the page', () => {
     const file = join(dir, 'export.ndjson');
     await download.saveAs(file);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
-    expect(JSON.parse(lines[0]!).passages).toEqual({ k: 5, w: 26 });
+    expect(JSON.parse(lines[0]!).passages).toEqual({ k: 5, w: 26, bytes: 2 });
     expect(lines.slice(1).map((l) => typeof JSON.parse(l).passages)).toEqual(['string', 'string', 'string']);
     expect(lines.join('\n')).not.toContain(paragraphs[0]![0]); // fingerprints, never words
 

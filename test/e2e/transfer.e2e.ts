@@ -111,7 +111,7 @@ describe('export and import in Chromium', () => {
     const lines = readFileSync(exported, 'utf8').split('\n');
     expect(lines.at(-1)).toBe(''); // ends with a newline
     const [header, ...pages] = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 3, k: 3, passages: { k: 5, w: 26 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
+    expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 3, k: 3, passages: { k: 5, w: 26, bytes: 2 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
     expect(pages).toHaveLength(3);
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted([url.original(), url.verbatim(), url.unrelated()]));
     for (const page of pages) {
