@@ -394,6 +394,9 @@ export async function stopServiceWorker(ctx: BrowserContext, extensionId: string
   }
 }
 
+/** How long getServiceWorker waits for a worker it asked to start before it asks again. */
+const WAKE_AGAIN_MS = 3_000;
+
 /**
  * A running service worker of the extension. With `wake` (the default) a stopped worker is started
  * over CDP (ServiceWorker.startWorker on the extension's scope); without it, waits for something
@@ -406,7 +409,9 @@ export async function getServiceWorker(
 ): Promise<Worker> {
   const deadline = Date.now() + timeout;
   const session = await pageSession(ctx);
-  let woken = false;
+  // when the last start was asked for; asked again after WAKE_AGAIN_MS without a worker: a start
+  // asked for while the worker was still stopping can be lost
+  let wokenAt = -Infinity;
   try {
     for (;;) {
       if ((await workerTargets(session, extensionId)).length > 0) {
@@ -415,8 +420,8 @@ export async function getServiceWorker(
           const alive = await Promise.race([w.evaluate(() => true).catch(() => false), sleep(3_000).then(() => false)]);
           if (alive) return w;
         }
-      } else if (wake && !woken) {
-        woken = true;
+      } else if (wake && Date.now() - wokenAt > WAKE_AGAIN_MS) {
+        wokenAt = Date.now();
         // startWorker needs the domain enabled on this session first.
         await session.send('ServiceWorker.enable');
         await session.send('ServiceWorker.startWorker', { scopeURL: `chrome-extension://${extensionId}/` });
