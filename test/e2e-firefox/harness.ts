@@ -244,7 +244,15 @@ export async function launchFirefox(): Promise<FirefoxSession> {
       return join(downloads, saved);
     },
     async record(address, page = tab) {
-      await page.goto(address, { waitUntil: 'load' });
+      try {
+        await page.goto(address, { waitUntil: 'load' });
+      } catch (error) {
+        // Firefox has refused a local page's navigation once in a long run ("Address rejected"),
+        // and loaded it when asked again: one more try for that error alone
+        if (!String(error).includes('Address rejected')) throw error;
+        await sleep(500);
+        await page.goto(address, { waitUntil: 'load' });
+      }
       return waitForPopupState(address, 'ready');
     },
     async close() {
