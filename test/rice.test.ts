@@ -26,6 +26,20 @@ describe('Rice codes', () => {
     expect(codes.map(([, k]) => reader.next(k))).toEqual(codes.map(([value]) => value));
   });
 
+  it.each<[string, number[], number, number, boolean]>([
+    // bytes, bits read, then: the byte after them, and whether the rest of their last byte is 0
+    ['nothing read', [0b1000_0000], 0, 0, true],
+    ['a whole byte read', [0xff, 0x01], 8, 1, true],
+    ['3 bits read, the other 5 zero', [0b1010_0000], 3, 1, true],
+    ['3 bits read, a one after them', [0b1010_0100], 3, 1, false],
+    ['11 bits read, the last of the byte one', [0xff, 0b1110_0001], 11, 2, false],
+    ['11 bits read, the rest zero; a byte after', [0xff, 0b1110_0000, 0xff], 11, 2, true],
+  ])('where the codes end: %s', (_, bytes, bit, end, padded) => {
+    const reader = new RiceReader(Uint8Array.from(bytes), bit, cut);
+    expect(reader.end).toBe(end);
+    expect(reader.paddedWithZeros()).toBe(padded);
+  });
+
   it('reads back what it writes, for every k from 0 to 31, from any starting bit (seeded)', () => {
     const random = mulberry32(35);
     for (let k = 0; k <= 31; k++) {

@@ -111,9 +111,8 @@ function readFingerprints(bytes: Uint8Array, each: ((position: number, hash: num
     if (hash > 0xffff_ffff) throw new RangeError(`passage fingerprint ${i}'s hash is past 32 bits`);
     each?.(position, hash);
   }
-  const end = Math.ceil(reader.bit / 8);
-  if (reader.bit % 8 !== 0 && (bytes[end - 1]! & (0xff >> reader.bit % 8)) !== 0) throw new RangeError('the bits after the last hash are not 0');
-  return { words: words.value, count: count.value, fingerprintsEnd: end };
+  if (!reader.paddedWithZeros()) throw new RangeError('the bits after the last hash are not 0');
+  return { words: words.value, count: count.value, fingerprintsEnd: reader.end };
 }
 
 /**

@@ -42,6 +42,17 @@ export class RiceReader {
     }
   }
 
+  /** The byte after the codes read so far: where what follows them starts. */
+  get end(): number {
+    return Math.ceil(this.bit / 8);
+  }
+
+  /** Whether the bits after the codes read so far, to the end of their last byte, are all 0 (as RiceWriter pads). */
+  paddedWithZeros(): boolean {
+    const used = this.bit & 7;
+    return used === 0 || (this.bytes[this.bit >> 3]! & (0xff >> used)) === 0;
+  }
+
   /** The next `width` bits (0–32) as a number, the highest first. */
   bits(width: number): number {
     const { bytes } = this;

@@ -156,10 +156,8 @@ export function decodeBucket(bytes: Uint8Array): Bucket {
     ids[i] = reader.bits(idBits);
     if (i > 0 && highs[i] === highs[i - 1] && ids[i]! <= ids[i - 1]!) throw new RangeError('a bucket\'s ids of one hash are not increasing, each once');
   }
-  const totalBits = bytes.length * 8;
-  if (totalBits - reader.bit >= 8) throw new RangeError(`a bucket has ${Math.floor((totalBits - reader.bit) / 8)} bytes past its entries`);
-  const usedBits = reader.bit & 7;
-  if (usedBits !== 0 && (bytes[bytes.length - 1]! & (0xff >> usedBits)) !== 0) throw new RangeError('a bucket\'s last byte has bits past its entries');
+  if (reader.end < bytes.length) throw new RangeError(`a bucket has ${bytes.length - reader.end} bytes past its entries`);
+  if (!reader.paddedWithZeros()) throw new RangeError('a bucket\'s last byte has bits past its entries');
   return { highs, ids, flagged };
 }
 

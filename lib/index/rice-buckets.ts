@@ -84,8 +84,7 @@ export function decodeRiceBucket(bytes: Uint8Array, highBits: number): Bucket {
     if (id > MAX_ID) throw new RangeError('a bucket entry\'s page id is past 32 bits');
     ids[i] = id;
   }
-  const totalBits = bytes.length * 8;
-  if (totalBits - reader.bit >= 8) throw new RangeError(`a bucket has ${Math.floor((totalBits - reader.bit) / 8)} bytes past its entries`);
-  if (reader.bit < totalBits && (bytes[bytes.length - 1]! & (0xff >> (reader.bit & 7))) !== 0) throw new RangeError('a bucket\'s last byte has bits past its entries');
+  if (reader.end < bytes.length) throw new RangeError(`a bucket has ${bytes.length - reader.end} bytes past its entries`);
+  if (!reader.paddedWithZeros()) throw new RangeError('a bucket\'s last byte has bits past its entries');
   return { highs, ids, flagged: EMPTY_BUCKET.flagged };
 }
