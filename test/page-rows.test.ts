@@ -16,6 +16,19 @@ import { updateMany } from '../lib/store/transfer';
 
 
 /** `work` over the rows of one readwrite transaction, flushed (the tables of the default design) and committed. */
+/** The id each URL's onUrlId gives (undefined where it calls nothing: it calls at once after idsWhere settles, or never). */
+async function earlyIds(rows: PageRows, urls: readonly string[]): Promise<(number | undefined)[]> {
+  return Promise.all(
+    urls.map(async (url) => {
+      let early: number | undefined;
+      rows.onUrlId(url, (id) => (early = id));
+      await rows.idsWhere('url', url);
+      await Promise.resolve(); // onUrlId's own idsWhere settled in the same turn: its callback has run
+      return early;
+    }),
+  );
+}
+
 async function inTransaction<T>(db: Db, work: (rows: PageRows) => Promise<T>): Promise<T> {
   const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs'], 'readwrite');
   const meta = tx.objectStore('meta');
@@ -62,6 +75,10 @@ describe('PageRows', () => {
       await updateMany(store, [url], () => [{ url, title: `page ${i}`, site: 'clash.example', simhash: fingerprintToHex(asFingerprint(simhash())), check: '', firstSeen: i, lastSeen: i, visits: 1 }]);
     }
     expect(await Promise.all(clash.map(async (url) => (await store.get(url))?.title))).toEqual(['page 0', 'page 1']);
+    // both URLs' ids under the one key: the ids alone cannot say which page a URL is, so onUrlId names none
+    const ids = await Promise.all(clash.map(async (url) => (await store.get(url))!.id));
+    expect(await inTransaction(store.db, (rows) => Promise.all(clash.map((url) => rows.idsWhere('url', url))))).toEqual([ids, ids]);
+    expect(await inTransaction(store.db, (rows) => earlyIds(rows, clash))).toEqual([undefined, undefined]);
     expect(await store.forget(clash[0])).toBe(true);
     expect([await store.get(clash[0]), (await store.get(clash[1]))?.title]).toEqual([undefined, 'page 1']);
     await expectTablesOfRecords(store.db);
@@ -88,6 +105,8 @@ describe('PageRows', () => {
       expect([when, await rows.where('copySite', 'b.example', 2)]).toEqual([when, pages.filter((p) => p.copySite === 'b.example').slice(0, 2)]);
       for (const page of pages.slice(0, 5)) expect(await rows.byUrl(page.url)).toEqual(page);
       expect(await rows.byUrl('https://never.example/')).toBeUndefined();
+      const urls = [...pages.slice(0, 5).map((p) => p.url), 'https://never.example/'];
+      expect([when, await earlyIds(rows, urls)]).toEqual([when, [...pages.slice(0, 5).map((p) => p.id), undefined]]);
       expect(await rows.countAll()).toBe(pages.length);
       const grouped = pages.filter((p) => p.group !== undefined);
       expect(await rows.countGroups()).toEqual({ grouped: grouped.length, groups: new Set(grouped.map((p) => p.group)).size });

@@ -226,10 +226,7 @@ export class PageRows {
 
   /** The pages whose `field` is `value`, in id order (at most `limit`). */
   async where(field: PageField, value: string, limit = Infinity): Promise<PageRecord[]> {
-    const entries = await lookup(this.runs, this.index, FIELD_TREES[field], textKey(value));
-    const ids = new Set(entries.map((entry) => entry[1]!));
-    for (const id of this.written.get(field)?.get(value) ?? []) ids.add(id);
-    const pages = await Promise.all([...ids].sort((a, b) => a - b).map((id) => this.cache.get(id)));
+    const pages = await Promise.all((await this.idsWhere(field, value)).map((id) => this.cache.get(id)));
     const out: PageRecord[] = [];
     for (const page of pages) {
       if (page !== undefined && fieldValue(page, field) === value) out.push(page);
@@ -239,6 +236,22 @@ export class PageRows {
   }
 
   /** The page at `url`, or undefined. */
+  /**
+   * The ids of the pages whose `field` may be `value`, in order: the tree's entries under its key
+   * (a key can be shared) and this transaction's writes. where() reads and checks their records.
+   */
+  async idsWhere(field: PageField, value: string): Promise<number[]> {
+    const entries = await lookup(this.runs, this.index, FIELD_TREES[field], textKey(value));
+    const ids = new Set(entries.map((entry) => entry[1]!));
+    for (const id of this.written.get(field)?.get(value) ?? []) ids.add(id);
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  /** Calls `early` with the id of the one page the url tree names for `url` (not if it names none or several): work that needs only the id starts before the record is read. */
+  onUrlId(url: string, early: (id: number) => void): void {
+    void this.idsWhere('url', url).then((ids) => ids.length === 1 && early(ids[0]!), () => undefined);
+  }
+
   async byUrl(url: string): Promise<PageRecord | undefined> {
     return (await this.where('url', url, 1))[0];
   }

@@ -351,12 +351,11 @@ export class PageStore implements PageReader {
     });
   }
 
-  /**
-   * get(url) and, if it is stored, nearDuplicatesOf it, in one readonly transaction: what the
-   * popup's report needs, with the page's block and the url tree's chunks read once.
-   */
+  /** get(url) and, if stored, its near-duplicates, passages and rewrites in one readonly transaction: what the popup's report needs. */
   async getWithNear(url: string, options: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<PageMatches | undefined> {
     return this.read(async (rows, tx, passages, rewrites) => {
+      // its fingerprints and buckets asked for beside its record's block, not after it: the store answers one request at a time
+      rows.onUrlId(url, (id) => void Promise.all([passages.fingerprintsOf(id).then((f) => passages.prefetch(f)), rewrites.fingerprintsOf(id).then((f) => rewrites.prefetch(f))]).catch(() => undefined));
       const [record, stored] = await Promise.all([rows.byUrl(url), this.readDesign(tx.objectStore('meta'))]);
       if (record === undefined) return undefined;
       const [near, own, ownRewrites] = await Promise.all([
