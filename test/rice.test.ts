@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RiceReader, RiceWriter, riceSize } from '../lib/fingerprint/rice';
+import { RiceReader, RiceWriter, bestRiceK, riceSize } from '../lib/fingerprint/rice';
 import { mulberry32 } from '../lib/random';
 
 function encode(codes: readonly [number, number][]): Uint8Array {
@@ -38,6 +38,17 @@ describe('Rice codes', () => {
     const reader = new RiceReader(Uint8Array.from(bytes), bit, cut);
     expect(reader.end).toBe(end);
     expect(reader.paddedWithZeros()).toBe(padded);
+  });
+
+  it.each<[string, number[], number, { k: number; bits: number }]>([
+    ['nothing to write', [], 31, { k: 0, bits: 0 }],
+    ['1 and 2: k 0 (10, 110) and k 1 (0·1, 10·0) tie at 5 bits; the smaller k', [1, 2], 16, { k: 0, bits: 5 }],
+    ['1000 twice: k 9 takes 11 bits each, as k 10 does; k 8 takes 12', [1000, 1000], 31, { k: 9, bits: 22 }],
+    ['2^20 with k at most 4: a quotient of 2^16', [2 ** 20], 4, { k: 4, bits: 2 ** 16 + 5 }],
+    ['a full 32-bit value', [0xffff_ffff], 31, { k: 31, bits: 33 }],
+  ])('the best parameter: %s', (_, values, maxK, best) => {
+    expect(bestRiceK(values, maxK)).toEqual(best);
+    expect(values.reduce((sum, v) => sum + riceSize(v, best.k), 0)).toBe(best.bits);
   });
 
   it('reads back what it writes, for every k from 0 to 31, from any starting bit (seeded)', () => {

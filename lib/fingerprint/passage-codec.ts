@@ -17,7 +17,7 @@
 // `bytes`) wrote each fingerprint as a varint gap and 4 bytes of hash: passageBytesFromVersion1
 // turns them into these.
 import type { PassageFingerprints } from './passages';
-import { RiceReader, RiceWriter, riceSize } from './rice';
+import { RiceReader, RiceWriter, bestRiceK, riceSize } from './rice';
 import { readVarint, varintSize, writeVarint } from './varint';
 
 /** The version of the format above: an export's header names it (lib/protocol/ndjson.ts). */
@@ -43,24 +43,12 @@ function checkFingerprints({ words, hashes, positions, wordBits }: PassageFinger
   }
 }
 
-/** The Rice parameter that writes `hashes` shortest. */
-function hashBits(hashes: Uint32Array): number {
-  let best = 0;
-  let bestBits = Infinity;
-  for (let k = 0; k < 32; k++) {
-    let bits = hashes.length * (k + 1);
-    for (let i = 0; i < hashes.length; i++) bits += hashes[i]! >>> k;
-    if (bits < bestBits) [best, bestBits] = [k, bits];
-  }
-  return best;
-}
-
 /** The bytes of a page's fingerprints (the format at the top of the file). */
 export function encodePassageBytes(fingerprints: PassageFingerprints): Uint8Array {
   checkFingerprints(fingerprints);
   const { words, hashes, positions } = fingerprints;
   const head = varintSize(words) + varintSize(hashes.length);
-  const k = hashBits(hashes);
+  const { k } = bestRiceK(hashes, 31); // winnowing keeps minima: the hashes crowd toward 0
   let bits = 0;
   for (let i = 0; i < hashes.length; i++) bits += riceSize(positions[i]! - (i === 0 ? 0 : positions[i - 1]! + 1), STEP_BITS) + riceSize(hashes[i]!, k);
   const codes = hashes.length === 0 ? 0 : 1 + Math.ceil(bits / 8);

@@ -21,7 +21,7 @@
 // The highs are close together (a few bits a gap); the ids of a bucket are spread evenly over the
 // store's, so a fixed width, the largest id's, is as short as a code, and any entry's id can be
 // read without the others'. About 3.1 bytes an entry at a million pages, where varints took 4.2.
-import { RiceReader, RiceWriter } from '../fingerprint/rice';
+import { RiceReader, RiceWriter, bestRiceK } from '../fingerprint/rice';
 import { readVarint, varintSize, writeVarint } from '../fingerprint/varint';
 
 export const POSTING_BUCKET_BITS = 16;
@@ -74,12 +74,6 @@ export function isFlagged(bucket: Bucket, high: number): boolean {
 }
 
 /** Bits of a Rice code of each of `gaps` (16-bit) with parameter k. */
-function riceBitsOf(gaps: Uint16Array, k: number): number {
-  let bits = gaps.length * (k + 1);
-  for (let i = 0; i < gaps.length; i++) bits += gaps[i]! >> k;
-  return bits;
-}
-
 /** The bucket's value bytes (the format at the top of the file). */
 export function encodeBucket({ highs, ids, flagged }: Bucket): Uint8Array {
   let head = varintSize(highs.length) + varintSize(flagged.length);
@@ -95,13 +89,8 @@ export function encodeBucket({ highs, ids, flagged }: Bucket): Uint8Array {
     gaps[i] = highs[i]! - (i === 0 ? 0 : highs[i - 1]!);
     if (ids[i]! > maxId) maxId = ids[i]!;
   }
-  // the highs crowd toward 0 unevenly: the k that writes them shortest, tried rather than estimated
-  let k = 0;
-  let gapBits = riceBitsOf(gaps, 0);
-  for (let tried = 1; tried <= 16; tried++) {
-    const bits = riceBitsOf(gaps, tried);
-    if (bits < gapBits) [k, gapBits] = [tried, bits];
-  }
+  // the highs crowd toward 0 unevenly: the k that writes them shortest
+  const { k, bits: gapBits } = bestRiceK(gaps, 16);
   const idBits = 32 - Math.clz32(maxId);
   const out = new Uint8Array(head + 2 + Math.ceil((gapBits + idBits * highs.length) / 8));
   let at = writeHead(out, highs.length, flagged);
