@@ -466,10 +466,39 @@ async function handledInWorker(worker: Worker, url: string): Promise<Handled> {
                   if (c < 0) continue;
                   const chunk = tx.objectStore('runs').get([run.tree, run.level, run.run, c]);
                   chunk.onsuccess = () => {
-                    const words = (chunk.result as Uint32Array | undefined) ?? new Uint32Array(0);
-                    for (let e = 0; e < words.length; e += spec.stride) {
-                      if (words[e] !== key) continue;
-                      const id = words[e + spec.stride - 1]!;
+                    // the chunk's bytes (lib/index/run-chunks.ts, for the url tree's entries of 2 words): varint
+                    // entries · byte stride · 4 bytes first key · byte k · 4 bytes smallest id · byte width ·
+                    // Rice(k) key gaps · ids as width-bit offsets, read a bit at a time
+                    const b = (chunk.result as Uint8Array | undefined) ?? Uint8Array.from([0, 2]);
+                    let at = 0;
+                    let entries = 0;
+                    for (let scale = 1; ; scale *= 0x80) {
+                      const byte = b[at++]!;
+                      entries += (byte & 0x7f) * scale;
+                      if (byte < 0x80) break;
+                    }
+                    if (entries === 0) return;
+                    at++; // the stride: 2
+                    let k0 = (((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0);
+                    const k = b[at + 4]!;
+                    const smallest = ((b[at + 5]! << 24) | (b[at + 6]! << 16) | (b[at + 7]! << 8) | b[at + 8]!) >>> 0;
+                    const width = b[at + 9]!;
+                    let bit = (at + 10) * 8;
+                    const keys = [k0];
+                    for (let e = 1; e < entries; e++) {
+                      let q = 0;
+                      while ((b[bit >> 3]! >> (7 - (bit & 7))) & 1) (q++, bit++);
+                      bit++;
+                      let r = 0;
+                      for (let i = 0; i < k; i++, bit++) r = r * 2 + ((b[bit >> 3]! >> (7 - (bit & 7))) & 1);
+                      k0 += q * 2 ** k + r;
+                      keys.push(k0);
+                    }
+                    for (let e = 0; e < entries; e++) {
+                      let offset = 0;
+                      for (let i = 0; i < width; i++, bit++) offset = offset * 2 + ((b[bit >> 3]! >> (7 - (bit & 7))) & 1);
+                      if (keys[e] !== key) continue;
+                      const id = smallest + offset;
                       reads.push({ slot: id % spec.blockPages, request: tx.objectStore('blocks').get(Math.floor(id / spec.blockPages)) });
                     }
                   };

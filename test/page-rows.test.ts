@@ -13,6 +13,7 @@ import type { Db, PageRecord } from '../lib/store/schema';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { freshStore } from './support/fresh-store';
 import { updateMany } from '../lib/store/transfer';
+import { runChunks } from '../lib/index/run-chunks';
 
 
 /** `work` over the rows of one readwrite transaction, flushed (the tables of the default design) and committed. */
@@ -32,7 +33,7 @@ async function earlyIds(rows: PageRows, urls: readonly string[]): Promise<(numbe
 async function inTransaction<T>(db: Db, work: (rows: PageRows) => Promise<T>): Promise<T> {
   const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs'], 'readwrite');
   const meta = tx.objectStore('meta');
-  const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
+  const rows = await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta);
   const result = await work(rows);
   await rows.flush(meta, (id) => writeDesigns(DEFAULT_DESIGN, id));
   await tx.done;
@@ -145,7 +146,7 @@ describe('PageRows', () => {
         for (const group of groups) expect(await rows.hadGroup(group)).toBe([...before.values()].some((p) => p.group === group));
       });
       const tx = db.transaction(['blocks', 'meta', 'runs'], 'readonly');
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta'));
+      const rows = await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), tx.objectStore('meta'));
       await expectReads(rows, `round ${round}, committed`);
       const byLastSeen = [...reference.values()].sort((a, b) => a.lastSeen - b.lastSeen || a.id - b.id);
       expect((await rows.oldestFirst(7)).map((p) => p.id)).toEqual(byLastSeen.slice(0, 7).map((p) => p.id));

@@ -25,6 +25,7 @@ import { expectCountsKept } from './support/kept-counts';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { nearDuplicatesOf, recordVisit } from './support/store-queries';
 import { updateMany } from '../lib/store/transfer';
+import { decodeRunChunk } from '../lib/index/run-chunks';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -127,7 +128,7 @@ describe('schema', () => {
     expect(record.id).toBe(0);
     const tx = store.db.transaction('runs');
     const [keys, chunks] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
-    const byTree = new Map(keys.map((key, i) => [key[0], [...chunks[i]!]]));
+    const byTree = new Map(keys.map((key, i) => [key[0], [...decodeRunChunk(chunks[i]!)]]));
     // one run of one entry in each of the 4 tables; the key of table t is block t (b = 4, k = 3: tables of 1 block)
     expect([0, 1, 2, 3].map((t) => byTree.get(tableTree(DEFAULT_DESIGN, t).tree))).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef].map((key) => [key, 0x01234567, 0x89abcdef, 0]));
     expect(byTree.get(FIELD_TREES.url.tree)).toEqual([textKey('https://a.example/'), 0]);
@@ -320,7 +321,7 @@ describe('PageStore.recordVisit', () => {
     // the old entries are gone from the trees: only B's are left
     const tx = store.db.transaction('runs');
     const [keys, chunks] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
-    const simhashes = chunks.flatMap((words, i) => (words.length === 0 || keys[i]![0] >= FIELD_TREE_BASE ? [] : [[words[1], words[2]]]));
+    const simhashes = chunks.map(decodeRunChunk).flatMap((words, i) => (words.length === 0 || keys[i]![0] >= FIELD_TREE_BASE ? [] : [[words[1], words[2]]]));
     expect(simhashes).toEqual(Array.from({ length: 4 }, () => [0xf0f0f0f0, 0xf0f0f0f0]));
     await expectTablesOfRecords(store.db);
   });

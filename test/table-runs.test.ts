@@ -24,6 +24,7 @@ import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { recordVisit } from './support/store-queries';
 import { updateMany } from '../lib/store/transfer';
 import { compactTables } from '../lib/store/migrate';
+import { decodeRunChunk } from '../lib/index/run-chunks';
 
 const opened: Db[] = [];
 afterEach(() => {
@@ -194,11 +195,11 @@ describe('PageStore keeps the trees exactly as the records say', () => {
     for (const [i, simhash] of others.entries()) await recordVisit(store, { url: `https://p.example/${i}`, title: '', site: 'p.example', simhash, check: simhash, now: 100 + i }); // merged with it
     // the simhash in any tree; the id in a table's entry (the page fields' trees are checked against the records by expectTablesOfRecords)
     const holds = async (): Promise<boolean> =>
-      (await store.db.getAll('runs')).some((words) => {
+      (await store.db.getAll('runs')).map(decodeRunChunk).some((words) => {
         for (let e = 0; e + 2 < words.length; e++) if (words[e] === 0x01234567 && words[e + 1] === 0x89abcdef) return true;
         return false;
       }) ||
-      (await store.db.getAll('runs', IDBKeyRange.upperBound([FIELD_TREE_BASE], true))).some((words) => {
+      (await store.db.getAll('runs', IDBKeyRange.upperBound([FIELD_TREE_BASE], true))).map(decodeRunChunk).some((words) => {
         for (let e = 0; e < words.length; e += TABLE_STRIDE) if (words[e + 3] === id) return true;
         return false;
       });

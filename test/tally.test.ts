@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openDoppelDb } from '../lib/store/db';
 import type { PageRecord } from '../lib/store/schema';
 import { SITE_BUCKETS, Tally, parseGroupCounts, parseSiteBucket, parseSiteCounts, siteBucket } from '../lib/store/tally';
+import { runChunks } from '../lib/index/run-chunks';
 
 describe('parseGroupCounts', () => {
   it.each([
@@ -77,7 +78,7 @@ describe('Tally', () => {
   async function apply(db: Awaited<ReturnType<typeof openDoppelDb>>, changes: [PageRecord | undefined, PageRecord | undefined][]) {
     const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs'], 'readwrite');
     const meta = tx.objectStore('meta');
-    const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
+    const rows = await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta);
     while (rows.peekNextId < ids) rows.newId(); // the ids page() gave out
     const tally = new Tally(rows);
     for (const [before, after] of changes) {

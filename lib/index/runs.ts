@@ -45,7 +45,8 @@ export interface RunReader {
 
 /** What writing and merging runs need of the object store, whose keys are out-of-line. */
 export interface RunStore extends RunReader {
-  put(value: Uint32Array, key: RunChunkKey): Promise<unknown>;
+  /** `stride`: the words of an entry of the chunk's tree (a store that encodes chunks needs it). */
+  put(value: Uint32Array, key: RunChunkKey, stride: number): Promise<unknown>;
   getAll(range: IDBKeyRange): Promise<Uint32Array[]>;
   delete(range: IDBKeyRange): Promise<unknown>;
 }
@@ -170,7 +171,7 @@ async function writeRun(store: RunStore, index: RunIndex, spec: RunTree, level: 
   if (sorted.length === 0) return index;
   const run = index.nextRun;
   const { firsts, chunks } = splitChunks(sorted, spec);
-  await Promise.all(chunks.map((chunk, c) => store.put(chunk, [spec.tree, level, run, c])));
+  await Promise.all(chunks.map((chunk, c) => store.put(chunk, [spec.tree, level, run, c], spec.stride)));
   return { nextRun: run + 1, runs: [...index.runs, { tree: spec.tree, level, run, entries: sorted.length / spec.stride, firsts }] };
 }
 

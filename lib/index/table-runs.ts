@@ -130,7 +130,7 @@ export async function purgeEntries(runs: RunStore, index: RunIndex, spec: RunTre
         const entry = words.subarray(e, e + stride);
         if (!gone.has(entry.join(','))) kept.push(...entry);
       }
-      if (kept.length < words.length) await runs.put(Uint32Array.from(kept), key);
+      if (kept.length < words.length) await runs.put(Uint32Array.from(kept), key, stride);
     }),
   );
 }

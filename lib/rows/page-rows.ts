@@ -116,9 +116,9 @@ class ChunkMemo implements RunStore {
     return this.store;
   }
 
-  put(value: Uint32Array, key: Parameters<RunStore['put']>[1]): Promise<unknown> {
+  put(value: Uint32Array, key: Parameters<RunStore['put']>[1], stride: number): Promise<unknown> {
     this.kept.set(key.join('/'), Promise.resolve(value));
-    return this.writable().put(value, key);
+    return this.writable().put(value, key, stride);
   }
 
   getAll(range: IDBKeyRange): Promise<Uint32Array[]> {

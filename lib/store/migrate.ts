@@ -25,6 +25,7 @@ import type { Db, DesignMeta } from './schema';
 import { addToTables, tablePagesOf, tableTree } from '../index/table-runs';
 import { dropTables, readRunIndex, writeRunIndex } from '../rows/run-index';
 import { FIELD_TREES, PageRows, treeRange } from '../rows/page-rows';
+import { runChunkWords, runChunks } from '../index/run-chunks';
 import { within } from './within';
 
 export interface MigrationProgress {
@@ -73,7 +74,7 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
   const tx = db.transaction(['blocks', 'meta', 'runs'], 'readwrite');
   return within(tx, async () => {
     const meta = tx.objectStore('meta');
-    const runs = tx.objectStore('runs');
+    const runs = runChunks(tx.objectStore('runs'));
     const stored = parseStoredDesign(await meta.get('design'));
     const m = stored.migration;
     if (m === undefined) return null;
@@ -98,7 +99,7 @@ async function step(db: Db, batchSize: number): Promise<{ rewritten: number; end
 /** Records at or before the cursor: those the pass has already been through (a walk over their ids in the url tree). */
 async function countThrough(db: Db, after: number | undefined): Promise<number> {
   if (after === undefined) return 0;
-  const chunks = await db.getAll('runs', treeRange(FIELD_TREES.url.tree));
+  const chunks = (await db.getAll('runs', treeRange(FIELD_TREES.url.tree))).map((value) => runChunkWords(value, FIELD_TREES.url));
   let count = 0;
   for (const chunk of chunks) for (let e = 1; e < chunk.length; e += FIELD_TREES.url.stride) if (chunk[e]! <= after) count++;
   return count;
@@ -162,7 +163,7 @@ async function startMigration(db: Db, expected: StoredDesign, next: StoredDesign
     const now = parseStoredDesign(await meta.get('design'));
     if (JSON.stringify(now) !== JSON.stringify(expected)) return false;
     if (now.migration !== undefined) {
-      const index = await dropTables(tx.objectStore('runs'), await readRunIndex(meta), now.migration.to);
+      const index = await dropTables(runChunks(tx.objectStore('runs')), await readRunIndex(meta), now.migration.to);
       await writeRunIndex(meta, index);
     }
     await meta.put(next, 'design');
@@ -204,7 +205,7 @@ export async function compactTables(store: PageStore, minRuns: number = MERGE_AT
       // looked at again: another context may have merged it, or migrated the store, since
       const [stored, index] = await Promise.all([store.readDesign(meta), readRunIndex(meta)]);
       if (!treesToCompact(index, stored, minRuns).some((spec) => spec.tree === tree.tree)) return;
-      await writeRunIndex(meta, await mergeAll(tx.objectStore('runs'), index, tree));
+      await writeRunIndex(meta, await mergeAll(runChunks(tx.objectStore('runs')), index, tree));
       merged++;
     });
   }

@@ -21,6 +21,7 @@ import { type PassageUpkeep, forget, recheckContentCopies, recordPassages } from
 import { recordRewrites } from './page-rewrites';
 import { regroupAround } from './page-groups';
 import { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
+import { runChunks } from '../index/run-chunks';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
@@ -168,7 +169,7 @@ export class PageStore implements PageReader {
     const tx = this.db.transaction(WRITE_STORES, 'readwrite');
     const meta = tx.objectStore('meta');
     return within(tx, async () => {
-      const [stored, groups, rows] = await Promise.all([this.readDesign(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta)]);
+      const [stored, groups, rows] = await Promise.all([this.readDesign(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta)]);
       const tally = new Tally(rows);
       const passages = new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'));
       const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
@@ -376,7 +377,7 @@ export class PageStore implements PageReader {
     const tx = this.db.transaction(WRITE_STORES, 'readwrite');
     return within(tx, async () => {
       const meta = tx.objectStore('meta');
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
+      const rows = await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta);
       const count = await readPageCount(rows, meta);
       // meta `nextId` stays: ids are never given out twice
       await Promise.all([
@@ -418,7 +419,7 @@ async function readPages<T>(db: Db, work: (rows: PageRows, tx: ReadTx, passages:
   const tx = db.transaction(READ_STORES, 'readonly');
   const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
   return within(tx, async () =>
-    work(await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), tx.objectStore('meta')), tx, new PassageRows(tx.objectStore('passages'), tx.objectStore('postings')), rewrites),
+    work(await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), tx.objectStore('meta')), tx, new PassageRows(tx.objectStore('passages'), tx.objectStore('postings')), rewrites),
   );
 }
 

@@ -9,7 +9,8 @@
 // - `runs`, out-of-line keys [tree, level, run, chunk]: every tree of sorted runs (lib/index/runs.ts),
 //   written with the blocks in their transaction, each holding exactly the entries of the stored
 //   pages: the permuted-block tables, one tree per table (lib/index/table-runs.ts), and the url,
-//   site, lastSeen, group and copySite trees (lib/rows/page-rows.ts).
+//   site, lastSeen, group and copySite trees (lib/rows/page-rows.ts). A chunk's words are kept as
+//   bytes, its keys' gaps Rice-coded (lib/index/run-chunks.ts).
 // - `meta`, out-of-line keys: MetaValues below.
 // - `passages`, out-of-line keys: the block number. The passage fingerprints of the block's pages
 //   (hashes and word positions, no text), and `postings`, out-of-line keys: the bucket number
@@ -105,7 +106,7 @@ export interface MetaValues {
 export interface DoppelDB extends DBSchema {
   runs: {
     key: RunChunkKey;
-    value: Uint32Array;
+    value: Uint8Array;
   };
   blocks: {
     key: number;

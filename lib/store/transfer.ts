@@ -29,6 +29,7 @@ import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader,
 import type { ImportedFields } from './pages';
 import { type Kept, withBytes } from './passages';
 import { FIELD_TREES, UrlFilter, readNextId, treeRange } from '../rows/page-rows';
+import { runChunkWords } from '../index/run-chunks';
 
 /**
  * Batches an import writes before it fills a UrlFilter of the store, after which it looks up only
@@ -372,7 +373,10 @@ export async function urlFilter(store: PageStore): Promise<UrlFilter> {
   return within(tx, async () => {
     const filter = new UrlFilter();
     const [chunks, nextId] = await Promise.all([tx.objectStore('runs').getAll(treeRange(FIELD_TREES.url.tree)), tx.objectStore('meta').get('nextId')]);
-    for (const chunk of chunks) for (let e = 0; e < chunk.length; e += FIELD_TREES.url.stride) filter.addKey(chunk[e]!);
+    for (const value of chunks) {
+      const chunk = runChunkWords(value, FIELD_TREES.url);
+      for (let e = 0; e < chunk.length; e += FIELD_TREES.url.stride) filter.addKey(chunk[e]!);
+    }
     filter.throughId = readNextId(nextId);
     return filter;
   });

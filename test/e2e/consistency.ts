@@ -22,6 +22,7 @@ import { readRunIndexValue } from '../../lib/rows/run-index';
 import { countsOfRecords, rowsOfBuckets } from '../support/kept-counts';
 import { tableProblems, tablesOfRecords, tablesOfRuns } from '../support/kept-tables';
 import { type PlainValue, decodeBlocks } from './blocks';
+import { runChunkWords } from '../../lib/index/run-chunks';
 
 export interface StoreDump {
   /** The database's version. */
@@ -90,7 +91,7 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
             groupCounts: groupCounts.result,
             siteCounts: (siteCounts?.result ?? []) as unknown[],
             runIndex: runIndex.result,
-            chunks: ((chunkKeys?.result ?? []) as RunChunkKey[]).map((key, i) => ({ key, words: Array.from(chunks!.result[i] as Uint32Array) })),
+            chunks: ((chunkKeys?.result ?? []) as RunChunkKey[]).map((key, i) => ({ key, words: Array.from(chunks!.result[i] as Uint8Array) })),
           });
         };
         tx.onerror = () => reject(tx.error);
@@ -98,7 +99,17 @@ export async function dumpStore(context: Page | Worker): Promise<StoreDump> {
     });
   const raw = await (context as Page).evaluate(read);
   const { pages, problems, emptyBlocks } = decodeBlocks(raw.blocks);
-  return { ...raw, records: pages, blockProblems: problems, emptyBlocks };
+  // the chunks' bytes (lib/index/run-chunks.ts) as their words; a damaged chunk is left empty, and its problem listed
+  const chunkProblems: string[] = [];
+  const chunks = raw.chunks.map(({ key, words }) => {
+    try {
+      return { key, words: Array.from(runChunkWords(Uint8Array.from(words), key)) };
+    } catch (error) {
+      chunkProblems.push((error as Error).message);
+      return { key, words: [] };
+    }
+  });
+  return { ...raw, chunks, records: pages, blockProblems: [...problems, ...chunkProblems], emptyBlocks };
 }
 
 const REQUIRED = [...PAGE_RECORD_FIELDS].sort();

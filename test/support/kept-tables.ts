@@ -12,6 +12,7 @@ import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../../lib/
 import type { RunChunkKey, RunIndex } from '../../lib/store/schema';
 import type { Db, PageRecord } from '../../lib/store/schema';
 import { TABLE_STRIDE, tableEntries, tableTree } from '../../lib/index/table-runs';
+import { decodeRunChunk } from '../../lib/index/run-chunks';
 import { readRunIndexValue } from '../../lib/rows/run-index';
 
 /** Words an entry of the tree: the page fields' trees are past every table's. */
@@ -124,6 +125,6 @@ export async function expectTablesOfRecords(db: Db, design?: { k: number; b: num
   const index = readRunIndexValue(await db.get('meta', 'runs'));
   const tx = db.transaction('runs', 'readonly');
   const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
-  const chunks = keys.map((key, i) => ({ key, words: values[i]! }));
+  const chunks = keys.map((key, i) => ({ key, words: decodeRunChunk(values[i]!) }));
   expectSameTables(tablesOfRecords(stored, await storedPages(db)), tablesOfRuns(index, chunks));
 }

@@ -11,6 +11,7 @@ import type { Db, PageRecord } from '../../lib/store/schema';
 import { nearIndex } from '../../lib/index/table-runs';
 import { Tally, readPageCount } from '../../lib/store/tally';
 import { within } from '../../lib/store/within';
+import { runChunks } from '../../lib/index/run-chunks';
 
 const STORES = ['blocks', 'meta', 'siteCounts', 'runs'] as const;
 
@@ -29,7 +30,7 @@ export class StoreIndex implements NearDuplicateIndex<number> {
     const tx = this.db.transaction(STORES, 'readwrite');
     const meta = tx.objectStore('meta');
     return within(tx, async () => {
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
+      const rows = await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta);
       const tally = new Tally(rows);
       const result = await work(rows, tally);
       await tally.flush(meta, tx.objectStore('siteCounts'));
@@ -43,7 +44,7 @@ export class StoreIndex implements NearDuplicateIndex<number> {
     const tx = this.db.transaction(STORES, 'readonly');
     const meta = tx.objectStore('meta');
     return within(tx, async () => {
-      const rows = await PageRows.open(tx.objectStore('blocks'), tx.objectStore('runs'), meta);
+      const rows = await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta);
       return work(rows, () => readPageCount(rows, meta));
     });
   }
