@@ -74,7 +74,10 @@ function reference(stored: readonly Page[], own: Page): string[] {
     .sort((x, y) => y.n - x.n || stored.indexOf(x.p) - stored.indexOf(y.p))
     .slice(0, MAX_REWRITE_CANDIDATES);
   return candidates
-    .map(({ p }) => ({ p, c: compareRewrites(own.f, p.f, skip) }))
+    .map(({ p }) => {
+      const below = Math.min(own.f.limit, p.f.limit) * REWRITE_RULE.indexShare;
+      return { p, c: compareRewrites(own.f, p.f, (h) => h < below && skip(h)) };
+    })
     .filter(({ c }) => isRewritePair(c))
     .sort((x, y) => Math.max(y.c.aInB, y.c.bInA) - Math.max(x.c.aInB, x.c.bInA) || stored.indexOf(x.p) - stored.indexOf(y.p))
     .map(({ p, c }) => `${p.url} ${c.shared}`);

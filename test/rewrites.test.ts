@@ -447,7 +447,9 @@ describe('findRewritePairs', () => {
     for (let a = 0; a < all.length; a++) {
       for (let b = a + 1; b < all.length; b++) {
         if ([...indexed[a]!].filter((h) => indexed[b]!.has(h) && !frequent(h)).length < rule.minIndexShared) continue;
-        const c = compareRewrites(all[a]!, all[b]!, frequent);
+        // shared hashes on too many pages left out below both index limits; a hash one page has always counts
+        const below = Math.min(all[a]!.limit, all[b]!.limit) * rule.indexShare;
+        const c = compareRewrites(all[a]!, all[b]!, (h) => h < below && frequent(h));
         if (isRewritePair(c, rule)) out.push(`${a} ${b} ${c.shared} ${c.aInB} ${c.bInA}`);
       }
     }
@@ -530,11 +532,13 @@ describe('findRewriteMatches over RewriteIndex', () => {
     const found: { a: number; larger: number; line: string }[] = [];
     for (let a = 0; a < b; a++) {
       if ([...indexed[b]!].filter((h) => indexed[a]!.has(h) && !skip(h)).length < rule.minIndexShared) continue;
-      const c = compareRewrites(own, all[a]!, skip);
+      const below = Math.min(own.limit, all[a]!.limit) * rule.indexShare;
+      const skipShared = (h: number): boolean => h < below && skip(h);
+      const c = compareRewrites(own, all[a]!, skipShared);
       if (!isRewritePair(c, rule)) continue;
       const theirs = new Set(all[a]!.hashes);
       const limit = Math.min(own.limit, all[a]!.limit);
-      const shared = Array.from(own.hashes).filter((h) => h < limit && theirs.has(h) && !skip(h));
+      const shared = Array.from(own.hashes).filter((h) => h < limit && theirs.has(h) && !skipShared(h));
       found.push({ a, larger: Math.max(c.aInB, c.bInA), line: `${a} ${c.shared} ${c.aInB} ${c.bInA} ${shared.join(',')}` });
     }
     return found.sort((x, y) => y.larger - x.larger || x.a - y.a).map((f) => f.line);
@@ -558,6 +562,29 @@ describe('findRewriteMatches over RewriteIndex', () => {
       index.add(b, all[b]!);
     }
     expect(matched).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [3, { threshold: 0.3, minShared: 3, indexShare: 0.5, minIndexShared: 2 }, 20],
+    [4, { threshold: 0.2, minShared: 2, indexShare: 0.25, minIndexShared: 1 }, 12],
+    [5, { threshold: 0, minShared: 1, indexShare: 1, minIndexShared: 1 }, 6],
+  ])('seed %i, rule %j, maxPages %s: every page looked up in the whole index, each link found from both of its pages, with the same counts', async (seed, rule, maxPages) => {
+    const all = pages(seed, 80);
+    expect(new Set(all.map((f) => f.limit)).size).toBeGreaterThan(1); // pages of different limits: where the two lookups read different postings
+    const index = new RewriteIndex(maxPages, rule.indexShare);
+    all.forEach((f, id) => index.add(id, f));
+    const links = new Map<string, string>();
+    for (let a = 0; a < all.length; a++) {
+      for (const m of await findRewriteMatches(index, all[a]!, a, { rule, maxCandidates: Infinity })) {
+        links.set(`${a} ${m.id}`, `${m.comparison.shared} ${m.comparison.aInB} ${m.comparison.bInA}`);
+      }
+    }
+    expect(links.size).toBeGreaterThan(0);
+    for (const [pair, counts] of links) {
+      const [a, b] = pair.split(' ');
+      const [shared, aInB, bInA] = counts.split(' ');
+      expect([pair, links.get(`${b} ${a}`)]).toEqual([pair, `${shared} ${bInA} ${aInB}`]);
+    }
   });
 
   it('leaves out the pages it is told to, keeps the candidates sharing most, and says when two pages are in different languages', async () => {

@@ -257,8 +257,9 @@ export interface RewriteComparison {
 
 /**
  * How much of each page's sample the other holds, both samples cut to the smaller limit (so that
- * each hash below it is in a sample exactly when its page has it). `skip` leaves hashes out of
- * every count (the index's hashes on too many pages).
+ * each hash below it is in a sample exactly when its page has it). `skip` leaves hashes the two
+ * share out of every count (the index's hashes on too many pages: frequentSkip); a hash only one
+ * of them has always counts, so that the comparison is the same from either page.
  */
 export function compareRewrites(a: RewriteFingerprints, b: RewriteFingerprints, skip?: (hash: number) => boolean): RewriteComparison {
   const limit = Math.min(a.limit, b.limit);
@@ -282,10 +283,10 @@ export function compareRewrites(a: RewriteFingerprints, b: RewriteFingerprints, 
       i++;
       j++;
     } else if (x < y) {
-      if (!skip?.(x)) na++;
+      na++;
       i++;
     } else {
-      if (!skip?.(y)) nb++;
+      nb++;
       j++;
     }
   }
@@ -324,6 +325,16 @@ export function indexHashes(page: Pick<RewriteFingerprints, 'hashes' | 'limit'>,
   let n = 0;
   while (n < page.hashes.length && page.hashes[n]! < limit) n++;
   return page.hashes.subarray(0, n);
+}
+
+/**
+ * The shared hashes compareRewrites leaves out for pages a and b: those `frequent` says are on too
+ * many pages, below both pages' index limits. Either page's lookup read exactly those postings
+ * (each is an index hash of both), so the pair is judged the same whichever page is looked up.
+ */
+export function frequentSkip(a: { limit: number }, b: { limit: number }, indexShare: number, frequent: (hash: number) => boolean): (hash: number) => boolean {
+  const below = Math.min(indexLimit(a, indexShare), indexLimit(b, indexShare));
+  return (hash) => hash < below && frequent(hash);
 }
 
 export function isRewritePair(c: RewriteComparison, rule: RewriteRule = REWRITE_RULE): boolean {

@@ -1,7 +1,7 @@
 // The rewrite pairs among a set of pages, found through postings of their sampled hashes
 // (lib/fingerprint/rewrites.ts): scan's matcher, checked in the tests against comparing every pair.
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
-import { REWRITE_RULE, type RewriteComparison, type RewriteFingerprints, type RewriteRule, compareRewrites, indexHashes, isRewritePair, translated } from '../fingerprint/rewrites';
+import { REWRITE_RULE, type RewriteComparison, type RewriteFingerprints, type RewriteRule, compareRewrites, frequentSkip, indexHashes, isRewritePair, translated } from '../fingerprint/rewrites';
 
 export interface RewritePair {
   a: number;
@@ -27,7 +27,7 @@ export function findRewritePairs(pages: readonly RewriteFingerprints[], rule: Re
       else postings.set(h, [p]);
     }
   });
-  const skip = (h: number): boolean => (postings.get(h)?.length ?? 0) > maxPages;
+  const frequent = (h: number): boolean => (postings.get(h)?.length ?? 0) > maxPages;
   const out: RewritePair[] = [];
   pages.forEach((page, a) => {
     const shared = new Map<number, number>();
@@ -38,7 +38,7 @@ export function findRewritePairs(pages: readonly RewriteFingerprints[], rule: Re
     }
     for (const [b, count] of [...shared].sort((x, y) => x[0] - y[0])) {
       if (count < rule.minIndexShared) continue;
-      const comparison = compareRewrites(page, pages[b]!, skip);
+      const comparison = compareRewrites(page, pages[b]!, frequentSkip(page, pages[b]!, rule.indexShare, frequent));
       if (isRewritePair(comparison, rule)) out.push({ a, b, comparison });
     }
   });
@@ -109,11 +109,11 @@ export async function findRewriteMatches(
     .slice(0, maxCandidates)
     .map(([id]) => id);
   const others = await Promise.all(candidates.map((id) => source.fingerprintsOf(id)));
-  const skip = (h: number): boolean => frequent.has(h);
   const out: RewriteMatch[] = [];
   candidates.forEach((id, i) => {
     const other = others[i];
     if (other === undefined) return;
+    const skip = frequentSkip(own, other, rule.indexShare, (h) => frequent.has(h));
     const comparison = compareRewrites(own, other, skip);
     if (!isRewritePair(comparison, rule)) return;
     const theirs = new Set(other.hashes);
