@@ -81,12 +81,12 @@ function word(bytes: Uint8Array, i: number): number {
   return (bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!;
 }
 
-/** The Rice parameter (0 to maxK) that writes `values` shortest, tried rather than estimated, and the bits they then take. */
+/** The Rice parameter (0 to maxK, at most 31) that writes `values` (whole, below 2^32) shortest, tried rather than estimated, and the bits they then take. */
 export function bestRiceK(values: ArrayLike<number>, maxK: number): { k: number; bits: number } {
   let best = { k: 0, bits: Infinity };
   for (let k = 0; k <= maxK; k++) {
     let bits = values.length * (k + 1);
-    for (let i = 0; i < values.length; i++) bits += Math.floor(values[i]! / POWERS_OF_2[k]!);
+    for (let i = 0; i < values.length; i++) bits += values[i]! >>> k; // an unsigned shift: the quotient of any value below 2^32
     if (bits < best.bits) best = { k, bits };
   }
   return best;
