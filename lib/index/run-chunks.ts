@@ -17,16 +17,8 @@ import type { RunChunkKey, RunReader, RunStore } from './runs';
 /** The widest entry a chunk may hold (the trees use 2 to 4 words). */
 const MAX_STRIDE = 16;
 
-function readUint32(bytes: Uint8Array, at: number): number {
-  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
-}
-
-function writeUint32(out: Uint8Array, at: number, value: number): void {
-  out[at] = value >>> 24;
-  out[at + 1] = (value >>> 16) & 0xff;
-  out[at + 2] = (value >>> 8) & 0xff;
-  out[at + 3] = value & 0xff;
-}
+/** The bytes' 32-bit words (big-endian), at any byte. */
+const view = (bytes: Uint8Array): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** The bytes of a chunk of `stride`-word entries sorted by their first word (the format above). */
 export function encodeRunChunk(words: Uint32Array, stride: number): Uint8Array {
@@ -61,13 +53,14 @@ export function encodeRunChunk(words: Uint32Array, stride: number): Uint8Array {
     columnBits += width * entries;
   }
   const out = new Uint8Array(head + 5 + (stride - 1) * 5 + Math.ceil((gapBits + columnBits) / 8));
+  const data = view(out);
   let at = writeVarint(out, 0, entries);
   out[at++] = stride;
-  writeUint32(out, at, words[0]!);
+  data.setUint32(at, words[0]!);
   out[at + 4] = k;
   at += 5;
   for (const { smallest, width } of columns) {
-    writeUint32(out, at, smallest);
+    data.setUint32(at, smallest);
     out[at + 4] = width;
     at += 5;
   }
@@ -98,14 +91,15 @@ export function decodeRunChunk(bytes: Uint8Array): Uint32Array {
   const words = new Uint32Array(entries * stride);
   const k = bytes[at + 4]!;
   if (k > 31) throw new RangeError(`the keys' Rice parameter ${k} is past 31`);
-  let key = readUint32(bytes, at);
+  const data = view(bytes);
+  let key = data.getUint32(at);
   words[0] = key;
   at += 5;
   const columns: { smallest: number; width: number }[] = [];
   for (let c = 1; c < stride; c++, at += 5) {
     const width = bytes[at + 4]!;
     if (width > 32) throw new RangeError(`column ${c} is ${width} bits wide`);
-    columns.push({ smallest: readUint32(bytes, at), width });
+    columns.push({ smallest: data.getUint32(at), width });
   }
   const reader = new RiceReader(bytes, at * 8, () => new RangeError('the bytes end inside an entry'));
   for (let e = 1; e < entries; e++) {
