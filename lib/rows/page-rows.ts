@@ -235,7 +235,6 @@ export class PageRows {
     return out;
   }
 
-  /** The page at `url`, or undefined. */
   /**
    * The ids of the pages whose `field` may be `value`, in order: the tree's entries under its key
    * (a key can be shared) and this transaction's writes. where() reads and checks their records.
@@ -252,6 +251,7 @@ export class PageRows {
     void this.idsWhere('url', url).then((ids) => ids.length === 1 && early(ids[0]!), () => undefined);
   }
 
+  /** The page at `url`, or undefined. */
   async byUrl(url: string): Promise<PageRecord | undefined> {
     return (await this.where('url', url, 1))[0];
   }
