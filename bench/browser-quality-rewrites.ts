@@ -9,7 +9,8 @@
 // all are visited.
 //
 // A text is found when its own popup links its original in `#matches`, `#passages` or `#rewrites`
-// (a page already listed as a near-duplicate or as sharing passages is not repeated in #rewrites);
+// (a page already listed as a near-duplicate or as sharing passages is not repeated in #rewrites;
+// an entry's "Also in" line, the pages sharing the same passages, links those pages too);
 // an independent article counts as linked when either its popup or its original's links the other
 // (a user reading either would see the claim). `scan` finds a pair in `pairs`, `reuse` or `rewrites`
 // (bench/quality-rewrites.ts scoreRewrites). False links: links in any popup (pairs in any of scan's
@@ -207,9 +208,14 @@ export async function measureRewritesInBrowser(opts: {
       const other = resolve(href);
       if (other !== undefined) links.push({ path: other, list: '#matches', label: `#matches (${distance} bits)` });
     }
-    for (const { href, share } of read.passages) {
+    for (const { href, share, alsoIn } of read.passages) {
       const other = resolve(href);
       if (other !== undefined) links.push({ path: other, list: '#passages', label: `#passages (share ${share ?? '?'})` });
+      // the pages sharing the same passages are folded into the entry's "Also in" line: shown, so linked
+      for (const also of alsoIn) {
+        const folded = resolve(also);
+        if (folded !== undefined) links.push({ path: folded, list: '#passages', label: `#passages, also in ${other ?? href}'s entry (share ${share ?? '?'})` });
+      }
     }
     for (const { href, kind, share } of rewrites) {
       const other = resolve(href);

@@ -7,15 +7,19 @@ export interface PopupRead {
   detail: string;
   /** `#matches`: the near-duplicates. */
   links: { href: string; distance: number }[];
-  /** `#passages`: the earlier pages sharing passages with this one (share: of this page's words, null if unreadable). */
-  passages: { href: string; share: number | null }[];
+  /**
+   * `#passages`: the earlier pages sharing passages with this one (share: of this page's words, null if unreadable),
+   * each with the pages of its "Also in" line (the other pages sharing the same passages, folded into its entry).
+   */
+  passages: { href: string; share: number | null; alsoIn: string[] }[];
 }
 
 export const UNREAD: PopupRead = { state: '', detail: '', links: [], passages: [] };
 
 /**
  * The popup's data-state values, status detail, match links (with their distances) and passage
- * links: each `#passages li[data-share]` with its first web link (none where the list is absent).
+ * links: each `#passages li[data-share]` with its first web link and the web links of its "Also in"
+ * line (none where the list is absent).
  */
 export async function readPopup(popup: Page): Promise<PopupRead> {
   return popup.evaluate(() => {
@@ -33,7 +37,8 @@ export async function readPopup(popup: Page): Promise<PopupRead> {
       const a = [...item.querySelectorAll('a[href]')].find((x) => /^https?:$/.test((x as HTMLAnchorElement).protocol)) as HTMLAnchorElement | undefined;
       if (!a) return [];
       const raw = (item.getAttribute('data-share') ?? '').trim();
-      return [{ href: a.href, share: /^\d*\.?\d+$/.test(raw) ? Number(raw) : null }];
+      const alsoIn = [...item.querySelectorAll('.also-in a[href]')].filter((x) => /^https?:$/.test((x as HTMLAnchorElement).protocol)).map((x) => (x as HTMLAnchorElement).href);
+      return [{ href: a.href, share: /^\d*\.?\d+$/.test(raw) ? Number(raw) : null, alsoIn }];
     });
     return { state, detail, links, passages };
   });
