@@ -181,7 +181,8 @@ const NOT_SHOWN: Record<string, string[]> = {
   'lib/fingerprint/rewrite-numbers.ts': ['mil millones'],
   'lib/fingerprint/common-words.ts': [COMMON_WORDS],
   // what a damaged store's error names ("Doppel's stored rewrite fingerprints of block 3 are damaged: …")
-  'lib/store/passages.ts': ['passage fingerprints'],
+  'lib/store/passages.ts': ['passage marks'],
+  'lib/index/slots.ts': ['passage fingerprints'],
   'lib/index/rewrite-store.ts': ['rewrite fingerprints', 'rewrite postings'],
   // a table design's label and its error detail, for logs and benchmarks
   'lib/index/tables.ts': [' per table)', '-bit keys'],

@@ -27,6 +27,7 @@ import { mulberry32 } from '../lib/random';
 import { indexPending } from '../lib/store/passage-organise';
 import { type PageStore } from '../lib/store/pages';
 import { decodePassageBlock, encodePassageBlock } from '../lib/store/passages';
+import { isMarked, marksFit } from '../lib/index/passage-marks';
 import { exportPages, importLines } from '../lib/store/transfer';
 import { freshStore } from './support/fresh-store';
 import { expectCountsKept } from './support/kept-counts';
@@ -247,8 +248,31 @@ async function postingsIn(store: PageStore): Promise<{ postings: Set<string>; fl
   return { postings, flagged };
 }
 
-/** Checks the whole store against the reference for `pages` (the stored ones, with their fingerprints and first visits). */
-async function expectStoreMatches(store: PageStore, pages: readonly (TestPage & { f: PassageFingerprints; firstSeen: number })[], what: string): Promise<void> {
+/**
+ * Every stored page's marks (lib/index/passage-marks.ts) against the pages' fingerprints: final, and
+ * each hash another page holds marked; with `exact`, only those (no page went since they were set).
+ */
+async function expectMarks(store: PageStore, pages: readonly (TestPage & { f: PassageFingerprints })[], exact: boolean, what: string): Promise<void> {
+  let marked = 0;
+  let unmarked = 0;
+  for (const p of pages) {
+    const id = (await store.get(p.url))!.id;
+    const marks = await store.read((_rows, _tx, passages) => passages.marksOf(id));
+    expect(marks !== undefined && marksFit(marks, p.f.hashes.length), `${what}: ${p.url} has final marks`).toBe(true);
+    p.f.hashes.forEach((h, i) => {
+      const shared = pages.some((q) => q !== p && q.f.hashes.includes(h));
+      const isSet = isMarked(marks!, i);
+      if (shared || exact) expect(isSet, `${what}: ${p.url}'s fingerprint ${i} marked`).toBe(shared);
+      if (isSet) marked++;
+      else unmarked++;
+    });
+  }
+  expect(marked > 0 && unmarked > 0, `${what}: marks both ways (${marked} marked, ${unmarked} not)`).toBe(true);
+}
+
+/** Checks the whole store against the reference for `pages` (the stored ones, with their fingerprints and first visits), and their marks (exact: see expectMarks). */
+async function expectStoreMatches(store: PageStore, pages: readonly (TestPage & { f: PassageFingerprints; firstSeen: number })[], what: string, exactMarks = false): Promise<void> {
+  await expectMarks(store, pages, exactMarks, what);
   const expected = reference(pages);
   // postings: exactly the stored pages' distinct hashes, each under its page's id
   const ids = new Map<string, number>();
@@ -286,14 +310,14 @@ describe('the passage index in the store', () => {
   it('visits: every page\'s passages, the marks and the copies are what the reference gives; forgetting and a changed text keep them so', { timeout: 180_000 }, async () => {
     const store = await freshStore();
     for (const p of pages) await visit(store, p);
-    await expectStoreMatches(store, pages, 'after the visits');
+    await expectStoreMatches(store, pages, 'after the visits', true);
 
     // a revisit with the same text changes nothing, and answers as the first visit did
     const excerpt = pages.find((p) => p.url === 'https://excerpts.example/e-0')!;
     const first = (await store.getWithNear(excerpt.url))!.passages.map((m) => m.record.url);
     const again = await store.record({ url: excerpt.url, title: excerpt.url, site: excerpt.site, ...fingerprintText(excerpt.words.join(' ')), passages: excerpt.f, now: excerpt.at + 1e8 });
     expect(again.passages.map((m) => m.record.url)).toEqual(first);
-    await expectStoreMatches(store, pages, 'after a revisit with the same text');
+    await expectStoreMatches(store, pages, 'after a revisit with the same text', true);
 
     // a page whose text changed: an excerpt becomes a whole other text
     const changed = pages.find((p) => p.url === 'https://excerpts.example/e-4')!;
@@ -357,7 +381,7 @@ describe('the passage index in the store', () => {
     await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
     const organised = await indexPending(store, { postingsPerPass: 200 });
     expect(organised!.passes).toBeGreaterThan(5);
-    await expectStoreMatches(store, pages, 'organised in passes');
+    await expectStoreMatches(store, pages, 'organised in passes', true);
   });
 
   it('a file without passages still imports, its pages without fingerprints; one with other parameters has them left out', async () => {

@@ -68,6 +68,6 @@ describe('databases written by earlier builds', () => {
     expect(v1.answers.near['https://news.example/weather']).toEqual([['https://imported.example/weather', 2]]);
     expect(v1.answers.passages['https://news.example/mill-closes']!.map(([url]) => url)).toEqual(['https://aggregator.example/a?id=7', 'https://blog.example/ünïcode-päth']);
     expect(v1.answers.pages['https://aggregator.example/a?id=7']).toMatchObject({ contentCopy: true });
-    expect(v1.stores.map((s) => s.name)).toEqual(['blocks', 'meta', 'passages', 'postings', 'rewritePostings', 'rewrites', 'runs', 'siteCounts']);
+    expect(v1.stores.map((s) => s.name)).toEqual(['blocks', 'meta', 'passageMarks', 'passages', 'postings', 'rewritePostings', 'rewrites', 'runs', 'siteCounts']);
   });
 });

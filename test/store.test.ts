@@ -89,13 +89,13 @@ describe('within (one transaction: every write lands, or none does)', () => {
 });
 
 describe('schema', () => {
-  it(`creates version ${DB_VERSION}: the blocks, meta, runs, siteCounts, passages, postings, rewrites and rewritePostings stores, no page, zero counts`, async () => {
+  it(`creates version ${DB_VERSION}: the blocks, meta, runs, siteCounts, passages, postings, passageMarks, rewrites and rewritePostings stores, no page, zero counts`, async () => {
     const db = await freshDb();
     expect(DB_VERSION).toBe(1);
     expect(db.version).toBe(1);
-    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'passages', 'postings', 'rewritePostings', 'rewrites', 'runs', 'siteCounts']);
-    const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings']);
-    for (const name of ['blocks', 'meta', 'runs', 'passages', 'postings'] as const) {
+    expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'passageMarks', 'passages', 'postings', 'rewritePostings', 'rewrites', 'runs', 'siteCounts']);
+    const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings', 'passageMarks']);
+    for (const name of ['blocks', 'meta', 'runs', 'passages', 'postings', 'passageMarks'] as const) {
       const store = tx.objectStore(name);
       expect([store.keyPath, store.autoIncrement, [...store.indexNames]]).toEqual([null, false, []]);
     }

@@ -229,3 +229,13 @@ export function base64ToBytes(text: string): Uint8Array {
   }
   return out;
 }
+
+/** A stored page's fingerprints from its bytes (undefined: none); a RangeError naming page `id` if they are damaged. */
+export function decodeStoredPassages(id: number, bytes: Uint8Array | undefined): PassageFingerprints | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    return decodePassageBytes(bytes);
+  } catch (error) {
+    throw new RangeError(`Doppel's stored passage fingerprints of page ${id} are damaged: ${(error as Error).message}.`);
+  }
+}

@@ -73,6 +73,12 @@ export function decodeSlots(group: number, value: unknown, what: string): (Uint8
   return slots;
 }
 
+/** A block's value of passage fingerprints (lib/store/passages.ts): each slot's bytes (undefined: none), trailing empty slots left out. */
+export const encodePassageBlock = encodeSlots;
+
+/** A block's slots of passage fingerprints from its value; a RangeError naming the block if the value is not one. */
+export const decodePassageBlock = (block: number, value: unknown): (Uint8Array | undefined)[] => decodeSlots(block, value, 'passage fingerprints');
+
 /** Values read once in a transaction, by key: a second reader waits for the first read (and sees what `set` put since). */
 export class ReadOnce<V> {
   private readonly values = new Map<number, Promise<V>>();

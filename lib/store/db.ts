@@ -124,6 +124,7 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     db.createObjectStore('siteCounts', { keyPath: 'bucket' });
     db.createObjectStore('passages');
     db.createObjectStore('postings');
+    db.createObjectStore('passageMarks');
     db.createObjectStore('rewrites');
     db.createObjectStore('rewritePostings');
     const meta = transaction.objectStore('meta');

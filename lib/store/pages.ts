@@ -16,7 +16,8 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
-import { type Kept, PassageRows, type RecordMatch, parsePending, passageMatches, pendingAfter, withBytes } from './passages';
+import { type Kept, PassageRows, type RecordMatch, storedPassageMatches, withBytes } from './passages';
+import { parsePending, pendingAfter } from '../index/pending-blocks';
 import { type PassageUpkeep, forget, recheckContentCopies, recordPassages } from './page-passages';
 import { recordRewrites } from './page-rewrites';
 import { regroupAround } from './page-groups';
@@ -27,12 +28,10 @@ import { runChunks } from '../index/run-chunks';
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
 /** Near-duplicates are pages within this many bits on the simhash (and confirmed by the check). */
 export { DEFAULT_K };
-/** The stores a write to the pages touches. */
-const WRITE_STORES = ['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings', 'rewrites', 'rewritePostings'] as const;
-/** The stores a read of the pages touches. */
-const READ_STORES = ['blocks', 'meta', 'runs', 'siteCounts', 'passages', 'postings', 'rewrites', 'rewritePostings'] as const;
+/** The stores a write or a read of the pages touches: all of them. */
+const STORES = ['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings', 'passageMarks', 'rewrites', 'rewritePostings'] as const;
 /** A readonly transaction over the pages' stores (PageStore.read). */
-export type ReadTx = IDBPTransaction<DoppelDB, typeof READ_STORES extends readonly (infer S)[] ? S[] : never, 'readonly'>;
+export type ReadTx = IDBPTransaction<DoppelDB, typeof STORES extends readonly (infer S)[] ? S[] : never, 'readonly'>;
 
 /** What a write gets (PageStore.write): the pages, the tally of their counts, and meta's design and groups as of this transaction. */
 export interface Writing {
@@ -166,12 +165,12 @@ export class PageStore implements PageReader {
    * none does. `work` must make every change before it resolves.
    */
   async write<T>(work: (w: Writing) => Promise<T>): Promise<T> {
-    const tx = this.db.transaction(WRITE_STORES, 'readwrite');
+    const tx = this.db.transaction(STORES, 'readwrite');
     const meta = tx.objectStore('meta');
     return within(tx, async () => {
       const [stored, groups, rows] = await Promise.all([this.readDesign(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta)]);
       const tally = new Tally(rows);
-      const passages = new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'));
+      const passages = new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'), tx.objectStore('passageMarks'));
       const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
       const recheckCopies = new Set<number>();
       const result = await work({ rows, tally, passages, rewrites, recheckCopies, stored, groups, meta });
@@ -356,16 +355,16 @@ export class PageStore implements PageReader {
   async getWithNear(url: string, options: Omit<NearDuplicateOptions, 'excludeUrl'> = {}): Promise<PageMatches | undefined> {
     return this.read(async (rows, tx, passages, rewrites) => {
       // its fingerprints and buckets asked for beside its record's block, not after it: the store answers one request at a time
-      rows.onUrlId(url, (id) => void Promise.all([passages.fingerprintsOf(id).then((f) => passages.prefetch(f)), rewrites.fingerprintsOf(id).then((f) => rewrites.prefetch(f))]).catch(() => undefined));
+      rows.onUrlId(url, (id) => void Promise.all([passages.prefetchStored(id), rewrites.fingerprintsOf(id).then((f) => rewrites.prefetch(f))]).catch(() => undefined));
       const [record, stored] = await Promise.all([rows.byUrl(url), this.readDesign(tx.objectStore('meta'))]);
       if (record === undefined) return undefined;
       const [near, own, ownRewrites] = await Promise.all([
         findNear(rows, stored, fingerprintFromHex(record.simhash), checkOf(record), queryK(stored, options), record.url),
-        passages.fingerprintsOf(record.id).then((f) => (passages.prefetch(f), f)), // buckets on their way at once
+        passages.prefetchStored(record.id), // buckets on their way at once
         rewrites.fingerprintsOf(record.id).then((f) => (rewrites.prefetch(f), f)),
       ]);
       const listed = new Set(near.map((m) => m.record.id));
-      const shared = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, record.id, listed);
+      const shared = own === undefined ? [] : await storedPassageMatches(passages, (id) => rows.get(id), own, record.id, listed);
       for (const m of shared) listed.add(m.record.id);
       const rewritten = ownRewrites === undefined ? [] : await rewriteMatches(rewrites, (id) => rows.get(id), ownRewrites, record.id, listed);
       return { record, near, passages: shared, rewrites: rewritten, ownLanguage: ownRewrites?.lang ?? 'und' };
@@ -374,7 +373,7 @@ export class PageStore implements PageReader {
 
   /** Forgets every page; returns how many there were. The table design and settings stay. */
   async clear(): Promise<number> {
-    const tx = this.db.transaction(WRITE_STORES, 'readwrite');
+    const tx = this.db.transaction(STORES, 'readwrite');
     return within(tx, async () => {
       const meta = tx.objectStore('meta');
       const rows = await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta);
@@ -386,6 +385,7 @@ export class PageStore implements PageReader {
         tx.objectStore('runs').clear(),
         tx.objectStore('passages').clear(),
         tx.objectStore('postings').clear(),
+        tx.objectStore('passageMarks').clear(),
         tx.objectStore('rewrites').clear(),
         tx.objectStore('rewritePostings').clear(),
         meta.delete('passagePending'),
@@ -416,10 +416,10 @@ export class PageStore implements PageReader {
 
 /** Runs `work` over the pages of `db` in one readonly transaction (PageStore.read). */
 async function readPages<T>(db: Db, work: (rows: PageRows, tx: ReadTx, passages: PassageRows, rewrites: RewriteRows) => Promise<T>): Promise<T> {
-  const tx = db.transaction(READ_STORES, 'readonly');
+  const tx = db.transaction(STORES, 'readonly');
   const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
   return within(tx, async () =>
-    work(await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), tx.objectStore('meta')), tx, new PassageRows(tx.objectStore('passages'), tx.objectStore('postings')), rewrites),
+    work(await PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), tx.objectStore('meta')), tx, new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'), tx.objectStore('passageMarks')), rewrites),
   );
 }
 

@@ -33,7 +33,9 @@ import type { PageStore } from './pages';
 import { regroupAround } from './page-groups';
 import { rewriteMatchesOf } from './page-rewrites';
 import { storedRecord } from './records';
-import { PASSAGE_GROUP_PAGES, addPendingBlocks, decodePassageBlock, inRanges, parsePending, pendingBlocks } from './passages';
+import { PASSAGE_GROUP_PAGES, decodePassageBlock } from './passages';
+import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
+import { FingerprintSlice, Words, byBucket, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from './schema';
 import { within } from './within';
 
@@ -74,53 +76,6 @@ export interface PassageOrganised {
   /** Pages looked up in the rewrite index, and the pending blocks' pages whose rewrite copies were not worked out (MAX_REWRITE_LOOKUPS). */
   rewriteLookups: number;
   rewriteCopiesLeft: number;
-}
-
-/** A growable array of 32-bit words. */
-class Words {
-  data = new Uint32Array(1024);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-  view(): Uint32Array {
-    return this.data.subarray(0, this.length);
-  }
-}
-
-/**
- * The postings of a pass by bucket (a counting sort on the bucket, keys[i] >>> 16): `pairs` holds
- * [high16, id] of bucket low + j at pairs[2 · starts[j]] up to pairs[2 · starts[j + 1]].
- */
-function byBucket(keys: Uint32Array, ids: Uint32Array, buckets: number): { starts: Uint32Array; pairs: Uint32Array } {
-  const starts = new Uint32Array(buckets + 1);
-  for (let i = 0; i < keys.length; i++) starts[(keys[i]! >>> 16) + 1]!++;
-  for (let j = 0; j < buckets; j++) starts[j + 1]! += starts[j]!;
-  const next = starts.slice(0, buckets);
-  const pairs = new Uint32Array(2 * keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const at = 2 * next[keys[i]! >>> 16]!++;
-    pairs[at] = keys[i]! & 0xffff;
-    pairs[at + 1] = ids[i]!;
-  }
-  return { starts, pairs };
-}
-
-/** [high, id] pairs without those of the pages `ids`. */
-function withoutPages(pairs: Uint32Array, ids: ReadonlySet<number>): Uint32Array {
-  const out = new Uint32Array(pairs.length);
-  let n = 0;
-  for (let i = 0; i < pairs.length; i += 2) {
-    if (ids.has(pairs[i + 1]!)) continue;
-    out[n++] = pairs[i]!;
-    out[n++] = pairs[i + 1]!;
-  }
-  return out.subarray(0, n);
 }
 
 async function readPending(store: PageStore): Promise<PendingPassages> {
@@ -195,6 +150,7 @@ export async function indexPending(
       });
     }
   }
+  await markPending(store, blocks, postingsPerPass);
   await indexPendingRewrites(store, blocks, passes);
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
   const { pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft } = await markCopies(store, pending, maxRewriteLookups);
@@ -211,6 +167,41 @@ export async function indexPending(
   });
   await onProgress?.({ phase: 'passages', done: steps, total: steps });
   return { pages, fingerprints, passes, pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft };
+}
+
+/**
+ * Step 1, then: the pending pages' marks (lib/index/passage-marks.ts), from the buckets as step 1
+ * left them. A slice of pending blocks at a time, at most `postingsPerPass` fingerprints, sorted
+ * by bucket and high; every bucket read once a slice, in order, beside them (a merge); then each
+ * page's marks written, added to what visits marked meanwhile (PassageRows.markOrganised).
+ */
+async function markPending(store: PageStore, blocks: readonly number[], postingsPerPass: number): Promise<void> {
+  for (let first = 0; first < blocks.length; ) {
+    const slice = new FingerprintSlice();
+    let last = first;
+    while (last < blocks.length && slice.size < postingsPerPass) {
+      const chunk = blocks.slice(last, Math.min(blocks.length, last + BLOCKS_PER_READ));
+      await forEachPendingPage(store, chunk, (id, bytes) => slice.add(id, (each) => forEachPassageHash(bytes, each)));
+      last += chunk.length;
+    }
+    slice.sort();
+    for (let start = 0; start < POSTING_BUCKETS; start += BUCKETS_PER_SCAN) {
+      const range = IDBKeyRange.bound(start, start + BUCKETS_PER_SCAN - 1);
+      const tx = store.db.transaction('postings', 'readonly');
+      const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range), tx.store.getAll(range)]));
+      keys.forEach((b, i) => {
+        if (slice.wants(b)) slice.merge(b, decodeBucket(values[i]!));
+      });
+    }
+    for (let from = 0; from < slice.ids.length; from += RECORDS_PER_WRITE) {
+      await store.write(async ({ passages, meta }) => {
+        const touched = new Set(parsePending(await meta.get('passagePending')).touched);
+        const pages = slice.ids.slice(from, from + RECORDS_PER_WRITE).flatMap((id, p) => (touched.has(id) ? [] : [{ id, held: slice.heldOf(from + p) }]));
+        await passages.markOrganised(pages);
+      });
+    }
+    first = last;
+  }
 }
 
 /**

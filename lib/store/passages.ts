@@ -19,110 +19,27 @@
 // one that is not, changes nothing, so a pending page that is visited or forgotten meanwhile is
 // handled like any other.
 import type { PassageFingerprints } from '../fingerprint/passages';
-import { decodePassageBytes, encodePassageBytes, passageCount } from '../fingerprint/passage-codec';
+import { decodeStoredPassages as decodeSlot, encodePassageBytes, passageCount } from '../fingerprint/passage-codec';
 import { BOILERPLATE, type BoilerplateRule } from '../index/passage-index';
-import { MAX_PASSAGE_CANDIDATES, type Posting, type SharedPassages, findSharedPassages } from '../index/passage-index';
+import { MAX_PASSAGE_CANDIDATES, type PassageSource, type Posting, type SharedPassages, findSharedPassages } from '../index/passage-index';
 import {
   type Bucket,
   type BucketChange,
   applyBucketChange,
   bucketOf,
   encodeBucket,
+  hashOf,
   highOf,
   idsWith,
   isFlagged,
   withFlag,
 } from '../index/postings';
-import { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, ReadOnce, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from '../index/slots';
-import type { PageRecord, PendingPassages } from './schema';
+import { encodeMarks, finalMarks, hashesToLookUp, marksOfCount, provisionalMarks, withHashMarked } from '../index/passage-marks';
+import { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, ReadOnce, decodePassageBlock, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from '../index/slots';
+import type { PageRecord } from './schema';
 import type { RewriteRows } from '../index/rewrite-store';
 
-export { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, groupOf } from '../index/slots';
-
-/** A block's value: each slot's fingerprint bytes (undefined: none), trailing empty slots left out. */
-export const encodePassageBlock = encodeSlots;
-
-/** A block's slots from its value; a RangeError naming the block if the value is not one. */
-export const decodePassageBlock = (block: number, value: unknown): (Uint8Array | undefined)[] => decodeSlots(block, value, 'passage fingerprints');
-
-/** A slot's fingerprints; a RangeError naming the page if its bytes are damaged. */
-function decodeSlot(id: number, bytes: Uint8Array | undefined): PassageFingerprints | undefined {
-  if (bytes === undefined) return undefined;
-  try {
-    return decodePassageBytes(bytes);
-  } catch (error) {
-    throw new RangeError(`Doppel's stored passage fingerprints of page ${id} are damaged: ${(error as Error).message}.`);
-  }
-}
-
-// ---- pending blocks (meta `passagePending`) -------------------------------------------------
-
-export const NO_PENDING: PendingPassages = { blocks: [], fingerprints: 0, touched: [] };
-
-/** meta `passagePending` read back, checked; NO_PENDING if absent. */
-export function parsePending(value: unknown): PendingPassages {
-  if (value === undefined) return NO_PENDING;
-  const fail = (why: string): never => {
-    throw new RangeError(`Doppel's list of passage fingerprints still to index is damaged: ${why}.`);
-  };
-  const v = value as Partial<PendingPassages> | null;
-  if (typeof v !== 'object' || v === null || !Array.isArray(v.blocks)) return fail('it is not a list of blocks');
-  if (!Number.isSafeInteger(v.fingerprints) || v.fingerprints! < 0) return fail('its count is not a count');
-  const touched = v.touched ?? [];
-  if (!Array.isArray(touched) || !touched.every((id) => Number.isSafeInteger(id) && id >= 0)) return fail('its touched pages are not page ids');
-  let last = -2;
-  for (const range of v.blocks as unknown[]) {
-    if (!Array.isArray(range) || range.length !== 2 || !range.every((b) => Number.isSafeInteger(b) && b >= 0)) return fail('a range is not two block numbers');
-    const [from, to] = range as [number, number];
-    if (from > to || from <= last + 1) return fail('its ranges are not increasing and apart');
-    last = to;
-  }
-  return { blocks: (v.blocks as [number, number][]).map(([a, b]) => [a, b]), fingerprints: v.fingerprints!, touched: [...touched] };
-}
-
-/** The ranges with `blocks` added, merged (the ranges format of PendingPassages). */
-export function addPendingBlocks(ranges: readonly [number, number][], blocks: Iterable<number>): [number, number][] {
-  const all = new Set<number>();
-  for (const [from, to] of ranges) for (let b = from; b <= to; b++) all.add(b);
-  for (const b of blocks) all.add(b);
-  const sorted = [...all].sort((a, b) => a - b);
-  const out: [number, number][] = [];
-  for (const b of sorted) {
-    const last = out.at(-1);
-    if (last !== undefined && last[1] + 1 === b) last[1] = b;
-    else out.push([b, b]);
-  }
-  return out;
-}
-
-export function* pendingBlocks(pending: Pick<PendingPassages, 'blocks'>): Generator<number> {
-  for (const [from, to] of pending.blocks) for (let b = from; b <= to; b++) yield b;
-}
-
-/** Whether block `block` is among the ranges. */
-export function inRanges(ranges: readonly [number, number][], block: number): boolean {
-  let low = 0;
-  let high = ranges.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const [from, to] = ranges[mid]!;
-    if (block < from) high = mid - 1;
-    else if (block > to) low = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
-/**
- * meta `passagePending` after a write that left `blocks` pending (an import's batch) and changed
- * the fingerprints of the pages `changedNow` otherwise (a visit, a forgetting).
- */
-export function pendingAfter(pending: PendingPassages, write: { pendingBlocks: readonly number[]; pendingFingerprints: number; changedNow: readonly number[] }): PendingPassages {
-  const blocks = write.pendingBlocks.length === 0 ? pending.blocks : addPendingBlocks(pending.blocks, write.pendingBlocks);
-  const touched = new Set(pending.touched);
-  for (const id of write.changedNow) if (inRanges(blocks, groupOf(id).group)) touched.add(id);
-  return { blocks, fingerprints: pending.fingerprints + write.pendingFingerprints, touched: [...touched].sort((a, b) => a - b) };
-}
+export { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, decodePassageBlock, encodePassageBlock, groupOf } from '../index/slots';
 
 // ---- one transaction's passages -------------------------------------------------------------
 
@@ -143,10 +60,13 @@ export class PassageRows {
   /** Each page changed so far: its fingerprint bytes before the transaction's first change, and how its new ones are indexed. */
   private readonly changed = new Map<number, { before: Uint8Array | undefined; indexing: Indexing }>();
   private readonly buckets = new ReadOnce((bucket) => readBucket(this.postings, bucket, 'postings'));
+  private readonly markGroups = new ReadOnce((group) => this.marks.get(group).then((value) => (value === undefined ? [] : decodeSlots(group, value, 'passage marks'))));
+  private readonly changedMarkGroups = new Set<number>();
 
   constructor(
     private readonly passages: PassageBlockReader | PassageBlockStore,
     private readonly postings: PostingReader | PostingStore,
+    private readonly marks: PassageBlockReader | PassageBlockStore,
     readonly boilerplate: BoilerplateRule = BOILERPLATE,
   ) {}
 
@@ -164,6 +84,40 @@ export class PassageRows {
   /** The fingerprints kept for page `id`, as this transaction has left them; undefined if none. */
   async fingerprintsOf(id: number): Promise<PassageFingerprints | undefined> {
     return decodeSlot(id, await this.bytesOf(id));
+  }
+
+  /** Page `id`'s marks (lib/index/passage-marks.ts) as this transaction has left them; undefined if none. */
+  async marksOf(id: number): Promise<Uint8Array | undefined> {
+    const { group, slot } = groupOf(id);
+    return (await this.markGroups.get(group))[slot];
+  }
+
+  /** Stored page `id`'s fingerprints, the buckets of their marked hashes on their way (storedPassageMatches reads them). */
+  async prefetchStored(id: number): Promise<PassageFingerprints | undefined> {
+    const own = await this.fingerprintsOf(id);
+    if (own !== undefined) this.prefetch({ hashes: hashesToLookUp(own.hashes, await this.marksOf(id)) });
+    return own;
+  }
+
+  /**
+   * Organising's marks of pages of pending blocks, written at once: final, fingerprint i of page
+   * `id` marked when `held(i)` or marked already (by a visit since organising read the buckets).
+   * A page without fingerprints now is left as it is.
+   */
+  async markOrganised(pages: readonly { id: number; held: (i: number) => boolean }[]): Promise<void> {
+    for (const { id, held } of pages) {
+      const [own, earlier] = await Promise.all([this.bytesOf(id), this.marksOf(id)]);
+      if (own !== undefined) await this.setMarks(id, finalMarks(passageCount(own), held, earlier));
+    }
+    await this.writeMarks();
+  }
+
+  private async setMarks(id: number, marks: Uint8Array | undefined): Promise<void> {
+    const { group, slot } = groupOf(id);
+    const slots = await this.markGroups.get(group);
+    while (slots.length <= slot) slots.push(undefined);
+    slots[slot] = marks;
+    this.changedMarkGroups.add(group);
   }
 
   /** The bucket `bucket` as this transaction reads it (its own changes are written by flush). */
@@ -204,6 +158,8 @@ export class PassageRows {
     while (slots.length <= slot) slots.push(undefined);
     slots[slot] = bytes;
     this.changedBlocks.add(block);
+    // marked at flush if indexed now; by organising if pending (provisional until then)
+    await this.setMarks(id, bytes === undefined || indexing === 'now' ? undefined : provisionalMarks(passageCount(bytes)));
   }
 
   /** Whether this transaction changed any page's fingerprints. */
@@ -240,17 +196,35 @@ export class PassageRows {
       } else for (const h of new Set(decodeSlot(id, bytes)!.hashes)) change(h).add.push(highOf(h), id);
     }
     await this.applyChanges(changes, siteOf);
+    // the pages indexed now: each hash marked when another page holds it, as the buckets now say
+    for (const id of changedNow) {
+      const own = decodeSlot(id, await this.bytesOf(id));
+      if (own === undefined) continue;
+      const held = await Promise.all(Array.from(own.hashes, async (h) => idsWith(await this.bucket(bucketOf(h)), highOf(h)).some((other) => other !== id)));
+      await this.setMarks(id, encodeMarks(own.hashes.length, (i) => held[i]!));
+    }
+    await this.writeMarks();
     await this.writeBlocks();
     this.changed.clear();
     return { pendingBlocks: [...pendingBlocks], pendingFingerprints, changedNow };
   }
 
-  /** Applies the changes to their buckets, reconsiders the marks of the hashes they touch, and writes the buckets. */
+  /**
+   * Applies the changes to their buckets, reconsiders the boilerplate flags of the hashes they
+   * touch, and writes the buckets; a page that held a hash alone and now shares it gets it marked
+   * (those that shared it already have it marked; the pages added mark theirs at flush).
+   */
   async applyChanges(changes: ReadonlyMap<number, BucketChange>, siteOf: SiteOf): Promise<void> {
     const store = this.writable(this.postings);
+    const nowShared: [number, number][] = []; // [page, hash]
     await Promise.all(
       [...changes].map(async ([b, c]) => {
-        let bucket = applyBucketChange(await this.bucket(b), c);
+        const before = await this.bucket(b);
+        let bucket = applyBucketChange(before, c);
+        for (let i = 0; i < c.add.length; i += 2) {
+          const alone = idsWith(before, c.add[i]!);
+          if (alone.length === 1 && idsWith(bucket, c.add[i]!).length > 1) nowShared.push([alone[0]!, hashOf(b, c.add[i]!)]);
+        }
         const touched = new Set<number>();
         for (let i = 0; i < c.add.length; i += 2) touched.add(c.add[i]!);
         for (let i = 0; i < c.remove.length; i += 2) touched.add(c.remove[i]!);
@@ -259,6 +233,17 @@ export class PassageRows {
         return bucket.highs.length === 0 && bucket.flagged.length === 0 ? store.delete(b) : store.put(encodeBucket(bucket), b);
       }),
     );
+    for (const [id, hash] of nowShared) {
+      const [marks, own] = await Promise.all([this.marksOf(id), this.fingerprintsOf(id)]);
+      if (marks === undefined || own === undefined || !marksOfCount(marks, own.hashes.length)) continue; // no marks: every hash is looked up
+      const marked = withHashMarked(marks, own.hashes, hash);
+      if (marked !== marks) await this.setMarks(id, marked);
+    }
+    await this.writeMarks();
+  }
+
+  private writeMarks(): Promise<void> {
+    return this.writeGroups(this.marks, this.changedMarkGroups, (group) => this.markGroups.get(group));
   }
 
   /**
@@ -278,14 +263,19 @@ export class PassageRows {
     return false;
   }
 
-  private async writeBlocks(): Promise<void> {
-    const store = this.writable(this.passages);
-    const blocks = [...this.changedBlocks];
-    this.changedBlocks.clear();
+  private writeBlocks(): Promise<void> {
+    return this.writeGroups(this.passages, this.changedBlocks, (block) => this.slotsOf(block));
+  }
+
+  /** Writes the groups `changed` of `into` (a group without slots is deleted), and forgets them. */
+  private async writeGroups(into: PassageBlockReader | PassageBlockStore, changed: Set<number>, slotsOf: (group: number) => Promise<(Uint8Array | undefined)[]>): Promise<void> {
+    const store = this.writable(into);
+    const groups = [...changed];
+    changed.clear();
     await Promise.all(
-      blocks.map(async (block) => {
-        const value = encodePassageBlock(await this.slotsOf(block));
-        return value === undefined ? store.delete(block) : store.put(value, block);
+      groups.map(async (group) => {
+        const value = encodeSlots(await slotsOf(group));
+        return value === undefined ? store.delete(group) : store.put(value, group);
       }),
     );
   }
@@ -327,4 +317,15 @@ export async function passageMatches(
   maxCandidates = MAX_PASSAGE_CANDIDATES,
 ): Promise<RecordMatch[]> {
   return withRecords(await findSharedPassages(passages, own, ownId, { exclude: (id) => exclude.has(id), maxCandidates }), records);
+}
+
+/**
+ * passageMatches of the stored page `id`, `own` being its fingerprints as stored: only the buckets
+ * of the hashes its marks say another page holds are read (a hash no other page holds names no
+ * candidate, and is not boilerplate).
+ */
+export async function storedPassageMatches(passages: PassageRows, records: (id: number) => Promise<PageRecord | undefined>, own: PassageFingerprints, id: number, exclude: ReadonlySet<number>): Promise<RecordMatch[]> {
+  const marked = hashesToLookUp(own.hashes, await passages.marksOf(id));
+  const source: PassageSource = { boilerplate: passages.boilerplate, postingsOf: () => passages.postingsOf(marked), fingerprintsOf: (other) => passages.fingerprintsOf(other) };
+  return withRecords(await findSharedPassages(source, own, id, { exclude: (other) => exclude.has(other), maxCandidates: MAX_PASSAGE_CANDIDATES }), records);
 }

@@ -15,6 +15,8 @@
 // - `passages`, out-of-line keys: the block number. The passage fingerprints of the block's pages
 //   (hashes and word positions, no text), and `postings`, out-of-line keys: the bucket number
 //   (0 to 2^16 − 1), which pages hold each hash: the passage index (lib/store/passages.ts).
+//   `passageMarks`, out-of-line keys: the block number. Which of each page's fingerprints another
+//   page holds, a bit each (lib/index/passage-marks.ts): what a lookup of a stored page reads.
 // - `rewrites`, out-of-line keys: the block number. The rewrite fingerprints of the block's pages
 //   (hashes of pairs of rare words, 20 bits each, no text), and `rewritePostings`, out-of-line keys:
 //   the bucket number, which pages hold each index hash, Rice-coded: the rewrite index
@@ -24,6 +26,7 @@
 //   in its transaction, so that the history page reads 64 values instead of counting pages.
 // Every module of lib/store may import this one; it imports none of them.
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { PendingPassages } from '../index/pending-blocks';
 import type { RunChunkKey, RunIndex } from '../index/runs';
 import type { DesignParams as DesignMeta } from '../index/tables';
 import type { PageRecord, StoredBlock } from '../rows/record';
@@ -35,6 +38,9 @@ export const DB_VERSION = 1;
 /** The record of a page, its fields, and a block of records (lib/rows/record.ts). */
 export { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../rows/record';
 export type { PageFields, PageRecord, StoredBlock } from '../rows/record';
+
+/** Pages whose passage postings wait for organising (meta `passagePending`): lib/index/pending-blocks.ts. */
+export type { PendingPassages } from '../index/pending-blocks';
 
 /** The sorted runs' chunk keys and where every tree's runs are (meta `runs`): lib/index/runs.ts. */
 export type { RunChunkKey, RunIndex, RunInfo } from '../index/runs';
@@ -67,21 +73,6 @@ export interface SiteBucket {
   rows: SiteCounts[];
 }
 
-/**
- * The blocks whose pages' passage or rewrite fingerprints are kept but not yet in the postings (an
- * import's: lib/store/passages.ts, lib/index/rewrite-store.ts), as increasing, apart, inclusive
- * ranges of block numbers, and how many passage fingerprints they hold (for organising to size
- * its passes).
- */
-export interface PendingPassages {
-  blocks: [from: number, to: number][];
-  fingerprints: number;
-  /**
-   * Pages of those blocks whose fingerprints a visit or a forgetting changed since they were listed:
-   * their postings are already as they should be, so organising adds none for them.
-   */
-  touched: number[];
-}
 
 /** The values of the `meta` store, by key. */
 export interface MetaValues {
@@ -125,6 +116,10 @@ export interface DoppelDB extends DBSchema {
     value: Uint8Array;
   };
   postings: {
+    key: number;
+    value: Uint8Array;
+  };
+  passageMarks: {
     key: number;
     value: Uint8Array;
   };

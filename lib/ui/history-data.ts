@@ -5,7 +5,7 @@
 import { type SiteMark, type SiteStanding, areNearDuplicates, rootOf, seenBefore, siteStanding } from '../report/groups';
 import { MAX_PAGE_ID, lastSeenEntry } from '../rows/page-rows';
 import type { PageReader } from '../store/pages';
-import { passageMatches } from '../store/passages';
+import { storedPassageMatches } from '../store/passages';
 import { rewriteMatchesOf } from '../store/page-rewrites';
 import { memberOf } from '../store/records';
 import { isPassageCopyOf, mayCopy } from '../report/copies';
@@ -231,7 +231,7 @@ export async function readSiteEvidence(store: PageReader, site: string, limit = 
         const root = rootOf(members.length > 0 ? members : [copy]);
         if (copy.contentCopy === true && !(copy.copySite !== undefined && nearDuplicates(copy, root))) {
           const own = await passages.fingerprintsOf(copy.id);
-          const matches = own === undefined ? [] : await passageMatches(passages, (id) => rows.get(id), own, copy.id);
+          const matches = own === undefined ? [] : await storedPassageMatches(passages, (id) => rows.get(id), own, copy.id, new Set());
           const first = earliest(matches.filter(({ record, match }) => isPassageCopyOf(copy, record, match.share)));
           if (first !== undefined) return { copy, original: first.record, share: first.match.share };
           const ownRewrites = await rewrites.fingerprintsOf(copy.id);

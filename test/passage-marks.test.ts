@@ -1,0 +1,114 @@
+// Which of a page's passage fingerprints another page holds (lib/index/passage-marks.ts): the bytes,
+// what a lookup reads with them, and how organising works them out (lib/index/posting-passes.ts
+// FingerprintSlice, against a brute-force count of holders); and the ranges of pending blocks
+// (lib/index/pending-blocks.ts). The store's marks are checked against the stored pages in
+// test/passage-store.test.ts.
+import { describe, expect, it } from 'vitest';
+import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
+import { FingerprintSlice } from '../lib/index/posting-passes';
+import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, highOf } from '../lib/index/postings';
+import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
+import { mulberry32 } from '../lib/random';
+
+describe('passage marks', () => {
+  it.each([
+    { count: 0, marked: [], bytes: [] },
+    { count: 1, marked: [0], bytes: [0x80] },
+    { count: 8, marked: [0, 7], bytes: [0x81] },
+    { count: 9, marked: [8], bytes: [0, 0x80] },
+    { count: 12, marked: [1, 2, 11], bytes: [0x60, 0x10] },
+  ])('$count fingerprints, $marked marked: bytes $bytes', ({ count, marked, bytes }) => {
+    const marks = encodeMarks(count, (i) => marked.includes(i));
+    expect([...marks]).toEqual(bytes);
+    expect(marksFit(marks, count)).toBe(true);
+    expect(Array.from({ length: count }, (_, i) => i).filter((i) => isMarked(marks, i))).toEqual(marked);
+  });
+
+  it('a lookup reads the marked hashes, or every hash without marks that fit (none, provisional, another page\'s count)', () => {
+    const hashes = [10, 20, 30, 20, 50];
+    const marks = encodeMarks(5, (i) => i === 1 || i === 4);
+    expect(hashesToLookUp(hashes, marks)).toEqual([20, 50]);
+    expect(hashesToLookUp(hashes, undefined)).toEqual(hashes);
+    expect(hashesToLookUp(hashes, provisionalMarks(5))).toEqual(hashes);
+    expect(hashesToLookUp(hashes, encodeMarks(9, () => false))).toEqual(hashes);
+    expect(hashesToLookUp(hashes, encodeMarks(5, () => false))).toEqual([]);
+  });
+
+  it('provisional marks are a byte longer, ending in 1; both kinds count as the page\'s, nothing else does', () => {
+    expect([...provisionalMarks(9)]).toEqual([0, 0, 1]);
+    expect(marksOfCount(provisionalMarks(9), 9)).toBe(true);
+    expect(marksOfCount(encodeMarks(9, () => true), 9)).toBe(true);
+    expect(marksOfCount(Uint8Array.of(0, 0, 2), 9)).toBe(false);
+    expect(marksOfCount(encodeMarks(17, () => true), 9)).toBe(false);
+  });
+
+  it('marking a hash marks every fingerprint of it, and gives the same array when nothing changes', () => {
+    const hashes = [7, 8, 7, 9];
+    const marks = encodeMarks(4, () => false);
+    const marked = withHashMarked(marks, hashes, 7);
+    expect([...marked]).toEqual([0xa0]);
+    expect([...marks]).toEqual([0]); // not changed in place
+    expect(withHashMarked(marked, hashes, 7)).toBe(marked);
+    expect(withHashMarked(marked, hashes, 4)).toBe(marked);
+    expect([...withHashMarked(provisionalMarks(4), hashes, 9)]).toEqual([0x10, 1]); // provisional stays provisional
+  });
+
+  it('final marks: what organising found, and what was marked before it wrote (a visit meanwhile), as final marks', () => {
+    const earlier = withHashMarked(provisionalMarks(10), [...Array(10).keys()], 9);
+    expect([...finalMarks(10, (i) => i === 0, earlier)]).toEqual([0x80, 0x40]);
+    expect([...finalMarks(10, (i) => i === 0, undefined)]).toEqual([0x80, 0]);
+    expect([...finalMarks(10, (i) => i === 0, encodeMarks(3, () => true))]).toEqual([0x80, 0]); // another page's count: ignored
+  });
+});
+
+describe('organising\'s slice of fingerprints, merged with the buckets in order', () => {
+  it('marks held exactly the fingerprints another page holds (seeded pages and buckets, against a count of holders)', () => {
+    const random = mulberry32(21);
+    // 40 pages of up to 60 hashes from a small pool (shared often, repeats within a page), over 64 buckets
+    const pool = Array.from({ length: 300 }, () => ((Math.floor(random() * 2 ** 10) << 16) | Math.floor(random() * 64)) >>> 0);
+    const pages = Array.from({ length: 40 }, (_, p) => ({ id: 1000 + 7 * p, hashes: Array.from({ length: Math.floor(random() * 60) }, () => pool[Math.floor(random() * pool.length)]!) }));
+    const buckets = new Map<number, Bucket>();
+    for (const { id, hashes } of pages) {
+      for (const h of hashes) buckets.set(bucketOf(h), applyBucketChange(buckets.get(bucketOf(h)) ?? EMPTY_BUCKET, { add: [highOf(h), id], remove: [] }));
+    }
+    // a slice of the last 25 pages; the buckets taken in increasing order, some asked for but absent
+    const slice = new FingerprintSlice();
+    const sliced = pages.slice(15);
+    for (const { id, hashes } of sliced) slice.add(id, (each) => hashes.forEach(each));
+    expect(slice.size).toBe(sliced.reduce((n, p) => n + p.hashes.length, 0));
+    slice.sort();
+    for (let b = 0; b < 70; b++) if (slice.wants(b) && buckets.has(b)) slice.merge(b, buckets.get(b)!);
+    sliced.forEach(({ id, hashes }, p) => {
+      const held = slice.heldOf(p);
+      hashes.forEach((h, i) => {
+        const others = pages.some((q) => q.id !== id && q.hashes.includes(h));
+        expect(held(i), `page ${id}, fingerprint ${i}`).toBe(others);
+      });
+    });
+    expect(sliced.some(({ hashes }, p) => hashes.some((_, i) => slice.heldOf(p)(i)))).toBe(true);
+    expect(sliced.some(({ hashes }, p) => hashes.some((_, i) => !slice.heldOf(p)(i)))).toBe(true);
+  });
+});
+
+describe('pending blocks', () => {
+  it('keep increasing, apart ranges: added blocks merge, lookups find them', () => {
+    const ranges = addPendingBlocks([[2, 4]], [5, 9, 0, 10]);
+    expect(ranges).toEqual([[0, 0], [2, 5], [9, 10]]);
+    expect([...pendingBlocks({ blocks: ranges })]).toEqual([0, 2, 3, 4, 5, 9, 10]);
+    expect([0, 1, 2, 5, 6, 8, 9, 10, 11].map((b) => inRanges(ranges, b))).toEqual([true, false, true, true, false, false, true, true, false]);
+  });
+
+  it('read back, checked: a damaged list is an error that says what is wrong', () => {
+    expect(parsePending(undefined)).toEqual({ blocks: [], fingerprints: 0, touched: [] });
+    expect(parsePending({ blocks: [[1, 2]], fingerprints: 5 })).toEqual({ blocks: [[1, 2]], fingerprints: 5, touched: [] });
+    expect(() => parsePending({ blocks: [[3, 4], [4, 6]], fingerprints: 1 })).toThrow('its ranges are not increasing and apart');
+    expect(() => parsePending({ blocks: [], fingerprints: -1 })).toThrow('its count is not a count');
+    expect(() => parsePending({ blocks: 'x', fingerprints: 0 })).toThrow('it is not a list of blocks');
+  });
+
+  it('after a write: its pending blocks added, the pages it changed otherwise in pending blocks touched', () => {
+    const pending = { blocks: [[1, 1]] as [number, number][], fingerprints: 10, touched: [70] };
+    // page 64 × 1 + 5 = 69 is in block 1; page 3 is in block 0, not pending
+    expect(pendingAfter(pending, { pendingBlocks: [2], pendingFingerprints: 4, changedNow: [69, 3] })).toEqual({ blocks: [[1, 2]], fingerprints: 14, touched: [69, 70] });
+  });
+});
