@@ -4,6 +4,7 @@
 // site, visited in that order. The translation's popup lists the original and the rewrite in
 // #rewrites ("Looks like the Spanish translation of …"), with data-share, and the rewrite's lists
 // the original as "a rewrite of"; forgetting the original removes it from the translation's list;
+// the sites that copy count the rewrite and the translation as copies of the original;
 // an export carries the rewrite fingerprints (no text), and after clearing everything (the rewrite
 // stores emptied) and importing it, the translation lists both again.
 // The badge of the translation's tab counts the two pages, and its title says so.
@@ -120,6 +121,32 @@ describe('rewrites and translations in Firefox', () => {
       return { text: await browser.browserAction.getBadgeText({ tabId: tab!.id }), title: await browser.browserAction.getTitle({ tabId: tab!.id }) };
     });
     expect(badge).toEqual({ text: '2', title: 'Doppel: 2 pages you have read tell the same story as this one in other words' });
+  });
+
+  test('the sites that copy count the rewrite and the translation as copies, each shown beside the original', async () => {
+    const history = await ff.browser.newPage();
+    await openExtensionPage(history, 'history.html#sites', '#site-list[data-state="ready"]');
+    expect(await history.$eval('#site-rule', (el) => el.textContent)).toContain('or when it looks like a rewrite or translation of such a page');
+    const rowOf = (address: string): string => `#site-list tr[data-site="${new URL(address).host}"]`;
+    // pages, copies, their share; the original's site has no copy and is not listed
+    expect(await history.$$eval(rowOf(url.original()), (rows) => rows.length)).toBe(0);
+    for (const [address, kind, words] of [
+      [url.rewrite(), 'rewrite', ' looks like a rewrite of '],
+      [url.spanish(), 'translation', ' looks like the Spanish translation of '],
+    ] as const) {
+      const row = rowOf(address);
+      expect(await history.$eval(row, (tr) => tr.getAttribute('data-flag'))).toBe('copies');
+      expect((await history.$$eval(`${row} td.num`, (cells) => cells.map((c) => c.textContent))).slice(0, 3)).toEqual(['1', '1', '100%']);
+      const pressed = await history.$$eval(`${row} button`, (buttons) => {
+        const show = buttons.find((b) => b.textContent === 'Show 1 copy') as HTMLButtonElement | undefined;
+        show?.click();
+        return show !== undefined;
+      });
+      expect(pressed, `${address}: a "Show 1 copy" button`).toBe(true);
+      const evidence = await until(`the evidence of ${address}`, () => history.$(`li[data-copy="${address}"]`));
+      expect(await evidence.evaluate((li) => [(li as HTMLElement).dataset['original'], (li as HTMLElement).dataset['rewrite'], li.textContent])).toEqual([url.original(), kind, expect.stringContaining(words)]);
+    }
+    await history.close();
   });
 
   test('forgetting the original removes it from the translation\'s list', async () => {
