@@ -27,7 +27,11 @@ export function encodeMarks(count: number, held: (i: number) => boolean): Uint8A
 export const marksFit = (marks: Uint8Array, count: number): boolean => marks.length === Math.ceil(count / 8);
 
 /** The provisional marks of a page of `count` fingerprints, none marked. */
-export const provisionalMarks = (count: number): Uint8Array => Uint8Array.of(...new Uint8Array(Math.ceil(count / 8)), 1);
+export function provisionalMarks(count: number): Uint8Array {
+  const out = new Uint8Array(Math.ceil(count / 8) + 1);
+  out[out.length - 1] = 1;
+  return out;
+}
 
 /** Whether the marks, final or provisional, are those of a page of `count` fingerprints. */
 export const marksOfCount = (marks: Uint8Array, count: number): boolean => marksFit(marks, count) || (marks.length === Math.ceil(count / 8) + 1 && marks.at(-1) === 1);

@@ -83,6 +83,16 @@ async function readPending(store: PageStore): Promise<PendingPassages> {
   return within(tx, async () => parsePending(await tx.store.get('passagePending')));
 }
 
+/** Calls `each` with every bucket of the postings in order, as its value (BUCKETS_PER_SCAN a readonly transaction). */
+async function forEachBucket(store: PageStore, each: (bucket: number, value: Uint8Array) => void): Promise<void> {
+  for (let start = 0; start < POSTING_BUCKETS; start += BUCKETS_PER_SCAN) {
+    const range = IDBKeyRange.bound(start, start + BUCKETS_PER_SCAN - 1);
+    const tx = store.db.transaction('postings', 'readonly');
+    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range), tx.store.getAll(range)]));
+    keys.forEach((b, i) => each(b, values[i]!));
+  }
+}
+
 /** Calls `each` with every page of the blocks (in order, BLOCKS_PER_READ a readonly transaction) that has fingerprints, as their bytes. */
 async function forEachPendingPage(store: PageStore, blocks: readonly number[], each: (id: number, bytes: Uint8Array) => void): Promise<void> {
   for (let start = 0; start < blocks.length; start += BLOCKS_PER_READ) {
@@ -185,14 +195,9 @@ async function markPending(store: PageStore, blocks: readonly number[], postings
       last += chunk.length;
     }
     slice.sort();
-    for (let start = 0; start < POSTING_BUCKETS; start += BUCKETS_PER_SCAN) {
-      const range = IDBKeyRange.bound(start, start + BUCKETS_PER_SCAN - 1);
-      const tx = store.db.transaction('postings', 'readonly');
-      const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range), tx.store.getAll(range)]));
-      keys.forEach((b, i) => {
-        if (slice.wants(b)) slice.merge(b, decodeBucket(values[i]!));
-      });
-    }
+    await forEachBucket(store, (b, value) => {
+      if (slice.wants(b)) slice.merge(b, decodeBucket(value));
+    });
     for (let from = 0; from < slice.ids.length; from += RECORDS_PER_WRITE) {
       await store.write(async ({ passages, meta }) => {
         const touched = new Set(parsePending(await meta.get('passagePending')).touched);
@@ -257,30 +262,25 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
   const firsts = new Words();
   const seconds = new Words();
   const boilerplate = new Set<number>();
-  for (let start = 0; start < POSTING_BUCKETS; start += BUCKETS_PER_SCAN) {
-    const range = IDBKeyRange.bound(start, start + BUCKETS_PER_SCAN - 1);
-    const tx = store.db.transaction('postings', 'readonly');
-    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range), tx.store.getAll(range)]));
-    keys.forEach((b, i) => {
-      const bucket = decodeBucket(values[i]!);
-      for (const { high, start: from, end } of highCounts(bucket)) {
-        const n = end - from;
-        if (n > BOILERPLATE.maxPages || isFlagged(bucket, high)) {
-          boilerplate.add(hashOf(b, high));
-          continue;
-        }
-        if (n < 2) continue;
-        const ids = bucket.ids.subarray(from, end);
-        for (let x = 0; x < n; x++) {
-          for (let y = x + 1; y < n; y++) {
-            if (!isPending(ids[x]!) && !isPending(ids[y]!)) continue;
-            firsts.push(Math.min(ids[x]!, ids[y]!));
-            seconds.push(Math.max(ids[x]!, ids[y]!));
-          }
+  await forEachBucket(store, (b, value) => {
+    const bucket = decodeBucket(value);
+    for (const { high, start: from, end } of highCounts(bucket)) {
+      const n = end - from;
+      if (n > BOILERPLATE.maxPages || isFlagged(bucket, high)) {
+        boilerplate.add(hashOf(b, high));
+        continue;
+      }
+      if (n < 2) continue;
+      const ids = bucket.ids.subarray(from, end);
+      for (let x = 0; x < n; x++) {
+        for (let y = x + 1; y < n; y++) {
+          if (!isPending(ids[x]!) && !isPending(ids[y]!)) continue;
+          firsts.push(Math.min(ids[x]!, ids[y]!));
+          seconds.push(Math.max(ids[x]!, ids[y]!));
         }
       }
-    });
-  }
+    }
+  });
   // the pairs sharing two hashes or more
   const n = firsts.length;
   const keys = new BigUint64Array(n);

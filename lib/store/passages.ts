@@ -184,6 +184,7 @@ export class PassageRows {
     const pendingBlocks = new Set<number>();
     let pendingFingerprints = 0;
     const changedNow: number[] = [];
+    const indexedNow: [number, PassageFingerprints][] = [];
     for (const [id, { before, indexing }] of this.changed) {
       const old = decodeSlot(id, before);
       if (old !== undefined) for (const h of new Set(old.hashes)) change(h).remove.push(highOf(h), id);
@@ -193,15 +194,22 @@ export class PassageRows {
       if (indexing === 'pending') {
         pendingBlocks.add(groupOf(id).group);
         pendingFingerprints += passageCount(bytes);
-      } else for (const h of new Set(decodeSlot(id, bytes)!.hashes)) change(h).add.push(highOf(h), id);
+      } else {
+        const own = decodeSlot(id, bytes)!;
+        indexedNow.push([id, own]);
+        for (const h of new Set(own.hashes)) change(h).add.push(highOf(h), id);
+      }
     }
     await this.applyChanges(changes, siteOf);
     // the pages indexed now: each hash marked when another page holds it, as the buckets now say
-    for (const id of changedNow) {
-      const own = decodeSlot(id, await this.bytesOf(id));
-      if (own === undefined) continue;
-      const held = await Promise.all(Array.from(own.hashes, async (h) => idsWith(await this.bucket(bucketOf(h)), highOf(h)).some((other) => other !== id)));
-      await this.setMarks(id, encodeMarks(own.hashes.length, (i) => held[i]!));
+    for (const [id, own] of indexedNow) {
+      const postings = await this.postingsOf(own.hashes);
+      // a hash's holders are distinct: another page holds it unless this one alone does
+      const heldByAnother = (i: number): boolean => {
+        const ids = postings.get(own.hashes[i]!)?.ids;
+        return ids !== undefined && (ids.length > 1 || (ids.length === 1 && ids[0] !== id));
+      };
+      await this.setMarks(id, encodeMarks(own.hashes.length, heldByAnother));
     }
     await this.writeMarks();
     await this.writeBlocks();
@@ -221,12 +229,12 @@ export class PassageRows {
       [...changes].map(async ([b, c]) => {
         const before = await this.bucket(b);
         let bucket = applyBucketChange(before, c);
+        const touched = new Set<number>();
         for (let i = 0; i < c.add.length; i += 2) {
+          touched.add(c.add[i]!);
           const alone = idsWith(before, c.add[i]!);
           if (alone.length === 1 && idsWith(bucket, c.add[i]!).length > 1) nowShared.push([alone[0]!, hashOf(b, c.add[i]!)]);
         }
-        const touched = new Set<number>();
-        for (let i = 0; i < c.add.length; i += 2) touched.add(c.add[i]!);
         for (let i = 0; i < c.remove.length; i += 2) touched.add(c.remove[i]!);
         for (const high of touched) bucket = withFlag(bucket, high, await this.isSiteBoilerplate(idsWith(bucket, high), siteOf));
         this.buckets.set(b, bucket);
