@@ -145,7 +145,7 @@ async function storedRecords(worker: Worker): Promise<StoredRecord[]> {
 async function stopWorkerOnce(timeout = 10_000): Promise<number> {
   const session = await ext.ctx.newCDPSession(popup);
   const prefix = `chrome-extension://${ext.extensionId}/`;
-  type Version = { versionId: string; scriptURL: string; runningStatus: string };
+  type Version = { versionId: string; scriptURL: string; status: string; runningStatus: string };
   const versions = new Map<string, Version>();
   let stoppedAt = 0;
   let asked = false;
@@ -159,7 +159,8 @@ async function stopWorkerOnce(timeout = 10_000): Promise<number> {
   try {
     await session.send('ServiceWorker.enable');
     const deadline = Date.now() + timeout;
-    while (versions.size === 0 && Date.now() < deadline) await sleep(10);
+    // never while installing: a worker stopped then is made redundant (see stopServiceWorker)
+    while (![...versions.values()].some((v) => v.status === 'activated') && Date.now() < deadline) await sleep(10);
     asked = true;
     for (const v of versions.values()) {
       if (v.runningStatus === 'stopped') continue;
