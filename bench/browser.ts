@@ -53,6 +53,7 @@
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
 // --cpu-profile FILE (the worker's CPU profile over the queries, its top functions printed),
+// --import-cpu-profile FILE (the same over the import's saving of the lines, before organising),
 // --store-bytes (at the end, every object store's values' bytes a page),
 // --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR already holds an
 // import of the same --pages and --seed, skip the import and measure on it: a 1,000,000-page store
@@ -115,6 +116,11 @@ const STORE_BYTES = argv.includes('--store-bytes');
 const CPU_PROFILE = ((): string | undefined => {
   const at = argv.indexOf('--cpu-profile');
   return at === -1 ? undefined : resolve(argv[at + 1] ?? 'report-get.cpuprofile');
+})();
+/** --import-cpu-profile FILE: the worker's V8 CPU profile while the import saves the lines (to the first poll after "importing"), its top functions printed. */
+const IMPORT_CPU_PROFILE = ((): string | undefined => {
+  const at = argv.indexOf('--import-cpu-profile');
+  return at === -1 ? undefined : resolve(argv[at + 1] ?? 'import.cpuprofile');
 })();
 const KEEP_PROFILE = ((): string | undefined => {
   const at = argv.indexOf('--keep-profile');
@@ -236,6 +242,42 @@ function chromiumProcesses(): ProcInfo[] {
   return out;
 }
 
+/** CPU seconds of each thread of Chromium's processes, keyed "kind: thread name" (/proc/PID/task/TID). */
+function chromiumThreads(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of chromiumProcesses()) {
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${p.pid}/task`);
+    } catch {
+      continue; // gone
+    }
+    for (const tid of tasks) {
+      try {
+        const stat = readFileSync(`/proc/${p.pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(`${p.pid} ${tid}`, (Number(rest[11]) + Number(rest[12])) / CLK_TCK);
+        threadNames.set(`${p.pid} ${tid}`, `${p.kind.split(' (')[0]}: ${name}`);
+      } catch {
+        // gone
+      }
+    }
+  }
+  return out;
+}
+const threadNames = new Map<string, string>();
+
+/** CPU seconds by "kind: thread name" between two chromiumThreads() snapshots, the busiest first. */
+function threadCpuBetween(before: Map<string, number>, after: Map<string, number>): [string, number][] {
+  const byName = new Map<string, number>();
+  for (const [key, cpu] of after) {
+    const name = threadNames.get(key) ?? key;
+    byName.set(name, (byName.get(name) ?? 0) + cpu - (before.get(key) ?? 0));
+  }
+  return [...byName].filter(([, cpu]) => cpu >= 0.5).sort((a, b) => b[1] - a[1]);
+}
+
 /** CPU seconds per process kind between two snapshots (processes that ended in between are lost). */
 function cpuBetween(before: ProcInfo[], after: ProcInfo[]): [string, number][] {
   const start = new Map(before.map((p) => [p.pid, p.cpu]));
@@ -325,7 +367,7 @@ async function withWorkerTarget<T>(ctx: BrowserContext, extensionId: string, fn:
 }
 
 /** Runs `work` with the worker's V8 profiler on; writes its profile to `file` and logs the top functions by self time. */
-async function profiledInWorker<T>(ext: ExtensionSession, file: string, work: () => Promise<T>): Promise<T> {
+async function profiledInWorker<T>(ext: ExtensionSession, file: string, what: string, work: (stopProfile: () => Promise<void>) => Promise<T>): Promise<T> {
   const worker = await ext.getWorker();
   // the IndexedDB reads by object store, counted by wrapping the prototypes' methods for the run
   await worker.evaluate(() => {
@@ -343,23 +385,29 @@ async function profiledInWorker<T>(ext: ExtensionSession, file: string, work: ()
     await send('Profiler.enable');
     await send('Profiler.setSamplingInterval', { interval: 100 });
     await send('Profiler.start');
-    const result = await work();
-    const { profile } = (await send('Profiler.stop')) as { profile: CpuProfile };
-    writeFileSync(file, JSON.stringify(profile));
-    const self = new Map<string, number>();
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    profile.samples.forEach((id, i) => {
-      const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-      const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
-      self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
-    });
-    const total = [...self.values()].reduce((a, b) => a + b, 0);
-    log(`  worker CPU profile over the queries (${file}): ${(total / 1000).toFixed(0)} ms sampled; by self time:`);
-    for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`    ${(us / 1000).toFixed(1).padStart(8)} ms  ${name}`);
+    let stopped: Promise<void> | undefined;
+    // `work` may stop the profile early (the import: once every line is saved, before organising)
+    const stopProfile = (): Promise<void> =>
+      (stopped ??= (async () => {
+        const { profile } = (await send('Profiler.stop')) as { profile: CpuProfile };
+        writeFileSync(file, JSON.stringify(profile));
+        const self = new Map<string, number>();
+        const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+        profile.samples.forEach((id, i) => {
+          const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+          const name = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+          self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+        });
+        const total = [...self.values()].reduce((a, b) => a + b, 0);
+        log(`  worker CPU profile over ${what} (${file}): ${(total / 1000).toFixed(0)} ms sampled; by self time:`);
+        for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`    ${(us / 1000).toFixed(1).padStart(8)} ms  ${name}`);
+      })());
+    const result = await work(stopProfile);
+    await stopProfile();
     return result;
   });
   const reads = await worker.evaluate(() => (globalThis as unknown as { __idbReads: Record<string, number> }).__idbReads);
-  log(`  IndexedDB requests in the worker over the queries, by object store: ${Object.entries(reads).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${int(n)}`).join(', ')}`);
+  log(`  IndexedDB requests in the worker over ${what}, by object store: ${Object.entries(reads).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${int(n)}`).join(', ')}`);
   return result;
 }
 
@@ -550,7 +598,7 @@ interface ImportTimes {
   clickAt: number;
 }
 
-async function importThroughHistoryPage(history: Page, file: string, pages: number): Promise<Record<string, unknown>> {
+async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>): Promise<Record<string, unknown>> {
   await history.evaluate(() => {
     const w = window as unknown as { __bench: ImportTimes };
     w.__bench = { states: [], summaries: [], clickAt: NaN };
@@ -568,6 +616,10 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
   const metrics = async (): Promise<Map<string, number>> => new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
   const metricsBefore = await metrics();
   const procsBefore = chromiumProcesses();
+  const threadsBefore = chromiumThreads();
+  let threadsSaving: [string, number][] = [];
+  let procsSaving: [string, number][] = [];
+  let savingWall = NaN;
   const busyBefore = machineBusy();
   const ownBefore = ownCpu();
   const loads: number[] = [];
@@ -583,6 +635,13 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
       return { state: form.dataset['state'] ?? '', value: bar.value, max: bar.max };
     });
     loads.push(loadavg()[0]!);
+    if (state !== 'importing' && Number.isNaN(savingWall)) {
+      // every line saved (to within the 1 s poll): the CPU of that phase alone, before organising
+      savingWall = (performance.now() - wallStart) / 1000;
+      procsSaving = cpuBetween(procsBefore, chromiumProcesses());
+      threadsSaving = threadCpuBetween(threadsBefore, chromiumThreads());
+      await onSaved?.();
+    }
     if (state === 'done' || state === 'failed') break;
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
@@ -615,6 +674,9 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     rate: pages / (left?.[1] ?? NaN),
     wallSeconds,
     cpu: cpuBetween(procsBefore, procsAfter),
+    savingWall,
+    cpuSaving: procsSaving,
+    threadsSaving,
     /** CPU seconds of everything else on the machine (not Chromium, not this process) over the import. */
     otherCpu: busy - own - cpuBetween(procsBefore, procsAfter).reduce((sum, [, c]) => sum + c, 0),
     meanLoad: loads.reduce((a, b) => a + b, 0) / Math.max(loads.length, 1),
@@ -892,7 +954,10 @@ async function main(): Promise<void> {
       const idbDir = profile ? join(profile, 'Default', 'IndexedDB') : null;
       const diskBefore = idbDir ? folderBytes(idbDir) : NaN;
       progress(`Importing ${int(history.pages)} pages through history.html …`);
-      const imp = await importThroughHistoryPage(historyPage, history.file, history.pages);
+      const imp =
+        IMPORT_CPU_PROFILE === undefined
+          ? await importThroughHistoryPage(historyPage, history.file, history.pages)
+          : await profiledInWorker(session, IMPORT_CPU_PROFILE, "the import's saving of the lines", (stopProfile) => importThroughHistoryPage(historyPage, history.file, history.pages, stopProfile));
       results['import'] = imp;
       log('');
       log('Import (history.html: #import-file, #import; times from the click, taken in the page)');
@@ -904,6 +969,8 @@ async function main(): Promise<void> {
       log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/store/regroup.ts organise)`);
       log(`  summary                         ${JSON.stringify(imp['summary'])}${imp['error'] ? `; error: ${JSON.stringify(imp['error'])}` : ''}`);
       log(`  CPU over the import (/proc)     ${(imp['cpu'] as [string, number][]).map(([k, c]) => `${k} ${s(c)}`).join('; ')}  (wall ${s(imp['wallSeconds'] as number)}, ${cpus().length} cores)`);
+      log(`  of it, saving the lines          ${(imp['cpuSaving'] as [string, number][]).map(([k, c]) => `${k} ${s(c)}`).join('; ')}  (wall ${s(imp['savingWall'] as number)}, to the first poll after "importing")`);
+      log(`  the same by thread (≥ 0.5 s)    ${(imp['threadsSaving'] as [string, number][]).map(([k, c]) => `${k} ${s(c)}`).join('; ')}`);
       log(`  the rest of the machine         ${s(imp['otherCpu'] as number)} of CPU in other processes over the import; mean load average ${(imp['meanLoad'] as number).toFixed(1)}`);
       log(`  history page's main thread      script ${s(imp['historyScriptS'] as number)}, all tasks ${s(imp['historyTaskS'] as number)} (CDP Performance.getMetrics ScriptDuration, TaskDuration)`);
 
@@ -960,7 +1027,7 @@ async function main(): Promise<void> {
         const procsBefore = chromiumProcesses();
         const wallStart = performance.now();
         const warm = await sendTimed(historyPage, 'report/get', warmups);
-        const replies = CPU_PROFILE === undefined ? await sendTimed(historyPage, 'report/get', queries) : await profiledInWorker(session, CPU_PROFILE, () => sendTimed(historyPage, 'report/get', queries));
+        const replies = CPU_PROFILE === undefined ? await sendTimed(historyPage, 'report/get', queries) : await profiledInWorker(session, CPU_PROFILE, 'the queries', () => sendTimed(historyPage, 'report/get', queries));
         const wallSeconds = (performance.now() - wallStart) / 1000;
         const cpu = cpuBetween(procsBefore, chromiumProcesses());
         const floor = await sendTimed(historyPage, 'settings/get', Array.from({ length: QUERIES }, () => null));
