@@ -18,6 +18,7 @@ body=$(npm run -s "$script" -- "$@" 2>&1) || status=$?
   echo "# date: $started"
   echo "# commit: $commit"
   echo "# machine: $(nproc) × $cpu, $(node --version), load average $load at the start"
+  if [ -n "${DOPPEL_EXTENSION_DIR:-}" ]; then echo "# extension: the build in $DOPPEL_EXTENSION_DIR (DOPPEL_EXTENSION_DIR), not this tree's .output"; fi
   echo
   echo "$body"
 } > "$out"
