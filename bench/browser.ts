@@ -401,13 +401,13 @@ async function profiledInWorker<T>(ext: ExtensionSession, file: string, what: st
         const total = [...self.values()].reduce((a, b) => a + b, 0);
         log(`  worker CPU profile over ${what} (${file}): ${(total / 1000).toFixed(0)} ms sampled; by self time:`);
         for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`    ${(us / 1000).toFixed(1).padStart(8)} ms  ${name}`);
+        const reads = await worker.evaluate(() => (globalThis as unknown as { __idbReads: Record<string, number> }).__idbReads);
+        log(`  IndexedDB requests in the worker over ${what}, by object store: ${Object.entries(reads).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${int(n)}`).join(', ')}`);
       })());
     const result = await work(stopProfile);
     await stopProfile();
     return result;
   });
-  const reads = await worker.evaluate(() => (globalThis as unknown as { __idbReads: Record<string, number> }).__idbReads);
-  log(`  IndexedDB requests in the worker over ${what}, by object store: ${Object.entries(reads).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${int(n)}`).join(', ')}`);
   return result;
 }
 
