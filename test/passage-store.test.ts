@@ -372,16 +372,43 @@ describe('the passage index in the store', () => {
     await expectStoreMatches(store, [...now, pages.find((p) => p.url === 'https://quotes.example/q-6')!], 'imported again');
   });
 
-  it('organising in many passes (a few buckets each) gives the same index as in one', { timeout: 180_000 }, async () => {
+  it('organising in many passes (a few buckets each) gives the same index as in one, and keeps the marks a visit sets while it works them out', { timeout: 180_000 }, async () => {
     const source = await freshStore();
     for (const p of pages) await visit(source, p);
     const lines: string[] = [];
     for await (const line of exportPages(source)) lines.push(line);
     const store = await freshStore();
     await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
-    const organised = await indexPending(store, { postingsPerPass: 200 });
+    // after the marks' scan, before their writing, a new page copies an imported one: the hashes it
+    // shares only with that page are marked by the visit, and organising must keep those marks
+    const original = pages[0]!;
+    const excerpt: TestPage & { f: PassageFingerprints; firstSeen: number } = {
+      url: 'https://late.example/excerpt',
+      site: 'late.example',
+      words: [...original.words.slice(0, Math.floor(original.words.length * 0.6)), ...history(31)[0]!.words.slice(0, 40)],
+      at: Date.UTC(2026, 5, 2),
+      f: { words: 0, hashes: new Uint32Array(), positions: new Int32Array() },
+      firstSeen: Date.UTC(2026, 5, 2),
+    };
+    excerpt.f = fingerprintsOf(excerpt);
+    const steps: number[] = [];
+    let visited = false;
+    const organised = await indexPending(store, {
+      postingsPerPass: 200,
+      onProgress: async ({ done, total }) => {
+        steps.push(done);
+        const passes = (total - 2) / 3;
+        if (visited || done < 2 * passes || done >= 3 * passes) return; // a marks' slice was scanned
+        visited = true;
+        await visit(store, excerpt);
+      },
+    });
     expect(organised!.passes).toBeGreaterThan(5);
-    await expectStoreMatches(store, pages, 'organised in passes', true);
+    expect(visited, 'the visit came between a marks scan and its writing').toBe(true);
+    expect(steps, 'progress only goes forward').toEqual([...steps].sort((a, b) => a - b));
+    const unique = original.f.hashes.filter((h) => pages.every((q) => q === original || !q.f.hashes.includes(h)));
+    expect(unique.some((h) => excerpt.f.hashes.includes(h)), 'the excerpt shares hashes the original held alone').toBe(true);
+    await expectStoreMatches(store, [...pages, excerpt], 'organised in passes, a page visited during the marks', true);
   });
 
   it('a file without passages still imports, its pages without fingerprints; one with other parameters has them left out', async () => {

@@ -122,8 +122,9 @@ export async function indexPending(
   if (pending.blocks.length === 0) return null;
   const blocks = [...pendingBlocks(pending)];
   const passes = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
-  // a pass reads, then writes; then the copies, then the list
-  const steps = 2 * passes + 2;
+  // a pass reads, then writes; the marks' slices (no more than the passes: each but the last holds
+  // postingsPerPass fingerprints or more); then the copies, then the list
+  const steps = 3 * passes + 2;
   let pages = 0;
   let fingerprints = 0;
   for (let pass = 0; pass < passes; pass++) {
@@ -160,11 +161,11 @@ export async function indexPending(
       });
     }
   }
-  await markPending(store, blocks, postingsPerPass);
+  await markPending(store, blocks, postingsPerPass, (slice) => onProgress?.({ phase: 'passages', done: Math.min(2 * passes + slice, 3 * passes - 1), total: steps }));
   await indexPendingRewrites(store, blocks, passes);
-  await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
+  await onProgress?.({ phase: 'passages', done: 3 * passes, total: steps });
   const { pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft } = await markCopies(store, pending, maxRewriteLookups);
-  await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
+  await onProgress?.({ phase: 'passages', done: 3 * passes + 1, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
     const now = parsePending(await meta.get('passagePending'));
@@ -182,11 +183,12 @@ export async function indexPending(
 /**
  * Step 1, then: the pending pages' marks (lib/index/passage-marks.ts), from the buckets as step 1
  * left them. A slice of pending blocks at a time, at most `postingsPerPass` fingerprints, sorted
- * by bucket and high; every bucket read once a slice, in order, beside them (a merge); then each
- * page's marks written, added to what visits marked meanwhile (PassageRows.markOrganised).
+ * by bucket and high; every bucket read once a slice, in order, beside them (a merge; `scanned`
+ * is told, with the slice's number); then each page's marks written, added to what visits marked
+ * meanwhile (PassageRows.markOrganised).
  */
-async function markPending(store: PageStore, blocks: readonly number[], postingsPerPass: number): Promise<void> {
-  for (let first = 0; first < blocks.length; ) {
+async function markPending(store: PageStore, blocks: readonly number[], postingsPerPass: number, scanned: (slice: number) => void | Promise<void>): Promise<void> {
+  for (let first = 0, n = 0; first < blocks.length; n++) {
     const slice = new FingerprintSlice();
     let last = first;
     while (last < blocks.length && slice.size < postingsPerPass) {
@@ -198,6 +200,7 @@ async function markPending(store: PageStore, blocks: readonly number[], postings
     await forEachBucket(store, (b, value) => {
       if (slice.wants(b)) slice.merge(b, decodeBucket(value));
     });
+    await scanned(n); // the slice's scan is done; its marks are written next
     for (let from = 0; from < slice.ids.length; from += RECORDS_PER_WRITE) {
       await store.write(async ({ passages, meta }) => {
         const touched = new Set(parsePending(await meta.get('passagePending')).touched);
