@@ -1,11 +1,11 @@
 // Which of a page's passage fingerprints another page holds (lib/index/passage-marks.ts): the bytes,
 // what a lookup reads with them, and how organising works them out (lib/index/posting-passes.ts
-// FingerprintSlice, against a brute-force count of holders); and the ranges of pending blocks
+// PendingPlaces, against a brute-force count of holders); and the ranges of pending blocks
 // (lib/index/pending-blocks.ts). The store's marks are checked against the stored pages in
 // test/passage-store.test.ts.
 import { describe, expect, it } from 'vitest';
 import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
-import { FingerprintSlice } from '../lib/index/posting-passes';
+import { NO_PLACE, PendingPlaces, byBucket } from '../lib/index/posting-passes';
 import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
 import { mulberry32 } from '../lib/random';
@@ -61,7 +61,7 @@ describe('passage marks', () => {
   });
 });
 
-describe('organising\'s slice of fingerprints, merged with the buckets in order', () => {
+describe('organising\'s places: the pending fingerprints in one bit array, held set from the merged buckets', () => {
   it('marks held exactly the fingerprints another page holds (seeded pages and buckets, against a count of holders)', () => {
     const random = mulberry32(21);
     // 40 pages of up to 60 hashes from a small pool (shared often, repeats within a page), over 64 buckets
@@ -71,22 +71,54 @@ describe('organising\'s slice of fingerprints, merged with the buckets in order'
     for (const { id, hashes } of pages) {
       for (const h of hashes) buckets.set(bucketOf(h), applyBucketChange(buckets.get(bucketOf(h)) ?? EMPTY_BUCKET, { add: [highOf(h), id], remove: [] }));
     }
-    // a slice of the last 25 pages; the buckets taken in increasing order, some asked for but absent
-    const slice = new FingerprintSlice();
-    const sliced = pages.slice(15);
-    for (const { id, hashes } of sliced) slice.add(id, (each) => hashes.forEach(each));
-    expect(slice.size).toBe(sliced.reduce((n, p) => n + p.hashes.length, 0));
-    slice.sort();
-    for (let b = 0; b < 70; b++) if (slice.wants(b) && buckets.has(b)) slice.merge(b, buckets.get(b)!);
-    sliced.forEach(({ id, hashes }, p) => {
-      const held = slice.heldOf(p);
+    // the last 25 pages are pending: listed with their counts, then their postings in two passes of
+    // buckets, each merged bucket given its postings and their places
+    const listed = pages.slice(15);
+    const places = new PendingPlaces();
+    for (const { id, hashes } of listed) places.add(id, hashes.length);
+    expect(places.size).toBe(listed.reduce((n, p) => n + p.hashes.length, 0));
+    expect(places.placesOf(pages[15]!.id)).toEqual({ first: 0, count: pages[15]!.hashes.length });
+    expect(places.placesOf(pages[0]!.id)).toBeUndefined(); // not listed
+    for (const [low, high] of [[0, 30], [30, 64]] as const) {
+      const keys: number[] = [];
+      const ids: number[] = [];
+      const at: number[] = [];
+      for (const { id, hashes } of listed) {
+        const { first } = places.placesOf(id)!;
+        hashes.forEach((h, i) => {
+          if (bucketOf(h) < low || bucketOf(h) >= high) return;
+          keys.push(((bucketOf(h) - low) << 16) | highOf(h));
+          ids.push(id);
+          at.push(first + i);
+        });
+      }
+      const { starts, pairs, placed } = byBucket(Uint32Array.from(keys), Uint32Array.from(ids), high - low, Uint32Array.from(at));
+      for (let b = low; b < high; b++) {
+        const [from, to] = [starts[b - low]!, starts[b - low + 1]!];
+        if (from !== to) places.markHeld(buckets.get(b)!, pairs.subarray(2 * from, 2 * to), placed.subarray(from, to));
+      }
+    }
+    let held = 0;
+    let alone = 0;
+    listed.forEach(({ id, hashes }, p) => {
       hashes.forEach((h, i) => {
         const others = pages.some((q) => q.id !== id && q.hashes.includes(h));
-        expect(held(i), `page ${id}, fingerprint ${i}`).toBe(others);
+        expect(places.heldOf(p)(i), `page ${id}, fingerprint ${i}`).toBe(others);
+        if (others) held++;
+        else alone++;
       });
     });
-    expect(sliced.some(({ hashes }, p) => hashes.some((_, i) => slice.heldOf(p)(i)))).toBe(true);
-    expect(sliced.some(({ hashes }, p) => hashes.some((_, i) => !slice.heldOf(p)(i)))).toBe(true);
+    expect(held > 0 && alone > 0, `both kinds (${held} held, ${alone} alone)`).toBe(true);
+  });
+
+  it('a posting without a place (its page changed since it was listed) marks nothing', () => {
+    const places = new PendingPlaces();
+    places.add(5, 2);
+    const bucket = applyBucketChange(EMPTY_BUCKET, { add: [7, 5, 7, 9], remove: [] });
+    places.markHeld(bucket, Uint32Array.of(7, 5), Uint32Array.of(NO_PLACE));
+    expect([places.heldOf(0)(0), places.heldOf(0)(1)]).toEqual([false, false]);
+    places.markHeld(bucket, Uint32Array.of(7, 5), Uint32Array.of(1));
+    expect([places.heldOf(0)(0), places.heldOf(0)(1)]).toEqual([false, true]);
   });
 });
 

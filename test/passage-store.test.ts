@@ -372,43 +372,45 @@ describe('the passage index in the store', () => {
     await expectStoreMatches(store, [...now, pages.find((p) => p.url === 'https://quotes.example/q-6')!], 'imported again');
   });
 
-  it('organising in many passes (a few buckets each) gives the same index as in one, and keeps the marks a visit sets while it works them out', { timeout: 180_000 }, async () => {
+  it('organising in many passes (a few buckets each) gives the same index as in one, and keeps the marks that visits set while it works', { timeout: 180_000 }, async () => {
     const source = await freshStore();
     for (const p of pages) await visit(source, p);
     const lines: string[] = [];
     for await (const line of exportPages(source)) lines.push(line);
     const store = await freshStore();
     await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
-    // after the marks' scan, before their writing, a new page copies an imported one: the hashes it
-    // shares only with that page are marked by the visit, and organising must keep those marks
-    const original = pages[0]!;
-    const excerpt: TestPage & { f: PassageFingerprints; firstSeen: number } = {
-      url: 'https://late.example/excerpt',
-      site: 'late.example',
-      words: [...original.words.slice(0, Math.floor(original.words.length * 0.6)), ...history(31)[0]!.words.slice(0, 40)],
-      at: Date.UTC(2026, 5, 2),
-      f: { words: 0, hashes: new Uint32Array(), positions: new Int32Array() },
-      firstSeen: Date.UTC(2026, 5, 2),
+    // a new page copies an imported one between two passes, and another after the passes' merges and
+    // before the marks are written: the hashes each shares only with its original are marked by the
+    // merges of later passes or by the visit, and organising must keep the visits' marks
+    const excerptOf = (original: TestPage & { f: PassageFingerprints }, n: number): TestPage & { f: PassageFingerprints; firstSeen: number } => {
+      const page = {
+        url: `https://late.example/excerpt-${n}`,
+        site: 'late.example',
+        words: [...original.words.slice(0, Math.floor(original.words.length * 0.6)), ...history(31 + n)[0]!.words.slice(0, 40)],
+        at: Date.UTC(2026, 5, 2) + n,
+        firstSeen: Date.UTC(2026, 5, 2) + n,
+      };
+      return { ...page, f: fingerprintsOf(page) };
     };
-    excerpt.f = fingerprintsOf(excerpt);
+    const excerpts = [excerptOf(pages[0]!, 0), excerptOf(pages[1]!, 1)];
     const steps: number[] = [];
-    let visited = false;
     const organised = await indexPending(store, {
       postingsPerPass: 200,
       onProgress: async ({ done, total }) => {
         steps.push(done);
-        const passes = (total - 2) / 3;
-        if (visited || done < 2 * passes || done >= 3 * passes) return; // a marks' slice was scanned
-        visited = true;
-        await visit(store, excerpt);
+        const passes = (total - 3) / 2;
+        if (done === 2) await visit(store, excerpts[0]!); // the second pass reads next
+        if (done === 2 * passes) await visit(store, excerpts[1]!); // every pass merged; the marks are written next
       },
     });
     expect(organised!.passes).toBeGreaterThan(5);
-    expect(visited, 'the visit came between a marks scan and its writing').toBe(true);
-    expect(steps, 'progress only goes forward').toEqual([...steps].sort((a, b) => a - b));
-    const unique = original.f.hashes.filter((h) => pages.every((q) => q === original || !q.f.hashes.includes(h)));
-    expect(unique.some((h) => excerpt.f.hashes.includes(h)), 'the excerpt shares hashes the original held alone').toBe(true);
-    await expectStoreMatches(store, [...pages, excerpt], 'organised in passes, a page visited during the marks', true);
+    expect(steps, 'progress goes forward, one step at a time').toEqual(Array.from({ length: 2 * organised!.passes + 4 }, (_, i) => i));
+    excerpts.forEach((excerpt, n) => {
+      const original = pages[n]!;
+      const unique = original.f.hashes.filter((h) => pages.every((q) => q === original || !q.f.hashes.includes(h)));
+      expect(unique.some((h) => excerpt.f.hashes.includes(h)), `excerpt ${n} shares hashes its original held alone`).toBe(true);
+    });
+    await expectStoreMatches(store, [...pages, ...excerpts], 'organised in passes, pages visited between them and before the marks', true);
   });
 
   it('a file without passages still imports, its pages without fingerprints; one with other parameters has them left out', async () => {

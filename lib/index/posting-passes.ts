@@ -1,5 +1,5 @@
 // What organising (lib/store/passage-organise.ts) keeps in memory between its reads and writes:
-// postings by bucket, and a slice of pages' fingerprints in bucket order. Pure: no IndexedDB here.
+// postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
 import { type Bucket, idsWith } from './postings';
 
 /** A growable array of 32-bit words. */
@@ -21,20 +21,23 @@ export class Words {
 
 /**
  * The postings of a pass by bucket (a counting sort on the bucket, keys[i] >>> 16): `pairs` holds
- * [high16, id] of bucket low + j at pairs[2 · starts[j]] up to pairs[2 · starts[j + 1]].
+ * [high16, id] of bucket low + j at pairs[2 · starts[j]] up to pairs[2 · starts[j + 1]], and
+ * `placed` their places (given as `places`, in the order of `keys`) from starts[j] to starts[j + 1].
  */
-export function byBucket(keys: Uint32Array, ids: Uint32Array, buckets: number): { starts: Uint32Array; pairs: Uint32Array } {
+export function byBucket(keys: Uint32Array, ids: Uint32Array, buckets: number, places?: Uint32Array): { starts: Uint32Array; pairs: Uint32Array; placed: Uint32Array } {
   const starts = new Uint32Array(buckets + 1);
   for (let i = 0; i < keys.length; i++) starts[(keys[i]! >>> 16) + 1]!++;
   for (let j = 0; j < buckets; j++) starts[j + 1]! += starts[j]!;
   const next = starts.slice(0, buckets);
   const pairs = new Uint32Array(2 * keys.length);
+  const placed = new Uint32Array(places === undefined ? 0 : keys.length);
   for (let i = 0; i < keys.length; i++) {
-    const at = 2 * next[keys[i]! >>> 16]!++;
-    pairs[at] = keys[i]! & 0xffff;
-    pairs[at + 1] = ids[i]!;
+    const at = next[keys[i]! >>> 16]!++;
+    pairs[2 * at] = keys[i]! & 0xffff;
+    pairs[2 * at + 1] = ids[i]!;
+    if (places !== undefined) placed[at] = places[i]!;
   }
-  return { starts, pairs };
+  return { starts, pairs, placed };
 }
 
 /** [high, id] pairs without those of the pages `ids`. */
@@ -49,70 +52,70 @@ export function withoutPages(pairs: Uint32Array, ids: ReadonlySet<number>): Uint
   return out.subarray(0, n);
 }
 
+/** The place of a posting that has none (a page changed since organising listed it). */
+export const NO_PLACE = 0xffffffff;
+
 /**
- * Pages' fingerprints, added in order, to be merged with the buckets read in order: each
- * fingerprint's place in the slice, its bucket and high, and whether another page holds it (held).
+ * The pending pages' fingerprints as places in one bit array, in the order organising reads them:
+ * its first pass lists each page (ids increasing) with its count, every pass gives each posting
+ * its place, and once the posting's bucket is merged, `markHeld` sets the place's bit when another
+ * page holds the hash. 52 million fingerprints take 6.5 MB.
  */
-export class FingerprintSlice {
-  readonly ids: number[] = [];
-  private readonly starts: number[] = [0];
-  private readonly keys = new Words();
-  /** Per place: 1 when another page holds the fingerprint's hash (set by the merge). */
-  held = new Uint8Array(0);
-  private order = new BigUint64Array(0);
-  private next = 0;
+export class PendingPlaces {
+  readonly ids = new Words();
+  private readonly starts = new Words();
+  private held = new Uint8Array(0);
 
-  /** Adds page `id`, whose hashes `hashes` gives in its fingerprints' order. */
-  add(id: number, hashes: (each: (hash: number) => void) => void): void {
+  constructor() {
+    this.starts.push(0);
+  }
+
+  /** Lists page `id`, after every smaller id, with `count` fingerprints. */
+  add(id: number, count: number): void {
     this.ids.push(id);
-    hashes((h) => this.keys.push((((h & 0xffff) << 16) | (h >>> 16)) >>> 0));
-    this.starts.push(this.keys.length);
+    this.starts.push(this.size + count);
   }
 
-  /** Fingerprints added. */
+  /** Places listed. */
   get size(): number {
-    return this.keys.length;
+    return this.starts.data[this.starts.length - 1]!;
   }
 
-  /** Sorts the places by bucket and high, for merge() to take the buckets in order; held is cleared. */
-  sort(): void {
-    this.order = new BigUint64Array(this.keys.length);
-    this.keys.view().forEach((key, place) => (this.order[place] = (BigInt(key) << 32n) | BigInt(place)));
-    this.order.sort();
-    this.held = new Uint8Array(this.keys.length);
-    this.next = 0;
-  }
-
-  /** Whether some place is in bucket `b` (buckets asked in increasing order, after sort). */
-  wants(b: number): boolean {
-    while (this.next < this.order.length && Number(this.order[this.next]! >> 48n) < b) this.next++;
-    return this.next < this.order.length && Number(this.order[this.next]! >> 48n) === b;
-  }
-
-  /** Marks held the places of bucket `b` whose hash `bucket` gives another page than theirs. */
-  merge(b: number, bucket: Bucket): void {
-    for (; this.next < this.order.length && Number(this.order[this.next]! >> 48n) === b; this.next++) {
-      const place = Number(this.order[this.next]! & 0xffffffffn);
-      const page = this.pageOf(place);
-      if (idsWith(bucket, Number((this.order[this.next]! >> 32n) & 0xffffn)).some((id) => id !== page)) this.held[place] = 1;
-    }
-  }
-
-  /** The page a place belongs to. */
-  pageOf(place: number): number {
+  /** Page `id`'s first place and count; undefined if it was not listed. */
+  placesOf(id: number): { first: number; count: number } | undefined {
+    const ids = this.ids.view();
     let low = 0;
-    let high = this.ids.length - 1;
+    let high = ids.length;
     while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.starts[mid]! <= place) low = mid;
-      else high = mid - 1;
+      const mid = (low + high) >> 1;
+      if (ids[mid]! < id) low = mid + 1;
+      else high = mid;
     }
-    return this.ids[low]!;
+    if (ids[low] !== id) return undefined;
+    return { first: this.starts.data[low]!, count: this.starts.data[low + 1]! - this.starts.data[low]! };
   }
 
-  /** Whether the i-th fingerprint of the p-th page added is held by another page. */
+  /** Given a bucket once merged: for each posting ([high, id] in `pairs`, its place in `places`), its place is held when another page holds the hash. */
+  markHeld(bucket: Bucket, pairs: Uint32Array, places: Uint32Array): void {
+    if (this.held.length * 8 < this.size) {
+      const grown = new Uint8Array(Math.ceil(this.size / 8));
+      grown.set(this.held);
+      this.held = grown;
+    }
+    for (let j = 0; j < places.length; j++) {
+      const place = places[j]!;
+      if (place === NO_PLACE || place >= this.size) continue;
+      const own = pairs[2 * j + 1]!;
+      if (idsWith(bucket, pairs[2 * j]!).some((id) => id !== own)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
+    }
+  }
+
+  /** Whether the i-th fingerprint of the p-th page listed is held by another page. */
   heldOf(p: number): (i: number) => boolean {
-    const start = this.starts[p]!;
-    return (i) => this.held[start + i] === 1;
+    const first = this.starts.data[p]!;
+    return (i) => {
+      const place = first + i;
+      return place < this.held.length * 8 && (this.held[place >>> 3]! & (0x80 >> (place & 7))) !== 0;
+    };
   }
 }

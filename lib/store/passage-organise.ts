@@ -8,7 +8,9 @@
 //    bucket of the range gets them in one change: read, merged, written. The pages a visit or a
 //    forgetting changed since they were listed (meta `passagePending`.touched) already have their
 //    postings as they should be and are left out, so a posting of a page's old text, or of a
-//    forgotten page, is never added.
+//    forgotten page, is never added. Each posting carries its fingerprint's place in a bit array
+//    of all the pending fingerprints, and each merged bucket sets the bits of those another page
+//    holds: the pending pages' marks, written after the passes (writeMarks).
 //    The pending pages' rewrite fingerprints get their postings the same way (indexPendingRewrites).
 // 2. Copies. One pass over every bucket finds the pairs of pages that hold two or more of the same
 //    hashes (not boilerplate), one of them pending: only those can share a passage of 30 words
@@ -35,7 +37,7 @@ import { rewriteMatchesOf } from './page-rewrites';
 import { storedRecord } from './records';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from './passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
-import { FingerprintSlice, Words, byBucket, withoutPages } from '../index/posting-passes';
+import { NO_PLACE, PendingPlaces, Words, byBucket, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from './schema';
 import { within } from './within';
 
@@ -122,31 +124,40 @@ export async function indexPending(
   if (pending.blocks.length === 0) return null;
   const blocks = [...pendingBlocks(pending)];
   const passes = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
-  // a pass reads, then writes; the marks' slices (no more than the passes: each but the last holds
-  // postingsPerPass fingerprints or more); then the copies, then the list
-  const steps = 3 * passes + 2;
+  // a pass reads, then writes; then the marks, the copies, the list
+  const steps = 2 * passes + 3;
   let pages = 0;
   let fingerprints = 0;
+  const places = new PendingPlaces(); // listed by the first pass
   for (let pass = 0; pass < passes; pass++) {
     await onProgress?.({ phase: 'passages', done: 2 * pass, total: steps });
     const low = Math.floor((pass * POSTING_BUCKETS) / passes);
     const high = Math.floor(((pass + 1) * POSTING_BUCKETS) / passes);
-    // the postings of buckets [low, high): (bucket − low) << 16 | high16, and the page id (a page's
-    // repeated hash is dropped when its bucket takes them)
+    // the postings of buckets [low, high): (bucket − low) << 16 | high16, the page id (a page's
+    // repeated hash is dropped when its bucket takes them), and the fingerprint's place
     const keys = new Words();
     const ids = new Words();
+    const at = new Words();
     await forEachPendingPage(store, blocks, (id, bytes) => {
-      if (pass === 0) pages++;
+      // a page changed since the first pass (a visit: touched, its marks left to it) has no places
+      const { first, count } = pass === 0 ? { first: places.size, count: Infinity } : (places.placesOf(id) ?? { first: 0, count: 0 });
+      let i = 0;
       forEachPassageHash(bytes, (h) => {
-        if (pass === 0) fingerprints++;
+        const place = i < count ? first + i : NO_PLACE;
+        i++;
         const b = h & (POSTING_BUCKETS - 1);
         if (b < low || b >= high) return;
         keys.push(((b - low) << 16) | (h >>> 16));
         ids.push(id);
+        at.push(place);
       });
+      if (pass > 0) return;
+      pages++;
+      fingerprints += i;
+      places.add(id, i);
     });
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
-    const { starts, pairs } = byBucket(keys.view(), ids.view(), high - low);
+    const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high - low, at.view());
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
       const to = Math.min(high, from + BUCKETS_PER_WRITE);
       if (starts[to - low] === starts[from - low]) continue;
@@ -158,14 +169,17 @@ export async function indexPending(
           if (add.length > 0) changes.set(b, { add: touched.size === 0 ? add : withoutPages(add, touched), remove: [] });
         }
         await passages.applyChanges(changes, async (id) => (await rows.get(id))?.site);
+        // each merged bucket tells which of the pending fingerprints in it another page holds
+        for (const b of changes.keys()) places.markHeld(await passages.bucket(b), pairs.subarray(2 * starts[b - low]!, 2 * starts[b - low + 1]!), placed.subarray(starts[b - low]!, starts[b - low + 1]!));
       });
     }
   }
-  await markPending(store, blocks, postingsPerPass, (slice) => onProgress?.({ phase: 'passages', done: Math.min(2 * passes + slice, 3 * passes - 1), total: steps }));
+  await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
+  await writeMarks(store, places);
   await indexPendingRewrites(store, blocks, passes);
-  await onProgress?.({ phase: 'passages', done: 3 * passes, total: steps });
+  await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
   const { pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft } = await markCopies(store, pending, maxRewriteLookups);
-  await onProgress?.({ phase: 'passages', done: 3 * passes + 1, total: steps });
+  await onProgress?.({ phase: 'passages', done: 2 * passes + 2, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
     const now = parsePending(await meta.get('passagePending'));
@@ -181,34 +195,20 @@ export async function indexPending(
 }
 
 /**
- * Step 1, then: the pending pages' marks (lib/index/passage-marks.ts), from the buckets as step 1
- * left them. A slice of pending blocks at a time, at most `postingsPerPass` fingerprints, sorted
- * by bucket and high; every bucket read once a slice, in order, beside them (a merge; `scanned`
- * is told, with the slice's number); then each page's marks written, added to what visits marked
- * meanwhile (PassageRows.markOrganised).
+ * Step 1, then: the pending pages' marks (lib/index/passage-marks.ts), as step 1's merges found
+ * them, added to what visits marked meanwhile (PassageRows.markOrganised: a visit that makes a
+ * hash shared marks it on the page that held it alone). Pages visited or forgotten since they were
+ * listed keep what their visits left.
  */
-async function markPending(store: PageStore, blocks: readonly number[], postingsPerPass: number, scanned: (slice: number) => void | Promise<void>): Promise<void> {
-  for (let first = 0, n = 0; first < blocks.length; n++) {
-    const slice = new FingerprintSlice();
-    let last = first;
-    while (last < blocks.length && slice.size < postingsPerPass) {
-      const chunk = blocks.slice(last, Math.min(blocks.length, last + BLOCKS_PER_READ));
-      await forEachPendingPage(store, chunk, (id, bytes) => slice.add(id, (each) => forEachPassageHash(bytes, each)));
-      last += chunk.length;
-    }
-    slice.sort();
-    await forEachBucket(store, (b, value) => {
-      if (slice.wants(b)) slice.merge(b, decodeBucket(value));
+async function writeMarks(store: PageStore, places: PendingPlaces): Promise<void> {
+  const ids = places.ids.view();
+  for (let from = 0; from < ids.length; from += RECORDS_PER_WRITE) {
+    await store.write(async ({ passages, meta }) => {
+      const touched = new Set(parsePending(await meta.get('passagePending')).touched);
+      const pages: { id: number; held: (i: number) => boolean }[] = [];
+      for (let p = from; p < Math.min(ids.length, from + RECORDS_PER_WRITE); p++) if (!touched.has(ids[p]!)) pages.push({ id: ids[p]!, held: places.heldOf(p) });
+      await passages.markOrganised(pages);
     });
-    await scanned(n); // the slice's scan is done; its marks are written next
-    for (let from = 0; from < slice.ids.length; from += RECORDS_PER_WRITE) {
-      await store.write(async ({ passages, meta }) => {
-        const touched = new Set(parsePending(await meta.get('passagePending')).touched);
-        const pages = slice.ids.slice(from, from + RECORDS_PER_WRITE).flatMap((id, p) => (touched.has(id) ? [] : [{ id, held: slice.heldOf(from + p) }]));
-        await passages.markOrganised(pages);
-      });
-    }
-    first = last;
   }
 }
 
