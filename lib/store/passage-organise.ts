@@ -41,7 +41,7 @@ import { NO_PLACE, PendingPlaces, Words, byBucket, withoutPages } from '../index
 import type { PageRecord, PendingPassages } from './schema';
 import { within } from './within';
 
-/** Postings a pass keeps in memory: 8 bytes each (bucket and high, page id), 64 MB. */
+/** Postings a pass keeps in memory: 12 bytes each as read (bucket and high, page id, place), as many again sorted by bucket, about 200 MB with the lists' spare room. */
 export const POSTINGS_PER_PASS = 8_000_000;
 /** Blocks of fingerprints read a transaction. */
 const BLOCKS_PER_READ = 256;
