@@ -64,7 +64,7 @@ const QUALITY = '2026-11-27-quality-index.txt';
 const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
 const PEERS = '2026-11-27-peers.txt';
 const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
-const MILLION = '2026-11-27-1m-marks.txt';
+const MILLION = '2026-11-28-1m-places.txt';
 const BROWSER_REWRITES = '2026-11-27-browser-quality-rewrites-also-in.txt';
 
 /** The Chromium column of bench:browser-quality's partial-copy table, for `kind`. */
