@@ -111,6 +111,13 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
     expect(held > 0 && alone > 0, `both kinds (${held} held, ${alone} alone)`).toBe(true);
   });
 
+  it('pages are listed in increasing order, or it is an error', () => {
+    const places = new PendingPlaces();
+    places.add(5, 2);
+    expect(() => places.add(5, 1)).toThrow(/increasing order/);
+    expect(() => places.add(3, 1)).toThrow(/increasing order/);
+  });
+
   it('a posting without a place (its page changed since it was listed) marks nothing', () => {
     const places = new PendingPlaces();
     places.add(5, 2);

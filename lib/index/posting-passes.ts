@@ -72,6 +72,8 @@ export class PendingPlaces {
 
   /** Lists page `id`, after every smaller id, with `count` fingerprints. */
   add(id: number, count: number): void {
+    // placesOf searches the ids: one listed out of order would lose its places, and so its marks
+    if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`organising listed page ${id} after page ${this.ids.data[this.ids.length - 1]}: pages must come in increasing order`);
     this.ids.push(id);
     this.starts.push(this.size + count);
   }
