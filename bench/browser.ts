@@ -242,9 +242,9 @@ function chromiumProcesses(): ProcInfo[] {
   return out;
 }
 
-/** CPU seconds of each thread of Chromium's processes, keyed "kind: thread name" (/proc/PID/task/TID). */
-function chromiumThreads(): Map<string, number> {
-  const out = new Map<string, number>();
+/** Each thread of Chromium's processes ("pid tid"): its name ("kind: thread name") and CPU seconds so far (/proc/PID/task/TID). */
+function chromiumThreads(): Map<string, { name: string; cpu: number }> {
+  const out = new Map<string, { name: string; cpu: number }>();
   for (const p of chromiumProcesses()) {
     let tasks: string[] = [];
     try {
@@ -257,8 +257,7 @@ function chromiumThreads(): Map<string, number> {
         const stat = readFileSync(`/proc/${p.pid}/task/${tid}/stat`, 'utf8');
         const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(`${p.pid} ${tid}`, (Number(rest[11]) + Number(rest[12])) / CLK_TCK);
-        threadNames.set(`${p.pid} ${tid}`, `${p.kind.split(' (')[0]}: ${name}`);
+        out.set(`${p.pid} ${tid}`, { name: `${p.kind.split(' (')[0]}: ${name}`, cpu: (Number(rest[11]) + Number(rest[12])) / CLK_TCK });
       } catch {
         // gone
       }
@@ -266,15 +265,11 @@ function chromiumThreads(): Map<string, number> {
   }
   return out;
 }
-const threadNames = new Map<string, string>();
 
-/** CPU seconds by "kind: thread name" between two chromiumThreads() snapshots, the busiest first. */
-function threadCpuBetween(before: Map<string, number>, after: Map<string, number>): [string, number][] {
+/** CPU seconds by thread name between two chromiumThreads() snapshots, the busiest first. */
+function threadCpuBetween(before: Map<string, { cpu: number }>, after: Map<string, { name: string; cpu: number }>): [string, number][] {
   const byName = new Map<string, number>();
-  for (const [key, cpu] of after) {
-    const name = threadNames.get(key) ?? key;
-    byName.set(name, (byName.get(name) ?? 0) + cpu - (before.get(key) ?? 0));
-  }
+  for (const [key, { name, cpu }] of after) byName.set(name, (byName.get(name) ?? 0) + cpu - (before.get(key)?.cpu ?? 0));
   return [...byName].filter(([, cpu]) => cpu >= 0.5).sort((a, b) => b[1] - a[1]);
 }
 
