@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
 import { NO_PLACE, PendingPlaces, byBucket } from '../lib/index/posting-passes';
-import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, highOf } from '../lib/index/postings';
+import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, heldByAnother, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
 import { mulberry32 } from '../lib/random';
 
@@ -109,6 +109,11 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
       });
     });
     expect(held > 0 && alone > 0, `both kinds (${held} held, ${alone} alone)`).toBe(true);
+  });
+
+  it('a hash is held by another page when its holders name any page but the own one', () => {
+    const cases: [number[] | undefined, boolean][] = [[undefined, false], [[], false], [[5], false], [[4], true], [[5, 9], true], [[2, 5], true]];
+    for (const [ids, held] of cases) expect(heldByAnother(ids, 5), JSON.stringify(ids)).toBe(held);
   });
 
   it('pages are listed in increasing order, or it is an error', () => {

@@ -1,6 +1,6 @@
 // What organising (lib/store/passage-organise.ts) keeps in memory between its reads and writes:
 // postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
-import { type Bucket, idsWith } from './postings';
+import { type Bucket, heldByAnother, idsWith } from './postings';
 
 /** A growable array of 32-bit words. */
 export class Words {
@@ -108,7 +108,7 @@ export class PendingPlaces {
       const place = places[j]!;
       if (place === NO_PLACE || place >= this.size) continue;
       const own = pairs[2 * j + 1]!;
-      if (idsWith(bucket, pairs[2 * j]!).some((id) => id !== own)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
+      if (heldByAnother(idsWith(bucket, pairs[2 * j]!), own)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
     }
   }
 

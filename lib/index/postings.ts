@@ -68,6 +68,13 @@ export function idsWith(bucket: Bucket, high: number): Uint32Array {
   return bucket.ids.subarray(start, end);
 }
 
+/** Whether the holders of a hash (`ids`, each page once; none when undefined) include a page other than `own`: the rule of a page's marks. */
+export function heldByAnother(ids: ArrayLike<number> | undefined, own: number): boolean {
+  if (ids === undefined) return false;
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== own) return true;
+  return false;
+}
+
 export function isFlagged(bucket: Bucket, high: number): boolean {
   const at = lowerBound(bucket.flagged, high);
   return at < bucket.flagged.length && bucket.flagged[at] === high;

@@ -30,6 +30,7 @@ import {
   encodeBucket,
   hashOf,
   highOf,
+  heldByAnother,
   idsWith,
   isFlagged,
   withFlag,
@@ -204,12 +205,7 @@ export class PassageRows {
     // the pages indexed now: each hash marked when another page holds it, as the buckets now say
     for (const [id, own] of indexedNow) {
       const postings = await this.postingsOf(own.hashes);
-      // a hash's holders are distinct: another page holds it unless this one alone does
-      const heldByAnother = (i: number): boolean => {
-        const ids = postings.get(own.hashes[i]!)?.ids;
-        return ids !== undefined && (ids.length > 1 || (ids.length === 1 && ids[0] !== id));
-      };
-      await this.setMarks(id, encodeMarks(own.hashes.length, heldByAnother));
+      await this.setMarks(id, encodeMarks(own.hashes.length, (i) => heldByAnother(postings.get(own.hashes[i]!)?.ids, id)));
     }
     await this.writeMarks();
     await this.writeBlocks();
