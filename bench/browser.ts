@@ -113,15 +113,14 @@ const HISTORY_ONLY = argv.includes('--history-only');
 /** --store-bytes: at the end, the bytes of every object store's values, read in history.html. */
 const STORE_BYTES = argv.includes('--store-bytes');
 /** --cpu-profile FILE: the worker's V8 CPU profile over the report/get queries, written to FILE (a .cpuprofile), its top functions by self time printed. */
-const CPU_PROFILE = ((): string | undefined => {
-  const at = argv.indexOf('--cpu-profile');
-  return at === -1 ? undefined : resolve(argv[at + 1] ?? 'report-get.cpuprofile');
-})();
+const CPU_PROFILE = fileOption('--cpu-profile', 'report-get.cpuprofile');
 /** --import-cpu-profile FILE: the worker's V8 CPU profile while the import saves the lines (to the first poll after "importing"), its top functions printed. */
-const IMPORT_CPU_PROFILE = ((): string | undefined => {
-  const at = argv.indexOf('--import-cpu-profile');
-  return at === -1 ? undefined : resolve(argv[at + 1] ?? 'import.cpuprofile');
-})();
+const IMPORT_CPU_PROFILE = fileOption('--import-cpu-profile', 'import.cpuprofile');
+/** The file an option names (resolved), `fallback` when the option has none; undefined without the option. */
+function fileOption(name: string, fallback: string): string | undefined {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : resolve(argv[at + 1] ?? fallback);
+}
 const KEEP_PROFILE = ((): string | undefined => {
   const at = argv.indexOf('--keep-profile');
   if (at === -1) return undefined;
@@ -361,7 +360,7 @@ async function withWorkerTarget<T>(ctx: BrowserContext, extensionId: string, fn:
   }
 }
 
-/** Runs `work` with the worker's V8 profiler on; writes its profile to `file` and logs the top functions by self time. */
+/** Runs `work` with the worker's V8 profiler on, until it ends or calls `stopProfile`; writes the profile to `file` and logs the top functions by self time and the IndexedDB reads, naming them as over `what`. */
 async function profiledInWorker<T>(ext: ExtensionSession, file: string, what: string, work: (stopProfile: () => Promise<void>) => Promise<T>): Promise<T> {
   const worker = await ext.getWorker();
   // the IndexedDB reads by object store, counted by wrapping the prototypes' methods for the run

@@ -365,14 +365,13 @@ export async function stopServiceWorker(ctx: BrowserContext, extensionId: string
     for (const v of versions.values()) {
       // Only an activated worker: one stopped while installing becomes redundant and the extension
       // is left with no worker at all (a fresh profile's worker is still installing for a moment
-      // after launch; trust.e2e.ts, which stops it right away, failed so about one run in six).
+      // after launch; trust.e2e.ts, which stops it right away, failed so in 2 of 18 and 4 of 20 runs).
       if (v.status === 'activated' && (v.runningStatus === 'running' || v.runningStatus === 'starting')) {
         await session.send('ServiceWorker.stopWorker', { versionId: v.versionId }).catch(() => {});
       }
     }
-    // Closing the target of a worker asked to stop could leave it unable to start again (no version
-    // listed afterwards: trust.e2e.ts failed so in 4 of 20 runs, none in 24 without it): closed
-    // only when no version of it is known.
+    // Closing a worker's target ends it whatever its state, an installing one included (which then
+    // becomes redundant, as above): only when CDP reports no version of it at all.
     if (versions.size > 0) return;
     for (const t of await workerTargets(session, extensionId)) {
       await session.send('Target.closeTarget', { targetId: t.targetId }).catch(() => {});
