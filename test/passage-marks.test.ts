@@ -5,8 +5,8 @@
 // test/passage-store.test.ts.
 import { describe, expect, it } from 'vitest';
 import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
-import { NO_PLACE, PendingPlaces, byBucket } from '../lib/index/posting-passes';
-import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, heldByAnother, highOf } from '../lib/index/postings';
+import { NO_PLACE, PendingPlaces, SharedPairs, byBucket } from '../lib/index/posting-passes';
+import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, hashOf, heldByAnother, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
 import { mulberry32 } from '../lib/random';
 
@@ -154,5 +154,36 @@ describe('pending blocks', () => {
     const pending = { blocks: [[1, 1]] as [number, number][], fingerprints: 10, touched: [70] };
     // page 64 × 1 + 5 = 69 is in block 1; page 3 is in block 0, not pending
     expect(pendingAfter(pending, { pendingBlocks: [2], pendingFingerprints: 4, changedNow: [69, 3] })).toEqual({ blocks: [[1, 2]], fingerprints: 14, touched: [69, 70] });
+  });
+});
+
+describe('SharedPairs', () => {
+  it.each([1, 2, 3])('the pairs sharing two hashes, one page involved, boilerplate left out, as comparing every pair (seed %i)', (seed) => {
+    const random = mulberry32(seed);
+    // 30 pages, each holding 12 hashes of 40 (in 5 buckets of 8 highs), so that pairs share 0 to several
+    const holders = new Map<number, number[]>(); // hash → pages
+    const hashes = Array.from({ length: 40 }, (_, i) => hashOf(i % 5, Math.floor(i / 5)));
+    for (let page = 0; page < 30; page++) for (const h of hashes.filter(() => random() < 0.3)) holders.set(h, [...(holders.get(h) ?? []), page]);
+    const involved = (id: number): boolean => id % 3 !== 0;
+    const maxPages = 11;
+    const shared = new SharedPairs(involved, maxPages);
+    for (let b = 0; b < 5; b++) {
+      const add: number[] = [];
+      for (const [h, pages] of holders) if (bucketOf(h) === b) for (const page of pages) add.push(highOf(h), page);
+      shared.add(b, applyBucketChange(EMPTY_BUCKET, { add, remove: [] }));
+    }
+    const common = [...holders].filter(([, pages]) => pages.length > maxPages).map(([h]) => h);
+    expect(common.length).toBeGreaterThan(0);
+    expect([...shared.boilerplate].sort((x, y) => x - y)).toEqual(common.sort((x, y) => x - y));
+    const want: [number, number][] = [];
+    for (let a = 0; a < 30; a++) {
+      for (let b = a + 1; b < 30; b++) {
+        if (!involved(a) && !involved(b)) continue;
+        const both = [...holders].filter(([h, pages]) => !common.includes(h) && pages.includes(a) && pages.includes(b)).length;
+        if (both >= 2) want.push([a, b]);
+      }
+    }
+    expect(want.length).toBeGreaterThan(5);
+    expect(shared.sharingTwo()).toEqual(want);
   });
 });

@@ -219,14 +219,15 @@ describe('rewrites and translations as copies', () => {
     await importLines(store, lines, { now: 5 * 86_400_000 });
     // the rewrite fingerprints wait for organising: no page is a copy by them yet
     expect(await contentCopies(store, ALL)).toEqual([]);
-    // an import of more pages' blocks than maxRewriteLookups: organised, its rewrite copies left uncounted, and said so
+    // an import of more pages' blocks than maxRewriteLookups: its pages looked up in the index read into memory, with the same copies
     const large = await freshStore();
     await importLines(large, lines, { now: 5 * 86_400_000 });
-    expect(await indexPending(large, { maxRewriteLookups: 63 })).toMatchObject({ pages: 4, copiesChanged: 0, rewriteLookups: 0, rewriteCopiesLeft: 64 });
-    expect(await contentCopies(large, ALL)).toEqual([]);
-    expect((await large.getWithNear(REWRITE))!.rewrites.map((m) => m.record.url)).toContain(ORIGINAL);
+    expect(await indexPending(large, { maxRewriteLookups: 63 })).toMatchObject({ pages: 4, copiesChanged: 3, rewriteLookups: 4, rewritesInMemory: true });
+    expect(await contentCopies(large, ALL)).toEqual([REWRITE, SPANISH, CHINESE]);
+    expect(await standings(large, ALL)).toEqual(['wrenmouth.example 0/1', 'rewrite-mill.example 1/1 flagged', 'traducciones.example 1/1 flagged', 'zh.example 1/1 flagged']);
+    await expectCountsKept(large.db, 'after organising the import in memory');
 
-    expect(await indexPending(store, { maxRewriteLookups: 64 })).toMatchObject({ pages: 4, copiesChanged: 3, rewriteLookups: 4, rewriteCopiesLeft: 0 });
+    expect(await indexPending(store, { maxRewriteLookups: 64 })).toMatchObject({ pages: 4, copiesChanged: 3, rewriteLookups: 4, rewritesInMemory: false });
     expect(await contentCopies(store, ALL)).toEqual([REWRITE, SPANISH, CHINESE]);
     expect(await standings(store, ALL)).toEqual(['wrenmouth.example 0/1', 'rewrite-mill.example 1/1 flagged', 'traducciones.example 1/1 flagged', 'zh.example 1/1 flagged']);
     expect((await readSiteEvidence(store, 'zh.example')).map(({ original, rewrite }) => [original.url, rewrite?.translated])).toEqual([[ORIGINAL, true]]);
@@ -234,18 +235,21 @@ describe('rewrites and translations as copies', () => {
 
     // the rewrite visited first (no copy), then the original imported, first seen a day before it;
     // pages between them put the original in another block of 64 ids, which organising looks up
-    const visited = await freshStore();
-    await visited.record(visitOf(REWRITE, TEXTS.rewrite, 2 * 86_400_000));
-    for (let i = 1; i < 64; i++) {
-      const { simhash, check } = fingerprintText(`filler page ${i} with words of its own ${i * 7919}`);
-      await visited.record({ url: `https://filler.example/${i}`, title: 'filler', site: 'filler.example', simhash, check, now: 2 * 86_400_000 + i });
+    // (looked up through the store, and in the index read into memory)
+    for (const maxRewriteLookups of [64, 0]) {
+      const visited = await freshStore();
+      await visited.record(visitOf(REWRITE, TEXTS.rewrite, 2 * 86_400_000));
+      for (let i = 1; i < 64; i++) {
+        const { simhash, check } = fingerprintText(`filler page ${i} with words of its own ${i * 7919}`);
+        await visited.record({ url: `https://filler.example/${i}`, title: 'filler', site: 'filler.example', simhash, check, now: 2 * 86_400_000 + i });
+      }
+      expect(await contentCopies(visited, [REWRITE])).toEqual([]);
+      await importLines(visited, lines.filter((line) => !line.includes('"url"') || line.includes(ORIGINAL)), { now: 5 * 86_400_000 });
+      expect(await indexPending(visited, { maxRewriteLookups })).toMatchObject({ rewriteLookups: 2, rewritesInMemory: maxRewriteLookups === 0 }); // the original, then the rewrite it makes a copy
+      expect((await visited.get(ORIGINAL))!.id).toBe(64);
+      expect(await contentCopies(visited, [ORIGINAL, REWRITE])).toEqual([REWRITE]);
+      expect(await standings(visited, [ORIGINAL, REWRITE])).toEqual(['wrenmouth.example 0/1', 'rewrite-mill.example 1/1 flagged']);
+      await expectCountsKept(visited.db, `after organising an import of the original (maxRewriteLookups ${maxRewriteLookups})`);
     }
-    expect(await contentCopies(visited, [REWRITE])).toEqual([]);
-    await importLines(visited, lines.filter((line) => !line.includes('"url"') || line.includes(ORIGINAL)), { now: 5 * 86_400_000 });
-    await indexPending(visited);
-    expect((await visited.get(ORIGINAL))!.id).toBe(64);
-    expect(await contentCopies(visited, [ORIGINAL, REWRITE])).toEqual([REWRITE]);
-    expect(await standings(visited, [ORIGINAL, REWRITE])).toEqual(['wrenmouth.example 0/1', 'rewrite-mill.example 1/1 flagged']);
-    await expectCountsKept(visited.db, 'after organising an import of the original');
   });
 });

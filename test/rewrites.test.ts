@@ -10,6 +10,7 @@ import { decodeRewriteBytes, encodeRewriteBytes, rewriteByteSize } from '../lib/
 import { RewriteIndex, findRewriteMatches, findRewritePairs } from '../lib/index/rewrite-index';
 import { ASCII_CLASS, classifyCodePoint, pageAnchors, rewriteAnchors } from '../lib/fingerprint/rewrite-anchors';
 import { mulberry32, pick, uint32s } from '../lib/random';
+import { randomRewritePages } from './support/rewrite-pages';
 
 const tokens = (text: string): string[] => pageAnchors(text).anchors.map((a) => a.token);
 
@@ -423,17 +424,7 @@ describe('bad input', () => {
 // ---------- Finding pairs ----------
 
 /** Pages drawn from a small pool of hashes, so that they overlap; some capped. */
-function pages(seed: number, count: number): RewriteFingerprints[] {
-  const next = uint32s(seed);
-  const random = mulberry32(seed);
-  const pool = Array.from({ length: 300 }, () => Math.floor(next() / 4096) * 4096);
-  return Array.from({ length: count }, () => {
-    const share = random();
-    const all = Uint32Array.from(new Set(pool.filter(() => random() < share * 0.4))).sort();
-    const { hashes, limit } = sampleHashes(all, { share: 1, cap: pick(random, [16, 64, 1000]), bits: 20 });
-    return { hashes, limit, anchors: hashes.length, lang: 'en' };
-  });
-}
+const pages = (seed: number, count: number): RewriteFingerprints[] => randomRewritePages(seed, count);
 
 describe('findRewritePairs', () => {
   /** The reference: compare every pair, hashes on more than maxPages pages left out. */

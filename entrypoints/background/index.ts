@@ -93,7 +93,7 @@ export default defineBackground(() => {
     await new Promise((resolve) => setTimeout(resolve, ORGANISE_AFTER_MS));
     const { moved, regrouped, compacted } = await writer.organise();
     if (moved) console.info(`Doppel: table design moved to k=${moved.to.k} b=${moved.to.b} (${moved.rewritten} pages)`);
-    if (regrouped) console.info(`Doppel: regrouped ${regrouped.pages} pages for k=${regrouped.k}: ${regrouped.groups} groups${regrouped.rewriteLinksSkipped ? ' (of near-duplicates only: too many pages to look rewrites up)' : ''}`);
+    if (regrouped) console.info(`Doppel: regrouped ${regrouped.pages} pages for k=${regrouped.k}: ${regrouped.groups} groups (${regrouped.rewriteLookups} pages looked up for rewrites)`);
     if (compacted > 0) console.info(`Doppel: merged the runs of ${compacted} trees into one each`);
   })().catch((error: unknown) => console.warn('Doppel: organising the store failed:', error));
 

@@ -1,6 +1,6 @@
 // What organising (lib/store/passage-organise.ts) keeps in memory between its reads and writes:
 // postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
-import { type Bucket, heldByAnother, idsWith } from './postings';
+import { type Bucket, hashOf, heldByAnother, highCounts, idsWith, isFlagged } from './postings';
 
 /** A growable array of 32-bit words. */
 export class Words {
@@ -119,5 +119,57 @@ export class PendingPlaces {
       const place = first + i;
       return place < this.held.length * 8 && (this.held[place >>> 3]! & (0x80 >> (place & 7))) !== 0;
     };
+  }
+}
+
+/**
+ * The pairs of pages that share two passage hashes or more, one of them `involved`, from the
+ * buckets given one by one (a hash on more than `maxPages` pages, or flagged as a site's
+ * boilerplate, makes no pair: it is listed in `boilerplate`). Organising's step 2.
+ */
+export class SharedPairs {
+  private readonly firsts = new Words();
+  private readonly seconds = new Words();
+  readonly boilerplate = new Set<number>();
+
+  constructor(
+    private readonly involved: (id: number) => boolean,
+    private readonly maxPages: number,
+  ) {}
+
+  add(b: number, bucket: Bucket): void {
+    for (const { high, start, end } of highCounts(bucket)) {
+      const n = end - start;
+      if (n > this.maxPages || isFlagged(bucket, high)) {
+        this.boilerplate.add(hashOf(b, high));
+        continue;
+      }
+      const ids = bucket.ids.subarray(start, end);
+      for (let x = 0; x < n; x++) {
+        for (let y = x + 1; y < n; y++) {
+          if (!this.involved(ids[x]!) && !this.involved(ids[y]!)) continue;
+          this.firsts.push(Math.min(ids[x]!, ids[y]!));
+          this.seconds.push(Math.max(ids[x]!, ids[y]!));
+        }
+      }
+    }
+  }
+
+  /** The pairs [a < b] met in two buckets' hashes or more, in order. */
+  sharingTwo(): [number, number][] {
+    const n = this.firsts.length;
+    const keys = new BigUint64Array(n);
+    const a = this.firsts.view();
+    const b = this.seconds.view();
+    for (let i = 0; i < n; i++) keys[i] = (BigInt(a[i]!) << 32n) | BigInt(b[i]!);
+    keys.sort();
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < n; ) {
+      let j = i + 1;
+      while (j < n && keys[j] === keys[i]) j++;
+      if (j - i >= 2) pairs.push([Number(keys[i]! >> 32n), Number(keys[i]! & 0xffffffffn)]);
+      i = j;
+    }
+    return pairs;
   }
 }

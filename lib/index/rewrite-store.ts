@@ -183,9 +183,9 @@ function writable<S extends object>(store: S): S & { put(value: Uint8Array, key:
   return store as S & { put(value: Uint8Array, key: number): Promise<unknown>; delete(key: number): Promise<unknown> };
 }
 
-/** The rewrites of `own` (page `ownId`) among the stored pages, except the ids in `exclude`, each with its record (a candidate whose record is gone is dropped). */
+/** The rewrites of `own` (page `ownId`) among the stored pages (`rows`, or the store's index in memory: PackedRewriteIndex), except the ids in `exclude`, each with its record (a candidate whose record is gone is dropped). */
 export async function rewriteMatches<R extends { id: number }>(
-  rows: RewriteRows,
+  rows: RewriteSource,
   records: (id: number) => Promise<R | undefined>,
   own: RewriteFingerprints,
   ownId: number,

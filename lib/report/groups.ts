@@ -23,7 +23,8 @@ import { type Fingerprint, hammingDistance } from '../fingerprint/bits';
 import { UnionFind } from './clusters';
 import { hash64 } from '../fingerprint/hash';
 import { REWRITE_RULE, type RewriteFingerprints } from '../fingerprint/rewrites';
-import { RewriteIndex, findRewriteMatches, findRewritePairs } from '../index/rewrite-index';
+import { findRewriteMatches, findRewritePairs } from '../index/rewrite-index';
+import type { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 
 export interface GroupMember {
@@ -90,20 +91,16 @@ export function rewriteLinksAmong(fingerprints: readonly (RewriteFingerprints | 
 }
 
 /**
- * Calls `link(i, j)` for each page j that page i's lookup finds among all the pages, in an index in
- * memory, as a visit's lookup finds it in the store (findRewriteMatches: the same candidates, the
- * same hashes left out); awaits `pause(done)` after each page, so that a caller can yield. For a
- * whole store of pages.
+ * Calls `link(i, j)` for each page j that page i's lookup finds among the pages of `index` (a
+ * whole store's, packed in memory), as a visit's lookup finds it in the store (findRewriteMatches:
+ * the same candidates, the same hashes left out); awaits `pause(done)` after each page, so that a
+ * caller can yield.
  */
-export async function lookUpRewriteLinks(fingerprints: readonly (RewriteFingerprints | undefined)[], link: (i: number, j: number) => void, pause: (done: number) => Promise<void>): Promise<void> {
-  const index = new RewriteIndex(REWRITE_MAX_PAGES);
-  fingerprints.forEach((f, i) => {
-    if (f !== undefined) index.add(i, f);
-  });
-  for (let i = 0; i < fingerprints.length; i++) {
-    const own = fingerprints[i];
-    if (own !== undefined) for (const { id } of await findRewriteMatches(index, own, i)) link(i, id);
-    await pause(i + 1);
+export async function lookUpRewriteLinks(index: PackedRewriteIndex, link: (i: number, j: number) => void, pause: (done: number) => Promise<void>): Promise<void> {
+  let done = 0;
+  for (const [i, own] of index.pages()) {
+    for (const { id } of await findRewriteMatches(index, own, i)) link(i, id);
+    await pause(++done);
   }
 }
 

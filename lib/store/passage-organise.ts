@@ -21,15 +21,17 @@
 //    its pairs or its lookup say so, and a page stored before becomes one when a pending page it
 //    shares with, or rewrites, was seen before it on another site. A page looked up joins the
 //    groups of the pages it finds, as a visit would (page-groups.ts), where the whole-store regroup
-//    has not joined them (it looks rewrites up in a store of at most MAX_REWRITE_LOOKUPS pages).
+//    has not joined them. An import of more than MAX_REWRITE_LOOKUPS pages is looked up in the
+//    store's rewrite index read into memory (PackedRewriteIndex), not bucket by bucket.
 // 3. The blocks are taken off the pending list.
 import { BOILERPLATE, comparePassages } from '../index/passage-index';
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { isPassageCopyOf, isRewriteCopy, mayCopy } from '../report/copies';
-import { POSTING_BUCKETS, type BucketChange, decodeBucket, hashOf, highCounts, isFlagged } from '../index/postings';
+import { POSTING_BUCKETS, type BucketChange, decodeBucket } from '../index/postings';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
-import { bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
+import { REWRITE_MAX_PAGES, bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
+import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { tablesOf } from './design';
 import type { PageStore } from './pages';
 import { regroupAround } from './page-groups';
@@ -37,7 +39,7 @@ import { rewriteMatchesOf } from './page-rewrites';
 import { storedRecord } from './records';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from './passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
-import { NO_PLACE, PendingPlaces, Words, byBucket, withoutPages } from '../index/posting-passes';
+import { NO_PLACE, PendingPlaces, SharedPairs, Words, byBucket, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from './schema';
 import { within } from './within';
 
@@ -54,12 +56,14 @@ const RECORDS_PER_WRITE = 500;
 /** Pages looked up in the rewrite index a readonly transaction (the buckets it reads are kept until it ends). */
 const REWRITE_LOOKUPS_PER_READ = 256;
 /**
- * Organising looks the pending pages up in the rewrite index, as visits would, only for an import
- * of at most this many pages' blocks: each lookup reads a few dozen buckets, so a million would
- * take hours. Past it, the imported rewrites are listed by the popup but not counted as copies
- * (PassageOrganised.rewriteCopiesLeft says how many pages were left).
+ * Organising looks the pending pages up in the store's rewrite index, as visits would, for an
+ * import of at most this many pages' blocks: each lookup reads a few dozen buckets, so a million
+ * would take hours. Past it, the whole index is read into memory once (PackedRewriteIndex: all
+ * the pages' fingerprints, about 230 bytes a page with the postings) and the lookups read nothing.
  */
 export const MAX_REWRITE_LOOKUPS = 20_000;
+/** Groups of rewrite fingerprints read a transaction when the index is read into memory. */
+const REWRITE_GROUPS_PER_READ = 512;
 
 export interface PassageProgress {
   phase: 'passages';
@@ -75,9 +79,9 @@ export interface PassageOrganised {
   /** Pairs of pages compared, and the pages whose contentCopy changed. */
   pairs: number;
   copiesChanged: number;
-  /** Pages looked up in the rewrite index, and the pending blocks' pages whose rewrite copies were not worked out (MAX_REWRITE_LOOKUPS). */
+  /** Pages looked up in the rewrite index, and whether in the index read into memory (more than MAX_REWRITE_LOOKUPS pages pending). */
   rewriteLookups: number;
-  rewriteCopiesLeft: number;
+  rewritesInMemory: boolean;
 }
 
 async function readPending(store: PageStore): Promise<PendingPassages> {
@@ -178,7 +182,7 @@ export async function indexPending(
   await writeMarks(store, places);
   await indexPendingRewrites(store, blocks, passes);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
-  const { pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft } = await markCopies(store, pending, maxRewriteLookups);
+  const { pairs, copiesChanged, rewriteLookups, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 2, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
@@ -191,7 +195,7 @@ export async function indexPending(
     }
   });
   await onProgress?.({ phase: 'passages', done: steps, total: steps });
-  return { pages, fingerprints, passes, pairs, copiesChanged, rewriteLookups, rewriteCopiesLeft };
+  return { pages, fingerprints, passes, pairs, copiesChanged, rewriteLookups, rewritesInMemory };
 }
 
 /**
@@ -259,45 +263,13 @@ async function indexPendingRewrites(store: PageStore, groups: readonly number[],
 }
 
 /** Step 2 (see the top of the file); returns how many pairs were compared and how many records changed. */
-async function markCopies(store: PageStore, pending: PendingPassages, maxRewriteLookups: number): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewriteCopiesLeft'>> {
+async function markCopies(store: PageStore, pending: PendingPassages, maxRewriteLookups: number): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewritesInMemory'>> {
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
-  const firsts = new Words();
-  const seconds = new Words();
-  const boilerplate = new Set<number>();
-  await forEachBucket(store, (b, value) => {
-    const bucket = decodeBucket(value);
-    for (const { high, start: from, end } of highCounts(bucket)) {
-      const n = end - from;
-      if (n > BOILERPLATE.maxPages || isFlagged(bucket, high)) {
-        boilerplate.add(hashOf(b, high));
-        continue;
-      }
-      if (n < 2) continue;
-      const ids = bucket.ids.subarray(from, end);
-      for (let x = 0; x < n; x++) {
-        for (let y = x + 1; y < n; y++) {
-          if (!isPending(ids[x]!) && !isPending(ids[y]!)) continue;
-          firsts.push(Math.min(ids[x]!, ids[y]!));
-          seconds.push(Math.max(ids[x]!, ids[y]!));
-        }
-      }
-    }
-  });
-  // the pairs sharing two hashes or more
-  const n = firsts.length;
-  const keys = new BigUint64Array(n);
-  const a = firsts.view();
-  const b = seconds.view();
-  for (let i = 0; i < n; i++) keys[i] = (BigInt(a[i]!) << 32n) | BigInt(b[i]!);
-  keys.sort();
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && keys[j] === keys[i]) j++;
-    if (j - i >= 2) pairs.push([Number(keys[i]! >> 32n), Number(keys[i]! & 0xffffffffn)]);
-    i = j;
-  }
+  const shared = new SharedPairs(isPending, BOILERPLATE.maxPages);
+  await forEachBucket(store, (b, value) => shared.add(b, decodeBucket(value)));
+  const { boilerplate } = shared;
+  const pairs = shared.sharingTwo();
 
   // each pair compared from both sides, as a lookup of either page would (boilerplate judged on its own hashes)
   const ids = [...new Set(pairs.flat())].sort((x, y) => x - y);
@@ -316,12 +288,13 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
       if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
     }
   }
-  // the rewrites: the pending pages' lookups, then those of the later pages they find (none past maxRewriteLookups)
+  // the rewrites: the pending pages' lookups, then those of the later pages they find that are not pending (each pending page was looked up)
   const pendingIds = [...pendingBlocks(pending)].flatMap((block) => Array.from({ length: PASSAGE_GROUP_PAGES }, (_, slot) => block * PASSAGE_GROUP_PAGES + slot));
-  const lookUp = pendingIds.length <= maxRewriteLookups;
-  const looked = lookUp ? await rewriteLookups(store, pendingIds) : new Map<number, RewriteLookup>();
-  const later = new Set([...looked.values()].flatMap(({ makes }) => makes).filter((id) => !looked.has(id)));
-  for (const [id, lookup] of await rewriteLookups(store, [...later])) looked.set(id, lookup);
+  const inMemory = pendingIds.length > maxRewriteLookups ? await packedRewriteIndex(store) : undefined;
+  const { found: looked, count: lookups } = await rewriteLookups(store, pendingIds, inMemory);
+  const later = new Set([...looked.values()].flatMap(({ makes }) => makes).filter((id) => !isPending(id)));
+  const again = await rewriteLookups(store, [...later], inMemory);
+  for (const [id, lookup] of again.found) looked.set(id, lookup);
   for (const [id, { isCopy }] of looked) copy.set(id, isCopy || copy.get(id) === true);
   // pending pages get exactly what the pairs and lookups say; pages stored before only become copies here
   const changed = [...copy].filter(([id, isCopy]) => {
@@ -353,31 +326,63 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
       }
     });
   }
-  return { pairs: pairs.length, copiesChanged: changed.length, rewriteLookups: looked.size, rewriteCopiesLeft: lookUp ? 0 : pendingIds.length };
+  return { pairs: pairs.length, copiesChanged: changed.length, rewriteLookups: lookups + again.count, rewritesInMemory: inMemory !== undefined };
+}
+
+/** The store's whole rewrite index in memory: every page's fingerprints, REWRITE_GROUPS_PER_READ groups a readonly transaction. */
+async function packedRewriteIndex(store: PageStore): Promise<PackedRewriteIndex> {
+  const index = new PackedRewriteIndex(REWRITE_MAX_PAGES);
+  let after = -1;
+  for (;;) {
+    const tx = store.db.transaction('rewrites', 'readonly');
+    const range = IDBKeyRange.lowerBound(after, true);
+    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range, REWRITE_GROUPS_PER_READ), tx.store.getAll(range, REWRITE_GROUPS_PER_READ)]));
+    keys.forEach((group, i) => {
+      let slots: (Uint8Array | undefined)[];
+      try {
+        slots = decodeRewriteGroup(group, values[i]);
+      } catch {
+        return; // a damaged group: its pages link nothing, as their lookups in the store would fail
+      }
+      slots.forEach((bytes, slot) => {
+        if (bytes !== undefined) index.add(group * PASSAGE_GROUP_PAGES + slot, bytes);
+      });
+    });
+    if (keys.length < REWRITE_GROUPS_PER_READ) break;
+    after = keys.at(-1)!;
+  }
+  index.seal();
+  return index;
 }
 
 /**
- * The pages of `ids` with rewrite fingerprints, each looked up in the rewrite index as a visit
- * would: its record, whether it is a rewrite copy, and the later pages of other sites it finds
- * (which it may make copies).
+ * The pages of `ids` with rewrite fingerprints, each looked up in the rewrite index (the store's,
+ * or `inMemory`) as a visit would: its record, whether it is a rewrite copy, and the later pages
+ * of other sites it finds (which it may make copies). `found` keeps only the lookups that can
+ * change something (a match, or a record marked contentCopy), so that a million lookups do not
+ * hold a million records; `count` is every lookup made.
  */
-async function rewriteLookups(store: PageStore, ids: readonly number[]): Promise<Map<number, RewriteLookup>> {
-  const out = new Map<number, RewriteLookup>();
+async function rewriteLookups(store: PageStore, ids: readonly number[], inMemory: PackedRewriteIndex | undefined): Promise<{ found: Map<number, RewriteLookup>; count: number }> {
+  const found = new Map<number, RewriteLookup>();
+  let count = 0;
   for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
     await store.read((rows, _tx, _passages, rewrites) =>
       // a chunk's lookups at once: their reads overlap in the transaction
       Promise.all(
         ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
-          const [record, own] = await Promise.all([rows.get(id), rewrites.fingerprintsOf(id)]);
+          const source = inMemory ?? rewrites;
+          const [record, own] = await Promise.all([rows.get(id), source.fingerprintsOf(id)]);
           if (record === undefined || own === undefined) return;
-          const matches = await rewriteMatchesOf(rows, rewrites, own, id);
+          count++;
+          const matches = await rewriteMatchesOf(rows, source, own, id);
+          if (matches.length === 0 && record.contentCopy !== true) return; // no copy, nothing to fold
           const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
-          out.set(id, { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded });
+          found.set(id, { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded });
         }),
       ),
     );
   }
-  return out;
+  return { found, count };
 }
 
 interface RewriteLookup {

@@ -4,23 +4,23 @@
 // when many pages change at once.
 //
 // The pass reads every record (URL, site, fingerprints, first seen: about 100 bytes each in
-// memory), finds every near-duplicate pair through an in-memory permuted-block index (MemoryIndex,
-// the same tables as the store's) and, in a store of at most MAX_REWRITE_LOOKUPS pages, every
-// rewrite link, each page looked up among the others' rewrite fingerprints as a visit would (past
-// it the lookups take too long: groups are of near-duplicates only, rewriteLinksSkipped, and
-// organising an import joins its own rewrites: passage-organise.ts), joins them by union-find,
+// memory) and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 230 bytes a page
+// with the postings), finds every near-duplicate pair through an in-memory permuted-block index
+// (MemoryIndex, the same tables as the store's) and every rewrite link, each page looked up among
+// the others' rewrite fingerprints as a visit would, joins them by union-find,
 // and writes the group fields of the records whose fields change, a batch per transaction. It
 // yields to the event loop every SLICE_MS so that the context running it (a page, or the worker)
 // keeps answering. A record recorded or changed during the pass keeps what PageStore.record gave
 // it: a batch only writes a record whose simhash is still the one the pass read.
 import { type Fingerprint, fingerprintFromHex } from '../fingerprint/bits';
 import { UnionFind } from '../report/clusters';
-import type { RewriteFingerprints } from '../fingerprint/rewrites';
 import { type GroupMember, areNearDuplicates, changedGroupFields, lookUpRewriteLinks } from '../report/groups';
 import { MemoryIndex } from '../index/near';
+import { PackedRewriteIndex } from '../index/packed-rewrites';
+import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { chooseDesign, designTables } from '../index/tables';
 import { keepDesignFitted } from './migrate';
-import { MAX_REWRITE_LOOKUPS, type PassageOrganised, indexPending } from './passage-organise';
+import { type PassageOrganised, indexPending } from './passage-organise';
 import type { PageReader, PageStore } from './pages';
 import { checkOf, storedRecord } from './records';
 import { compactTables } from './migrate';
@@ -40,8 +40,6 @@ export interface RegroupOptions {
   batchSize?: number;
   /** Called after each slice of work; throwing stops the pass (meta stays incomplete). */
   onProgress?: (progress: RegroupProgress) => void | Promise<void>;
-  /** Rewrite links are looked up only in a store of at most this many pages (default MAX_REWRITE_LOOKUPS). */
-  maxRewriteLookups?: number;
 }
 
 export interface RegroupResult {
@@ -51,8 +49,8 @@ export interface RegroupResult {
   groups: number;
   /** Records whose group fields were rewritten. */
   rewritten: number;
-  /** The store held more than maxRewriteLookups pages: its groups are of near-duplicates only. */
-  rewriteLinksSkipped: boolean;
+  /** Pages looked up among the others' rewrite fingerprints (those that have them). */
+  rewriteLookups: number;
 }
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -73,20 +71,19 @@ export async function needsRegroup(store: PageReader, k: number): Promise<boolea
  * it leaves {k, complete: false} and every record with the group fields of before or after: run
  * it again. Visits during the pass keep the groups with the new k.
  */
-export async function regroupAll(store: PageStore, k: number, { batchSize = 2000, onProgress, maxRewriteLookups = MAX_REWRITE_LOOKUPS }: RegroupOptions = {}): Promise<RegroupResult> {
+export async function regroupAll(store: PageStore, k: number, { batchSize = 2000, onProgress }: RegroupOptions = {}): Promise<RegroupResult> {
   if (!Number.isInteger(k) || k < 0 || k > 8) throw new RangeError(`k must be an integer from 0 to 8: got ${k}`);
   await setGroupsState(store, { k, complete: false });
   const total = await store.count();
-  const lookUpRewrites = total <= maxRewriteLookups;
 
-  // 1. read (and each page's rewrite fingerprints, if they are to be looked up; damaged ones link nothing)
+  // 1. read, and each page's rewrite fingerprints, under its node's index (damaged ones link nothing)
   const nodes: (GroupMember & { group: string | undefined; copySite: string | undefined; simhashHex: string })[] = [];
-  const rewriteFingerprints: (RewriteFingerprints | undefined)[] = [];
+  const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES);
   let after: number | undefined;
   for (;;) {
     const [chunk, kept] = await store.read(async (rows, _tx, _passages, rewrites) => {
       const records = await rows.pagesAfter(after, batchSize);
-      return [records, lookUpRewrites ? await Promise.all(records.map((r) => rewrites.fingerprintsOf(r.id).catch(() => undefined))) : []] as const;
+      return [records, await Promise.all(records.map((r) => rewrites.bytesOf(r.id).catch(() => undefined)))] as const;
     });
     for (const [j, record] of chunk.entries()) {
       let simhash: Fingerprint;
@@ -97,8 +94,9 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
       } catch {
         continue; // unreadable: in no group
       }
+      const bytes = kept[j];
+      if (bytes !== undefined) rewriteIndex.add(nodes.length, bytes);
       nodes.push({ url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: record.simhash });
-      rewriteFingerprints.push(kept[j]);
     }
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
     if (chunk.length < batchSize) break;
@@ -113,7 +111,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   let sliceStart = Date.now();
   const pauseIfDue = async (done: number): Promise<void> => {
     if (Date.now() - sliceStart < SLICE_MS) return;
-    await onProgress?.({ phase: 'comparing', done, total: lookUpRewrites ? 2 * nodes.length : nodes.length }); // the near-duplicates, then the rewrites
+    await onProgress?.({ phase: 'comparing', done, total: nodes.length + rewriteIndex.size }); // the near-duplicates, then the rewrites
     await nextTick();
     sliceStart = Date.now();
   };
@@ -124,7 +122,8 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
     await pauseIfDue(i + 1);
   }
   // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
-  if (lookUpRewrites) await lookUpRewriteLinks(rewriteFingerprints, (i, j) => sets.union(i, j), (done) => pauseIfDue(nodes.length + done));
+  rewriteIndex.seal();
+  await lookUpRewriteLinks(rewriteIndex, (i, j) => sets.union(i, j), (done) => pauseIfDue(nodes.length + done));
 
   // 3. the fields each record should have, with the simhash they were worked out from
   const { groups, changes: fieldsOf } = changedGroupFields(nodes, sets);
@@ -158,7 +157,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   }
 
   await setGroupsState(store, { k, complete: true });
-  return { k, pages: nodes.length, groups, rewritten, rewriteLinksSkipped: !lookUpRewrites };
+  return { k, pages: nodes.length, groups, rewritten, rewriteLookups: rewriteIndex.size };
 }
 
 export interface OrganiseProgress {

@@ -1,0 +1,126 @@
+// The rewrite index of a whole store in memory, packed: the pages' fingerprint bytes (as stored,
+// lib/fingerprint/rewrite-codec.ts) in one buffer, and the postings of their index hashes in one
+// array ordered by key (a counting sort). About 120 bytes a page for the bytes and 4 a posting (28
+// postings a page on average), and 8 bytes an id for counting a lookup's holders: some 240 MB for
+// a million pages, where RewriteIndex's maps of
+// decoded fingerprints would take several times that. Organising an import of many pages and the
+// whole-store regroup look every page up here, through findRewriteMatches as a visit looks a page
+// up in the store: the same postings (each index hash's 20 bits are its key) and the same
+// fingerprints, so the same matches.
+import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
+import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
+import { Words } from './posting-passes';
+import { DenseHolderCounter, type RewriteSource } from './rewrite-index';
+
+/** A stored hash is cut to this many bits (its low bits are zero): the whole of it is its key. */
+const KEY_BITS = REWRITE_PARAMS.sample.bits;
+const KEY_SHIFT = 32 - KEY_BITS;
+
+export class PackedRewriteIndex implements RewriteSource {
+  readonly indexShare = REWRITE_RULE.indexShare;
+  private bytes = new Uint8Array(1 << 16);
+  private used = 0;
+  private readonly ids = new Words();
+  /** Where each page's bytes end in `bytes`. */
+  private readonly ends = new Words();
+  /** Before seal: index hashes a key (at key + 1); after: where each key's holders start in `holders`. */
+  private readonly starts = new Uint32Array((1 << KEY_BITS) + 1);
+  private holders: Uint32Array | undefined;
+  /** A lookup's counts of holders, by id (set by seal). */
+  counter: DenseHolderCounter | undefined;
+
+  /** A hash on more pages than `maxPages` is left out of lookups (lib/index/rewrite-store.ts REWRITE_MAX_PAGES). */
+  constructor(readonly maxPages: number) {}
+
+  /** Pages added. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /**
+   * Adds page `id` (ids ascending) with its fingerprints' bytes, copied. Bytes that are not
+   * fingerprints are not added (false): a damaged page links nothing, as its lookup would fail.
+   */
+  add(id: number, bytes: Uint8Array): boolean {
+    if (this.holders !== undefined) throw new Error('PackedRewriteIndex: a page was added after seal');
+    if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) throw new RangeError(`a page id must be a 32-bit count: got ${id}`);
+    if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`pages are added in ascending id order: ${id} after ${this.ids.data[this.ids.length - 1]}`);
+    let fingerprints: RewriteFingerprints;
+    try {
+      fingerprints = decodeRewriteBytes(bytes);
+    } catch {
+      return false;
+    }
+    if (this.used + bytes.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.used + bytes.length));
+      grown.set(this.bytes.subarray(0, this.used));
+      this.bytes = grown;
+    }
+    this.bytes.set(bytes, this.used);
+    this.used += bytes.length;
+    this.ids.push(id);
+    this.ends.push(this.used);
+    const own = indexHashes(fingerprints, this.indexShare);
+    for (let i = 0; i < own.length; i++) this.starts[(own[i]! >>> KEY_SHIFT) + 1]!++;
+    return true;
+  }
+
+  /** Builds the postings; call once, after the last page, before the first lookup. */
+  seal(): void {
+    if (this.holders !== undefined) throw new Error('PackedRewriteIndex: sealed twice');
+    const keys = 1 << KEY_BITS;
+    for (let key = 0; key < keys; key++) this.starts[key + 1]! += this.starts[key]!;
+    const holders = new Uint32Array(this.starts[keys]!);
+    const next = this.starts.slice(0, keys);
+    const ids = this.ids.view();
+    // a page's index hashes are distinct, and pages come in id order: each key's holders ascend, each page once
+    for (let p = 0; p < ids.length; p++) {
+      const own = indexHashes(this.decode(p), this.indexShare);
+      for (let i = 0; i < own.length; i++) holders[next[own[i]! >>> KEY_SHIFT]!++] = ids[p]!;
+    }
+    this.holders = holders;
+    this.counter = new DenseHolderCounter(ids.length === 0 ? 0 : ids[ids.length - 1]!);
+  }
+
+  /** Each page's id and fingerprints, in id order. */
+  *pages(): Generator<[id: number, fingerprints: RewriteFingerprints]> {
+    const ids = this.ids.view();
+    for (let p = 0; p < ids.length; p++) yield [ids[p]!, this.decode(p)];
+  }
+
+  postingsOf(hashes: ArrayLike<number>): Map<number, Uint32Array> {
+    const holders = this.sealed();
+    const out = new Map<number, Uint32Array>();
+    for (let i = 0; i < hashes.length; i++) {
+      const h = hashes[i]!;
+      if (out.has(h)) continue;
+      const key = h >>> KEY_SHIFT; // as the store's postings (rewrite-store.ts keyOf)
+      const start = this.starts[key]!;
+      const end = this.starts[key + 1]!;
+      if (end > start) out.set(h, holders.subarray(start, end));
+    }
+    return out;
+  }
+
+  fingerprintsOf(id: number): RewriteFingerprints | undefined {
+    const ids = this.ids.view();
+    let low = 0;
+    let high = ids.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (ids[mid]! < id) low = mid + 1;
+      else high = mid;
+    }
+    return low < ids.length && ids[low] === id ? this.decode(low) : undefined;
+  }
+
+  private decode(p: number): RewriteFingerprints {
+    const ends = this.ends.data;
+    return decodeRewriteBytes(this.bytes.subarray(p === 0 ? 0 : ends[p - 1]!, ends[p]!));
+  }
+
+  private sealed(): Uint32Array {
+    if (this.holders === undefined) throw new Error('PackedRewriteIndex: looked up before seal');
+    return this.holders;
+  }
+}

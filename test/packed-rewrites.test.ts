@@ -1,0 +1,108 @@
+// PackedRewriteIndex (lib/index/packed-rewrites.ts) against RewriteIndex, the maps that
+// test/rewrites.test.ts checks against comparing every pair: the same postings, the same
+// fingerprints, the same matches for every page.
+import { describe, expect, it } from 'vitest';
+import { REWRITE_RULE, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
+import { decodeRewriteBytes, encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
+import { PackedRewriteIndex } from '../lib/index/packed-rewrites';
+import { DenseHolderCounter, RewriteIndex, findRewriteMatches } from '../lib/index/rewrite-index';
+import { randomRewritePages } from './support/rewrite-pages';
+
+/** Pages of several caps (at most the store's 64) and languages. */
+const pages = (seed: number, count: number): RewriteFingerprints[] => randomRewritePages(seed, count, { caps: [16, 32, 64], languages: ['en', 'es', 'zh'] });
+
+const matchText = (m: Awaited<ReturnType<typeof findRewriteMatches>>[number]): string =>
+  `${m.id} ${m.comparison.shared} ${m.comparison.aInB} ${m.comparison.bInA} ${m.translated} ${m.lang} ${m.shared.join(',')}`;
+
+describe('PackedRewriteIndex', () => {
+  it.each([
+    [1, Infinity, Infinity],
+    [2, 20, Infinity],
+    [3, 15, 50],
+    [4, 100, 3],
+  ])('seed %i, maxPages %s, maxCandidates %s: every page\'s lookup, postings and fingerprints are the maps\'', async (seed, maxPages, maxCandidates) => {
+    const all = pages(seed, 120);
+    const ids = all.map((_, i) => 5 + 4 * i + (i % 3)); // ascending, with gaps
+    const maps = new RewriteIndex(maxPages, REWRITE_RULE.indexShare);
+    const packed = new PackedRewriteIndex(maxPages);
+    all.forEach((f, i) => {
+      maps.add(ids[i]!, f);
+      expect(packed.add(ids[i]!, encodeRewriteBytes(f))).toBe(true);
+    });
+    packed.seal();
+    expect(packed.size).toBe(all.length);
+    expect([...packed.pages()].map(([id]) => id)).toEqual(ids);
+    let matched = 0;
+    for (const [i, own] of all.entries()) {
+      const id = ids[i]!;
+      expect(packed.fingerprintsOf(id)).toEqual(decodeRewriteBytes(encodeRewriteBytes(own)));
+      const asked = Array.from(own.hashes);
+      const postings = (m: ReadonlyMap<number, ArrayLike<number>>): [number, number[]][] => [...m].map(([h, holders]) => [h, Array.from(holders)] as [number, number[]]).sort((a, b) => a[0] - b[0]);
+      expect(postings(packed.postingsOf(asked))).toEqual(postings(maps.postingsOf(asked)));
+      const want = (await findRewriteMatches(maps, own, id, { maxCandidates })).map(matchText);
+      expect((await findRewriteMatches(packed, own, id, { maxCandidates })).map(matchText)).toEqual(want);
+      matched += want.length;
+    }
+    expect(matched).toBeGreaterThan(0); // the pages link
+    // ids between, before and after those added have no fingerprints
+    for (const id of [0, 4, 6, ids.at(-1)! + 1]) expect(packed.fingerprintsOf(id)).toBeUndefined();
+  });
+
+  it('a hash on more than maxPages pages is left out of the lookups, as the maps leave it', async () => {
+    const hashes = Uint32Array.from([1, 2, 3, 4, 5, 6, 7, 8].map((h) => h * 4096));
+    const page = (n: number): RewriteFingerprints => ({ hashes: hashes.slice(0, n), limit: 2 ** 32, anchors: n, lang: 'en' });
+    const packed = new PackedRewriteIndex(2);
+    [8, 8, 2].forEach((n, id) => packed.add(id, encodeRewriteBytes(page(n))));
+    packed.seal();
+    // hashes 1 and 2 are on three pages (more than 2): pages 0 and 1 share the six others
+    expect((await findRewriteMatches(packed, page(8), 0)).map((m) => [m.id, m.comparison.shared])).toEqual([[1, 6]]);
+    // page 2 holds only those two: it finds nothing
+    expect(await findRewriteMatches(packed, page(2), 2)).toEqual([]);
+    const maps = new RewriteIndex(2);
+    [8, 8, 2].forEach((n, id) => maps.add(id, page(n)));
+    expect((await findRewriteMatches(maps, page(8), 0)).map((m) => [m.id, m.comparison.shared])).toEqual([[1, 6]]);
+  });
+
+  it('refuses pages out of order, pages after seal and lookups before it; damaged bytes add nothing', () => {
+    const f = pages(9, 1)[0]!;
+    const packed = new PackedRewriteIndex(100);
+    expect(packed.add(7, encodeRewriteBytes(f))).toBe(true);
+    expect(() => packed.add(7, encodeRewriteBytes(f))).toThrow('ascending id order');
+    expect(() => packed.add(-1, encodeRewriteBytes(f))).toThrow('32-bit count');
+    expect(() => packed.postingsOf(f.hashes)).toThrow('before seal');
+    expect(packed.add(8, Uint8Array.of(1, 2))).toBe(false);
+    expect(packed.add(9, encodeRewriteBytes(f))).toBe(true);
+    packed.seal();
+    expect(packed.size).toBe(2);
+    expect(packed.fingerprintsOf(8)).toBeUndefined();
+    expect([...(packed.postingsOf(f.hashes).values())].map((ids) => Array.from(ids))).toEqual(Array.from({ length: packed.postingsOf(f.hashes).size }, () => [7, 9]));
+    expect(packed.postingsOf(f.hashes).size).toBeGreaterThan(0);
+    expect(() => packed.add(10, encodeRewriteBytes(f))).toThrow('after seal');
+    expect(() => packed.seal()).toThrow('sealed twice');
+  });
+});
+
+describe('DenseHolderCounter', () => {
+  const sorted = (pairs: [number, number][]): [number, number][] => [...pairs].sort((a, b) => a[0] - b[0]);
+
+  it.each([
+    { lists: [], min: 1, want: [] },
+    { lists: [[1, 2, 3], [2, 3], [3]], min: 1, want: [[1, 1], [2, 2], [3, 3]] },
+    { lists: [[1, 2, 3], [2, 3], [3]], min: 2, want: [[2, 2], [3, 3]] },
+    { lists: [[0, 9], [9], [0]], min: 2, want: [[0, 2], [9, 2]] },
+    { lists: [[5], [6]], min: 2, want: [] },
+  ])('counts $lists with min $min', ({ lists, min, want }) => {
+    expect(sorted(new DenseHolderCounter(9).count(lists.map((l) => Uint32Array.from(l)), min))).toEqual(want);
+  });
+
+  it('starts each call afresh, counts more ids than its first list of them holds, and refuses ids past its range', () => {
+    const counter = new DenseHolderCounter(5000);
+    expect(sorted(counter.count([[1, 2], [2]], 1))).toEqual([[1, 1], [2, 2]]);
+    expect(sorted(counter.count([[2]], 1))).toEqual([[2, 1]]); // not 3: the last call's counts are gone
+    const many = Array.from({ length: 3000 }, (_, i) => i);
+    expect(counter.count([many, many.filter((i) => i % 2 === 0)], 2).length).toBe(1500);
+    expect(counter.count([many], 1).length).toBe(3000);
+    expect(() => counter.count([[5001]], 1)).toThrow('not from 0 to 5000');
+    expect(() => counter.count([[-1]], 1)).toThrow('not from 0 to 5000');
+  });
+});
