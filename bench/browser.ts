@@ -80,6 +80,7 @@ import { type ExtensionSession, type Site, CHROMIUM_PATH, launchWithExtension, s
 import { max, median, percentile } from './stats';
 import { type ScriptTasks, type TraceEvent, TRACE_CATEGORIES, contentScriptTasks } from './main-thread';
 import { type SyntheticHistory, writeSyntheticHistory } from './synthetic-history';
+import { rewriteFolding } from './rewrite-folding';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXTENSION_DIR = resolve(ROOT, process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3');
@@ -278,6 +279,20 @@ function cpuBetween(before: ProcInfo[], after: ProcInfo[]): [string, number][] {
   const byKind = new Map<string, number>();
   for (const p of after) byKind.set(p.kind, (byKind.get(p.kind) ?? 0) + p.cpu - (start.get(p.pid) ?? 0));
   return [...byKind].filter(([, cpu]) => cpu >= 0.05).sort((a, b) => b[1] - a[1]);
+}
+
+/** Each Chromium process kind's largest peak resident memory (VmHWM in /proc/PID/status), the largest first. */
+function peakResident(): [string, number][] {
+  const byKind = new Map<string, number>();
+  for (const p of chromiumProcesses()) {
+    try {
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'))?.[1] ?? NaN);
+      if (Number.isFinite(kb)) byKind.set(p.kind, Math.max(byKind.get(p.kind) ?? 0, kb * 1024));
+    } catch {
+      // gone
+    }
+  }
+  return [...byKind].sort((a, b) => b[1] - a[1]);
 }
 
 /** CPU seconds the whole machine has spent busy since boot (/proc/stat). */
@@ -967,6 +982,14 @@ async function main(): Promise<void> {
       log(`  the same by thread (≥ 0.5 s)    ${(imp['threadsSaving'] as [string, number][]).map(([k, c]) => `${k} ${s(c)}`).join('; ')}`);
       log(`  the rest of the machine         ${s(imp['otherCpu'] as number)} of CPU in other processes over the import; mean load average ${(imp['meanLoad'] as number).toFixed(1)}`);
       log(`  history page's main thread      script ${s(imp['historyScriptS'] as number)}, all tasks ${s(imp['historyTaskS'] as number)} (CDP Performance.getMetrics ScriptDuration, TaskDuration)`);
+      const peaks = peakResident();
+      results['peakResident'] = peaks;
+      log(`  peak resident memory (VmHWM)    ${peaks.map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join('; ')}  (each process's most since it started: the import and organising, for the extension renderer)`);
+      if (REWRITES && imp['finalState'] === 'done') {
+        const folding = await rewriteFolding(historyPage, history.rewrites);
+        results['rewriteFolding'] = folding;
+        log(`  planted rewrites, after organising  ${int(folding.folded)} of ${int(folding.located)} in their original's group (the history page folds them); the later-seen page of ${int(folding.laterMarkedCopy)} marked a copy (Sites that copy); ${int(folding.planted)} planted, ${int(folding.located)} found in the store at their lines' ids`);
+      }
 
       // 2. Bytes per page
       await sleep(2000);

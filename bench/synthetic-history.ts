@@ -82,7 +82,7 @@ export interface SyntheticHistory {
   meanWords: number;
   meanFingerprints: number;
   /** Every planted rewrite (a page keeping REWRITE_KEPT of an earlier page's pairs of rare words, its own words otherwise), in file order; none without rewrites. */
-  rewrites: { copy: string; original: string }[];
+  rewrites: { copy: string; original: string; copyLine: number; originalLine: number }[];
   /** Bytes of the lines' `,"rewrites":"…"` fields, all pages together, and rewrite hashes a page on average. */
   rewriteBytes: number;
   meanRewriteHashes: number;
@@ -346,7 +346,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
   // the rewrites' own draws, apart, so that the pages' other fields are the same with and without them
   const rewriteRandom = mulberry32(fmix32(seed ^ 0x165667b1));
   const wordsOf = new Uint16Array(pages);
-  const rewriteAt: { copy: string; original: number }[] = [];
+  const rewriteAt: { copy: string; original: number; line: number }[] = [];
   let rewriteBytes = 0;
   let rewriteHashes = 0;
   const random = mulberry32(seed);
@@ -457,7 +457,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
         if (hostOf[original] !== host) {
           const theirs = rewritePairs(seed, original, wordsOf[original]!);
           pairs = [...theirs.filter(() => rewriteRandom() < REWRITE_KEPT), ...pairs.slice(0, Math.round(pairs.length * (1 - REWRITE_KEPT)))];
-          rewriteAt.push({ copy: url, original });
+          rewriteAt.push({ copy: url, original, line: i });
         }
       }
       const field = rewriteField(pairs);
@@ -503,7 +503,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     meanWords: words / pages,
     meanFingerprints: fingerprints / pages,
     passageBytes,
-    rewrites: rewriteAt.map((r) => ({ copy: r.copy, original: urls.get(r.original)! })),
+    rewrites: rewriteAt.map((r) => ({ copy: r.copy, original: urls.get(r.original)!, copyLine: r.line, originalLine: r.original })),
     rewriteBytes,
     meanRewriteHashes: rewriteHashes / pages,
   };

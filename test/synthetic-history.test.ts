@@ -134,6 +134,8 @@ describe('writeSyntheticHistory', () => {
       const original = rewritesOf.get(r.original)!;
       expect(isRewritePair(compareRewrites(copy, original)), r.copy).toBe(true);
       expect(byUrl.get(r.copy)!.line.site).not.toBe(byUrl.get(r.original)!.line.site);
+      // the pages' lines (0 = the first page, after the header): where bench:browser finds them in the store
+      expect([raw[r.copyLine]!.url, raw[r.originalLine]!.url]).toEqual([r.copy, r.original]);
     }
     // pages that rewrite nothing: no pair among a sample of them
     const plain = raw.filter((line) => !history.rewrites.some((r) => r.copy === line.url || r.original === line.url)).slice(0, 300);
