@@ -654,7 +654,8 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     if (state === 'done' || state === 'failed') break;
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
-      progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}`);
+      const renderer = chromiumProcesses().filter((p) => p.kind.startsWith('extension renderer')).reduce((sum, p) => sum + p.rssBytes, 0);
+      progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}; extension renderer resident ${mb(renderer)}`);
     }
     if (performance.now() - wallStart > 4 * 3600_000) throw new Error('the import did not finish within 4 hours');
   }
