@@ -64,7 +64,7 @@ const QUALITY = '2026-11-27-quality-index.txt';
 const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
 const PEERS = '2026-11-27-peers.txt';
 const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
-const MILLION = '2026-11-28-1m-places.txt';
+const MILLION = '2026-11-28-1m-packed-3.txt';
 const BROWSER_REWRITES = '2026-11-27-browser-quality-rewrites-also-in.txt';
 
 /** The Chromium column of bench:browser-quality's partial-copy table, for `kind`. */
@@ -188,6 +188,15 @@ export const FIGURES: Figure[] = [
     measured: (o) => {
       const [found, planted] = find(o, /^\s+rewrites\s+(\d+)\/(\d+) planted rewrites found/);
       return `${found} of ${planted}`;
+    },
+  },
+  {
+    figure: 'planted rewrites in their original\'s group after organising that import (the history page folds them)',
+    target: '',
+    source: MILLION,
+    measured: (o) => {
+      const [folded, located] = find(o, new RegExp(`planted rewrites, after organising\\s+${NUMBER} of ${NUMBER} in their original's group`));
+      return `${folded} of ${located}`;
     },
   },
   {
