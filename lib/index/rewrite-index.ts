@@ -67,7 +67,7 @@ export interface HolderCounter {
   count(lists: readonly ArrayLike<number>[], min: number): [id: number, count: number][];
 }
 
-/** Any ids: every holder listed once a list, sorted, counted by runs (a map of counts took four times as long). */
+/** Any ids: every holder listed once a list, sorted, counted by runs (no map of counts, whose every step hashes an id). */
 const sortingCounter: HolderCounter = {
   count(lists, min) {
     let total = 0;
@@ -89,9 +89,9 @@ const sortingCounter: HolderCounter = {
 
 /**
  * Ids from 0 to maxId: a count per id, reset by a stamp of the call rather than cleared (8 bytes an
- * id, kept between calls), so a call costs one step a holder: the lookups of a whole store in
- * memory (PackedRewriteIndex), some two thousand holders each at a million pages, where sorting
- * them took five times as long.
+ * id, kept between calls), so a call costs one step a holder where sorting costs log n: for the
+ * lookups of a whole store in memory (PackedRewriteIndex), a million of them, each with a few
+ * hundred to a few thousand holders.
  */
 export class DenseHolderCounter implements HolderCounter {
   /** For id i: at 2i the stamp of the call that last counted it, at 2i + 1 its count in that call. */

@@ -4,7 +4,7 @@
 // when many pages change at once.
 //
 // The pass reads every record (URL, site, fingerprints, first seen: about 100 bytes each in
-// memory) and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 230 bytes a page
+// memory) and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 240 bytes a page
 // with the postings), finds every near-duplicate pair through an in-memory permuted-block index
 // (MemoryIndex, the same tables as the store's) and every rewrite link, each page looked up among
 // the others' rewrite fingerprints as a visit would, joins them by union-find,
