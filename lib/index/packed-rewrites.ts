@@ -10,6 +10,7 @@
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
 import { Words } from './posting-passes';
+import { lowerBound } from './postings';
 import { DenseHolderCounter, type RewriteSource } from './rewrite-index';
 
 /** A stored hash is cut to this many bits (its low bits are zero): the whole of it is its key. */
@@ -73,7 +74,8 @@ export class PackedRewriteIndex implements RewriteSource {
     const holders = new Uint32Array(this.starts[keys]!);
     const next = this.starts.slice(0, keys);
     const ids = this.ids.view();
-    // a page's index hashes are distinct, and pages come in id order: each key's holders ascend, each page once
+    // each page decoded again rather than its index hashes kept since add(): they would take as much as `holders`.
+    // A page's index hashes are distinct, and pages come in id order: each key's holders ascend, each page once
     for (let p = 0; p < ids.length; p++) {
       const own = indexHashes(this.decode(p), this.indexShare);
       for (let i = 0; i < own.length; i++) holders[next[own[i]! >>> KEY_SHIFT]!++] = ids[p]!;
@@ -104,14 +106,8 @@ export class PackedRewriteIndex implements RewriteSource {
 
   fingerprintsOf(id: number): RewriteFingerprints | undefined {
     const ids = this.ids.view();
-    let low = 0;
-    let high = ids.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (ids[mid]! < id) low = mid + 1;
-      else high = mid;
-    }
-    return low < ids.length && ids[low] === id ? this.decode(low) : undefined;
+    const at = lowerBound(ids, id);
+    return at < ids.length && ids[at] === id ? this.decode(at) : undefined;
   }
 
   private decode(p: number): RewriteFingerprints {

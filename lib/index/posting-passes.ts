@@ -1,6 +1,6 @@
 // What organising (lib/store/passage-organise.ts) keeps in memory between its reads and writes:
 // postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
-import { type Bucket, hashOf, heldByAnother, highCounts, idsWith, isFlagged } from './postings';
+import { type Bucket, hashOf, heldByAnother, highCounts, idsWith, isFlagged, lowerBound } from './postings';
 
 /** A growable array of 32-bit words. */
 export class Words {
@@ -86,15 +86,9 @@ export class PendingPlaces {
   /** Page `id`'s first place and count; undefined if it was not listed. */
   placesOf(id: number): { first: number; count: number } | undefined {
     const ids = this.ids.view();
-    let low = 0;
-    let high = ids.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (ids[mid]! < id) low = mid + 1;
-      else high = mid;
-    }
-    if (ids[low] !== id) return undefined;
-    return { first: this.starts.data[low]!, count: this.starts.data[low + 1]! - this.starts.data[low]! };
+    const at = lowerBound(ids, id);
+    if (ids[at] !== id) return undefined;
+    return { first: this.starts.data[at]!, count: this.starts.data[at + 1]! - this.starts.data[at]! };
   }
 
   /** Given a bucket once merged: for each posting ([high, id] in `pairs`, its place in `places`), its place is held when another page holds the hash. */

@@ -52,7 +52,7 @@ export interface Bucket {
 export const EMPTY_BUCKET: Bucket = { highs: new Uint16Array(0), ids: new Uint32Array(0), flagged: new Uint16Array(0) };
 
 /** The first index in `sorted` (ascending) whose value is at least `value`. */
-function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
+export function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
   while (from < to) {
     const mid = (from + to) >>> 1;
     if (sorted[mid]! < value) from = mid + 1;

@@ -89,13 +89,15 @@ async function readPending(store: PageStore): Promise<PendingPassages> {
   return within(tx, async () => parsePending(await tx.store.get('passagePending')));
 }
 
-/** Calls `each` with every bucket of the postings in order, as its value (BUCKETS_PER_SCAN a readonly transaction). */
-async function forEachBucket(store: PageStore, each: (bucket: number, value: Uint8Array) => void): Promise<void> {
-  for (let start = 0; start < POSTING_BUCKETS; start += BUCKETS_PER_SCAN) {
-    const range = IDBKeyRange.bound(start, start + BUCKETS_PER_SCAN - 1);
-    const tx = store.db.transaction('postings', 'readonly');
-    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range), tx.store.getAll(range)]));
-    keys.forEach((b, i) => each(b, values[i]!));
+/** Calls `each` with every value of a store of byte values by number (the postings' buckets, the rewrite groups), in key order, `perRead` a readonly transaction. */
+async function forEachValue(store: PageStore, name: 'postings' | 'rewrites', perRead: number, each: (key: number, value: Uint8Array) => void): Promise<void> {
+  for (let after = -1; ; ) {
+    const range = IDBKeyRange.lowerBound(after, true);
+    const tx = store.db.transaction(name, 'readonly');
+    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range, perRead), tx.store.getAll(range, perRead)]));
+    keys.forEach((key, i) => each(key, values[i]!));
+    if (keys.length < perRead) return;
+    after = keys.at(-1)!;
   }
 }
 
@@ -267,7 +269,7 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
   const shared = new SharedPairs(isPending, BOILERPLATE.maxPages);
-  await forEachBucket(store, (b, value) => shared.add(b, decodeBucket(value)));
+  await forEachValue(store, 'postings', BUCKETS_PER_SCAN, (b, value) => shared.add(b, decodeBucket(value)));
   const { boilerplate } = shared;
   const pairs = shared.sharingTwo();
 
@@ -332,25 +334,17 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
 /** The store's whole rewrite index in memory: every page's fingerprints, REWRITE_GROUPS_PER_READ groups a readonly transaction. */
 async function packedRewriteIndex(store: PageStore): Promise<PackedRewriteIndex> {
   const index = new PackedRewriteIndex(REWRITE_MAX_PAGES);
-  let after = -1;
-  for (;;) {
-    const tx = store.db.transaction('rewrites', 'readonly');
-    const range = IDBKeyRange.lowerBound(after, true);
-    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range, REWRITE_GROUPS_PER_READ), tx.store.getAll(range, REWRITE_GROUPS_PER_READ)]));
-    keys.forEach((group, i) => {
-      let slots: (Uint8Array | undefined)[];
-      try {
-        slots = decodeRewriteGroup(group, values[i]);
-      } catch {
-        return; // a damaged group: its pages link nothing, as their lookups in the store would fail
-      }
-      slots.forEach((bytes, slot) => {
-        if (bytes !== undefined) index.add(group * PASSAGE_GROUP_PAGES + slot, bytes);
-      });
+  await forEachValue(store, 'rewrites', REWRITE_GROUPS_PER_READ, (group, value) => {
+    let slots: (Uint8Array | undefined)[];
+    try {
+      slots = decodeRewriteGroup(group, value);
+    } catch {
+      return; // a damaged group: its pages link nothing, as their lookups in the store would fail
+    }
+    slots.forEach((bytes, slot) => {
+      if (bytes !== undefined) index.add(group * PASSAGE_GROUP_PAGES + slot, bytes);
     });
-    if (keys.length < REWRITE_GROUPS_PER_READ) break;
-    after = keys.at(-1)!;
-  }
+  });
   index.seal();
   return index;
 }
