@@ -20,19 +20,14 @@ export interface RewriteFolding {
 /** Reads the blocks of the planted rewrites' pages; each page's id is its line's index (an import into an empty store numbers them so). */
 export async function rewriteFolding(page: Page, rewrites: readonly { copy: string; original: string; copyLine: number; originalLine: number }[]): Promise<RewriteFolding> {
   const blocks = [...new Set(rewrites.flatMap((r) => [r.copyLine, r.originalLine].map((id) => Math.floor(id / BLOCK_PAGES))))];
-  await page.evaluate('globalThis.__name = (f) => f'); // tsx names the inner functions through this helper
   const read = await page.evaluate(
     async ({ name, keys }) => {
+      // (no named functions in here: tsx, which runs this file, would wrap them in a helper the page lacks)
       const db = await new Promise<IDBDatabase>((ok, fail) => {
         const request = indexedDB.open(name);
         request.onsuccess = () => ok(request.result);
         request.onerror = () => fail(request.error);
       });
-      const base64 = (bytes: Uint8Array): string => {
-        let text = '';
-        for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-        return btoa(text);
-      };
       try {
         const store = db.transaction('blocks', 'readonly').objectStore('blocks');
         const values = await Promise.all(
@@ -46,7 +41,16 @@ export async function rewriteFolding(page: Page, rewrites: readonly { copy: stri
           ),
         );
         // a block is [format, deflated text, fingerprints]: the bytes cross as base64
-        return values.map((value) => (Array.isArray(value) ? value.map((part) => (part instanceof Uint8Array ? { b64: base64(part) } : part)) : value));
+        return values.map((value) =>
+          Array.isArray(value)
+            ? value.map((part) => {
+                if (!(part instanceof Uint8Array)) return part;
+                let text = '';
+                for (let i = 0; i < part.length; i += 8192) text += String.fromCharCode(...part.subarray(i, i + 8192));
+                return { b64: btoa(text) };
+              })
+            : value,
+        );
       } finally {
         db.close();
       }
