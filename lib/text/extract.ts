@@ -3,16 +3,26 @@
 // tests. The caps and the simple reading, which need no Readability, are in lib/text/reading.ts.
 import { Readability } from '@mozilla/readability';
 import { emptyPage, type Extraction, type ExtractOptions, blockText, finishReading, pageTitleOf, pastCap, pastCapsReading, withDefaults } from './reading';
+import { metadataProvenance, withCreditLine } from './provenance';
+
+/** The page being read: its address and the time of reading, for what it says of where it comes from (lib/text/provenance.ts). */
+export interface PageAt {
+  url: string;
+  now: number;
+}
 
 /**
  * Extracts the article of a document. The document is cloned first unless options.cloneFirst is
- * false: Readability mutates what it parses, and the live page must never change.
+ * false: Readability mutates what it parses, and the live page must never change. With `page`, an
+ * article also carries what the page says of where it comes from (its metadata, read before
+ * Readability changes the document, and a credit line in the article Readability found).
  */
-export function extractArticle(doc: Document, options: ExtractOptions = {}): Extraction {
+export function extractArticle(doc: Document, options: ExtractOptions = {}, page?: PageAt): Extraction {
   if (!doc.documentElement) return emptyPage();
   const settled = withDefaults(options);
+  const metadata = page === undefined ? undefined : metadataProvenance(doc, page.url, page.now);
   const past = pastCapsReading(doc, settled);
-  if (past !== null) return past;
+  if (past !== null) return past.ok && metadata !== undefined ? { ...past, provenance: metadata } : past;
   const pageTitle = pageTitleOf(doc);
   const { maxElemsToParse, maxTextChars } = settled;
   const target = settled.cloneFirst ? (doc.cloneNode(true) as Document) : doc;
@@ -29,5 +39,7 @@ export function extractArticle(doc: Document, options: ExtractOptions = {}): Ext
     return { ok: false, reason: 'no-article', title: pageTitle, message: 'No article was found on this page.' };
   }
   const title = (parsed.title ?? '').trim() || pageTitle;
-  return finishReading(title, blockText(parsed.content, maxTextChars * 2), 'readability', parsed.lang ?? null, parsed.siteName ?? null, settled);
+  const read = finishReading(title, blockText(parsed.content, maxTextChars * 2), 'readability', parsed.lang ?? null, parsed.siteName ?? null, settled);
+  if (!read.ok || page === undefined || metadata === undefined) return read;
+  return { ...read, provenance: withCreditLine(metadata, parsed.content as unknown as ParentNode, page.url) };
 }

@@ -2,6 +2,7 @@
 // for it, the simple reading a page past them gets, and the tidying of text. Kept apart from
 // lib/text/extract.ts so that the content script, which no longer runs Readability (it sends the page's
 // HTML to an extension document: lib/background/html-reader.ts), does not carry it in its bundle.
+import type { Provenance } from './provenance';
 export interface ExtractOptions {
   /** Readability stops on pages with more elements than this (0: no limit). */
   maxElemsToParse?: number;
@@ -51,6 +52,8 @@ export interface Article {
   siteName: string | null;
   /** True when the text was cut at maxTextChars. */
   truncated: boolean;
+  /** What the page says of where it comes from (lib/text/provenance.ts), when the reader asked. */
+  provenance?: Provenance;
 }
 
 export type NotArticleReason = 'no-article' | 'too-short' | 'too-large';
