@@ -33,13 +33,17 @@ const passages = (text: string[]) => {
 
 const visits = [
   // an article and two near-duplicates of it on other sites (1 and 3 bits away): one group
-  { url: 'https://news.example/mill-closes', title: 'The mill closes', simhash: fp('0123456789abcdef'), check: CHECK, passages: passages(mill), now: t0 },
+  { url: 'https://news.example/mill-closes', title: 'The mill closes', simhash: fp('0123456789abcdef'), check: CHECK, passages: passages(mill), provenance: { published: t0 - day }, now: t0 },
   { url: 'https://copy.example/2026/mill', title: 'Mill closes (copy)', simhash: fp('0123456789abcdee'), check: CHECK, passages: passages(mill), now: t0 + day },
   { url: 'https://aggregator.example/a?id=7', title: 'Mill', simhash: fp('8123456789abcdeb'), check: CHECK, passages: passages(mill.slice(0, 250)), now: t0 + 2 * day },
   // unrelated pages, one of them on the first site; the blog quotes the mill article
   { url: 'https://news.example/weather', title: 'Weather: rain', simhash: fp('fedcba9876543210'), check: fp('1111111111111111'), passages: passages(words(300)), now: t0 + 3 * day },
   { url: 'https://blog.example/ünïcode-päth', title: '标题 · título', simhash: fp('0f0f0f0f0f0f0f0f'), check: fp('2222222222222222'), passages: passages([...words(150), ...mill.slice(100, 160), ...words(150)]), now: t0 + 4 * day },
   { url: 'https://gone.example/', title: 'Forgotten', simhash: fp('3333333333333333'), check: CHECK, passages: passages(mill.slice(200)), now: t0 + 5 * day },
+  // (version 2) a partner's copy naming the article as its source by its canonical link, and a
+  // farm's copy naming it in a credit line, claiming an earlier date (it is a copy all the same)
+  { url: 'https://partner.example/mill', title: 'The mill closes (partner)', simhash: fp('0123456789abcdff'), check: CHECK, passages: passages(mill), provenance: { published: t0 - day, source: 'https://news.example/mill-closes', sourceBy: 'canonical' as const }, now: t0 + 7 * day },
+  { url: 'https://farm.example/mill', title: 'Mill!', simhash: fp('0123456789abcfef'), check: CHECK, passages: passages(mill), provenance: { published: t0 - 9 * day, source: 'https://news.example/mill-closes', sourceBy: 'credit' as const }, now: t0 + 8 * day },
 ];
 
 const factory = new IDBFactory();

@@ -29,6 +29,10 @@ describe('encodePage and decodePage', () => {
     { name: 'an unreadable simhash, kept as text', page: { ...PAGE, simhash: 'not a fingerprint', check: '' }, fingerprintBytes: null },
     { name: 'an uppercase check, kept as text', page: { ...PAGE, check: 'FEDCBA9876543210' }, fingerprintBytes: null },
     { name: 'an empty title, no visits, a date at 0', page: { ...PAGE, title: '', visits: 0, firstSeen: 0 }, fingerprintBytes: 16 },
+    { name: 'a publication time alone', page: { ...PAGE, published: 1_699_000_020_000 }, fingerprintBytes: 16 },
+    { name: 'a publication time and a canonical source', page: { ...PAGE, published: 1_699_000_000_000 - 40_000, source: 'https://origin.example/story', sourceBy: 'canonical' as const }, fingerprintBytes: 16 },
+    { name: 'a credited source without a date, on a copy in a group', page: { ...PAGE, group: 'g-1', copySite: 'www.harbour-council.example', source: 'https://origin.example/story?id=3', sourceBy: 'credit' as const }, fingerprintBytes: 16 },
+    { name: 'a content copy with a date', page: { ...PAGE, contentCopy: true as const, published: 0 }, fingerprintBytes: 16 },
   ])('give back $name exactly', ({ page, fingerprintBytes }) => {
     const stored = encodePage(page);
     expect(stored[2] instanceof Uint8Array ? stored[2].length : null).toBe(fingerprintBytes);
@@ -53,10 +57,16 @@ describe('encodePage and decodePage', () => {
   const good = encodePage({ ...PAGE, group: 'g', copySite: 'c.example' }) as unknown[];
   const with_ = (i: number, v: unknown): unknown[] => good.map((x, j) => (j === i ? v : x));
   it.each([
-    { name: 'an object', value: { url: PAGE.url }, why: 'it is not a list of 6 to 9 fields' },
-    { name: 'too short', value: good.slice(0, 5), why: 'it is not a list of 6 to 9 fields' },
-    { name: 'too long', value: [...good, 1, 'x'], why: 'it is not a list of 6 to 9 fields' },
+    { name: 'an object', value: { url: PAGE.url }, why: 'it is not a list of 6 to 12 fields' },
+    { name: 'too short', value: good.slice(0, 5), why: 'it is not a list of 6 to 12 fields' },
+    { name: 'too long', value: [...good, 1, 1, 'https://x.example/', 1, 2], why: 'it is not a list of 6 to 12 fields' },
     { name: 'a ninth field that is not 1', value: [...good, true], why: 'its ninth field is not 1' },
+    { name: 'a ninth field that is not 0 or 1 before a date', value: [...good, 2, 28_000_000], why: 'its ninth field is not 0 or 1' },
+    { name: 'a date that is text', value: [...good, 0, '2025-01-01'], why: 'its published time is not a whole number of minutes' },
+    { name: 'a fractional date', value: [...good, 0, 1.5], why: 'its published time is not a whole number of minutes' },
+    { name: 'neither a date nor a source', value: [...good, 0, null], why: 'it has neither a published time nor a source' },
+    { name: 'a source that is not an address', value: [...good, 0, null, 'javascript:alert(1)'], why: 'its source is not an http(s) address' },
+    { name: 'a twelfth field that is not 1', value: [...good, 0, null, 'https://x.example/', 'credit'], why: 'its twelfth field is not 1' },
     { name: 'a null copySite without contentCopy', value: with_(7, null), why: 'its copySite is not text' },
     { name: 'a URL that is a number', value: with_(0, 5), why: 'its URL is not text' },
     { name: 'a URL that is not a URL', value: with_(0, 'nowhere'), why: 'its URL "nowhere" is not a URL' },

@@ -65,7 +65,7 @@ describe('lib/groups', () => {
     expect(components.map((m) => m.map((x) => x.url))).toEqual([[a.url, b.url, c.url], [far.url], [refuted.url]]);
     expect(rootOf([c, b, a]).url).toBe(a.url);
     // a tie in firstSeen is broken by URL
-    expect(rootOf([{ url: 'https://z/', firstSeen: 1 }, { url: 'https://y/', firstSeen: 1 }]).url).toBe('https://y/');
+    expect(rootOf([{ url: 'https://z/', site: 'z', firstSeen: 1 }, { url: 'https://y/', site: 'y', firstSeen: 1 }]).url).toBe('https://y/');
     expect(() => rootOf([])).toThrow('at least one page');
   });
 
@@ -98,15 +98,23 @@ describe('lib/groups', () => {
   });
 
   it.each([
-    // pages, copies, mark → flagged
-    [1, 1, null, true],
-    [2, 1, null, false], // half is not "more than half"
-    [3, 2, null, true],
-    [10, 0, null, false],
-    [1, 1, 'trusted', false],
-    [10, 0, 'farm', true],
-  ] as const)('siteStanding(%i pages, %i copies, %s) flagged = %s', (pages, copies, mark, flagged) => {
-    expect(siteStanding('s.example', pages, copies, mark)).toEqual({ site: 's.example', pages, copies, mark, flagged });
+    // pages, copies, of them credited, mark → flagged, republishes with credit
+    [1, 1, 0, null, true, false],
+    [2, 1, 0, null, false, false], // half is not "more than half"
+    [3, 2, 0, null, true, false],
+    [10, 0, 0, null, false, false],
+    [1, 1, 0, 'trusted', false, false],
+    [10, 0, 0, 'farm', true, false],
+    // copies that credit their source do not count toward the flag
+    [3, 3, 3, null, false, true],
+    [3, 3, 2, null, false, true], // one uncredited copy of three pages
+    [3, 3, 1, null, true, false], // two of three
+    [4, 3, 1, null, false, true], // two of four: half is not more than half
+    [3, 3, 3, 'farm', true, false],
+    [3, 3, 0, 'trusted', false, false],
+    [2, 2, 2, 'trusted', false, true],
+  ] as const)('siteStanding(%i pages, %i copies, %i credited, %s) flagged = %s, credits its sources = %s', (pages, copies, credited, mark, flagged, creditsSources) => {
+    expect(siteStanding('s.example', pages, copies, credited, mark)).toEqual({ site: 's.example', pages, copies, credited, mark, flagged, creditsSources });
   });
 });
 
@@ -414,9 +422,9 @@ describe('the history reads', () => {
     const store = await sample();
     const standings = await readSiteStandings(store, new Map([['other.example', 'farm' as const]]));
     expect(standings).toEqual([
-      { site: 'copy2.example', pages: 1, copies: 1, mark: null, flagged: true },
-      { site: 'other.example', pages: 2, copies: 0, mark: 'farm', flagged: true },
-      { site: 'copy1.example', pages: 2, copies: 1, mark: null, flagged: false }, // half is not more than half
+      { site: 'copy2.example', pages: 1, copies: 1, credited: 0, mark: null, flagged: true, creditsSources: false },
+      { site: 'other.example', pages: 2, copies: 0, credited: 0, mark: 'farm', flagged: true, creditsSources: false },
+      { site: 'copy1.example', pages: 2, copies: 1, credited: 0, mark: null, flagged: false, creditsSources: false }, // half is not more than half
     ]);
     const evidence = await readSiteEvidence(store, 'copy1.example');
     expect(evidence.map((e) => [e.copy.url, e.original.url])).toEqual([['https://copy1.example/mill', 'https://orig.example/mill']]);

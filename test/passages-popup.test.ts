@@ -28,6 +28,7 @@ function match(over: Partial<PassageMatch> = {}): PassageMatch {
     visits: 1,
     share: 0.62,
     otherShare: 0.55,
+    original: false,
     passages: 2,
     hashes: [1, 2, 3],
     ends: [{ first: 1, lead: 0, last: 3, trail: 2 }],

@@ -356,12 +356,16 @@ describe('createRecorder', () => {
         visits: 1,
         distance: hammingDistance(a.simhash, b.simhash),
         earliest: false,
+        original: false,
       },
     ]);
+    // no page says more: the page seen first is the original
+    expect(original.original).toEqual({ url: 'https://news.example/mill', title: 'Tide mill turns again', site: 'news.example', self: true, evidence: 'seen', days: null });
 
     const copy = await report('https://copycat.example/mill?fbclid=abc');
     expect(copy).toMatchObject({ url: 'https://copycat.example/mill', state: 'recorded', earliest: false });
-    expect(copy.matches.map((m) => [m.url, m.earliest])).toEqual([['https://news.example/mill', true]]);
+    expect(copy.matches.map((m) => [m.url, m.earliest, m.original])).toEqual([['https://news.example/mill', true, true]]);
+    expect(copy.original).toMatchObject({ url: 'https://news.example/mill', self: false, evidence: 'seen' });
 
     expect(await report('https://foxes.example/study')).toMatchObject({ state: 'recorded', matches: [], earliest: false });
 
@@ -383,8 +387,8 @@ describe('createRecorder', () => {
     expect(byUrl.get('https://copycat.example/mill')).toMatchObject({ group, copySite: 'copycat.example' });
     expect(byUrl.get('https://news.example/mill')!.copySite).toBeUndefined();
     expect(byUrl.get('https://foxes.example/study')!.group).toBeUndefined();
-    expect((await report('https://copycat.example/mill')).site).toEqual({ site: 'copycat.example', pages: 1, copies: 1, mark: null, flagged: true });
-    expect((await report('https://news.example/mill')).site).toEqual({ site: 'news.example', pages: 1, copies: 0, mark: null, flagged: false });
+    expect((await report('https://copycat.example/mill')).site).toEqual({ site: 'copycat.example', pages: 1, copies: 1, credited: 0, mark: null, flagged: true, creditsSources: false });
+    expect((await report('https://news.example/mill')).site).toEqual({ site: 'news.example', pages: 1, copies: 0, credited: 0, mark: null, flagged: false, creditsSources: false });
     const everything = JSON.stringify([stored, await db.getAll('meta')]);
     for (const phrase of ['lantern light', 'sluice gates', 'Estuary Gazette', 'roadside sensors', 'hedgehogs']) expect(everything).not.toContain(phrase);
   });

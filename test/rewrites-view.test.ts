@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import type { RewriteSummary } from '../lib/protocol/messages';
+import type { OriginalSummary, RewriteSummary } from '../lib/protocol/messages';
 import { languageName, rewriteItem, rewriteList } from '../lib/ui/rewrites-view';
 import { createMarksControl } from '../lib/ui/passages-view';
 import { localizerFor } from './support/catalogues';
@@ -30,14 +30,31 @@ function rewrite(over: Partial<RewriteSummary> = {}): RewriteSummary {
     language: 'en',
     ownLanguage: 'en',
     hashes: [4096, 8192, 12288],
+    original: false,
     ...over,
   };
 }
 
-const item = (folder: 'en' | 'es' | 'zh_CN', match: RewriteSummary, ownFirstSeen = LATER): HTMLLIElement => {
+const item = (folder: 'en' | 'es' | 'zh_CN', match: RewriteSummary, ownFirstSeen = LATER, original: OriginalSummary | null = null): HTMLLIElement => {
   const { document } = parseHTML(POPUP_HTML);
-  return rewriteItem(document as unknown as Document, localizerFor(folder), match, ownFirstSeen);
+  return rewriteItem(document as unknown as Document, localizerFor(folder), match, ownFirstSeen, original);
 };
+
+describe('rewriteItem and the story\'s original', () => {
+  const original = (self: boolean): OriginalSummary => ({ url: self ? 'https://this.example/' : 'https://wrenmouth.example/mill', title: 'T', site: 's', self, evidence: 'published', days: 3 });
+  it('a rewrite of the original read later is still "a rewrite of" it, tagged Original with why', () => {
+    const entry = item('en', rewrite({ firstSeen: LATER + 1, original: true }), LATER, original(false));
+    expect(entry.dataset['kind']).toBe('rewriteOf');
+    expect(entry.querySelector('.tag-original')?.textContent).toBe('Original');
+    expect(entry.querySelector('.tag-original')?.getAttribute('data-evidence')).toBe('published');
+    expect(entry.querySelector('.original-why')?.textContent).toBe(' · published 3 days earlier');
+  });
+  it('when this page is the original, a page read before it rewrites this page', () => {
+    const entry = item('en', rewrite({ firstSeen: READ_ON }), LATER, original(true));
+    expect(entry.dataset['kind']).toBe('rewrittenAs');
+    expect(entry.querySelector('.tag-original')).toBeNull();
+  });
+});
 
 describe('rewriteItem', () => {
   it.each([

@@ -70,4 +70,14 @@ describe('databases written by earlier builds', () => {
     expect(v1.answers.pages['https://aggregator.example/a?id=7']).toMatchObject({ contentCopy: true });
     expect(v1.stores.map((s) => s.name)).toEqual(['blocks', 'meta', 'passageMarks', 'passages', 'postings', 'rewritePostings', 'rewrites', 'runs', 'siteCounts']);
   });
+
+  it('version 2 holds what its writer says: the article states its date; a partner and a farm name it as their source, credited copies of it however early the farm dates itself', () => {
+    const v2 = fixtures[1]!;
+    expect(v2.answers.pages['https://news.example/mill-closes']).toMatchObject({ published: Date.UTC(2026, 9, 31) });
+    expect(v2.answers.pages['https://news.example/mill-closes']).not.toHaveProperty('copySite');
+    expect(v2.answers.pages['https://partner.example/mill']).toMatchObject({ copySite: 'partner.example', source: 'https://news.example/mill-closes', sourceBy: 'canonical' });
+    expect(v2.answers.pages['https://farm.example/mill']).toMatchObject({ copySite: 'farm.example', source: 'https://news.example/mill-closes', sourceBy: 'credit', published: Date.UTC(2026, 9, 23) });
+    const rows = v2.records['siteCounts']!.flatMap(([, bucket]) => (bucket as { rows: { site: string; credited: number }[] }).rows);
+    expect(rows.filter((row) => row.credited > 0).map((row) => row.site).sort()).toEqual(['farm.example', 'partner.example']);
+  });
 });

@@ -11,11 +11,12 @@ import { catalogue, localizerFor } from './support/catalogues';
 const PAGE = { url: 'https://a.example/x', title: 'X', site: 'a.example', simhash: '0123456789abcdef', firstSeen: 1, lastSeen: 2, visits: 1 };
 const REPORT: Report = {
   url: PAGE.url, state: 'recorded', page: PAGE,
-  matches: [{ ...PAGE, url: 'https://b.example/x', site: 'b.example', distance: 2, earliest: true }],
-  passages: [{ ...PAGE, url: 'https://c.example/y', site: 'c.example', share: 0.5, otherShare: 0.25, passages: 2, hashes: [1, 4294967295], ends: [{ first: 1, lead: 3, last: 4294967295, trail: 0 }], alsoIn: [{ ...PAGE, url: 'https://d.example/y' }] }],
-  rewrites: [{ ...PAGE, url: 'https://e.example/z', site: 'e.example', share: 0.4375, translated: true, language: 'es', ownLanguage: 'en', hashes: [4096, 8192] }],
+  matches: [{ ...PAGE, url: 'https://b.example/x', site: 'b.example', distance: 2, earliest: true, original: true }],
+  passages: [{ ...PAGE, url: 'https://c.example/y', site: 'c.example', share: 0.5, otherShare: 0.25, passages: 2, hashes: [1, 4294967295], ends: [{ first: 1, lead: 3, last: 4294967295, trail: 0 }], alsoIn: [{ ...PAGE, url: 'https://d.example/y' }], original: false }],
+  rewrites: [{ ...PAGE, url: 'https://e.example/z', site: 'e.example', share: 0.4375, translated: true, language: 'es', ownLanguage: 'en', hashes: [4096, 8192], original: false }],
   reason: null, notArticle: null, earliest: false, k: 3, settings: DEFAULT_SETTINGS,
-  site: { site: 'a.example', pages: 3, copies: 2, mark: null, flagged: true },
+  original: { url: 'https://b.example/x', title: 'X', site: 'b.example', self: false, evidence: 'published', days: 3 },
+  site: { site: 'a.example', pages: 3, copies: 2, credited: 0, mark: null, flagged: true, creditsSources: false },
   storage: { state: 'evicted', at: 5, evicted: 10 },
 };
 
@@ -31,6 +32,11 @@ describe('parseReply', () => {
     expect(parseReply('page/html', { ok: true, value: { state: 'not-article', matches: 0, passages: 0 } })).toEqual({ ok: true, value: { state: 'not-article', matches: 0, passages: 0, rewrites: 0 } });
     const { rewrites: _, ...older } = REPORT;
     expect(parseReply('report/get', { ok: true, value: older })).toEqual({ ok: true, value: { ...REPORT, rewrites: [] } });
+    // a report of a build that did not name the original: none named, none marked
+    const { original: __, ...unsaid } = REPORT;
+    const site = { site: 'a.example', pages: 3, copies: 2, mark: null, flagged: true };
+    const unmarked = { ...unsaid, site, matches: REPORT.matches.map(({ original: ___, ...m }) => m) };
+    expect(parseReply('report/get', { ok: true, value: unmarked })).toEqual({ ok: true, value: { ...REPORT, original: null, matches: [{ ...REPORT.matches[0], original: false }] } });
   });
 
   const broken = (change: (r: Record<string, unknown>) => void): unknown => {

@@ -91,8 +91,8 @@ describe('within (one transaction: every write lands, or none does)', () => {
 describe('schema', () => {
   it(`creates version ${DB_VERSION}: the blocks, meta, runs, siteCounts, passages, postings, passageMarks, rewrites and rewritePostings stores, no page, zero counts`, async () => {
     const db = await freshDb();
-    expect(DB_VERSION).toBe(1);
-    expect(db.version).toBe(1);
+    expect(DB_VERSION).toBe(2);
+    expect(db.version).toBe(2);
     expect([...db.objectStoreNames]).toEqual(['blocks', 'meta', 'passageMarks', 'passages', 'postings', 'rewritePostings', 'rewrites', 'runs', 'siteCounts']);
     const tx = db.transaction(['blocks', 'meta', 'siteCounts', 'runs', 'passages', 'postings', 'passageMarks']);
     for (const name of ['blocks', 'meta', 'runs', 'passages', 'postings', 'passageMarks'] as const) {
@@ -142,9 +142,11 @@ describe('schema', () => {
 });
 
 describe('opening and upgrading', () => {
+  /** A version after this build's: a newer Doppel's, or an upgrade under test. */
+  const NEXT = DB_VERSION + 1;
   it('refuses a database newer than DB_VERSION, naming both versions, and leaves it intact', async () => {
     const factory = new IDBFactory();
-    const newer = await rawOpen(factory, 'doppel', 2, (db) => {
+    const newer = await rawOpen(factory, 'doppel', NEXT, (db) => {
       db.createObjectStore('pages', { keyPath: 'url' }).put({ url: 'https://a.example/', fromTheFuture: true });
       db.createObjectStore('meta');
     });
@@ -155,11 +157,11 @@ describe('opening and upgrading', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/version 2\b.*version 1\b/);
+    expect((error as Error).message).toMatch(new RegExp(`version ${NEXT}\\b.*version ${DB_VERSION}\\b`));
     expect((error as Error).message).toContain('left untouched');
 
     const after = await rawOpen(factory, 'doppel');
-    expect(after.version).toBe(2);
+    expect(after.version).toBe(NEXT);
     expect(await rawGetAll(after, 'pages')).toEqual([{ url: 'https://a.example/', fromTheFuture: true }]);
     after.close();
   });
@@ -171,25 +173,25 @@ describe('opening and upgrading', () => {
     await recordVisit(store, { url: 'https://a.example/', title: 'A', site: 'a.example', simhash: A, check: A_CHECK, now: 1 });
     db.close();
 
-    // A version 2 whose step deletes the blocks store and then fails: nothing of it may land.
-    const failing = openVersioned('doppel', 2, async (upgrading, oldVersion, tx) => {
+    // A next version whose step deletes the blocks store and then fails: nothing of it may land.
+    const failing = openVersioned('doppel', NEXT, async (upgrading, oldVersion, tx) => {
       await upgradeSchema(upgrading, oldVersion, tx);
-      if (oldVersion < 2) {
+      if (oldVersion < NEXT) {
         upgrading.deleteObjectStore('blocks');
-        throw new Error('step 2 failed');
+        throw new Error(`step ${NEXT} failed`);
       }
     }, { factory });
-    await expect(failing).rejects.toThrow(/from version 1 to version 2: step 2 failed\. Nothing was changed; it is still at version 1/);
+    await expect(failing).rejects.toThrow(`from version ${DB_VERSION} to version ${NEXT}: step ${NEXT} failed. Nothing was changed; it is still at version ${DB_VERSION}`);
 
     // The same when the step fails after awaiting a request of the upgrade transaction.
-    const failingLater = openVersioned('doppel', 2, async (_db, _old, tx) => {
+    const failingLater = openVersioned('doppel', NEXT, async (_db, _old, tx) => {
       await tx.objectStore('meta').put({ k: 9, b: 9 }, 'design');
       throw new Error('later');
     }, { factory });
-    await expect(failingLater).rejects.toThrow('from version 1 to version 2: later.');
+    await expect(failingLater).rejects.toThrow(`from version ${DB_VERSION} to version ${NEXT}: later.`);
 
     const reopened = await freshDb(factory);
-    expect(reopened.version).toBe(1);
+    expect(reopened.version).toBe(DB_VERSION);
     expect(await reopened.get('meta', 'design')).toEqual({ k: 3, b: 4 });
     expect((await storedPages(reopened)).map((record) => [record.url, record.visits])).toEqual([['https://a.example/', 1]]);
   });
@@ -198,8 +200,8 @@ describe('opening and upgrading', () => {
     const factory = new IDBFactory();
     let closed = 0;
     const first = await openDoppelDb('doppel', { factory, onClose: () => closed++ });
-    const upgraded = await openVersioned('doppel', 2, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
-    expect(upgraded.version).toBe(2);
+    const upgraded = await openVersioned('doppel', NEXT, async (db, oldVersion, tx) => upgradeSchema(db, oldVersion, tx), { factory });
+    expect(upgraded.version).toBe(NEXT);
     expect(closed).toBe(1);
     upgraded.close();
     expect(() => first.transaction('blocks')).toThrow();

@@ -28,10 +28,13 @@ describe('parseGroupCounts', () => {
 
 describe('parseSiteCounts', () => {
   it.each([
-    [{ site: 'a.example', pages: 3, copies: 1 }, { site: 'a.example', pages: 3, copies: 1 }],
-    [{ site: 'a.example', pages: 1, copies: 2 }, null], // more copies than pages
-    [{ site: 'a.example', pages: -1, copies: 0 }, null],
-    [{ site: 4, pages: 1, copies: 0 }, null],
+    [{ site: 'a.example', pages: 3, copies: 1, credited: 1 }, { site: 'a.example', pages: 3, copies: 1, credited: 1 }],
+    [{ site: 'a.example', pages: 3, copies: 1, credited: 0, extra: 'x' }, { site: 'a.example', pages: 3, copies: 1, credited: 0 }],
+    [{ site: 'a.example', pages: 1, copies: 2, credited: 0 }, null], // more copies than pages
+    [{ site: 'a.example', pages: 2, copies: 1, credited: 2 }, null], // more credited copies than copies
+    [{ site: 'a.example', pages: 3, copies: 1 }, null], // a version 1 row: its store is upgraded (lib/store/db.ts)
+    [{ site: 'a.example', pages: -1, copies: 0, credited: 0 }, null],
+    [{ site: 4, pages: 1, copies: 0, credited: 0 }, null],
     [{ site: 'a.example', pages: 1 }, null],
     [undefined, null],
   ])('%j → %j', (value, want) => expect(parseSiteCounts(value)).toEqual(want));
@@ -51,8 +54,8 @@ describe('site buckets', () => {
   it('parseSiteBucket keeps the readable rows that belong in the bucket', () => {
     const bucket = siteBucket('a.example');
     const other = Array.from({ length: 100 }, (_, i) => `o${i}.example`).find((site) => siteBucket(site) !== bucket)!;
-    const value = { bucket, rows: [{ site: 'a.example', pages: 2, copies: 1 }, { site: other, pages: 1, copies: 0 }, { site: 'a.example', pages: 'x' }] };
-    expect(parseSiteBucket(value)).toEqual(new Map([['a.example', { site: 'a.example', pages: 2, copies: 1 }]]));
+    const value = { bucket, rows: [{ site: 'a.example', pages: 2, copies: 1, credited: 0 }, { site: other, pages: 1, copies: 0, credited: 0 }, { site: 'a.example', pages: 'x' }] };
+    expect(parseSiteBucket(value)).toEqual(new Map([['a.example', { site: 'a.example', pages: 2, copies: 1, credited: 0 }]]));
     expect(parseSiteBucket({ bucket, rows: 'x' })).toBeNull();
     expect(parseSiteBucket({ rows: [] })).toBeNull();
     expect(parseSiteBucket(undefined)).toBeNull();
@@ -102,7 +105,7 @@ describe('Tally', () => {
     expect(await apply(db, [[undefined, a], [undefined, b]])).toEqual({
       pageCount: 2,
       groupCounts: { grouped: 2, groups: 1 },
-      sites: [{ site: 'a.example', pages: 1, copies: 0 }, { site: 'b.example', pages: 1, copies: 1 }],
+      sites: [{ site: 'a.example', pages: 1, copies: 0, credited: 0 }, { site: 'b.example', pages: 1, copies: 1, credited: 0 }],
     });
     // b leaves g for h (a new group), then is written again with `before` as first read: the tally uses what it wrote
     const bInH = { ...b, group: 'h', copySite: undefined };
@@ -111,13 +114,26 @@ describe('Tally', () => {
     expect(await apply(db, [[b, bInH], [b, bInH], [undefined, c]])).toEqual({
       pageCount: 3,
       groupCounts: { grouped: 3, groups: 2 },
-      sites: [{ site: 'a.example', pages: 1, copies: 0 }, { site: 'b.example', pages: 1, copies: 0 }, { site: 'c.example', pages: 1, copies: 1 }],
+      sites: [{ site: 'a.example', pages: 1, copies: 0, credited: 0 }, { site: 'b.example', pages: 1, copies: 0, credited: 0 }, { site: 'c.example', pages: 1, copies: 1, credited: 0 }],
     });
     // a alone in g is deleted: g is gone; a site with no page left has no row
     expect(await apply(db, [[a, undefined]])).toEqual({
       pageCount: 2,
       groupCounts: { grouped: 2, groups: 1 },
-      sites: [{ site: 'b.example', pages: 1, copies: 0 }, { site: 'c.example', pages: 1, copies: 1 }],
+      sites: [{ site: 'b.example', pages: 1, copies: 0, credited: 0 }, { site: 'c.example', pages: 1, copies: 1, credited: 0 }],
     });
+    // c names its source (it credits it): a credited copy; a page that names a source but is no copy is not counted
+    const cCredits = { ...c, source: 'https://a.example/1', sourceBy: 'canonical' as const };
+    const d = page('https://d.example/1', { source: 'https://a.example/1', sourceBy: 'credit' });
+    expect(await apply(db, [[c, cCredits], [undefined, d]])).toEqual({
+      pageCount: 3,
+      groupCounts: { grouped: 2, groups: 1 },
+      sites: [{ site: 'b.example', pages: 1, copies: 0, credited: 0 }, { site: 'c.example', pages: 1, copies: 1, credited: 1 }, { site: 'd.example', pages: 1, copies: 0, credited: 0 }],
+    });
+    // c stops being a copy: it is no longer a credited one either
+    const cAlone = { ...cCredits, group: undefined, copySite: undefined };
+    delete cAlone.group;
+    delete cAlone.copySite;
+    expect((await apply(db, [[cCredits, cAlone]])).sites[1]).toEqual({ site: 'c.example', pages: 1, copies: 0, credited: 0 });
   });
 });

@@ -78,7 +78,7 @@ describe('parseWriterEvent', () => {
     ['a problem with an unknown code', { ...saved, rejected: [{ line: 2, problems: [{ code: 'bored' }] }] }, 'code must be one of not-json, not-object, second-header, missing,'],
     ['a problem with an unknown field', { ...saved, rejected: [{ line: 2, problems: [{ code: 'missing', field: '<b>x</b>' }] }] }, 'field must be one of url, title, simhash,'],
     ['a too-long problem without its limit', { ...saved, rejected: [{ line: 2, problems: [{ code: 'too-long', field: 'url' }] }] }, 'max must be a whole number, 0 or more'],
-    ['a rejection with too many problems', { ...saved, rejected: [{ line: 2, problems: Array.from({ length: 11 }, () => ({ code: 'not-json' })) }] }, 'problems has too many items: 11 (at most 10)'],
+    ['a rejection with too many problems', { ...saved, rejected: [{ line: 2, problems: Array.from({ length: 14 }, () => ({ code: 'not-json' })) }] }, 'problems has too many items: 14 (at most 13)'],
     ['an unknown phase', { type: 'organise/progress', phase: 'sleeping', done: 0, total: 0 }, 'phase must be one of design, reading, comparing, writing, passages: got "sleeping"'],
     ['a forgotten count that is not a number', { type: 'done', forgotten: 'all' }, 'forgotten must be a whole number, 0 or more'],
     ['an unknown failure', { type: 'failed', failure: 'oops', error: 'x' }, 'failure must be one of refused, interrupted, grouping, failed: got "oops"'],

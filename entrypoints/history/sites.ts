@@ -1,14 +1,20 @@
-// "Sites that copy": per site, the pages recorded and how many are copies (near-duplicates of a
-// page first seen on another site, pages with at least half their words in passages shared with
-// such a page, or rewrites and translations of one); flagged sites first (lib/report/groups.ts's rule, stated on the page by `siteFlagRule`),
-// each with its evidence one click away and a mark the user can set.
+// "Sites that copy": per site, the pages recorded and how many are copies (near-duplicates of an
+// original on another site, pages with at least half their words in passages shared with such a
+// page, or rewrites and translations of one: lib/report/original.ts says which is the original);
+// flagged sites first (lib/report/groups.ts's rule, stated on the page by `siteFlagRule`), sites
+// whose copies credit their source marked as republishing with credit, each with its evidence one
+// click away (each copy beside its original, and why) and a mark the user can set.
 import type { SiteMark, SiteStanding } from '@/lib/report/groups';
+import type { Evidence } from '@/lib/report/original';
 import { evidenceVerb, readSiteEvidence, readSiteStandings } from '@/lib/ui/history-data';
 import type { PageRecord } from '@/lib/store/schema';
 import { $, errorText, l, markOnce, onPagesChanged, pageLink, send, settings, store } from './shared';
 import { firstScreen } from './list';
 
 const view = { rule: $('site-rule'), list: $('site-list') };
+
+/** Why a copy's original is its original, in the evidence list (lib/report/original.ts). */
+const EVIDENCE_WORDS: Record<Evidence, string> = { canonical: 'copyEvidence_canonical', credit: 'copyEvidence_credit', published: 'copyEvidence_published', seen: 'copyEvidence_seen' };
 
 /** Rows drawn at first, and at each "Show more": a big history has thousands of sites with a copy. */
 const SITES_PER_STEP = 100;
@@ -36,13 +42,17 @@ async function showEvidence(site: string, cell: HTMLElement): Promise<void> {
     const list = document.createElement('ul');
     list.className = 'evidence-list';
     for (const entry of evidence) {
-      const { copy, original, share, rewrite } = entry;
+      const { copy, original, share, rewrite, evidence: why } = entry;
       const item = document.createElement('li');
       item.dataset['copy'] = copy.url;
       item.dataset['original'] = original.url;
+      item.dataset['evidence'] = why;
       if (share !== undefined) item.dataset['share'] = String(share);
       if (rewrite !== undefined) item.dataset['rewrite'] = rewrite.translated ? 'translation' : 'rewrite';
-      item.append(pageLink(copy), seen(copy), ` ${evidenceVerb(l, entry)} `, pageLink(original), seen(original));
+      const reason = document.createElement('span');
+      reason.className = 'meta';
+      reason.textContent = ` ${l.t(EVIDENCE_WORDS[why])}`;
+      item.append(pageLink(copy), seen(copy), ` ${evidenceVerb(l, entry)} `, pageLink(original), seen(original), reason);
       list.append(item);
     }
     cell.replaceChildren(list);
@@ -55,13 +65,14 @@ function row(standing: SiteStanding, index: number): HTMLTableRowElement[] {
   const tr = document.createElement('tr');
   tr.dataset['site'] = standing.site;
   if (standing.flagged) tr.dataset['flag'] = 'copies';
+  else if (standing.creditsSources) tr.dataset['flag'] = 'credited';
   const name = document.createElement('th');
   name.scope = 'row';
   name.append(standing.site);
-  if (standing.flagged) {
+  if (standing.flagged || standing.creditsSources) {
     const tag = document.createElement('span');
-    tag.className = 'flag-tag';
-    tag.textContent = standing.mark === 'farm' ? l.t('tagContentFarm') : l.t('tagLikelyRepublisher');
+    tag.className = standing.flagged ? 'flag-tag' : 'credit-tag';
+    tag.textContent = standing.flagged ? (standing.mark === 'farm' ? l.t('tagContentFarm') : l.t('tagLikelyRepublisher')) : l.t('tagRepublishesWithCredit');
     name.append(' ', tag);
   }
   const share = standing.pages === 0 ? 0 : Math.round((100 * standing.copies) / standing.pages);

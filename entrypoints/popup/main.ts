@@ -7,7 +7,8 @@
 // tests open it so). Without `&tab=` no tab is marked: the passages are listed without the button.
 import { browser } from 'wxt/browser';
 import { createLocalizer, localizePage } from '@/lib/ui/i18n';
-import type { MatchSummary, MessageType, Report, RewriteSummary } from '@/lib/protocol/messages';
+import type { MatchSummary, MessageType, OriginalSummary, Report, RewriteSummary } from '@/lib/protocol/messages';
+import { originalStatus, originalTag } from '@/lib/ui/original-view';
 import { createSend } from '@/lib/protocol/send';
 import { type MarksControl, type PassagesControl, type TabLink, createMarksControl, createPassagesControl } from '@/lib/ui/passages-view';
 import { rewriteList } from '@/lib/ui/rewrites-view';
@@ -27,6 +28,7 @@ const view = {
   title: $('page-title'),
   status: $('status-text'),
   detail: $('status-detail'),
+  original: $('original-line'),
   matchesSection: $('matches-section'),
   matchesHeading: $('matches-heading'),
   matches: $<HTMLOListElement>('matches'),
@@ -91,7 +93,7 @@ function showError(message: string | null): void {
   view.error.textContent = message ?? '';
 }
 
-function matchItem(match: MatchSummary, now: number): HTMLLIElement {
+function matchItem(match: MatchSummary, now: number, original: OriginalSummary | null): HTMLLIElement {
   const item = document.createElement('li');
   item.className = 'match';
   const link = document.createElement('a');
@@ -100,7 +102,10 @@ function matchItem(match: MatchSummary, now: number): HTMLLIElement {
   link.rel = 'noopener noreferrer';
   link.textContent = match.title || match.url;
   item.append(link);
-  if (match.earliest) {
+  if (match.original && original !== null) {
+    item.append(' ', ...originalTag(document, l, original));
+  } else if (match.earliest) {
+    // the page seen first, named only where it is not the original
     const tag = document.createElement('span');
     tag.className = 'tag';
     tag.textContent = l.t('earliestSeen');
@@ -120,20 +125,20 @@ function matchItem(match: MatchSummary, now: number): HTMLLIElement {
   return item;
 }
 
-/** The flag of the page's site (lib/report/groups.ts), with the counts behind it; hidden if not flagged. */
+/** The flag of the page's site (lib/report/groups.ts), with the counts behind it, or that it republishes with credit; hidden otherwise. */
 function renderSiteFlag(report: Report): void {
   const standing = report.site;
-  view.siteFlag.hidden = standing === null || !standing.flagged;
-  if (standing === null || !standing.flagged) {
+  const shown = standing !== null && (standing.flagged || standing.creditsSources);
+  view.siteFlag.hidden = !shown;
+  if (!shown) {
     delete view.siteFlag.dataset['flag'];
     return;
   }
   view.siteFlag.dataset['site'] = standing.site;
-  view.siteFlag.dataset['flag'] = 'copies';
-  view.siteFlag.textContent =
-    standing.mark === 'farm'
-      ? l.t('siteMarkedFarm', standing.site)
-      : l.count('siteLooksRepublisher', standing.copies, l.count('pagesCount', standing.pages), standing.site);
+  view.siteFlag.dataset['flag'] = standing.flagged ? 'copies' : 'credited';
+  if (!standing.flagged) view.siteFlag.textContent = l.t('siteCreditsSources', standing.site);
+  else if (standing.mark === 'farm') view.siteFlag.textContent = l.t('siteMarkedFarm', standing.site);
+  else view.siteFlag.textContent = l.count('siteLooksRepublisher', standing.copies - standing.credited, l.count('pagesCount', standing.pages), standing.site);
 }
 
 /** The notice that storage was full (lib/background/storage-full.ts); dismissable once recording goes on. */
@@ -150,28 +155,41 @@ function renderStorage(status: StorageStatus | null): void {
   view.storageDismiss.hidden = status.state === 'full';
 }
 
-/** The page's first visit, for the rewrites' wording (an earlier page or a later one); set by each render. */
+/** The page's first visit and its story's original, for the rewrites' wording (an earlier page or a later one) and tags; set by each render. */
 let ownFirstSeen = 0;
+let storyOriginal: OriginalSummary | null = null;
 
 function render(report: Report, now: number, passages: PassagesControl, rewrites: MarksControl<RewriteSummary>): void {
   const site = siteOf(report.url);
   renderSiteFlag(report);
-  void passages.render(report.passages);
   ownFirstSeen = report.page?.firstSeen ?? now;
+  storyOriginal = report.state === 'recorded' ? report.original : null;
+  void passages.render(report.passages);
   void rewrites.render(report.state === 'recorded' ? report.rewrites : []);
   view.title.textContent = report.page?.title || report.url;
   view.matches.replaceChildren();
   view.matchesSection.hidden = true;
   view.detail.textContent = '';
+  view.original.hidden = true;
+  view.original.textContent = '';
+  delete view.original.dataset['evidence'];
   switch (report.state) {
     case 'recorded': {
       const page = report.page!;
       const n = report.matches.length;
       view.status.textContent = n > 0 ? l.t('readBeforeElsewhere') : report.passages.length > 0 ? l.t('readPartsBefore') : report.rewrites.length > 0 ? l.t('readStoryBefore') : l.t('noNearDuplicates');
-      view.detail.textContent = l.t(report.earliest ? 'recordedEarliest' : 'recorded', l.relative(page.firstSeen, now), l.count('visitsCount', page.visits));
+      // "the earliest-seen copy" only where that is not the original
+      const earliestOnly = report.earliest && report.original?.self !== true;
+      view.detail.textContent = l.t(earliestOnly ? 'recordedEarliest' : 'recorded', l.relative(page.firstSeen, now), l.count('visitsCount', page.visits));
+      if (report.original !== null) {
+        view.original.textContent = originalStatus(l, report.original);
+        view.original.dataset['evidence'] = report.original.evidence;
+        view.original.dataset['self'] = String(report.original.self);
+        view.original.hidden = false;
+      }
       if (n > 0) {
         view.matchesHeading.textContent = l.count('nearDuplicatesWithin', n, report.k);
-        view.matches.append(...report.matches.map((m) => matchItem(m, now)));
+        view.matches.append(...report.matches.map((m) => matchItem(m, now, report.original)));
         view.matchesSection.hidden = false;
       }
       setState('ready');
@@ -228,10 +246,11 @@ async function main(): Promise<void> {
     { section: $('passages-section'), heading: $('passages-heading'), list: $('passages'), button: $<HTMLButtonElement>('show-passages'), status: $('passages-status') },
     tabId === null ? null : tabLink(tabId),
     showError,
+    () => storyOriginal,
   );
   $('show-passages').addEventListener('click', () => void passages.toggle());
   const rewritesView = { section: $('rewrites-section'), heading: $('rewrites-heading'), list: $('rewrites'), button: $<HTMLButtonElement>('show-rewrites'), status: $('rewrites-status') };
-  const rewrites = createMarksControl(l, rewritesView, tabId === null ? null : tabLink(tabId), showError, rewriteList(document, l, rewritesView, () => ownFirstSeen));
+  const rewrites = createMarksControl(l, rewritesView, tabId === null ? null : tabLink(tabId), showError, rewriteList(document, l, rewritesView, () => ownFirstSeen, () => storyOriginal));
   $('show-rewrites').addEventListener('click', () => void rewrites.toggle());
   const refresh = async (): Promise<void> => {
     render(await send('report/get', { url }), Date.now(), passages, rewrites);

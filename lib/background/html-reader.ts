@@ -14,11 +14,11 @@ import type { PageExtracted } from '../protocol/messages';
 import type { ExtractOptions } from '../text/reading';
 import { READER_OPTIONS, toPayload, unreadable } from '../content/page-reader';
 
-/** Reads a document into the `page/extracted` payload. Never throws. */
-export function readPage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS): PageExtracted {
+/** Reads a document into the `page/extracted` payload, with what the page says of where it comes from as of `now`. Never throws. */
+export function readPage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS, now = Date.now()): PageExtracted {
   let extraction;
   try {
-    extraction = extractArticle(doc, options);
+    extraction = extractArticle(doc, options, { url, now });
   } catch (error) {
     extraction = unreadable(error);
   }
@@ -53,7 +53,7 @@ export function restoreInlineStyles(doc: Document): void {
  * reads it with the content script's caps. The parsed document is Doppel's own copy, so Readability
  * reads it in place (no clone). Never throws.
  */
-export function readHtml(html: string, url: string, parse: (html: string) => Document): PageExtracted {
+export function readHtml(html: string, url: string, parse: (html: string) => Document, now = Date.now()): PageExtracted {
   let doc: Document;
   try {
     doc = parse(withoutInlineStyles(html));
@@ -61,5 +61,5 @@ export function readHtml(html: string, url: string, parse: (html: string) => Doc
   } catch (error) {
     return toPayload(url, unreadable(error));
   }
-  return readPage(doc, url, { ...READER_OPTIONS, cloneFirst: false });
+  return readPage(doc, url, { ...READER_OPTIONS, cloneFirst: false }, now);
 }

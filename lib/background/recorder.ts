@@ -12,9 +12,9 @@
 import { fingerprintText } from '../fingerprint/features';
 import { passageFingerprints } from '../fingerprint/passages';
 import { rewriteFingerprints, sharedAnchorRanges } from '../fingerprint/rewrites';
-import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
-import type { RewriteRecordMatch } from '../index/rewrite-store';
-import { foldSamePassages } from '../report/fold';
+import { seenBefore } from '../report/original';
+import { foldedPassages, listedPassages, listedRewrites, originalSummary, summary } from './report-lists';
+import { believableProvenance } from '../text/provenance';
 import {
   InvalidMessage,
   LIMITS,
@@ -23,23 +23,18 @@ import {
   type MessageType,
   type NotArticleWhy,
   type PageExtracted,
-  type PageSummary,
-  type PassageMatch,
   type Reply,
   type ReplyValue,
   type Report,
   type Request,
-  type RewriteSummary,
   type Settings,
   MESSAGE_TYPES,
   type PageRecorded,
   parseMessage,
 } from '../protocol/messages';
 import { type PageMatches, type PageStore } from '../store/pages';
-import type { RecordMatch } from '../store/passages';
 import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
 import { readSiteStanding } from '../ui/history-data';
-import type { PageRecord } from '../store/schema';
 import { canonicalUrl, siteOf } from '../url';
 import { type ExtensionInfo, type SenderInfo, type SenderKind, classifySender } from '../protocol/sender';
 
@@ -146,62 +141,11 @@ function withStop(sentence: string): string {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
-function summary(record: PageRecord): PageSummary {
-  return {
-    url: record.url,
-    title: record.title,
-    site: record.site,
-    simhash: record.simhash,
-    firstSeen: record.firstSeen,
-    lastSeen: record.lastSeen,
-    visits: record.visits,
-  };
-}
-
 export const NO_WORDS = 'The article has no words to compare.';
-
-/** The earlier of two pages: by firstSeen, then by URL (so exactly one is earliest). */
-function earlier(a: PageRecord, b: PageRecord): boolean {
-  return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
-}
 
 /** The page's record, its near-duplicates within k (clamped to the store's design) and the pages sharing passages with it; undefined if not recorded. */
 function recordAndNear(pages: PageStore, url: string, k: number): Promise<PageMatches | undefined> {
   return pages.getWithNear(url, { k, clamp: true });
-}
-
-/** The matches as one entry per set of shared passages (lib/report/fold.ts), at most LIMITS.passageSets: what the popup lists and the badge counts. */
-function foldedPassages(matches: readonly RecordMatch[]): { lead: RecordMatch; alsoIn: RecordMatch[] }[] {
-  const foldable = matches.map((m) => ({ m, hashes: m.match.hashes, firstSeen: m.record.firstSeen, url: m.record.url }));
-  return foldSamePassages(foldable)
-    .slice(0, LIMITS.passageSets)
-    .map(({ lead, alsoIn }) => ({ lead: lead.m, alsoIn: alsoIn.map((other) => other.m) }));
-}
-
-/** The pages sharing passages, as the popup lists them (shares rounded to 4 decimals). */
-function listedPassages(matches: readonly RecordMatch[]): PassageMatch[] {
-  const round = (share: number): number => Math.round(share * 10_000) / 10_000;
-  return foldedPassages(matches).map(({ lead: { record, match }, alsoIn }) => ({
-    ...summary(record),
-    share: round(match.share),
-    otherShare: round(match.otherShare),
-    passages: match.passages.length,
-    hashes: match.hashes,
-    ends: match.ends,
-    alsoIn: alsoIn.map((other) => summary(other.record)),
-  }));
-}
-
-/** The rewrites, as the popup lists them (at most LIMITS.passageSets, shares rounded to 4 decimals). */
-function listedRewrites(matches: readonly RewriteRecordMatch<PageRecord>[], ownLanguage: RewriteLanguage): RewriteSummary[] {
-  return matches.slice(0, LIMITS.passageSets).map(({ record, match }) => ({
-    ...summary(record),
-    share: Math.round(Math.max(match.comparison.aInB, match.comparison.bInA) * 10_000) / 10_000,
-    translated: match.translated,
-    language: match.lang,
-    ownLanguage,
-    hashes: match.shared,
-  }));
 }
 
 export function createRecorder(deps: RecorderDeps): Recorder {
@@ -259,7 +203,10 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     const { words, hashes, positions, wordBits } = passageFingerprints(page.outcome.text);
     const rewrites = rewriteFingerprints(page.outcome.text);
     const pages = await store();
-    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, rewrites, now: deps.now() };
+    const now = deps.now();
+    // only a date and an address on another site are kept of what the page says of where it comes from
+    const provenance = believableProvenance(page.outcome.provenance ?? {}, url, now);
+    const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, rewrites, provenance, now };
     let recorded;
     try {
       recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
@@ -320,14 +267,15 @@ export function createRecorder(deps: RecorderDeps): Recorder {
         readSiteStanding(pages, site, settings.siteMarks[site] ?? null),
         recordAndNear(pages, url, settings.k),
       ]);
-      const report: Report = { url, state: 'unknown', page: null, matches: [], passages: [], rewrites: [], reason: null, notArticle: null, earliest: false, k: settings.k, settings, site: standing, storage };
+      const report: Report = { url, state: 'unknown', page: null, matches: [], passages: [], rewrites: [], reason: null, notArticle: null, earliest: false, original: null, k: settings.k, settings, site: standing, storage };
       if (found !== undefined) {
         const { record, near, passages, rewrites, ownLanguage } = found;
         let first = record;
-        for (const { record: other } of near) if (earlier(other, first)) first = other;
-        const matches: MatchSummary[] = near.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first }));
-        const shared = listedPassages(passages);
-        return { ...report, state: 'recorded', page: summary(record), matches, passages: shared, rewrites: listedRewrites(rewrites, ownLanguage), earliest: matches.length > 0 && first === record };
+        for (const { record: other } of near) if (seenBefore(other, first)) first = other;
+        const original = originalSummary(record, found);
+        const matches: MatchSummary[] = near.map(({ record: other, distance }) => ({ ...summary(other), distance, earliest: other === first, original: other.url === original?.url }));
+        const shared = listedPassages(passages, original?.url);
+        return { ...report, state: 'recorded', page: summary(record), matches, passages: shared, rewrites: listedRewrites(rewrites, ownLanguage, original?.url), earliest: matches.length > 0 && first === record, original };
       }
       const blocked = pageState(url, settings, false);
       if (blocked !== null) return { ...report, state: blocked };

@@ -6,6 +6,7 @@
 // an extension document (lib/background/html-reader.ts: Chromium's offscreen document, Firefox's background
 // page) parses it and reads it with Readability, warm, off the page's thread.
 import { type Extraction, type ExtractOptions, emptyPage, pastCap, pastCapsReading, withDefaults } from '../text/reading';
+import { metadataProvenance } from '../text/provenance';
 import { LIMITS, type Message, type PageExtracted, type Settings } from '../protocol/messages';
 import { isRecordableUrl, siteOf } from '../url';
 
@@ -76,7 +77,7 @@ export function toPayload(url: string, extraction: Extraction): PageExtracted {
     ...base,
     lang: extraction.lang ? clip(extraction.lang, LIMITS.langChars) : null,
     siteName: extraction.siteName ? clip(extraction.siteName, LIMITS.siteNameChars) : null,
-    outcome: { kind: 'article', text: extraction.text, truncated: extraction.truncated },
+    outcome: { kind: 'article', text: extraction.text, truncated: extraction.truncated, ...(extraction.provenance === undefined ? {} : { provenance: extraction.provenance }) },
   };
 }
 
@@ -90,15 +91,17 @@ export function unreadable(error: unknown): Extraction {
  * extension document; or, for a page past a cap, its simple reading (`page/extracted`), taken here
  * because it needs the page's layout. Never throws.
  */
-export function capturePage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS): Message<'page/html'> | Message<'page/extracted'> {
+export function capturePage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS, now = Date.now()): Message<'page/html'> | Message<'page/extracted'> {
   const extracted = (extraction: Extraction): Message<'page/extracted'> => ({ type: 'page/extracted', payload: toPayload(url, extraction) });
+  // the simple reading has no article to find a credit line in: the page's metadata alone
+  const withMetadata = (extraction: Extraction): Extraction => (extraction.ok ? { ...extraction, provenance: metadataProvenance(doc, url, now) } : extraction);
   try {
     if (!doc.documentElement) return extracted(emptyPage());
     const past = pastCapsReading(doc, options);
-    if (past !== null) return extracted(past);
+    if (past !== null) return extracted(withMetadata(past));
     const html = doc.documentElement.outerHTML;
     if (html.length > MAX_HTML_CHARS) {
-      return extracted(pastCap(doc, withDefaults(options), `The page's HTML is longer than ${MAX_HTML_CHARS} characters, too long to read in full.`));
+      return extracted(withMetadata(pastCap(doc, withDefaults(options), `The page's HTML is longer than ${MAX_HTML_CHARS} characters, too long to read in full.`)));
     }
     return { type: 'page/html', payload: { url: clip(url, LIMITS.urlChars), html } };
   } catch (error) {

@@ -6,7 +6,9 @@
 // protocol of their own over a port, in lib/protocol/writer-protocol.ts, and the popup's messages to a tab's
 // content script (marking shared passages) in lib/protocol/tab-protocol.ts; both are re-exported here.
 import type { NotArticleReason } from '../text/reading';
+import { MAX_SOURCE_CHARS, type Provenance, type SourceKind } from '../text/provenance';
 import type { SiteMark, SiteStanding } from '../report/groups';
+import type { Evidence } from '../report/original';
 import type { PassageEnd } from '../index/passage-index';
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
 import { InvalidMessage, type Json, LIMITS, count, hashList, list, object, site, string, typedMessage } from './validation';
@@ -21,7 +23,7 @@ export interface PageExtracted {
   title: string;
   lang: string | null;
   siteName: string | null;
-  outcome: { kind: 'article'; text: string; truncated: boolean } | { kind: 'not-article'; reason: NotArticleReason; message: string; words?: number; minWords?: number };
+  outcome: { kind: 'article'; text: string; truncated: boolean; provenance?: Provenance } | { kind: 'not-article'; reason: NotArticleReason; message: string; words?: number; minWords?: number };
 }
 
 /** Content script → background: a page's HTML, to be read with Readability in the reader document. */
@@ -68,6 +70,8 @@ export interface PassageMatch extends PageSummary {
   passages: number;
   /** This page's passage-fingerprint hashes inside those passages: what passages/show marks on the live page. */
   hashes: number[];
+  /** That page is the original of this page's story (Report.original). */
+  original: boolean;
   /** Where each passage's ends lie from this page's first and last fingerprints inside it (lib/index/passage-index.ts). */
   ends: PassageEnd[];
   /**
@@ -92,6 +96,8 @@ export interface RewriteSummary extends PageSummary {
   ownLanguage: RewriteLanguage;
   /** This page's rewrite-fingerprint hashes that page holds too: what passages/show marks (the rare words of those pairs). */
   hashes: number[];
+  /** That page is the original of this page's story (Report.original). */
+  original: boolean;
 }
 
 export interface MatchSummary extends PageSummary {
@@ -99,6 +105,24 @@ export interface MatchSummary extends PageSummary {
   distance: number;
   /** The earliest-seen page among this page and its near-duplicates. */
   earliest: boolean;
+  /** That page is the original of this page's story (Report.original). */
+  original: boolean;
+}
+
+/**
+ * The original of a page's story (lib/report/original.ts findOriginal): among the page, its
+ * near-duplicates, the pages it shares half its text with and its rewrites, with why.
+ */
+export interface OriginalSummary {
+  url: string;
+  title: string;
+  site: string;
+  /** The page the report is for is the original. */
+  self: boolean;
+  /** Why it is the original: the copy names it ('canonical', 'credit'), it was published earlier, or seen first. */
+  evidence: Evidence;
+  /** For 'published': by how many whole days. */
+  days: number | null;
 }
 
 /**
@@ -162,6 +186,8 @@ export interface Report {
   notArticle: NotArticleWhy | null;
   /** The page itself is the earliest-seen of its group (it has matches, all seen later). */
   earliest: boolean;
+  /** The original of the page's story; null when nothing is related to it (or it is not recorded). */
+  original: OriginalSummary | null;
   k: number;
   settings: Settings;
   /** The standing of the page's site (lib/report/groups.ts): flagged as a likely republisher or not. */
@@ -258,8 +284,8 @@ function boolean(o: Json, key: string): boolean {
   return o[key] as boolean;
 }
 
-function httpUrl(o: Json, key: string): string {
-  const url = string(o, key, LIMITS.urlChars);
+function httpUrl(o: Json, key: string, max: number = LIMITS.urlChars): string {
+  const url = string(o, key, max);
   let protocol: string;
   try {
     protocol = new URL(url).protocol;
@@ -271,6 +297,24 @@ function httpUrl(o: Json, key: string): string {
 }
 
 const NOT_ARTICLE_REASONS: readonly NotArticleReason[] = ['no-article', 'too-short', 'too-large'];
+const SOURCE_KINDS: readonly SourceKind[] = ['canonical', 'credit'];
+
+/** What a page says of where it comes from, as received (its values are judged by the worker: believableProvenance); absent when o[key] is. */
+function provenance(o: Json, key: string): Provenance | undefined {
+  if (o[key] === undefined) return undefined;
+  const p = object(o[key], key);
+  const out: Provenance = {};
+  if (p['published'] !== undefined) {
+    if (typeof p['published'] !== 'number' || !Number.isFinite(p['published'])) throw new InvalidMessage(`${key}.published must be a time in milliseconds`);
+    out.published = p['published'];
+  }
+  if (p['source'] !== undefined) {
+    out.source = httpUrl({ [`${key}.source`]: p['source'] }, `${key}.source`, MAX_SOURCE_CHARS);
+    if (!SOURCE_KINDS.includes(p['sourceBy'] as SourceKind)) throw new InvalidMessage(`${key}.sourceBy must be one of ${SOURCE_KINDS.join(', ')}`);
+    out.sourceBy = p['sourceBy'] as SourceKind;
+  }
+  return out;
+}
 
 const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
   'rewrites/anchors': (payload) => {
@@ -291,7 +335,8 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
       siteName: nullableString(o, 'siteName', LIMITS.siteNameChars),
     };
     if (outcome['kind'] === 'article') {
-      return { ...base, outcome: { kind: 'article', text: string(outcome, 'text', LIMITS.textChars), truncated: boolean(outcome, 'truncated') } };
+      const claims = provenance(outcome, 'provenance');
+      return { ...base, outcome: { kind: 'article', text: string(outcome, 'text', LIMITS.textChars), truncated: boolean(outcome, 'truncated'), ...(claims === undefined ? {} : { provenance: claims }) } };
     }
     if (outcome['kind'] === 'not-article') {
       const reason = outcome['reason'];

@@ -14,6 +14,9 @@
 // `rewrites`, optional, is the page's rewrite fingerprints (hashes of pairs of its rare words:
 // lib/fingerprint/rewrite-codec.ts) in base64; the header's `rewrites` gives the scheme they were
 // taken with, their bits and their cap. A file written before them has none and imports.
+// `published` (ISO 8601), `source` (an http(s) address) and `sourceBy` ("canonical" or "credit"),
+// optional, are what the page says of where it comes from (lib/text/provenance.ts). A file written
+// before them has none and imports.
 //
 // Reading is lenient where it costs nothing and strict where a wrong value would be stored:
 // - a page needs `url` (http or https; stored canonical, lib/url.ts), `title` (a string) and
@@ -26,6 +29,9 @@
 //   fingerprints taken with other ones cannot be compared with its own, and are left out (the
 //   page is imported without them, as from a file that has none). Read, they must decode;
 // - `rewrites` likewise, read only when the header's scheme, bits and cap are this Doppel's;
+// - `published` must be an ISO 8601 date and time, `source` an http(s) address with `sourceBy`
+//   "canonical" or "credit"; only a time from 1995 to the import time and an address on another
+//   site than the page's are kept (believableProvenance), the rest dropped without a word;
 // - any other field is ignored, never an error.
 import { LIMITS } from './messages';
 import { PASSAGE_BYTES_VERSION, base64ToBytes, bytesToBase64, checkPassageBytes, passageBytesFromVersion1 } from '../fingerprint/passage-codec';
@@ -34,6 +40,7 @@ import { REWRITE_PARAMS, REWRITE_SCHEME } from '../fingerprint/rewrites';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import type { PageRecord } from '../rows/record';
 import { canonicalPage } from '../url';
+import { MAX_SOURCE_CHARS, type Provenance, type SourceKind, believableProvenance } from '../text/provenance';
 import type { LineProblem, Refusal } from './writer-protocol';
 
 export const FORMAT = 'doppel';
@@ -92,6 +99,10 @@ export interface ImportedPage {
   passages?: Uint8Array;
   /** The page's rewrite fingerprints as bytes (lib/fingerprint/rewrite-codec.ts, checked), likewise. */
   rewrites?: Uint8Array;
+  /** What the page says of where it comes from, as believableProvenance keeps it. */
+  published?: number;
+  source?: string;
+  sourceBy?: SourceKind;
 }
 
 export type { Refusal } from './writer-protocol';
@@ -131,6 +142,8 @@ export function pageToLine(record: PageRecord, passages?: Uint8Array, rewrites?:
     visits: record.visits,
     ...(passages === undefined ? {} : { passages: bytesToBase64(passages) }),
     ...(rewrites === undefined ? {} : { rewrites: bytesToBase64(rewrites) }),
+    ...(record.published === undefined ? {} : { published: isoDate(record.published) }),
+    ...(record.source === undefined ? {} : { source: record.source, sourceBy: record.sourceBy }),
   });
 }
 
@@ -258,7 +271,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
   if ('format' in o && !('url' in o)) return reject({ code: 'second-header' });
 
   const problems: LineProblem[] = [];
-  const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits, passages: rawPassages, rewrites: rawRewrites } = o;
+  const { url: rawUrl, title: rawTitle, simhash: rawSimhash, check: rawCheck, firstSeen: rawFirst, lastSeen: rawLast, visits: rawVisits, passages: rawPassages, rewrites: rawRewrites, published: rawPublished, source: rawSource, sourceBy: rawSourceBy } = o;
 
   let url = '';
   let site = '';
@@ -281,7 +294,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
 
   if (!absent(rawCheck) && (typeof rawCheck !== 'string' || !HEX16.test(rawCheck))) problems.push({ code: 'not-hex', field: 'check' });
 
-  const date = (field: 'firstSeen' | 'lastSeen', value: unknown): number | null => {
+  const date = (field: 'firstSeen' | 'lastSeen' | 'published', value: unknown): number | null => {
     if (absent(value)) return null;
     const ms = typeof value === 'string' ? parseIsoDate(value) : null;
     if (ms === null) problems.push({ code: 'not-date', field });
@@ -289,6 +302,16 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
   };
   const first = date('firstSeen', rawFirst);
   const last = date('lastSeen', rawLast);
+  const claims: Provenance = {};
+  const published = date('published', rawPublished);
+  if (published !== null) claims.published = published;
+  if (!absent(rawSource)) {
+    if (typeof rawSource !== 'string') problems.push({ code: 'not-string', field: 'source' });
+    else if (rawSource.length > MAX_SOURCE_CHARS) problems.push({ code: 'too-long', field: 'source', max: MAX_SOURCE_CHARS });
+    else if (!/^https?:\/\//i.test(rawSource)) problems.push({ code: 'not-http', field: 'source' });
+    else if (rawSourceBy !== 'canonical' && rawSourceBy !== 'credit') problems.push({ code: absent(rawSourceBy) ? 'missing' : 'unreadable', field: 'sourceBy' });
+    else Object.assign(claims, { source: rawSource, sourceBy: rawSourceBy });
+  }
   if (first !== null && last !== null && first > last) problems.push({ code: 'dates-order' });
 
   if (!absent(rawVisits) && !(typeof rawVisits === 'number' && Number.isSafeInteger(rawVisits) && rawVisits >= 1)) {
@@ -314,6 +337,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
 
   if (problems.length > 0) return reject(...problems);
   const firstSeen = first ?? Math.min(now, last ?? now);
+  const provenance = url === '' ? {} : believableProvenance(claims, url, now);
   return {
     ok: true,
     page: {
@@ -328,6 +352,7 @@ export function parsePageLine(line: string, lineNumber: number, now: number, wit
       datesGiven: { firstSeen: first !== null, lastSeen: last !== null },
       ...(passages === undefined ? {} : { passages }),
       ...(rewrites === undefined ? {} : { rewrites }),
+      ...provenance,
     },
   };
 }

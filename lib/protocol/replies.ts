@@ -6,6 +6,7 @@ import {
   type MatchSummary,
   type MessageType,
   type NotArticleWhy,
+  type OriginalSummary,
   type PageRecorded,
   type PageState,
   type PageSummary,
@@ -22,6 +23,7 @@ import {
   parseStorageStatus,
 } from './messages';
 import type { SiteMark, SiteStanding } from '../report/groups';
+import type { Evidence } from '../report/original';
 import type { NotArticleReason } from '../text/reading';
 import { InvalidMessage, type Json, LIMITS, count, list, object, string } from './validation';
 import { passageEndList } from './tab-protocol';
@@ -80,9 +82,20 @@ function pageSummary(value: unknown, what = 'page'): PageSummary {
   };
 }
 
+/** `o.original`: whether a listed page is the story's original (false in a report of a build that did not say). */
+const isOriginal = (o: Json): boolean => (o['original'] === undefined ? false : boolean(o, 'original'));
+
 function matchSummary(value: unknown): MatchSummary {
   const o = object(value, 'match');
-  return { ...pageSummary(o, 'match'), distance: count(o, 'distance'), earliest: boolean(o, 'earliest') };
+  return { ...pageSummary(o, 'match'), distance: count(o, 'distance'), earliest: boolean(o, 'earliest'), original: isOriginal(o) };
+}
+
+const EVIDENCE: readonly Evidence[] = ['canonical', 'credit', 'published', 'seen'];
+
+function originalSummary(value: unknown): OriginalSummary {
+  const o = object(value, 'original');
+  const days = o['days'] === null ? null : count(o, 'days');
+  return { url: string(o, 'url', LIMITS.urlChars), title: string(o, 'title', LIMITS.titleChars), site: string(o, 'site', LIMITS.siteChars), self: boolean(o, 'self'), evidence: oneOf(o, 'evidence', EVIDENCE), days };
 }
 
 /** `o.hashes`: at most `max` 32-bit whole numbers. */
@@ -104,6 +117,7 @@ function passageMatch(value: unknown): PassageMatch {
     hashes,
     ends: passageEndList(o),
     alsoIn: list(o, 'alsoIn', MAX_LISTED).map((p) => pageSummary(p, 'alsoIn')),
+    original: isOriginal(o),
   };
 }
 
@@ -117,6 +131,7 @@ function rewriteSummary(value: unknown): RewriteSummary {
     language: oneOf(o, 'language', REWRITE_LANGUAGES),
     ownLanguage: oneOf(o, 'ownLanguage', REWRITE_LANGUAGES),
     hashes,
+    original: isOriginal(o),
   };
 }
 
@@ -132,7 +147,9 @@ function siteStanding(value: unknown): SiteStanding {
   const o = object(value, 'site');
   const mark = o['mark'];
   if (mark !== null && mark !== 'trusted' && mark !== 'farm') throw new InvalidMessage('mark must be "trusted", "farm" or null');
-  return { site: string(o, 'site', LIMITS.siteChars), pages: count(o, 'pages'), copies: count(o, 'copies'), mark: mark as SiteMark | null, flagged: boolean(o, 'flagged') };
+  // a standing from a build before credited copies counts none
+  const credited = o['credited'] === undefined ? 0 : count(o, 'credited');
+  return { site: string(o, 'site', LIMITS.siteChars), pages: count(o, 'pages'), copies: count(o, 'copies'), credited, mark: mark as SiteMark | null, flagged: boolean(o, 'flagged'), creditsSources: o['creditsSources'] === true };
 }
 
 /** Settings as the worker sends them: every field present and in range (unlike stored settings, which parseSettings fills in). */
@@ -166,6 +183,7 @@ function report(value: unknown): Report {
     reason: nullable(o, 'reason', (r) => text(r, 'reason', LIMITS.messageChars)),
     notArticle: nullable(o, 'notArticle', notArticleWhy),
     earliest: boolean(o, 'earliest'),
+    original: o['original'] === undefined ? null : nullable(o, 'original', originalSummary),
     k: count(o, 'k'),
     settings: settings(o['settings']),
     site: nullable(o, 'site', siteStanding),

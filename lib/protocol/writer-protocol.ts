@@ -71,7 +71,7 @@ export type WriterFailure = 'refused' | 'interrupted' | 'grouping' | 'failed';
 export type Refusal = { code: 'not-export' } | { code: 'bad-version' } | { code: 'newer-version'; version: number; newest: number } | { code: 'empty' };
 
 /** A field of a page line. */
-export type LineField = 'url' | 'title' | 'simhash' | 'check' | 'firstSeen' | 'lastSeen' | 'visits' | 'passages' | 'rewrites';
+export type LineField = 'url' | 'title' | 'simhash' | 'check' | 'firstSeen' | 'lastSeen' | 'visits' | 'passages' | 'rewrites' | 'published' | 'source' | 'sourceBy';
 
 /** What is wrong with a page line (lib/protocol/ndjson.ts parsePageLine): what the history page words in the UI's language. */
 export type LineProblem =
@@ -184,7 +184,7 @@ export function parseWriterEvent(message: unknown): WriterEvent {
 }
 
 const REFUSALS: readonly Refusal['code'][] = ['not-export', 'bad-version', 'newer-version', 'empty'];
-const LINE_FIELDS: readonly LineField[] = ['url', 'title', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'passages', 'rewrites'];
+const LINE_FIELDS: readonly LineField[] = ['url', 'title', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits', 'passages', 'rewrites', 'published', 'source', 'sourceBy'];
 /** At most one problem a field, and one for the order of the dates. */
 const MAX_LINE_PROBLEMS = LINE_FIELDS.length + 1;
 const PROBLEMS: readonly LineProblem['code'][] = ['not-json', 'not-object', 'second-header', 'missing', 'not-string', 'too-long', 'not-http', 'not-hex', 'not-date', 'dates-order', 'not-visits', 'unreadable'];

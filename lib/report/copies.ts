@@ -1,30 +1,28 @@
 // Which pages are copies: the rule behind the badge's words, the history page's "Sites that copy"
-// and the copySite and contentCopy fields the store keeps, written once.
+// and the copySite and contentCopy fields the store keeps, written once. "The original" of two
+// pages is what lib/report/original.ts decides from the pages' own evidence.
 //
-// - A near-duplicate copy: a page in a group of near-duplicates (and rewrites) whose root (the
-//   page seen first) is on another site (lib/report/groups.ts groupFieldsOf gives it copySite).
+// - A near-duplicate copy: a page in a group of near-duplicates (and rewrites) whose root (its
+//   original) is on another site (lib/report/groups.ts groupFieldsOf gives it copySite).
 // - A passage copy: a page with at least PASSAGE_COPY_SHARE of its words in passages it shares
-//   with a page first seen before it on another site.
+//   with a page of another site that is the original of the two.
 // - A rewrite copy: a rewrite or translation (lib/index/rewrite-index.ts: the pair keeps the order
-//   of its rare words) of a page first seen before it on another site.
+//   of its rare words) of a page of another site that is the original of the two.
 // The store keeps whether a page is a passage or a rewrite copy as contentCopy (isContentCopy). A
 // page is a copy when it is any of the three (isCopy), counted once: a rewrite copy, grouped with
-// its original, has both copySite and contentCopy.
-import { seenBefore } from './groups';
+// its original, has both copySite and contentCopy. A copy that names a source on another site
+// (its canonical link, og:url or a credit line) credits it (isCreditedCopy).
+import { type Claims, isOriginalOf } from './original';
 
 /** At least this share of a page's words in passages shared with an earlier page of another site makes it a copy. */
 export const PASSAGE_COPY_SHARE = 0.5;
 
 /** What the rule reads of a page. */
-export interface CopyPage {
-  site: string;
-  firstSeen: number;
-  url: string;
-}
+export type CopyPage = Claims;
 
-/** Whether `page` can be a copy of `source`: `source` was first seen before it, on another site. */
+/** Whether `page` can be a copy of `source`: `source` is on another site and is the original of the two. */
 export function mayCopy(page: CopyPage, source: CopyPage): boolean {
-  return source.site !== page.site && seenBefore(source, page);
+  return source.site !== page.site && isOriginalOf(source, page);
 }
 
 /**
@@ -54,5 +52,8 @@ export function isContentCopy(
   return isPassageCopy(page, passages) || isRewriteCopy(page, rewrites);
 }
 
-/** Whether a page counts as a copy for the sites that copy: a near-duplicate, a passage copy or a rewrite copy of a page first seen on another site. */
+/** Whether a page counts as a copy for the sites that copy: a near-duplicate, a passage copy or a rewrite copy of the original of another site. */
 export const isCopy = (record: { copySite?: string; contentCopy?: true }): boolean => record.copySite !== undefined || record.contentCopy === true;
+
+/** Whether a page is a copy that credits its source: it names a source on another site (lib/text/provenance.ts keeps no other). */
+export const isCreditedCopy = (record: { copySite?: string; contentCopy?: true; source?: string }): boolean => isCopy(record) && record.source !== undefined;

@@ -9,15 +9,18 @@
 //   over the whole store by a lookup (a visit, the whole-store regroup), over the group's pages
 //   when a group is recomputed (rewriteLinksAmong); the two differ only for such hashes.
 // - A group is a connected component of those links (union-find): pages linked by a chain of
-//   near-duplicate or rewrite pairs. Its root is the earliest-seen page (firstSeen, then URL): the
-//   original, as far as this reader knows.
-// - A page is a copy when the root of its group is on another site: it is a later near-duplicate
-//   or rewrite (or one of a chain of them) of a page first seen elsewhere. A site republishing its
+//   near-duplicate or rewrite pairs. Its root is its original by the pages' own evidence
+//   (lib/report/original.ts: what they name as their source, when they say they were published,
+//   and last which was seen first).
+// - A page is a copy when the root of its group is on another site: a near-duplicate or rewrite
+//   (or one of a chain of them) of a page the rule calls the original. A site republishing its
 //   own article is not copying. A rewrite copy is also kept as contentCopy (lib/report/copies.ts):
 //   isCopy counts such a page once.
 // - A site is flagged as a likely republisher when more than half of its recorded pages are
-//   copies (the history page states the rule: `siteFlagRule` in public/_locales), unless the user
-//   marked it trusted; a site marked as a content farm is always flagged.
+//   copies that do not credit their source (the history page states the rule: `siteFlagRule` in
+//   public/_locales), unless the user marked it trusted; a site marked as a content farm is always
+//   flagged. A site whose copies credit their source (lib/report/copies.ts isCreditedCopy) and is
+//   not flagged republishes with credit.
 import { confirmsNearDuplicate } from '../fingerprint/features';
 import { type Fingerprint, hammingDistance } from '../fingerprint/bits';
 import { UnionFind } from './clusters';
@@ -26,8 +29,11 @@ import { REWRITE_RULE, type RewriteFingerprints } from '../fingerprint/rewrites'
 import { findRewriteMatches, findRewritePairs } from '../index/rewrite-index';
 import type { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
+import { type Claims, originalAmong } from './original';
 
-export interface GroupMember {
+export { seenBefore } from './original';
+
+export interface GroupMember extends Claims {
   url: string;
   site: string;
   simhash: Fingerprint;
@@ -42,17 +48,9 @@ export function areNearDuplicates(a: GroupMember, b: GroupMember, k: number): bo
   return a.check === null || b.check === null || confirmsNearDuplicate(a.check, b.check);
 }
 
-/** a is seen before b: by firstSeen, then by URL, so that exactly one page of a group is its root. */
-export function seenBefore(a: { firstSeen: number; url: string }, b: { firstSeen: number; url: string }): boolean {
-  return a.firstSeen < b.firstSeen || (a.firstSeen === b.firstSeen && a.url < b.url);
-}
-
-/** The earliest-seen member. */
-export function rootOf<T extends { firstSeen: number; url: string }>(members: readonly T[]): T {
-  if (members.length === 0) throw new RangeError('a group has at least one page');
-  let root = members[0]!;
-  for (const member of members) if (seenBefore(member, root)) root = member;
-  return root;
+/** A group's root: its original by the pages' own evidence (lib/report/original.ts originalAmong). */
+export function rootOf<T extends Claims>(members: readonly T[]): T {
+  return originalAmong(members);
 }
 
 /**
@@ -190,16 +188,25 @@ export interface SiteStanding {
   site: string;
   /** Pages recorded from the site. */
   pages: number;
-  /** Of those, copies of a page first seen on another site. */
+  /** Of those, copies of an original on another site. */
   copies: number;
+  /** Of those, copies that credit their source (lib/report/copies.ts isCreditedCopy). */
+  credited: number;
   /** The user's mark, if any. */
   mark: SiteMark | null;
   /** Shown as a likely republisher or content farm. */
   flagged: boolean;
+  /** Not flagged, and some of its copies credit their source: it republishes with credit. */
+  creditsSources: boolean;
 }
 
-/** The standing of a site: flagged when copies > pages / 2, unless trusted; always if marked a farm. */
-export function siteStanding(site: string, pages: number, copies: number, mark: SiteMark | null): SiteStanding {
-  const byShare = copies > 0 && copies * 2 > pages;
-  return { site, pages, copies, mark, flagged: mark === 'farm' || (mark !== 'trusted' && byShare) };
+/**
+ * The standing of a site: flagged when its copies that do not credit their source are more than
+ * half its pages, unless trusted; always if marked a farm. A site not flagged with a copy that
+ * credits its source republishes with credit.
+ */
+export function siteStanding(site: string, pages: number, copies: number, credited: number, mark: SiteMark | null): SiteStanding {
+  const uncredited = copies - credited;
+  const flagged = mark === 'farm' || (mark !== 'trusted' && uncredited > 0 && uncredited * 2 > pages);
+  return { site, pages, copies, credited, mark, flagged, creditsSources: !flagged && credited > 0 };
 }

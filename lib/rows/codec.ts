@@ -6,17 +6,23 @@ import { siteOf } from '../url';
 import type { PageRecord } from './record';
 
 /**
- * [url, title, fingerprints, firstSeen, lastSeen, visits, group?, copySite?, contentCopy?]. The
- * fingerprints are 16 bytes, the simhash then the check, or 8 when the check is unknown (NO_CHECK).
- * A simhash that is not 16 hex digits (an unreadable record, which matches nothing) is kept as the
- * two strings, so that nothing is lost. `group` is null when a later field is present without it,
- * `copySite` null when contentCopy (1) is present without it.
+ * [url, title, fingerprints, firstSeen, lastSeen, visits, group?, copySite?, contentCopy?,
+ * published?, source?, credit?]. The fingerprints are 16 bytes, the simhash then the check, or 8
+ * when the check is unknown (NO_CHECK). A simhash that is not 16 hex digits (an unreadable record,
+ * which matches nothing) is kept as the two strings, so that nothing is lost. `group` is null when
+ * a later field is present without it, `copySite` null likewise. contentCopy is 1 (a copy) or,
+ * when the page has provenance fields after it, 0. `published` is in whole minutes since the
+ * epoch, null when the page gives a source but no date; `source` is followed by 1 when a credit
+ * line names it (sourceBy 'credit'), by nothing when its canonical link does.
  */
 export type StoredPage =
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number]
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null]
   | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string]
-  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string | null, contentCopy: 1];
+  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string | null, contentCopy: 1]
+  | [url: string, title: string, fingerprints: Uint8Array | [simhash: string, check: string], firstSeen: number, lastSeen: number, visits: number, group: string | null, copySite: string | null, contentCopy: 0 | 1, published: number | null, ...source: [] | [source: string] | [source: string, credit: 1]];
+
+const MINUTE_MS = 60_000;
 
 /** A record as the codec takes it. */
 export type PageValue = PageRecord;
@@ -56,11 +62,19 @@ export function checkStorable(page: PageValue): void {
   if (page.group !== undefined && typeof page.group !== 'string') fail('its group is not text');
   if (page.copySite !== undefined && typeof page.copySite !== 'string') fail('its copySite is not text');
   if (page.contentCopy !== undefined && page.contentCopy !== true) fail('its contentCopy is not true');
+  if (page.published !== undefined && !(Number.isSafeInteger(page.published / MINUTE_MS) && page.published >= 0)) fail('its published is not a whole minute');
+  if (page.source !== undefined && (typeof page.source !== 'string' || !/^https?:\/\//i.test(page.source))) fail('its source is not an http(s) address');
+  if ((page.source === undefined) !== (page.sourceBy === undefined) || (page.sourceBy !== undefined && page.sourceBy !== 'canonical' && page.sourceBy !== 'credit')) fail('its sourceBy does not go with its source');
 }
 
 /** The stored form of a page. The site is not kept: decodePage gives the URL's host. */
 export function encodePage(page: PageValue): StoredPage {
   const stored: StoredPage = [page.url, page.title, packFingerprints(page.simhash, page.check), page.firstSeen, page.lastSeen, page.visits];
+  if (page.published !== undefined || page.source !== undefined) {
+    const published = page.published === undefined ? null : page.published / MINUTE_MS;
+    const source = page.source === undefined ? [] : page.sourceBy === 'credit' ? [page.source, 1] : [page.source];
+    return [...stored, page.group ?? null, page.copySite ?? null, page.contentCopy === true ? 1 : 0, published, ...source] as StoredPage;
+  }
   if (page.contentCopy === true) return [...stored, page.group ?? null, page.copySite ?? null, 1];
   if (page.copySite !== undefined) return [...stored, page.group ?? null, page.copySite];
   if (page.group !== undefined) return [...stored, page.group];
@@ -72,8 +86,8 @@ export function decodePage(id: number, value: unknown): PageValue {
   const fail = (why: string): never => {
     throw new RangeError(`Doppel's stored page ${id} is damaged: ${why}.`);
   };
-  if (!Array.isArray(value) || value.length < 6 || value.length > 9) return fail('it is not a list of 6 to 9 fields');
-  const [url, title, fingerprints, firstSeen, lastSeen, visits, group, copySite, contentCopy] = value as unknown[];
+  if (!Array.isArray(value) || value.length < 6 || value.length > 12) return fail('it is not a list of 6 to 12 fields');
+  const [url, title, fingerprints, firstSeen, lastSeen, visits, group, copySite, contentCopy, published, source, credit] = value as unknown[];
   if (typeof url !== 'string') return fail('its URL is not text');
   let site: string;
   try {
@@ -98,12 +112,22 @@ export function decodePage(id: number, value: unknown): PageValue {
   }
   if (typeof visits !== 'number' || !Number.isSafeInteger(visits) || visits < 0) return fail('its visits are not a count');
   if (group !== undefined && group !== null && typeof group !== 'string') return fail('its group is not text');
-  if (copySite !== undefined && typeof copySite !== 'string' && !(value.length === 9 && copySite === null)) return fail('its copySite is not text');
+  if (copySite !== undefined && typeof copySite !== 'string' && !(value.length >= 9 && copySite === null)) return fail('its copySite is not text');
   if (value.length === 9 && contentCopy !== 1) return fail('its ninth field is not 1');
+  if (value.length > 9 && contentCopy !== 0 && contentCopy !== 1) return fail('its ninth field is not 0 or 1');
   if (value.length === 7 && group === null) return fail('it has a null group and no copySite');
+  if (published !== undefined && published !== null && !(typeof published === 'number' && Number.isSafeInteger(published) && published >= 0)) return fail('its published time is not a whole number of minutes');
+  if (source !== undefined && !(typeof source === 'string' && /^https?:\/\//i.test(source))) return fail('its source is not an http(s) address');
+  if (value.length === 10 && published === null) return fail('it has neither a published time nor a source');
+  if (value.length === 12 && credit !== 1) return fail('its twelfth field is not 1');
   const page: PageValue = { id, url, title, site, simhash, check, firstSeen: firstSeen as number, lastSeen: lastSeen as number, visits };
   if (typeof group === 'string') page.group = group;
   if (typeof copySite === 'string') page.copySite = copySite;
   if (contentCopy === 1) page.contentCopy = true;
+  if (typeof published === 'number') page.published = published * MINUTE_MS;
+  if (typeof source === 'string') {
+    page.source = source;
+    page.sourceBy = credit === 1 ? 'credit' : 'canonical';
+  }
   return page;
 }

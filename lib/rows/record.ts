@@ -1,6 +1,8 @@
 // A page as Doppel keeps it: its record (no page text: its URL, title, site, two 64-bit
-// fingerprints, visit times, and its group fields), and a value of the `blocks` store, which packs
-// BLOCK_PAGES of them (lib/rows/blocks.ts). The store's schema (lib/store/schema.ts) holds these.
+// fingerprints, visit times, what the page says of where it comes from, and its group fields), and
+// a value of the `blocks` store, which packs BLOCK_PAGES of them (lib/rows/blocks.ts). The store's
+// schema (lib/store/schema.ts) holds these.
+import type { SourceKind } from '../text/provenance';
 
 export interface PageRecord {
   /** The page's id: block × BLOCK_PAGES + slot (lib/rows/page-rows.ts). */
@@ -29,13 +31,19 @@ export interface PageRecord {
    * copySite or contentCopy (lib/report/copies.ts isCopy).
    */
   contentCopy?: true;
+  /** When the page says it was published: ms since the epoch, a whole minute (lib/text/provenance.ts believableProvenance); absent when it says nothing. */
+  published?: number;
+  /** The address the page names as its source, on another site; absent when it names none. */
+  source?: string;
+  /** How it names it (present exactly when `source` is): its canonical link or og:url, or a credit line. */
+  sourceBy?: SourceKind;
 }
 
 
 /** The fields of a PageRecord, in order: tests assert a stored record has exactly these. */
 export const PAGE_RECORD_FIELDS = ['id', 'url', 'title', 'site', 'simhash', 'check', 'firstSeen', 'lastSeen', 'visits'] as const;
 /** Fields present only on some records (see PageRecord). */
-export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite', 'contentCopy'] as const;
+export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite', 'contentCopy', 'published', 'source', 'sourceBy'] as const;
 
 /** A record without its key and group fields: what writers give updateMany, which derives them. */
 export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite' | 'contentCopy'>;

@@ -130,7 +130,22 @@ export async function upgradeSchema(db: Db, oldVersion: number, transaction: Upg
     const meta = transaction.objectStore('meta');
     await Promise.all([meta.put(0, 'pageCount'), meta.put({ grouped: 0, groups: 0 }, 'groupCounts')]);
   }
-  // if (oldVersion < 2) { … }: version 2's step goes here.
+  if (oldVersion < 2) {
+    // Version 2: a page may keep what it says of where it comes from (lib/rows/codec.ts reads
+    // records with and without it, so no record is rewritten), and each site's row counts the
+    // copies that credit their source. Version 1 kept no source, so none of its copies did.
+    const siteCounts = transaction.objectStore('siteCounts');
+    const buckets = (await siteCounts.getAll()) as unknown[];
+    await Promise.all(
+      buckets.map((value) => {
+        const bucket = value as { bucket?: unknown; rows?: unknown };
+        if (!Array.isArray(bucket?.rows)) return undefined; // unreadable: counted afresh when its sites are next written (lib/store/tally.ts)
+        const rows = bucket.rows.map((row: unknown) => (typeof row === 'object' && row !== null ? { ...row, credited: 0 } : row));
+        return siteCounts.put({ ...bucket, rows } as never);
+      }),
+    );
+  }
+  // if (oldVersion < 3) { … }: version 3's step goes here.
 }
 
 /** Opens (creating or upgrading to DB_VERSION) Doppel's database. */

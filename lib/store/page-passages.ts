@@ -54,8 +54,9 @@ async function copiesMadeBy(rows: PageRows, passages: PassageRows, page: PageRec
 
 /**
  * Keeps a visited page's passage fingerprints (none if `fingerprints` is undefined) and returns
- * every page sharing passages with it. When the page was stored before, the pages its old or new
- * text may make passage copies are rechecked once the postings are written.
+ * every page sharing passages with it. The pages its old text or claims may have made passage
+ * copies (`claimsChanged`: what it says of where it comes from changed), and those it now makes
+ * copies (it is their original: lib/report/original.ts), are rechecked once the postings are written.
  */
 export async function recordPassages(
   rows: PageRows,
@@ -64,24 +65,23 @@ export async function recordPassages(
   record: PageRecord,
   old: PageRecord | undefined,
   fingerprints: PassageFingerprints | undefined,
+  claimsChanged = false,
 ): Promise<RecordMatch[]> {
   const bytes = fingerprints === undefined ? undefined : encodePassageBytes(fingerprints);
   const before = old === undefined ? undefined : await passages.bytesOf(record.id);
   const same = sameBytes(before, bytes);
-  // a revisit with the same text changes no posting and no other page's standing
-  if (old !== undefined && !same) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
+  // a revisit with the same text and claims changes no posting and no other page's standing
+  if (old !== undefined && (!same || claimsChanged)) for (const id of await copiesMadeBy(rows, passages, old)) recheckCopies.add(id);
   if (fingerprints === undefined) {
     if (before !== undefined) await passages.set(record.id, undefined);
     return [];
   }
   const shared = await passageMatches(passages, (id) => rows.get(id), fingerprints, record.id);
-  if (same) return shared;
-  await passages.set(record.id, bytes);
-  if (old !== undefined) {
-    // a page seen before others (it keeps its firstSeen) can make them copies with its new text
-    for (const { record: other, match } of shared) {
-      if (isPassageCopyOf(other, record, match.otherShare)) recheckCopies.add(other.id);
-    }
+  if (same && !claimsChanged) return shared;
+  if (!same) await passages.set(record.id, bytes);
+  // a page that is the original of pages stored before it (it keeps its firstSeen, or they name it, or it was published first) makes them copies
+  for (const { record: other, match } of shared) {
+    if (isPassageCopyOf(other, record, match.otherShare)) recheckCopies.add(other.id);
   }
   return shared;
 }

@@ -30,9 +30,9 @@ export async function rewriteCopiesMadeBy(rows: PageRows, rewrites: RewriteRows,
 /**
  * Keeps a visited page's rewrite fingerprints (none if `fingerprints` is undefined) and returns
  * every page it rewrites or that rewrites it, and whether its fingerprints are those it had (`same`:
- * its rewrite links are unchanged). When the page was stored before with other fingerprints, the
- * pages its old fingerprints may make copies, and the later pages of other sites that rewrite its
- * new text, are rechecked once the postings are written.
+ * its rewrite links are unchanged). When the page was stored before with other fingerprints or
+ * other claims (`claimsChanged`), the pages its old fingerprints may make copies are rechecked
+ * once the postings are written; so are the pages of other sites it is now the original of.
  */
 export async function recordRewrites(
   rows: PageRows,
@@ -41,14 +41,15 @@ export async function recordRewrites(
   record: PageRecord,
   old: PageRecord | undefined,
   fingerprints: RewriteFingerprints | undefined,
+  claimsChanged = false,
 ): Promise<{ matches: RewriteRecordMatch<PageRecord>[]; same: boolean }> {
   const bytes = fingerprints === undefined ? undefined : encodeRewriteBytes(fingerprints);
   const before = old === undefined ? undefined : await rewrites.bytesOf(record.id);
   const changed = old !== undefined && !sameBytes(before, bytes);
-  if (changed) for (const id of await rewriteCopiesMadeBy(rows, rewrites, old)) recheckCopies.add(id);
+  if (changed || claimsChanged) for (const id of await rewriteCopiesMadeBy(rows, rewrites, old!)) recheckCopies.add(id);
   const matches = fingerprints === undefined ? [] : await rewriteMatchesOf(rows, rewrites, fingerprints, record.id);
   await rewrites.set(record.id, bytes);
-  // a page seen before others (it keeps its firstSeen) can make them copies with its new text
-  if (changed) for (const { record: other } of matches) if (mayCopy(other, record)) recheckCopies.add(other.id);
+  // a page that is the original of pages stored before it (it keeps its firstSeen, or they name it, or it was published first) makes them copies
+  if (old === undefined || changed || claimsChanged) for (const { record: other } of matches) if (mayCopy(other, record)) recheckCopies.add(other.id);
   return { matches, same: old !== undefined && (!changed || (before === undefined && bytes === undefined)) };
 }

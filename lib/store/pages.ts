@@ -1,11 +1,9 @@
 // The pages Doppel has recorded, and their near-duplicates, in IndexedDB (see schema.ts).
-import { confirmsNearDuplicate } from '../fingerprint/features';
-import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance } from '../fingerprint/bits';
+import { type Fingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint/bits';
 import type { PassageFingerprints } from '../fingerprint/passages';
 import type { RewriteFingerprints } from '../fingerprint/rewrites';
 import { type RewriteRecordMatch, RewriteRows, rewriteMatches } from '../index/rewrite-store';
 import { DEFAULT_K, type TableDesign, designTables } from '../index/tables';
-import { nearIndex } from '../index/table-runs';
 import { EMPTY_RUN_INDEX } from '../index/runs';
 import { isContentCopy } from '../report/copies';
 import { PageRows } from '../rows/page-rows';
@@ -18,10 +16,12 @@ import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import { type Kept, PassageRows, type RecordMatch, storedPassageMatches, withBytes } from './passages';
 import { parsePending, pendingAfter } from '../index/pending-blocks';
-import { type PassageUpkeep, forget, recheckContentCopies, recordPassages } from './page-passages';
+import { forget, recheckContentCopies, recordPassages } from './page-passages';
 import { recordRewrites } from './page-rewrites';
 import { regroupAround } from './page-groups';
-import { type NearDuplicate, NO_CHECK, checkOf, memberOf, storedRecord } from './records';
+import { type NearDuplicate, NO_CHECK, checkOf, findNear, withProvenance } from './records';
+import type { Provenance } from '../text/provenance';
+import { sameClaims } from '../report/original';
 import { runChunks } from '../index/run-chunks';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
@@ -64,6 +64,8 @@ export interface Visit {
   passages?: PassageFingerprints;
   /** The page's rewrite fingerprints (lib/fingerprint/rewrites.ts); absent: none kept. */
   rewrites?: RewriteFingerprints;
+  /** What the page says of where it comes from, as believableProvenance keeps it (lib/text/provenance.ts); absent: nothing. */
+  provenance?: Provenance;
   /** Milliseconds since the epoch. */
   now: number;
 }
@@ -272,15 +274,18 @@ export class PageStore implements PageReader {
         lastSeen: visit.now,
         visits: (old?.visits ?? 0) + 1,
       };
+      withProvenance(record, visit.provenance ?? {});
+      // what the page says of where it comes from can make it, or the pages it shares text with, copies or originals
+      const claimsChanged = old !== undefined && !sameClaims(old, record);
       const groupK = Math.min(groupsMeta.k, design.k);
       const lookupK = Math.max(groupK, Math.min(k, design.k));
       passages.prefetch(visit.passages), rewrites.prefetch(visit.rewrites); // both indexes' buckets read while the tables are
       const near = await findNear(rows, stored, visit.simhash, visit.check, lookupK, visit.url);
-      const shared = await recordPassages(rows, passages, recheckCopies, record, old, visit.passages);
-      const { matches: rewritten, same: sameRewrites } = await recordRewrites(rows, rewrites, recheckCopies, record, old, visit.rewrites);
+      const shared = await recordPassages(rows, passages, recheckCopies, record, old, visit.passages, claimsChanged);
+      const { matches: rewritten, same: sameRewrites } = await recordRewrites(rows, rewrites, recheckCopies, record, old, visit.rewrites, claimsChanged);
       if (isContentCopy(record, shared, rewritten)) record.contentCopy = true;
       // the trees (the tables among them) follow the record when the transaction's writes are flushed
-      if (old !== undefined && old.simhash === simhash && old.site === record.site && sameRewrites) {
+      if (old !== undefined && old.simhash === simhash && old.site === record.site && sameRewrites && !claimsChanged) {
         // same text: the groups stay as they are
         if (old.group !== undefined) record.group = old.group;
         if (old.copySite !== undefined) record.copySite = old.copySite;
@@ -433,35 +438,6 @@ export async function readGroupsMeta(meta: { get(key: 'groups'): Promise<unknown
   const value = (await meta.get('groups')) as Partial<GroupsMeta> | undefined;
   if (value === undefined || !Number.isInteger(value.k)) return { k: DEFAULT_K, complete: true };
   return { k: value.k!, complete: value.complete === true };
-}
-
-/**
- * The records within k bits of simhash (confirmed by check: nearDuplicates' rule), found through
- * the tables of meta's design (nearIndex: lib/index/near.ts's BackendIndex over the store's
- * table runs), nearest first, then earliest first; excludeUrl left out. Each candidate is judged
- * by its record, which is the truth: one whose record is gone, unreadable or no longer within k
- * (an entry of its earlier text) is dropped. The tables are kept with every write, so the last
- * should not happen.
- */
-async function findNear(rows: PageRows, stored: StoredDesign, simhash: Fingerprint, check: Fingerprint | null, k: number, excludeUrl: string | undefined): Promise<NearDuplicate[]> {
-  const matches = await nearIndex(rows.runStore, rows.runIndex, stored, () => rows.countAll()).query(simhash, k);
-  const records = await Promise.all(matches.map((match) => rows.get(match.id)));
-  const seen = new Set<string>();
-  const out: NearDuplicate[] = [];
-  for (const record of records) {
-    if (record === undefined || seen.has(record.url)) continue;
-    const member = memberOf(record);
-    if (member === null) continue; // an unreadable record matches nothing
-    const distance = hammingDistance(simhash, member.simhash);
-    if (distance > k) continue;
-    seen.add(record.url);
-    if (record.url === excludeUrl) continue;
-    // a missing check (either side) cannot confirm or refute: accepted on the simhash alone
-    if (check === null || member.check === null || confirmsNearDuplicate(check, member.check)) out.push({ record, distance });
-  }
-  return out.sort(
-    (x, y) => x.distance - y.distance || x.record.firstSeen - y.record.firstSeen || (x.record.url < y.record.url ? -1 : x.record.url > y.record.url ? 1 : 0),
-  );
 }
 
 /** A query's k: checked against the stored design's (with clamp, lowered to it). */

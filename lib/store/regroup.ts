@@ -3,8 +3,8 @@
 // the groups are kept by PageStore.record and forgetMany, one visit at a time; this pass is for
 // when many pages change at once.
 //
-// The pass reads every record (URL, site, fingerprints, first seen: about 100 bytes each in
-// memory) and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 240 bytes a page
+// The pass reads every record (URL, site, fingerprints, first seen, what the page says of where it
+// comes from: about 100 bytes each in memory) and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 240 bytes a page
 // with the postings), finds every near-duplicate pair through an in-memory permuted-block index
 // (MemoryIndex, the same tables as the store's) and every rewrite link, each page looked up among
 // the others' rewrite fingerprints as a visit would, joins them by union-find,
@@ -22,7 +22,7 @@ import { chooseDesign, designTables } from '../index/tables';
 import { keepDesignFitted } from './migrate';
 import { type PassageOrganised, indexPending } from './passage-organise';
 import type { PageReader, PageStore } from './pages';
-import { checkOf, storedRecord } from './records';
+import { checkOf, storedRecord, withProvenance } from './records';
 import { compactTables } from './migrate';
 import type { GroupsMeta, PageRecord } from './schema';
 
@@ -96,7 +96,7 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
       }
       const bytes = kept[j];
       if (bytes !== undefined) rewriteIndex.add(nodes.length, bytes);
-      nodes.push({ url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: record.simhash });
+      nodes.push(withProvenance({ url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: record.simhash }, record));
     }
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
     if (chunk.length < batchSize) break;

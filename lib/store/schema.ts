@@ -2,7 +2,8 @@
 // Nothing here stores page text: a page is its URL, title, site, two 64-bit fingerprints, visit
 // times, and its entries in the tables and trees.
 //
-// Layout, version 1:
+// Layout, version 2 (version 1 had no `credited` in the siteCounts rows, and no page kept what it
+// says of where it comes from: lib/store/db.ts upgradeSchema):
 // - `blocks`, out-of-line keys: the block number. BLOCK_PAGES pages a value (lib/rows/blocks.ts),
 //   a page's id being block × BLOCK_PAGES + slot, given out in order from meta `nextId` and never
 //   again.
@@ -22,7 +23,7 @@
 //   the bucket number, which pages hold each index hash, Rice-coded: the rewrite index
 //   (lib/index/rewrite-store.ts).
 // - `siteCounts`, keyed by bucket (0–63, a hash of the site: lib/store/tally.ts): {bucket, rows},
-//   rows being {site, pages, copies} for every site of the bucket with a page, kept by every write
+//   rows being {site, pages, copies, credited} for every site of the bucket with a page, kept by every write
 //   in its transaction, so that the history page reads 64 values instead of counting pages.
 // Every module of lib/store may import this one; it imports none of them.
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
@@ -33,7 +34,7 @@ import type { PageRecord, StoredBlock } from '../rows/record';
 
 export const DB_NAME = 'doppel';
 /** The schema's version. A new one adds its step to upgradeSchema (db.ts) and a fixture (test/fixtures/db/). */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /** The record of a page, its fields, and a block of records (lib/rows/record.ts). */
 export { OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS } from '../rows/record';
@@ -60,11 +61,12 @@ export interface GroupCounts {
   groups: number;
 }
 
-/** A site's pages, and how many of them are copies of a page first seen on another site. */
+/** A site's pages, how many of them are copies of an original on another site, and how many of those credit their source (version 2). */
 export interface SiteCounts {
   site: string;
   pages: number;
   copies: number;
+  credited: number;
 }
 
 /** The sites whose siteBucket (lib/store/tally.ts) is `bucket`, by site. */

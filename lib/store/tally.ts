@@ -11,12 +11,14 @@
 // the transaction's changes, instead of adjusted.
 import { hash64 } from '../fingerprint/hash';
 import { type GroupCounts, type PageRecord, type SiteBucket, type SiteCounts, isCount } from './schema';
-import { isCopy } from '../report/copies';
+import { isCopy, isCreditedCopy } from '../report/copies';
 
 /** What a tally needs of the pages (lib/rows/page-rows.ts PageRows), in its transaction. */
 export interface CountedPages {
   countAll(): Promise<number>;
   countWhere(field: 'site' | 'copySite', value: string): Promise<number>;
+  /** The records whose field is `value` (the copies of a site, when counting those that credit their source). */
+  where(field: 'copySite', value: string): Promise<PageRecord[]>;
   /** Whether some page had `group` before the transaction's first change, and whether one has it now. */
   hadGroup(group: string): Promise<boolean>;
   hasGroup(group: string): Promise<boolean>;
@@ -84,21 +86,29 @@ export function parseGroupCounts(value: unknown): GroupCounts | null {
 /** A `siteCounts` row, if it is readable. */
 export function parseSiteCounts(value: unknown): SiteCounts | null {
   const v = value as Partial<SiteCounts> | null | undefined;
-  return v != null && typeof v.site === 'string' && isCount(v.pages) && isCount(v.copies) && v.copies <= v.pages ? { site: v.site, pages: v.pages, copies: v.copies } : null;
+  if (v == null || typeof v.site !== 'string' || !isCount(v.pages) || !isCount(v.copies) || v.copies > v.pages) return null;
+  if (!isCount(v.credited) || v.credited > v.copies) return null;
+  return { site: v.site, pages: v.pages, copies: v.copies, credited: v.credited };
 }
 
-/** A site's row counted from the site and copySite trees. */
-export async function countSite(pages: Pick<CountedPages, 'countWhere'>, site: string): Promise<SiteCounts> {
-  const [pageCount, copies] = await Promise.all([pages.countWhere('site', site), pages.countWhere('copySite', site)]);
-  return { site, pages: pageCount, copies };
+/** A site's row counted from the site and copySite trees (and the copies' records, for those that credit their source). */
+export async function countSite(pages: Pick<CountedPages, 'countWhere' | 'where'>, site: string): Promise<SiteCounts> {
+  const [pageCount, copies] = await Promise.all([pages.countWhere('site', site), pages.where('copySite', site)]);
+  return { site, pages: pageCount, copies: copies.length, credited: copies.filter(isCreditedCopy).length };
 }
 
 interface SiteDelta {
   pages: number;
   copies: number;
+  credited: number;
 }
 
-const addTo = (row: SiteCounts, delta: SiteDelta): SiteCounts => ({ site: row.site, pages: Math.max(0, row.pages + delta.pages), copies: Math.max(0, row.copies + delta.copies) });
+const addTo = (row: SiteCounts, delta: SiteDelta): SiteCounts => ({
+  site: row.site,
+  pages: Math.max(0, row.pages + delta.pages),
+  copies: Math.max(0, row.copies + delta.copies),
+  credited: Math.max(0, row.credited + delta.credited),
+});
 
 export class Tally {
   private pageDelta = 0;
@@ -131,11 +141,13 @@ export class Tally {
     if (after !== undefined) this.site(after.site).pages++;
     if (before !== undefined && isCopy(before)) this.site(before.site).copies--;
     if (after !== undefined && isCopy(after)) this.site(after.site).copies++;
+    if (before !== undefined && isCreditedCopy(before)) this.site(before.site).credited--;
+    if (after !== undefined && isCreditedCopy(after)) this.site(after.site).credited++;
   }
 
   private site(site: string): SiteDelta {
     let delta = this.sites.get(site);
-    if (delta === undefined) this.sites.set(site, (delta = { pages: 0, copies: 0 }));
+    if (delta === undefined) this.sites.set(site, (delta = { pages: 0, copies: 0, credited: 0 }));
     return delta;
   }
 
@@ -160,7 +172,7 @@ export class Tally {
       }
     }
     const touched = byBucket(
-      [...this.sites].filter(([, delta]) => delta.pages !== 0 || delta.copies !== 0),
+      [...this.sites].filter(([, delta]) => delta.pages !== 0 || delta.copies !== 0 || delta.credited !== 0),
       ([site]) => site,
     );
     await Promise.all(
@@ -169,7 +181,7 @@ export class Tally {
         const rows = parseSiteBucket(await siteCounts.get(bucket));
         const next = rows ?? new Map<string, SiteCounts>();
         for (const [site, delta] of deltas) {
-          const row = rows === null ? await countSite(this.pages, site) : addTo(rows.get(site) ?? { site, pages: 0, copies: 0 }, delta);
+          const row = rows === null ? await countSite(this.pages, site) : addTo(rows.get(site) ?? { site, pages: 0, copies: 0, credited: 0 }, delta);
           if (row.pages === 0) next.delete(site);
           else next.set(site, row);
         }

@@ -20,6 +20,8 @@
 //   its table keys are one put): an import cut off half way (the file cannot be read further,
 //   the extension is reloaded, the disk is full) leaves every page either fully there or not at
 //   all, and importing the file again completes it without counting anything twice.
+import type { Provenance } from '../text/provenance';
+import { sameClaims } from '../report/original';
 import { DEFAULT_K, type PageReader, type PageStore, readGroupsMeta } from './pages';
 import { NO_CHECK, storedRecord } from './records';
 import type { PageRecord } from './schema';
@@ -142,8 +144,19 @@ function newRecord(page: ImportedPage): ImportedFields {
     firstSeen: page.firstSeen,
     lastSeen: page.lastSeen,
     visits: page.visits,
+    ...claimsOf(page),
   };
 }
+
+/** The provenance fields of a page or record, only those it has. */
+function claimsOf(page: Provenance): Provenance {
+  return {
+    ...(page.published === undefined ? {} : { published: page.published }),
+    ...(page.source === undefined || page.sourceBy === undefined ? {} : { source: page.source, sourceBy: page.sourceBy }),
+  };
+}
+
+const hasClaims = (page: Provenance): boolean => page.published !== undefined || page.source !== undefined;
 
 /** The stored record `old` with an imported page of the same URL merged in (see the top of the file). */
 function merge(old: ImportedFields, page: ImportedPage): ImportedFields {
@@ -163,6 +176,8 @@ function merge(old: ImportedFields, page: ImportedPage): ImportedFields {
   // the passage fingerprints follow the text, as the simhash does: the later visit's, or the only ones (bytes: kept as they are)
   const passages = later || old.passages === undefined ? page.passages ?? old.passages : old.passages;
   const rewrites = later || old.rewrites === undefined ? page.rewrites ?? old.rewrites : old.rewrites;
+  // what the page says of where it comes from follows its text too (a line that says nothing keeps what was stored)
+  const claims = (later || !hasClaims(old)) && hasClaims(page) ? claimsOf(page) : claimsOf(old);
   return {
     ...(passages === undefined ? {} : { passages }),
     ...(rewrites === undefined ? {} : { rewrites }),
@@ -174,6 +189,7 @@ function merge(old: ImportedFields, page: ImportedPage): ImportedFields {
     firstSeen,
     lastSeen,
     visits: Math.max(old.visits, page.visits),
+    ...claims,
   };
 }
 
@@ -188,7 +204,8 @@ function sameRecord(a: ImportedFields, b: ImportedFields): boolean {
     a.check === b.check &&
     a.firstSeen === b.firstSeen &&
     a.lastSeen === b.lastSeen &&
-    a.visits === b.visits
+    a.visits === b.visits &&
+    sameClaims(a, b)
   );
 }
 

@@ -3,6 +3,7 @@
 // is one short readonly transaction over a tree or the kept counts (lib/store/tally.ts), so that
 // the first screen of a store of a million pages costs about as much as that of a hundred.
 import { type SiteMark, type SiteStanding, areNearDuplicates, rootOf, seenBefore, siteStanding } from '../report/groups';
+import { type Evidence, judgeOriginal, originalAmong } from '../report/original';
 import { MAX_PAGE_ID, lastSeenEntry } from '../rows/page-rows';
 import type { PageReader } from '../store/pages';
 import { storedPassageMatches } from '../store/passages';
@@ -164,8 +165,8 @@ async function siteCountsOf(counts: SiteCountsReader, pages: PagesCounter, site:
 
 /** The standing of one site (the popup's flag). */
 export async function readSiteStanding(store: PageReader, site: string, mark: SiteMark | null): Promise<SiteStanding> {
-  const { pages, copies } = await store.read((rows, tx) => siteCountsOf(tx.objectStore('siteCounts'), rows, site));
-  return siteStanding(site, pages, copies, mark);
+  const { pages, copies, credited } = await store.read((rows, tx) => siteCountsOf(tx.objectStore('siteCounts'), rows, site));
+  return siteStanding(site, pages, copies, credited, mark);
 }
 
 /**
@@ -179,22 +180,23 @@ export async function readSiteStandings(store: PageReader, marks: ReadonlyMap<st
     const counted = await Promise.all([...marks.keys()].filter((site) => (rows.get(site)?.copies ?? 0) === 0).map(async (site) => rows.get(site) ?? countSite(pages, site)));
     return { withCopies: [...rows.values()].filter((row) => row.copies > 0), marked: counted };
   });
-  const out = [...withCopies, ...marked].map(({ site, pages, copies }) => siteStanding(site, pages, copies, marks.get(site) ?? null));
+  const out = [...withCopies, ...marked].map(({ site, pages, copies, credited }) => siteStanding(site, pages, copies, credited, marks.get(site) ?? null));
   const share = (s: SiteStanding): number => (s.pages === 0 ? 0 : s.copies / s.pages);
   return out.sort((a, b) => Number(b.flagged) - Number(a.flagged) || share(b) - share(a) || b.copies - a.copies || (a.site < b.site ? -1 : a.site > b.site ? 1 : 0));
 }
 
 /**
- * A copy beside the page it copies: the earliest-seen page of its group, on another site, when it
- * is a near-duplicate of it or copies by nothing else; for a passage copy that is no such
- * near-duplicate, the earliest-seen page of another site, seen before it, that half of its words
- * are shared with (`share`: that fraction); for a rewrite copy that is neither (a rewrite is
- * grouped with its original), the earliest-seen page of another site, seen before it, that it
- * rewrites or translates (`rewrite`).
+ * A copy beside the page it copies: its group's original (lib/report/original.ts), on another
+ * site, when it is a near-duplicate of it or copies by nothing else; for a passage copy that is no
+ * such near-duplicate, the original, among the pages of other sites it is a copy of, that half of
+ * its words are shared with (`share`: that fraction); for a rewrite copy that is neither (a rewrite
+ * is grouped with its original), the original among the pages of other sites it rewrites or
+ * translates and is a copy of (`rewrite`). `evidence`: why that page is the original of the two.
  */
 export interface CopyEvidence {
   copy: PageRecord;
   original: PageRecord;
+  evidence: Evidence;
   share?: number;
   /** Whether the copy is a translation of the original, and the copy's language as its rewrite fingerprints guess it. */
   rewrite?: { translated: boolean; language: RewriteLanguage };
@@ -211,9 +213,11 @@ export function evidenceVerb(l: Localizer, { share, rewrite }: Pick<CopyEvidence
   return language === null ? l.t('copiesRewrite') : l.t('copiesTranslation', language);
 }
 
-/** The match whose page was seen first; undefined if none. */
-function earliest<M extends { record: PageRecord }>(matches: readonly M[]): M | undefined {
-  return matches.length === 0 ? undefined : matches.reduce((a, b) => (seenBefore(b.record, a.record) ? b : a));
+/** The match whose page is the original among them (lib/report/original.ts originalAmong); undefined if none. */
+function originalMatch<M extends { record: PageRecord }>(matches: readonly M[]): M | undefined {
+  if (matches.length === 0) return undefined;
+  const original = originalAmong(matches.map((m) => m.record));
+  return matches.find((m) => m.record === original);
 }
 
 /** The evidence for a site: each of its copies beside its original, newest copy first; at most `limit`. */
@@ -232,14 +236,14 @@ export async function readSiteEvidence(store: PageReader, site: string, limit = 
         if (copy.contentCopy === true && !(copy.copySite !== undefined && nearDuplicates(copy, root))) {
           const own = await passages.fingerprintsOf(copy.id);
           const matches = own === undefined ? [] : await storedPassageMatches(passages, (id) => rows.get(id), own, copy.id, new Set());
-          const first = earliest(matches.filter(({ record, match }) => isPassageCopyOf(copy, record, match.share)));
-          if (first !== undefined) return { copy, original: first.record, share: first.match.share };
+          const first = originalMatch(matches.filter(({ record, match }) => isPassageCopyOf(copy, record, match.share)));
+          if (first !== undefined) return { copy, original: first.record, evidence: judgeOriginal(copy, first.record).evidence, share: first.match.share };
           const ownRewrites = await rewrites.fingerprintsOf(copy.id);
           const rewritten = ownRewrites === undefined ? [] : await rewriteMatchesOf(rows, rewrites, ownRewrites, copy.id);
-          const source = earliest(rewritten.filter(({ record }) => mayCopy(copy, record)));
-          if (source !== undefined && ownRewrites !== undefined) return { copy, original: source.record, rewrite: { translated: source.match.translated, language: ownRewrites.lang } };
+          const source = originalMatch(rewritten.filter(({ record }) => mayCopy(copy, record)));
+          if (source !== undefined && ownRewrites !== undefined) return { copy, original: source.record, evidence: judgeOriginal(copy, source.record).evidence, rewrite: { translated: source.match.translated, language: ownRewrites.lang } };
         }
-        return { copy, original: root };
+        return { copy, original: root, evidence: judgeOriginal(copy, root).evidence };
       }),
     );
   });

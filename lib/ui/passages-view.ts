@@ -4,7 +4,8 @@
 // lib/content/marks.ts). No browser globals: the popup passes its Document, its Localizer, its
 // elements and a TabLink, so that all of it is tested on linkedom with a fake tab.
 import { type Localizer, nodeAt, placeNodes } from './i18n';
-import type { PassageMatch } from '../protocol/messages';
+import type { OriginalSummary, PassageMatch } from '../protocol/messages';
+import { originalTag } from './original-view';
 import { type MarkKind, PASSAGE_SLOTS, type PassageMarks, type SharedPassageSet, type TabMessage, parsePassageMarks } from '../protocol/tab-protocol';
 import { LIMITS } from '../protocol/validation';
 
@@ -86,7 +87,7 @@ export function swatch(doc: Document, l: Localizer, slot: number): HTMLElement {
  * ("62% of this page appeared in <a>title</a>, which you read on <time>"), and the site and the
  * number of passages. Titles and URLs are data: text and a checked link target, never markup.
  */
-export function passageItem(doc: Document, l: Localizer, match: PassageMatch, index: number): HTMLLIElement {
+export function passageItem(doc: Document, l: Localizer, match: PassageMatch, index: number, original: OriginalSummary | null = null): HTMLLIElement {
   const item = doc.createElement('li');
   item.className = 'passage';
   item.dataset['share'] = String(match.share);
@@ -100,6 +101,7 @@ export function passageItem(doc: Document, l: Localizer, match: PassageMatch, in
   const line = doc.createElement('p');
   line.className = 'passage-line';
   line.append(...placeNodes(words, [title, when]).parts);
+  if (match.original && original !== null) line.append(' ', ...originalTag(doc, l, original));
 
   const meta = doc.createElement('p');
   meta.className = 'meta';
@@ -190,12 +192,12 @@ export interface MarkedList<E> {
   sets(entries: readonly E[]): SharedPassageSet[];
 }
 
-/** The passages' list: PassageMatch entries, marked in the six slots. */
-export const passageList = (doc: Document, l: Localizer, view: PassagesView): MarkedList<PassageMatch> => ({
+/** The passages' list: PassageMatch entries, marked in the six slots; `original`, the story's original (its entry is tagged). */
+export const passageList = (doc: Document, l: Localizer, view: PassagesView, original: () => OriginalSummary | null = () => null): MarkedList<PassageMatch> => ({
   kind: 'passages',
   itemSelector: 'li.passage',
   render(passages) {
-    view.list.replaceChildren(...passages.map((match, i) => passageItem(doc, l, match, i)));
+    view.list.replaceChildren(...passages.map((match, i) => passageItem(doc, l, match, i, original())));
     view.heading.textContent = l.count('passagesHeading', passages.length);
   },
   sets: passageSets,
@@ -205,8 +207,8 @@ export const passageList = (doc: Document, l: Localizer, view: PassagesView): Ma
  * The list and its toggle. `tab` is null when the popup has no tab to mark (opened as a page for an
  * address, without `&tab=`): the list is shown, the button hidden. Errors go to `showError`, in words.
  */
-export function createPassagesControl(doc: Document, l: Localizer, view: PassagesView, tab: TabLink | null, showError: (message: string | null) => void): PassagesControl {
-  return createMarksControl(l, view, tab, showError, passageList(doc, l, view));
+export function createPassagesControl(doc: Document, l: Localizer, view: PassagesView, tab: TabLink | null, showError: (message: string | null) => void, original: () => OriginalSummary | null = () => null): PassagesControl {
+  return createMarksControl(l, view, tab, showError, passageList(doc, l, view, original));
 }
 
 /** A section's list and its "Show on the page" toggle, for the marks of one kind (the other kind's are left alone). */

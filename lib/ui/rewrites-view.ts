@@ -5,7 +5,8 @@
 // words the two share (rewriteList, with passages-view's createMarksControl). No browser globals: the
 // popup passes its Document and Localizer, so that it is tested on linkedom.
 import { type Localizer, nodeAt, placeNodes } from './i18n';
-import type { RewriteSummary } from '../protocol/messages';
+import type { OriginalSummary, RewriteSummary } from '../protocol/messages';
+import { originalTag } from './original-view';
 import { type MarkedList, titleAndDay } from './passages-view';
 import { LIMITS } from '../protocol/validation';
 
@@ -20,12 +21,13 @@ export function languageName(l: Localizer, code: string): string | null {
 }
 
 /**
- * The entry's sentence key and its language: an earlier page is rewritten or translated by this
- * one ("Looks like a Spanish translation of …", in this page's language); a later page rewrites or
- * translates this one (in its own).
+ * The entry's sentence key and its language: the story's original, or an earlier page, is
+ * rewritten or translated by this one ("Looks like a Spanish translation of …", in this page's
+ * language); a later page, or any page when this one is the original, rewrites or translates this
+ * one (in its own).
  */
-function wording(l: Localizer, match: RewriteSummary, ownFirstSeen: number): { key: string; language: string | null } {
-  const earlier = match.firstSeen <= ownFirstSeen;
+function wording(l: Localizer, match: RewriteSummary, ownFirstSeen: number, original: OriginalSummary | null): { key: string; language: string | null } {
+  const earlier = match.original || (original?.self !== true && match.firstSeen <= ownFirstSeen);
   const language = match.translated ? languageName(l, earlier ? match.ownLanguage : match.language) : null;
   if (language === null) return { key: earlier ? 'rewriteOf' : 'rewrittenAs', language: null };
   return { key: earlier ? 'translationOf' : 'translatedAs', language };
@@ -36,12 +38,12 @@ function wording(l: Localizer, match: RewriteSummary, ownFirstSeen: number): { k
  * rewrite of <a>title</a>, which you read on <time> (site)") and a line of how much of the rare
  * words the two share. Titles and URLs are data: text and a checked link target, never markup.
  */
-export function rewriteItem(doc: Document, l: Localizer, match: RewriteSummary, ownFirstSeen: number): HTMLLIElement {
+export function rewriteItem(doc: Document, l: Localizer, match: RewriteSummary, ownFirstSeen: number, original: OriginalSummary | null = null): HTMLLIElement {
   const item = doc.createElement('li');
   item.className = 'rewrite';
   item.dataset['share'] = String(match.share);
   item.dataset['url'] = match.url;
-  const { key, language } = wording(l, match, ownFirstSeen);
+  const { key, language } = wording(l, match, ownFirstSeen, original);
   item.dataset['kind'] = key;
 
   const [title, when] = titleAndDay(doc, l, match);
@@ -49,6 +51,7 @@ export function rewriteItem(doc: Document, l: Localizer, match: RewriteSummary, 
   const line = doc.createElement('p');
   line.className = 'rewrite-line';
   line.append(...placeNodes(words, [title, when]).parts);
+  if (match.original && original !== null) line.append(' ', ...originalTag(doc, l, original));
 
   const meta = doc.createElement('p');
   meta.className = 'meta';
@@ -66,13 +69,13 @@ export function rewriteItem(doc: Document, l: Localizer, match: RewriteSummary, 
  * createMarksControl): each entry's set is this page's hashes of pairs of rare words that page holds
  * too (RewriteSummary.hashes); the content script marks the rare words of those pairs.
  */
-export function rewriteList(doc: Document, l: Localizer, view: { heading: HTMLElement; list: HTMLElement }, ownFirstSeen: () => number): MarkedList<RewriteSummary> {
+export function rewriteList(doc: Document, l: Localizer, view: { heading: HTMLElement; list: HTMLElement }, ownFirstSeen: () => number, original: () => OriginalSummary | null = () => null): MarkedList<RewriteSummary> {
   return {
     kind: 'rewrites',
     itemSelector: 'li.rewrite',
     render(rewrites) {
       view.heading.textContent = rewrites.length === 0 ? '' : l.count('rewritesHeading', rewrites.length);
-      view.list.replaceChildren(...rewrites.map((match) => rewriteItem(doc, l, match, ownFirstSeen())));
+      view.list.replaceChildren(...rewrites.map((match) => rewriteItem(doc, l, match, ownFirstSeen(), original())));
     },
     sets: (rewrites) => rewrites.slice(0, LIMITS.passageSets).map((match) => ({ id: match.url, slot: 0, hashes: match.hashes, ends: [] })),
   };

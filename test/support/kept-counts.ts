@@ -16,19 +16,22 @@ export interface CountsFromRecords {
 const bySite = (a: { site: string }, b: { site: string }): number => (a.site < b.site ? -1 : a.site > b.site ? 1 : 0);
 
 /** The counts of `records`, taken one record at a time. */
-export function countsOfRecords(records: readonly { site: string; group?: string; copySite?: string; contentCopy?: true }[]): CountsFromRecords {
+export function countsOfRecords(records: readonly { site: string; group?: string; copySite?: string; contentCopy?: true; source?: string }[]): CountsFromRecords {
   const sites = new Map<string, SiteCounts>();
   const row = (site: string): SiteCounts => {
     let r = sites.get(site);
-    if (r === undefined) sites.set(site, (r = { site, pages: 0, copies: 0 }));
+    if (r === undefined) sites.set(site, (r = { site, pages: 0, copies: 0, credited: 0 }));
     return r;
   };
   const groups = new Set<string>();
   let grouped = 0;
   for (const record of records) {
     row(record.site).pages++;
-    // a copy: a near-duplicate of its group's root on another site, or a passage copy
-    if (record.copySite !== undefined || record.contentCopy === true) row(record.site).copies++;
+    // a copy: a near-duplicate of its group's root on another site, or a passage copy; credited when it names a source
+    if (record.copySite !== undefined || record.contentCopy === true) {
+      row(record.site).copies++;
+      if (record.source !== undefined) row(record.site).credited++;
+    }
     if (record.group !== undefined) {
       grouped++;
       groups.add(record.group);
