@@ -13,6 +13,7 @@ import type { CopyDocument, CopyPair } from '../lib/scan/detector';
 import { readFiles } from './scan-jobs';
 import { type Listed, kindOf, reasonOf } from './scan-read';
 import { runCompare } from './scan-compare';
+import { type OriginalOf, type ScanCluster, originalWords, withOriginals } from '../lib/scan/original';
 
 const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
 
@@ -205,7 +206,7 @@ function truncate(text: string, max: number): string {
   return chars.slice(0, Math.max(1, max - 1)).join('').trimEnd() + '…';
 }
 
-function formatReport(report: DetectorReport, detector: Detector, threshold: number, columns = 100): string {
+function formatReport(report: DetectorReport, detector: Detector, threshold: number, columns = 100, originals = withOriginals(report.documents)): string {
   const out: string[] = [];
   const { documents, pairs, clusters } = report;
   const pathWidth = Math.max(4, ...documents.map((d) => d.path.length));
@@ -229,13 +230,15 @@ function formatReport(report: DetectorReport, detector: Detector, threshold: num
   out.push('', `Pairs ${detector.cutOff(threshold)} (${pairs.length})`);
   if (pairs.length) out.push(`  ${detector.measure.padStart(8)}  a${' '.repeat(pathWidth + numberWidth + 3)}b`);
   for (const p of pairs) {
-    out.push(`  ${pairMeasure(detector, p).padStart(8)}  ${num(p.a)} ${p.a.padEnd(pathWidth)}  ${num(p.b)} ${p.b}`);
+    out.push(`  ${pairMeasure(detector, p).padStart(8)}  ${num(p.a)} ${p.a.padEnd(pathWidth)}  ${num(p.b)} ${p.b.padEnd(pathWidth)}  ${originalWords(originals.pair(p), num)}`);
   }
 
   out.push('', `Clusters (${clusters.length})`);
   clusters.forEach((cluster, i) => {
     const label = `${i + 1}.`;
-    cluster.forEach((path, j) => out.push(`  ${(j === 0 ? label : '').padEnd(String(clusters.length).length + 1)} ${num(path)} ${path}`));
+    const indent = ' '.repeat(String(clusters.length).length + 1);
+    cluster.forEach((path, j) => out.push(`  ${(j === 0 ? label : '').padEnd(indent.length)} ${num(path)} ${path}`));
+    out.push(`  ${indent} ${originalWords(originals.cluster(cluster), num)}`);
   });
 
   out.push('', summaryLine(report, detector, threshold));
@@ -324,7 +327,9 @@ async function main(argv: readonly string[]): Promise<number> {
       if (args.ndjson) {
         writeLine({ document });
         // Streamed: keep only what pairing needs, not the title.
-        fingerprinted.push({ document: { path: document.path, title: '', simhash: document.simhash, words: document.words }, fingerprints: result.fingerprinted.fingerprints });
+        // kept to the end: what the originals need, not the title
+        const { path, simhash, words, url, address, published, source, sourceBy } = document;
+        fingerprinted.push({ document: { path, title: '', simhash, words, url, address, published, source, sourceBy }, fingerprints: result.fingerprinted.fingerprints });
       } else fingerprinted.push(result.fingerprinted);
       codes.push(result.code);
     } else {
@@ -339,9 +344,11 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
   timings.lap(`${args.method.name} pairs`);
+  // each pair's and cluster's original, by what the pages say (lib/scan/original.ts)
+  const originals = withOriginals(report.documents);
   if (args.ndjson) {
-    for (const pair of report.pairs) writeLine({ pair });
-    for (const cluster of report.clusters) writeLine({ cluster });
+    for (const pair of report.pairs) writeLine({ pair: originals.pair(pair) });
+    for (const cluster of report.clusters) writeLine({ cluster: originals.cluster(cluster) });
   }
   // each copy detector's list, without the pairs listed before it (near-duplicates by any method first)
   const reported = new Set<string>();
@@ -351,18 +358,21 @@ async function main(argv: readonly string[]): Promise<number> {
   markReported(report.pairs);
   const lists: [string, CopyPair[]][] = [];
   for (const [i, detector] of copyDetectors.entries()) {
-    const pairs = await detector.find(copyDocuments[i]!, (a, b) => reported.has(`${a}\n${b}`));
+    const pairs = (await detector.find(copyDocuments[i]!, (a, b) => reported.has(`${a}\n${b}`))).map(originals.pair);
     timings.lap(`${detector.name} pairs`);
     markReported(pairs);
     lists.push([detector.key, pairs]);
     if (args.ndjson) for (const pair of pairs) writeLine({ [detector.entry]: pair });
   }
   if (args.ndjson) return timings.done(args.timings);
-  if (args.json) process.stdout.write(JSON.stringify({ ...report, ...Object.fromEntries(lists) }, null, 2) + '\n');
-  else {
+  if (args.json) {
+    const clusters: ScanCluster[] = report.clusters.map(originals.cluster);
+    const pairs: OriginalOf[] = report.pairs.map(originals.pair);
+    process.stdout.write(JSON.stringify({ ...report, pairs, clusters, ...Object.fromEntries(lists) }, null, 2) + '\n');
+  } else {
     const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));
     // The copy detectors' sections go before the summary line, which stays last.
-    const tables = formatReport(report, args.method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100);
+    const tables = formatReport(report, args.method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100, originals);
     const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
     const sections = copyDetectors.map((d, i) => d.section(lists[i]![1], (path) => numbers.get(path) ?? '') + '\n').join('');
     process.stdout.write(tables.slice(0, summaryAt) + sections + tables.slice(summaryAt));

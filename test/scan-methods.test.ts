@@ -196,10 +196,11 @@ describe('bin/scan.ts --method, --jobs, --ndjson', () => {
       expect(one.code).toBe(0);
       expect(one.stderr).toBe('');
       expect(two.stdout).toBe(one.stdout);
-      const report = JSON.parse(one.stdout) as { pairs: object[]; clusters: string[][] };
+      const report = JSON.parse(one.stdout) as { pairs: object[]; clusters: { members: string[]; original: string | null }[] };
       expect(report.clusters).toHaveLength(1);
-      expect(report.clusters[0]).toContain('original-site/2024/05/wrenmouth-tide-mill-turns-again.html');
-      for (const pair of report.pairs) expect(Object.keys(pair)).toEqual(['a', 'b', detector.measure]);
+      expect(report.clusters[0]!.members).toContain('original-site/2024/05/wrenmouth-tide-mill-turns-again.html');
+      expect(report.clusters[0]!.original).toBe('original-site/2024/05/wrenmouth-tide-mill-turns-again.html');
+      for (const pair of report.pairs) expect(Object.keys(pair)).toEqual(['a', 'b', detector.measure, 'original', 'evidence']);
     }, 60_000);
   }
 

@@ -215,8 +215,9 @@ describe('bin/scan.ts', () => {
     }
     expect(report.documents[0]).toMatchObject({ title: 'Sign in', simhash: null, words: 0 });
     expect(report.documents[3]).toMatchObject({ title: 'Vegetable soup', simhash: expect.stringMatching(/^[0-9a-f]{16}$/) });
-    expect(report.pairs).toEqual([{ a: 'other/b.HTM', b: 'sub/a.html', distance: 0 }]);
-    expect(report.clusters).toEqual([['other/b.HTM', 'sub/a.html']]);
+    // neither page says which came first, and a folder has no reading order: no original
+    expect(report.pairs).toEqual([{ a: 'other/b.HTM', b: 'sub/a.html', distance: 0, original: null, evidence: null }]);
+    expect(report.clusters).toEqual([{ members: ['other/b.HTM', 'sub/a.html'], original: null, evidence: null }]);
 
     const lines = stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(isRoot ? 1 : 2);
@@ -265,7 +266,13 @@ describe('bin/scan.ts', () => {
       'republisher-a/news/2024/volunteers-bring-wrenmouths-tide-mill-back-to-life.html',
     ];
     const family = [...copies, original].sort();
-    expect(report.clusters).toEqual([family]);
+    // the original states its date; two copies name it in a credit line; the digest states no date
+    expect(report.clusters).toEqual([{ members: family, original, evidence: 'published' }]);
+    const originalOf = (a: string, b: string) => report.pairs.find((p) => [p.a, p.b].sort().join(' ') === [a, b].sort().join(' '));
+    expect(originalOf(copies[0]!, original)).toMatchObject({ original, evidence: 'credit' });
+    expect(originalOf(copies[1]!, original)).toMatchObject({ original, evidence: 'published' });
+    expect(originalOf(copies[2]!, original)).toMatchObject({ original, evidence: 'credit' });
+    expect(originalOf(copies[0]!, copies[1]!)).toMatchObject({ original: null, evidence: null });
     // Every pair within the family, and nothing else.
     const expectedPairs = family.flatMap((a, i) => family.slice(i + 1).map((b) => `${a} ${b}`));
     expect(report.pairs.map((p) => `${[p.a, p.b].sort().join(' ')}`).sort()).toEqual(expectedPairs);

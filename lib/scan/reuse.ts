@@ -6,6 +6,7 @@
 import { MIN_PASSAGE_WORDS, type WordPassageFingerprints, wordPassageFingerprints } from '../fingerprint/passages';
 import { BOILERPLATE, type BoilerplateRule, PassageIndex, findSharedPassages } from '../index/passage-index';
 import type { Passage } from '../index/passage-match';
+import { type OriginalOf, originalWords } from './original';
 
 export interface PageForReuse {
   fingerprints: WordPassageFingerprints | null;
@@ -108,13 +109,14 @@ export function siteOfHtml(html: string): string | null {
   return null;
 }
 
-/** The text report's section: each pair sharing passages, with its shares. */
-export function formatReuse(reuse: readonly ScanReuse[], numberOf: (path: string) => string = () => ''): string {
+/** The text report's section: each pair sharing passages, with its shares (and its original, when the pair says: lib/scan/original.ts). */
+export function formatReuse(reuse: readonly (ScanReuse & Partial<OriginalOf>)[], numberOf: (path: string) => string = () => ''): string {
   const out = [`Pairs sharing passages of ${MIN_PASSAGE_WORDS} words or more (${reuse.length})`];
   if (reuse.length) out.push(`  passages  share of a  share of b  a / b`);
   for (const r of reuse) {
     const pct = (x: number): string => `${(100 * x).toFixed(0)}%`.padStart(10);
-    out.push(`  ${String(r.passages).padStart(8)}  ${pct(r.aShare)}  ${pct(r.bShare)}  ${[numberOf(r.a), r.a].filter(Boolean).join(' ')}  /  ${[numberOf(r.b), r.b].filter(Boolean).join(' ')}`);
+    const original = r.original === undefined ? '' : `  ${originalWords({ original: r.original, evidence: r.evidence ?? null }, numberOf)}`;
+    out.push(`  ${String(r.passages).padStart(8)}  ${pct(r.aShare)}  ${pct(r.bShare)}  ${[numberOf(r.a), r.a].filter(Boolean).join(' ')}  /  ${[numberOf(r.b), r.b].filter(Boolean).join(' ')}${original}`);
   }
   if (reuse.length) out.push('  (npm run scan -- --compare A B shows them side by side)');
   return out.join('\n') + '\n';

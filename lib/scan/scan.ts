@@ -3,6 +3,7 @@
 // tables (findNearPairs). The detectors (lib/scan/detectors/) find pairs from here; the CLI
 // (bin/scan.ts) reads the files.
 import { extractArticle } from '../text/extract';
+import { type Provenance, type SourceKind, declaredAddress } from '../text/provenance';
 import type { ExtractOptions } from '../text/reading';
 import { type TextFingerprints, fingerprintText } from '../fingerprint/features';
 import { type Fingerprint, fingerprintToHex, hammingDistance } from '../fingerprint/bits';
@@ -16,6 +17,8 @@ export interface ScanInput {
   path: string;
   kind: ScanKind;
   content: string;
+  /** The page's own address, when the input says it (else addressOfPath's, if any). */
+  url?: string;
 }
 
 export interface ScannedDocument {
@@ -29,6 +32,14 @@ export interface ScannedDocument {
   note?: string;
   /** Why its rare words cannot show a rewrite well (lib/scan/detectors/rewrites.ts); absent when they can. */
   rewriteNote?: string;
+  /** Its own address when known: the input's, or its path's when the path starts with a host (addressOfPath). */
+  url?: string;
+  /** The address it declares for itself: its canonical link, or else its og:url. */
+  address?: string;
+  /** When it says it was published (ISO 8601), and the address it names as its source on another site, and how (lib/text/provenance.ts). */
+  published?: string;
+  source?: string;
+  sourceBy?: SourceKind;
 }
 
 export interface ScanPair {
@@ -37,13 +48,25 @@ export interface ScanPair {
   distance: number;
 }
 
-/** The report, exactly as `scan --json` prints it. */
+/** Which document of a pair or a cluster is the original, and why (lib/scan/original.ts): the fields scan adds to every entry of its lists. */
+export interface OriginalOf {
+  /** The original's path; null when only an order of reading could say (a folder has none). */
+  original: string | null;
+  evidence: 'canonical' | 'credit' | 'published' | null;
+}
+
+/** One entry of `scan --json`'s `clusters`: its members' paths in documents order, and its original. */
+export interface ScanCluster extends OriginalOf {
+  members: string[];
+}
+
+/** The report, exactly as `scan --json` prints it (before the copy detectors' lists). */
 export interface ScanReport {
   k: number;
   documents: ScannedDocument[];
-  pairs: ScanPair[];
-  /** Paths, each cluster in documents order, clusters ordered by their first member. */
-  clusters: string[][];
+  pairs: (ScanPair & OriginalOf)[];
+  /** Clusters ordered by their first member. */
+  clusters: ScanCluster[];
 }
 
 /** A document and its fingerprints (null when it has none). */
@@ -67,24 +90,52 @@ export function titleOfText(text: string): string {
 }
 
 /**
+ * The address a file's path gives it: `https://PATH` when its first folder is named like a host
+ * (`news.example.com/2024/story.html`, as a crawl saves pages), else undefined.
+ */
+export function addressOfPath(path: string): string | undefined {
+  const [first, ...rest] = path.split('/');
+  if (rest.length === 0 || first === undefined || !/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(?::\d{1,5})?$/i.test(first)) return undefined;
+  if (/\.(?:html?|txt|md|json|xml|php|aspx?|jsp|d|old|bak|tmp)$/i.test(first)) return undefined; // a folder named like a file
+  try {
+    return new URL(`https://${first}/${rest.map(encodeURIComponent).join('/')}`).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a document's page says of where it comes from, as the report gives it (ScannedDocument's url … sourceBy fields). */
+type Claimed = Pick<ScannedDocument, 'url' | 'address' | 'published' | 'source' | 'sourceBy'>;
+
+/**
  * Extracts (HTML) and fingerprints one document. Never throws for bad input. `onText` gets the
  * text that was fingerprinted (other methods fingerprint the same text: lib/scan/registry.ts).
+ * An HTML page's own address (the input's, or its path's) and the address it declares decide
+ * which links are on another site; dates in the future of `now` are no dates.
  */
 export function fingerprintDocument(
   input: ScanInput,
   parseHtml: (html: string) => Document,
   extract: ExtractOptions = {},
   onText?: (text: string) => void,
+  now = Date.now(),
 ): FingerprintedDocument {
   const { path, kind } = input;
   const content = input.content.replace(/^\ufeff/, '');
   let title: string;
   let text: string;
+  let claimed: Claimed = {};
   if (kind === 'html') {
     let extraction;
     try {
+      const doc = parseHtml(content);
+      const url = input.url ?? addressOfPath(path);
+      const address = declaredAddress(doc, url ?? 'file:///');
+      // without its own address, a page is where it says it is: its canonical link is then never another site's
+      const pageUrl = url ?? address ?? `file:///${encodeURI(path)}`;
       // the document was parsed for this reading alone: Readability may change it, no copy needed
-      extraction = extractArticle(parseHtml(content), { cloneFirst: false, ...extract });
+      extraction = extractArticle(doc, { cloneFirst: false, ...extract }, { url: pageUrl, now });
+      if (extraction.ok) claimed = claimedBy(url, address, extraction.provenance ?? {});
     } catch (error) {
       const note = `The page could not be read: ${error instanceof Error ? error.message : String(error)}`;
       return { document: { path, title: '', simhash: null, words: 0, note }, fingerprints: null };
@@ -100,10 +151,20 @@ export function fingerprintDocument(
   }
   const { simhash, check, tokens } = fingerprintText(text);
   if (tokens === 0) {
-    return { document: { path, title, simhash: null, words: 0, note: NO_TEXT_NOTE }, fingerprints: null };
+    return { document: { path, title, simhash: null, words: 0, note: NO_TEXT_NOTE, ...claimed }, fingerprints: null };
   }
   onText?.(text);
-  return { document: { path, title, simhash: fingerprintToHex(simhash), words: tokens }, fingerprints: { simhash, check } };
+  return { document: { path, title, simhash: fingerprintToHex(simhash), words: tokens, ...claimed }, fingerprints: { simhash, check } };
+}
+
+/** The report's fields of what a page says, only those it has. */
+function claimedBy(url: string | undefined, address: string | undefined, { published, source, sourceBy }: Provenance): Claimed {
+  return {
+    ...(url === undefined ? {} : { url }),
+    ...(address === undefined ? {} : { address }),
+    ...(published === undefined ? {} : { published: new Date(published).toISOString() }),
+    ...(source === undefined || sourceBy === undefined ? {} : { source, sourceBy }),
+  };
 }
 
 export interface IndexPair {

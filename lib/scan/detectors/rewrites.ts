@@ -5,6 +5,7 @@
 import { REWRITE_RULE, type RewriteFingerprints, rewriteFingerprints, translated } from '../../fingerprint/rewrites';
 import { findRewritePairs } from '../../index/rewrite-index';
 import type { CopyDetector, CopyPair } from '../detector';
+import { type OriginalOf, originalWords } from '../original';
 
 /** One entry of `scan --json`'s `rewrites`. */
 export interface ScanRewrite {
@@ -42,11 +43,12 @@ export const rewrites: CopyDetector = {
     return out as unknown as CopyPair[];
   },
   section(pairs, numberOf) {
-    const list = pairs as unknown as ScanRewrite[];
+    const list = pairs as unknown as (ScanRewrite & Partial<OriginalOf>)[];
     const out = [`Rewritten or translated copies (${list.length}): pairs that keep the order of their rare words (names, places, numbers)`];
     if (list.length) out.push('     share  kind        a / b');
     for (const r of list) {
-      out.push(`  ${`${(100 * r.share).toFixed(0)}%`.padStart(8)}  ${(r.translated ? 'translated' : 'rewritten').padEnd(10)}  ${[numberOf(r.a), r.a].filter(Boolean).join(' ')}  /  ${[numberOf(r.b), r.b].filter(Boolean).join(' ')}`);
+      const original = r.original === undefined ? '' : `  ${originalWords({ original: r.original, evidence: r.evidence ?? null }, numberOf)}`;
+      out.push(`  ${`${(100 * r.share).toFixed(0)}%`.padStart(8)}  ${(r.translated ? 'translated' : 'rewritten').padEnd(10)}  ${[numberOf(r.a), r.a].filter(Boolean).join(' ')}  /  ${[numberOf(r.b), r.b].filter(Boolean).join(' ')}${original}`);
     }
     if (list.length) out.push('  (npm run scan -- --compare A B shows their shared rare words)');
     return out.join('\n') + '\n';
