@@ -9,7 +9,7 @@ import { FIELD_TREES, lastSeenEntry, textKey } from '../lib/rows/page-rows';
 import { EMPTY_RUN_INDEX, type RunStore, type RunTree, appendRun, chunkFor, levelRuns, levelToMerge, mergeAll, mergeDue, mergeRuns, parseRunIndex, sortEntries, splitChunks } from '../lib/index/runs';
 import type { PageRecord, RunIndex, RunInfo } from '../lib/store/schema';
 import { addToTables, levelForEntries, tablePagesOf, tableTree } from '../lib/index/table-runs';
-import { designFor, tablesOf } from '../lib/store/design';
+import { designFor, tablesOf } from '../lib/index/design';
 
 export const LAYOUTS = ['baseline', 'raw', 'packed', 'packed-pos', 'packed-prefix'] as const;
 export type Layout = (typeof LAYOUTS)[number];

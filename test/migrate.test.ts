@@ -10,7 +10,7 @@ import { type Fingerprint, fingerprintFromHex, fingerprintToHex, hammingDistance
 import { mulberry32 } from '../lib/random';
 import { randomFingerprints } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
-import { HEADROOM, designFor } from '../lib/store/design';
+import { HEADROOM, designFor } from '../lib/index/design';
 import { type MigrationProgress, keepDesignFitted, migrateDesign } from '../lib/store/migrate';
 import { PageStore } from '../lib/store/pages';
 import { NO_CHECK, type NearDuplicate } from '../lib/store/records';

@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
-import { writeDesigns } from '../lib/store/design';
+import { writeDesigns } from '../lib/index/design';
 import { MAX_PAGE_ID, PageRows, lastSeenEntry, textKey } from '../lib/rows/page-rows';
 import { DEFAULT_DESIGN } from '../lib/store/pages';
 import type { Db, PageRecord } from '../lib/store/schema';

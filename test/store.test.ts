@@ -15,7 +15,7 @@ import { migrateDesign } from '../lib/store/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb, upgradeSchema } from '../lib/store/db';
 import { DEFAULT_DESIGN, PageStore, keptPageStore } from '../lib/store/pages';
 import type { NearDuplicate } from '../lib/store/records';
-import { tablesOf } from '../lib/store/design';
+import { tablesOf } from '../lib/index/design';
 import { FIELD_TREES, FIELD_TREE_BASE, textKey } from '../lib/rows/page-rows';
 import { tableTree } from '../lib/index/table-runs';
 import { type Db, DB_VERSION } from '../lib/store/schema';

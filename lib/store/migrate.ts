@@ -1,4 +1,4 @@
-// Moving the store to a new table design (lib/store/design.ts chooses it) without losing a page,
+// Moving the store to a new table design (lib/index/design.ts chooses it) without losing a page,
 // and without a moment in which a query misses a near-duplicate. Each design has trees of its own
 // (lib/index/table-runs.ts numbers them by design), so a migration from design D to design N
 // builds N's trees beside D's, in one pass over the records in key order, a batch per readwrite
@@ -18,7 +18,7 @@
 // to {N} and deletes D's trees, in one transaction: a query reads meta and the trees in its own
 // transaction, so it always reads complete trees. A migration interrupted at any point (a failed
 // batch is rolled back whole) goes on from its cursor when migrateDesign is called again.
-import { DESIGN_K, type StoredDesign, designFor, parseStoredDesign, sameDesign, tablesOf } from './design';
+import { DESIGN_K, type StoredDesign, designFor, parseStoredDesign, sameDesign, tablesOf } from '../index/design';
 import type { PageStore } from './pages';
 import { MERGE_AT, type RunIndex, type RunTree, mergeAll } from '../index/runs';
 import type { Db, DesignMeta } from './schema';

@@ -11,7 +11,7 @@ import { writeRunIndex } from '../rows/run-index';
 import type { IDBPTransaction } from 'idb';
 import { type Db, type DesignMeta, type DoppelDB, type GroupsMeta, type PageFields, type PageRecord, type PendingPassages } from './schema';
 import { getDb } from './db';
-import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from './design';
+import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from '../index/design';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
 import { type Kept, PassageRows, type RecordMatch, storedPassageMatches, withBytes } from './passages';

@@ -32,7 +32,7 @@ import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_MAX_PAGES, bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
-import { tablesOf } from './design';
+import { tablesOf } from '../index/design';
 import type { PageStore } from './pages';
 import { regroupAround } from './page-groups';
 import { rewriteMatchesOf } from './page-rewrites';

@@ -5,7 +5,7 @@ import { type Fingerprint, fingerprintFromHex, hammingDistance } from '../finger
 import { confirmsNearDuplicate } from '../fingerprint/features';
 import { nearIndex } from '../index/table-runs';
 import type { PageRows } from '../rows/page-rows';
-import type { StoredDesign } from './design';
+import type { StoredDesign } from '../index/design';
 import type { GroupMember } from '../report/groups';
 import type { Claims } from '../report/original';
 import type { PageRecord } from './schema';

@@ -78,7 +78,7 @@ export interface SiteBucket {
 
 /** The values of the `meta` store, by key. */
 export interface MetaValues {
-  /** The table design, and a migration to another under way (lib/store/design.ts, migrate.ts). */
+  /** The table design, and a migration to another under way (lib/index/design.ts, lib/store/migrate.ts). */
   design: DesignMeta;
   /** The k the groups were computed with, and whether they are complete (lib/store/regroup.ts). */
   groups: GroupsMeta;

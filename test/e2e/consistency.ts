@@ -14,7 +14,7 @@
 //   lib/store/tally.ts) are those of the pages.
 import type { Page, Worker } from 'playwright-core';
 import { fingerprintFromHex } from '../../lib/fingerprint/bits';
-import { parseStoredDesign } from '../../lib/store/design';
+import { parseStoredDesign } from '../../lib/index/design';
 import { readNextId } from '../../lib/rows/page-rows';
 import type { RunChunkKey } from '../../lib/store/schema';
 import { DB_VERSION, OPTIONAL_RECORD_FIELDS, PAGE_RECORD_FIELDS, type PageRecord } from '../../lib/store/schema';

@@ -6,7 +6,7 @@
 // over fake-indexeddb and by the e2e store check (test/e2e/consistency.ts).
 import { expect } from 'vitest';
 import { fingerprintFromHex } from '../../lib/fingerprint/bits';
-import { type StoredDesign, parseStoredDesign, tablesOf } from '../../lib/store/design';
+import { type StoredDesign, parseStoredDesign, tablesOf } from '../../lib/index/design';
 import { decodeBlock } from '../../lib/rows/blocks';
 import { FIELD_TREES, FIELD_TREE_BASE, lastSeenEntry, textKey } from '../../lib/rows/page-rows';
 import type { RunChunkKey, RunIndex } from '../../lib/store/schema';
