@@ -24,6 +24,7 @@ import { buildPartialCopies } from './republish';
 import { printPartial, scorePartial, writePartialPages } from './quality-partial';
 import { buildRewritePages, printRewrites, rewriteCurve, scoreRewrites } from './quality-rewrites';
 import { loadRewriteSet } from './rewrite-set';
+import { printProvenance, scoreProvenance } from './quality-provenance';
 
 const K = 3;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -83,10 +84,11 @@ function main(): void {
     const rewriteScore = scoreRewrites(rewritePages, runScan(rewriteDir, K));
     rmSync(rewriteDir, { recursive: true, force: true });
     const curve = rewriteCurve(rewritePages, [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5]);
+    const provenance = scoreProvenance(K);
     const seconds = (performance.now() - started) / 1000;
 
     if (json) {
-      console.log(JSON.stringify({ k: K, articles: set.articles.length, pages: set.pages.length, dropped: set.dropped, doppel, baseline, partial, rewrites: { score: rewriteScore, curve, mainRunFalse }, seconds, methods }));
+      console.log(JSON.stringify({ k: K, articles: set.articles.length, pages: set.pages.length, dropped: set.dropped, doppel, baseline, partial, rewrites: { score: rewriteScore, curve, mainRunFalse }, provenance: { ...provenance, orders: { ...provenance.orders, honestFlaggedSites: Object.fromEntries(provenance.orders.honestFlaggedSites), farmsMissedSites: Object.fromEntries(provenance.orders.farmsMissedSites) } }, seconds, methods }));
       return;
     }
     console.log(`Quality: npm run bench:quality (k = ${K})`);
@@ -110,6 +112,7 @@ function main(): void {
     for (const p of doppel.falsePairs) console.log(`  false pair: ${p.a} ~ ${p.b} (${p.distance} bits)`);
     printPartial(partial, partialPages.length);
     printRewrites(rewriteScore, curve, rewritePages.length, mainRunFalse, mainRewrites.length);
+    printProvenance(provenance);
     console.log(`(${seconds.toFixed(0)} s)`);
     printComparison(methods, set.pages.length);
   } finally {
