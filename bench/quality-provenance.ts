@@ -156,6 +156,7 @@ export function printProvenance(s: ProvenanceScore): void {
   console.log(`    orders with an honest site flagged        ${s.orders.honestFlagged} (${list(s.orders.honestFlaggedSites)})`);
   console.log(`    farms not flagged, over all orders        ${s.orders.farmsMissed} (${list(s.orders.farmsMissedSites)})`);
   console.log(`    partners not shown as crediting           ${s.orders.creditedNotShown}`);
+  console.log(`    the backdating farm flagged               in ${s.orders.backdatingFlagged} of ${s.orders.tried} orders (the known limit: its dates win)`);
   console.log(`    copies given their true original          ${(100 * s.orders.rightShare).toFixed(1)}% on average, ${(100 * s.orders.worst).toFixed(1)}% in the worst order`);
   console.log(`  every copy read before its original: honest sites flagged ${s.copiesFirst.honestFlagged.length === 0 ? 'none' : s.copiesFirst.honestFlagged.join(', ')}; farms missed ${s.copiesFirst.farmsMissed.length === 0 ? 'none' : s.copiesFirst.farmsMissed.join(', ')}; copies given their true original ${pc(s.copiesFirst.right, s.copiesFirst.total)}`);
   const ok = s.orders.honestFlagged === 0 && s.orders.farmsMissed === 0 && s.scan.right / s.scan.linked >= 0.9 && s.copiesFirst.right / s.copiesFirst.total >= 0.9;
