@@ -568,6 +568,32 @@ export function seededProse(seed: number): (n: number) => string[] {
   return (n) => Array.from({ length: n }, (_, i) => `w${Math.floor(random() * 20000)}${i % 15 === 14 ? '.' : i % 7 === 6 ? ',' : ''}`);
 }
 
+const COMMON_WORDS = ('the of and to in a is that for it was on with as by at from his her they be this have are not but had which their were '
+  + 'has been more one who its after when also would into about over than them two some could new last first year people said').split(' ');
+const NAME_SYLLABLES = ['bar', 'ko', 'len', 'mi', 'dru', 'sat', 'vel', 'on', 'pra', 'tis', 'gor', 'ham', 'ne', 'fu', 'ril', 'cas', 'te', 'wold', 'by', 'mer'];
+
+/**
+ * Seeded prose that weighs words as a real article does, for pages that must stay near-duplicates
+ * of an edited copy: common English words and the article's own made-up names and terms, each
+ * drawn by Zipf's law, in sentences. With seededProse every word is about as rare as the next, so a
+ * promo paragraph of 23 words moves a 700-word copy 1–7 bits from its original (more than k = 3
+ * for 18 of 40 seeds); here the frequent words dominate the simhash, as in real text, and it moves
+ * 0–3 (none of 40 seeds past 3). Two seeds share the common words only.
+ */
+export function englishLikeProse(seed: number): (n: number) => string[] {
+  const random = mulberry32(seed);
+  const zipf = (n: number): number => Math.min(n - 1, Math.floor(Math.exp(random() * Math.log(n + 1)) - 1));
+  const own = Array.from({ length: 400 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => NAME_SYLLABLES[Math.floor(random() * NAME_SYLLABLES.length)]).join(''));
+  let inSentence = 0;
+  return (n) =>
+    Array.from({ length: n }, () => {
+      const word = random() < 0.45 ? COMMON_WORDS[zipf(COMMON_WORDS.length)]! : own[zipf(own.length)]!;
+      const first = inSentence === 0;
+      inSentence = random() < 1 / 14 ? 0 : inSentence + 1;
+      return `${first ? word[0]!.toUpperCase() + word.slice(1) : word}${inSentence === 0 ? '.' : ''}`;
+    });
+}
+
 /**
  * Where marks start and end against a shared run of words: `start` is the word of the run the first
  * mark starts at (negative: that many words before the run), `end` the word it ends before (past
