@@ -47,7 +47,8 @@
 // running; a quarter as many with it stopped), --seed N, --no-passages (the history as it was
 // before passages: no passage fingerprints, no partial copies, and the targets without passages),
 // --no-rewrites (the history without rewrite fingerprints and planted rewrites, and the storage
-// target before them),
+// target before them), --no-provenance (the history without what its pages say of where they
+// come from: no published, source or sourceBy; the storage a page before them),
 // --skip-import (only the content script),
 // --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
@@ -137,6 +138,8 @@ const COMMAND = `npm run bench:browser${argv.length ? ' -- ' + argv.join(' ') : 
 const PASSAGES = !argv.includes('--no-passages');
 /** Rewrite fingerprints in the history (with passages), and the storage target of "Rewrites, part 2"; --no-rewrites: as before them. */
 const REWRITES = PASSAGES && !argv.includes('--no-rewrites');
+/** What the pages say of where they come from (bench/synthetic-history.ts provenanceOf); --no-provenance: the history as before it. */
+const PROVENANCE = PASSAGES && !argv.includes('--no-provenance');
 
 const TARGETS = {
   importRate: 10_000, // pages/s, at least
@@ -852,7 +855,7 @@ async function main(): Promise<void> {
     let history: SyntheticHistory | undefined;
     if (!SKIP_IMPORT) {
       const t0 = performance.now();
-      history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES, rewrites: REWRITES });
+      history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES, rewrites: REWRITES, provenance: PROVENANCE });
       const seconds = (performance.now() - t0) / 1000;
       const { partial } = history;
       const excerpts = partial.filter((p) => p.kind === 'excerpt').length;
@@ -894,6 +897,11 @@ async function main(): Promise<void> {
             `${(history.rewriteBytes / history.pages).toFixed(0)} of the bytes a line; ${int(history.rewrites.length)} planted rewrites of an earlier page on another host (70% of its pairs kept, its own otherwise).`,
         );
       }
+      log(
+        PROVENANCE
+          ? `  provenance: half the pages state a publication time (0–7 days before first seen), a fifth of the planted copies name their original by canonical link or credit line, 1% of the others another site's page; ${(history.provenanceBytes / history.pages).toFixed(1)} of the bytes a line.`
+          : '  no published, source or sourceBy (--no-provenance): the history as it was before them.',
+      );
     }
 
     // With --keep-profile the copy keeps one path, so the extension keeps its id and its storage.

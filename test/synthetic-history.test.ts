@@ -173,4 +173,28 @@ describe('writeSyntheticHistory', () => {
     expect(pairs.size / allPairs).toBeLessThan(2e-5);
     expect(Math.max(0, ...pairs.values())).toBeLessThanOrEqual(1); // never two: no passage
   });
+
+  it('says where half the pages come from: a date before they were first seen, a fifth of the copies naming their original; without it, the same file but those fields', async () => {
+    const raw = readFileSync(history.file, 'utf8').trimEnd().split('\n').slice(1).map((text) => JSON.parse(text) as Line & { published?: string; source?: string; sourceBy?: string });
+    const dated = raw.filter((line) => line.published !== undefined);
+    expect(dated.length / raw.length).toBeGreaterThan(0.45);
+    expect(dated.length / raw.length).toBeLessThan(0.55);
+    for (const line of dated) {
+      const before = Date.parse(line.firstSeen) - Date.parse(line.published!);
+      expect(before).toBeGreaterThanOrEqual(0);
+      expect(before).toBeLessThanOrEqual(7 * 86_400_000);
+      expect(Date.parse(line.published!) % 60_000).toBe(0);
+    }
+    const copies = new Map([...history.planted, ...history.partial].map((p) => [p.copy, p.original]));
+    const naming = raw.filter((line) => line.source !== undefined);
+    const namingOriginal = naming.filter((line) => copies.get(line.url) === line.source);
+    expect(namingOriginal.length).toBeGreaterThan(0);
+    expect(namingOriginal.length / copies.size).toBeLessThan(0.35);
+    for (const line of naming) expect(['canonical', 'credit']).toContain(line.sourceBy);
+    expect(history.provenanceBytes).toBeGreaterThan(0);
+    const without = await writeSyntheticHistory(join(dir, 'no-provenance.ndjson'), { ...OPTIONS, provenance: false });
+    const withoutLines = readFileSync(without.file, 'utf8').trimEnd().split('\n').slice(1);
+    expect(withoutLines).toEqual(raw.map(({ published: _p, source: _s, sourceBy: _b, ...line }) => JSON.stringify(line)));
+    expect(without.provenanceBytes).toBe(0);
+  });
 });
