@@ -29,6 +29,13 @@ describe('parseMessage', () => {
     for (const type of MESSAGE_TYPES) expect(parseMessage({ type, payload: valid[type] })).toEqual({ type, payload: valid[type] });
   });
 
+  it('accepts an article with what its page says of where it comes from, and keeps nothing else of it', () => {
+    const claims = { published: Date.UTC(2024, 4, 4), source: 'https://b.example/story', sourceBy: 'credit', title: 'ignored', html: '<b>ignored</b>' };
+    expect(parseMessage(article({}, { provenance: claims })).payload).toMatchObject({ outcome: { provenance: { published: Date.UTC(2024, 4, 4), source: 'https://b.example/story', sourceBy: 'credit' } } });
+    expect(Object.keys((parseMessage(article({}, { provenance: claims })).payload as { outcome: { provenance: object } }).outcome.provenance)).toEqual(['published', 'source', 'sourceBy']);
+    expect(parseMessage(article({}, { provenance: {} })).payload).toMatchObject({ outcome: { provenance: {} } });
+  });
+
   it('accepts a not-article outcome', () => {
     const m = article({}, { kind: 'not-article', reason: 'too-short', message: 'Too short.', text: undefined, truncated: undefined });
     expect(parseMessage(m).payload).toMatchObject({ outcome: { kind: 'not-article', reason: 'too-short', message: 'Too short.' } });
@@ -58,6 +65,14 @@ describe('parseMessage', () => {
     [article({}, { kind: 'essay' }), 'outcome.kind must be "article" or "not-article"'],
     [article({}, { kind: 'not-article', reason: 'boring', message: 'x' }), 'outcome.reason must be one of no-article, too-short, too-large'],
     [article({}, { kind: 'not-article', reason: 'too-short', message: 'x', words: -1, minWords: 50 }), 'words must be a whole number, 0 or more'],
+    // what the page says of where it comes from: a date and an address, nothing else
+    [article({}, { provenance: 'yesterday' }), 'provenance must be an object'],
+    [article({}, { provenance: { published: '2024-05-04' } }), 'provenance.published must be a time in milliseconds'],
+    [article({}, { provenance: { published: Number.NaN } }), 'provenance.published must be a time in milliseconds'],
+    [article({}, { provenance: { source: 'javascript:alert(1)', sourceBy: 'canonical' } }), 'provenance.source must be an http or https URL: got javascript:'],
+    [article({}, { provenance: { source: `https://a.example/${'x'.repeat(2100)}`, sourceBy: 'canonical' } }), 'provenance.source is too long: 2118 characters (at most 2048)'],
+    [article({}, { provenance: { source: 'https://b.example/story' } }), 'provenance.sourceBy must be one of canonical, credit'],
+    [article({}, { provenance: { source: 'https://b.example/story', sourceBy: 'rumour' } }), 'provenance.sourceBy must be one of canonical, credit'],
     [article({}, { kind: 'not-article', reason: 'too-short', message: 'x', words: 3, minWords: '50' }), 'minWords must be a whole number, 0 or more'],
     [article({ url: 'file:///etc/passwd' }), 'url must be an http or https URL: got file:'],
     [{ type: 'rewrites/anchors', payload: { text: 'x', sets: [[-1]] } }, 'sets[0][0] must be a whole number from 0 to 4294967295: got -1'],

@@ -62,14 +62,14 @@ afterEach(() => {
 /** The reader document's work, with linkedom for its DOMParser. */
 const readWithLinkedom = async (html: string, url: string): Promise<unknown> => readHtml(html, url, (text) => parseHTML(text).document as unknown as Document);
 
-async function setup(initial: Partial<Settings> = {}, reader: RecorderDeps['readHtml'] | null = readWithLinkedom) {
+async function setup(initial: Partial<Settings> = {}, reader: RecorderDeps['readHtml'] | null = readWithLinkedom, clockStart = 1_000_000) {
   const db = await openDoppelDb('doppel', { factory: new IDBFactory() });
   opened.push(db);
   const store = await PageStore.open(db);
   let settings: Settings = { ...DEFAULT_SETTINGS, ...initial };
   const outcomes = new Map<string, PageOutcome>();
   const logs: string[] = [];
-  let clock = 1_000_000;
+  let clock = clockStart;
   const recorder = createRecorder({
     store,
     settings: {
@@ -322,6 +322,30 @@ describe('createRecorder', () => {
     const allowing = await setup({ recordIncognito: true });
     expect(await allowing.extracted(article('https://news.example/mill', ORIGINAL), incognito)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
     expect(await allowing.store.count()).toBe(1);
+  });
+
+  it('keeps of what a page says of where it comes from only a date and an address on another site; a copy read first names its original once that is read', async () => {
+    // the worker's clock in 2026: a date in 2024 is in its past
+    const { extracted, send, report, store } = await setup({}, readWithLinkedom, Date.UTC(2026, 0, 1));
+    const copyUrl = 'https://farm.example/mill';
+    const head = (extra: string) => `<!doctype html><html lang="en"><head><title>Mill</title>${extra}</head><body><article><h1>Mill</h1>${ORIGINAL.split('\n').map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+    // a farm's copy read first: its own canonical link, a date in the future (no date), no source
+    const farm = head(`<link rel="canonical" href="${copyUrl}"><meta property="article:published_time" content="2999-01-01T00:00:00Z">`);
+    expect(await send({ type: 'page/html', payload: { url: copyUrl, html: farm } }, tab(copyUrl))).toMatchObject({ ok: true, value: { state: 'recorded' } });
+    const farmRecord = (await store.get(copyUrl))!;
+    expect([farmRecord.published, farmRecord.source, farmRecord.sourceBy]).toEqual([undefined, undefined, undefined]);
+    // the reader document's reply is checked again: a source on the page's own site, and a date before 1995, are dropped
+    const forged = { ...article('https://farm.example/other', COPY), outcome: { kind: 'article' as const, text: COPY, truncated: false, provenance: { published: Date.UTC(1990, 0, 1), source: 'https://farm.example/mill', sourceBy: 'canonical' as const } } };
+    expect(await extracted(forged)).toMatchObject({ ok: true });
+    expect((await store.get('https://farm.example/other'))!).not.toHaveProperty('source');
+    expect((await store.get('https://farm.example/other'))!).not.toHaveProperty('published');
+    // the original, read later, states its date in its byline
+    const original = head('<meta name="date" content="2024-05-04">');
+    await send({ type: 'page/html', payload: { url: 'https://courier.example/mill', html: original } }, tab('https://courier.example/mill'));
+    expect((await store.get('https://courier.example/mill'))!.published).toBe(Date.UTC(2024, 4, 4));
+    expect((await report(copyUrl)).original).toMatchObject({ url: 'https://courier.example/mill', self: false, evidence: 'published' });
+    expect((await report('https://courier.example/mill')).original).toMatchObject({ self: true, evidence: 'published' });
+    expect((await report(copyUrl)).matches.find((m) => m.url === 'https://courier.example/mill')).toMatchObject({ original: true });
   });
 
   it('lists an original and its lightly edited copy in each other’s reports, the earliest marked', async () => {
