@@ -102,6 +102,17 @@ describe('the <meta name> forms', () => {
 });
 
 describe('microdata', () => {
+  it('an <abbr> says its date in its title (Blogger); the page\'s own item keeps its byline in an aside', () => {
+    expect(publishedOf('', '<article itemscope itemtype="https://schema.org/BlogPosting"><p>Text.</p><a href="/p"><abbr itemprop="datePublished" title="2016-05-08T00:55:00-07:00">12:55 AM</abbr></a></article>')).toBe(Date.UTC(2016, 4, 8, 7, 55));
+    expect(publishedOf('', '<article itemscope itemtype="https://schema.org/BlogPosting"><section><p>Text.</p></section><aside><time datetime="2013-09-29" itemprop="datePublished">2013-09-29</time></aside></article>')).toBe(Date.UTC(2013, 8, 29));
+  });
+
+  it('microformats: hAtom\'s abbr.published and h-entry\'s dt-published, never a comment\'s', () => {
+    expect(publishedOf('', '<div class="hentry"><p class="entry-posted">on <abbr class="published" title="2015-03-10T08:05:41-07:00">March 10, 2015</abbr></p></div>')).toBe(Date.UTC(2015, 2, 10, 15, 5, 41));
+    expect(publishedOf('', '<div class="h-entry"><time class="dt-published" datetime="2019-11-21">21 Nov</time></div>')).toBe(Date.UTC(2019, 10, 21));
+    expect(publishedOf('', '<ol class="commentlist"><li><abbr class="published" title="2015-03-11">March 11th</abbr></li></ol>')).toBeUndefined();
+  });
+
   it('a datePublished in an aside or a related list is another article\'s', () => {
     const other = '<div itemscope itemtype="https://schema.org/NewsArticle"><time itemprop="datePublished" datetime="2023-02-02">x</time></div>';
     expect(publishedOf('', `<aside class="more">${other}</aside>`)).toBeUndefined();

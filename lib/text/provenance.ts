@@ -7,8 +7,9 @@
 //   1. <meta property="article:published_time">;
 //   2. JSON-LD datePublished (also inside @graph and arrays), an article's before any other type's,
 //      never a comment's;
-//   3. microdata itemprop="datePublished" outside a comment;
-//   4. the <meta name> forms: date, pubdate, publishdate, DC.date.issued, parsely-pub-date, sailthru.date…;
+//   3. microdata itemprop="datePublished" outside a comment and outside another item in an aside;
+//   4. the <meta name> forms: date, pubdate, publishdate, DC.date.issued, parsely-pub-date, sailthru.date…,
+//      then microformats (hAtom's abbr.published, h-entry's dt-published);
 //   5. a <time datetime> in the article's header or byline: inside <article> or an element whose
 //      class or id says byline, dateline or post meta, never in a site's own header, a nav, an
 //      aside, a footer or comments.
@@ -143,12 +144,19 @@ function dateCandidates(doc: Document): string[] {
   }
   out.push(...articles, ...others);
   for (const el of doc.querySelectorAll('[itemprop~="datePublished"]')) {
-    if (isInComment(el) || el.closest(NOT_THE_ARTICLE) !== null) continue;
-    out.push(attr(el, 'content') || attr(el, 'datetime') || (el.textContent ?? '').trim().slice(0, 64));
+    // another article's item: a teaser in an aside or a related list (an aside inside the page's own item is its byline)
+    const item = el.closest('[itemscope]') ?? el;
+    if (isInComment(el) || item.closest(NOT_THE_ARTICLE) !== null) continue;
+    out.push(attr(el, 'content') || attr(el, 'datetime') || attr(el, 'title') || (el.textContent ?? '').trim().slice(0, 64));
   }
   for (const meta of metas) {
     const key = (attr(meta, 'name') || attr(meta, 'property')).toLowerCase();
     if (META_DATE_NAMES.has(key) && key !== 'article:published_time') out.push(attr(meta, 'content'));
+  }
+  // microformats (hAtom, h-entry): an entry's published date in a title or datetime attribute
+  for (const el of doc.querySelectorAll('abbr.published[title], .dt-published[datetime], time.published[datetime]')) {
+    if (isInComment(el) || el.closest(NOT_THE_ARTICLE) !== null) continue;
+    out.push(attr(el, 'datetime') || attr(el, 'title'));
   }
   let times = 0;
   for (const el of doc.querySelectorAll('time[datetime]')) {
