@@ -36,7 +36,11 @@ ${METHOD_HELP}
   --json          print one JSON object {k | method, threshold, documents, pairs, clusters, reuse, rewrites}
                   (reuse: pairs sharing passages of 30 words or more, not already in pairs;
                   rewrites: pairs that keep the order of their rare words, reworded or translated,
-                  in neither list)
+                  in neither list). Every pair names its "original" (a path) and its "evidence"
+                  (canonical or credit: the copy names it; published: the dates say), or null
+                  where only a reading order could tell; each cluster is {members, original,
+                  evidence}. A page's own address is its path's when the path starts with a host
+                  (example.com/2024/story.html)
   --ndjson        stream one JSON line per document as it is read, then one per pair, one per
                   cluster and one per rewrite: for folders too big to hold as one JSON value
                   (without reuse, which needs every document's passage fingerprints with a hash
