@@ -16,103 +16,37 @@
 //
 // The tests share one browser and run in order.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { englishLikeProse, servePages, type Site } from '../e2e/harness';
+import { servePages, type Site } from '../e2e/harness';
+import { type Article, type Copy, type Form, type Publisher, copyPage, copyPath, popupsAgainstExpected, type PopupView, originalPage, storyArticles } from '../e2e/provenance-pages';
 import { type FirefoxSession, launchFirefox, openExtensionPage, until } from './harness';
 
-const DAY = 86_400_000;
 const NOW = Date.now();
-type Publisher = 'pubA' | 'pubB';
-type Form = 'meta' | 'json-ld' | 'byline';
-type Copy = 'late' | 'nodate' | 'partner';
-interface Article { key: string; pub: Publisher; slug: string; title: string; published: number; form: Form; paragraphs: string[]; lateDays: number }
-
-const STORIES = [
+const STORIES: [string, string, Form][] = [
   ['Harbour council approves the new ferry timetable', 'ferry-timetable', 'meta'],
   ['Volunteers count the winter birds of the marsh', 'winter-birds', 'json-ld'],
   ['Storm damage closes the coastal path for a month', 'coastal-path', 'byline'],
   ['School choir wins the regional festival again', 'school-choir', 'json-ld'],
-] as const;
+];
 
 /** Four articles of about 700 words each, published 40 to 22 days before the run; farmLate claims 2–5 days later. */
-const ARTICLES: Article[] = STORIES.map(([title, slug, form], i) => {
-  const words = englishLikeProse(2000 + i);
-  return {
-    key: `${i < 2 ? 'A' : 'B'}${i % 2}`,
-    pub: i < 2 ? 'pubA' : 'pubB',
-    slug,
-    title,
-    published: NOW - (40 - 6 * i) * DAY - (i + 1) * 3_600_000,
-    form,
-    paragraphs: Array.from({ length: 8 }, (_, p) => words(70 + 5 * p).join(' ')),
-    lateDays: 2 + i,
-  };
-});
+const ARTICLES: Article[] = storyArticles(STORIES, NOW, 2000, (i) => 40 - 6 * i);
 const article = (key: string): Article => ARTICLES.find((a) => a.key === key)!;
 const PARTNERED = ['A0', 'B1'];
 /** The reading order ("A0 late": farmLate's copy of A0; "A0": the original): a copy first for A0, B0 and B1. */
 const READING = ['A1', 'A0 late', 'A0 nodate', 'A0 partner', 'B0 nodate', 'B0 late', 'A0', 'A1 late', 'A1 nodate', 'B1 late', 'B1 partner', 'B1 nodate', 'B0', 'B1'];
 const COPY_FIRST = ['A0', 'B0', 'B1'];
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const iso = (t: number): string => new Date(t).toISOString();
-
-function page(title: string, head: string[], masthead: string, article: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-${head.join('\n')}
-</head><body>
-<header class="site-header"><a href="/">${masthead}</a><nav><a href="/news/">News</a> <a href="/about.html">About</a></nav></header>
-<main><article><h1>${esc(title)}</h1>
-${article}
-</article></main>
-<footer><p>© ${masthead}</p></footer>
-</body></html>`;
-}
-
-const paras = (ps: string[]): string => ps.map((p) => `<p>${p}</p>`).join('\n');
-
-function originalPage(a: Article, path: string): string {
-  const date = iso(a.published);
-  const head = [`<link rel="canonical" href="${path}">`];
-  if (a.form === 'meta') head.push(`<meta property="article:published_time" content="${date}">`);
-  if (a.form === 'json-ld') head.push(`<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: a.title, datePublished: date, author: { '@type': 'Person', name: 'Morag Ellis' } })}</script>`);
-  const byline = a.form === 'byline' ? `By Morag Ellis · <time datetime="${date}">${new Date(a.published).toUTCString().slice(5, 16)}</time>` : 'By Morag Ellis';
-  return page(a.title, head, a.pub === 'pubA' ? 'The Harrow Gazette' : 'Coastline Weekly', `<p class="byline">${byline}</p>\n${paras(a.paragraphs)}`);
-}
-
-function copyPage(a: Article, kind: Copy, path: string, originalUrl: string): string {
-  if (kind === 'partner') {
-    const head = [`<link rel="canonical" href="${originalUrl}">`, `<meta property="article:published_time" content="${iso(a.published + 2 * 3_600_000)}">`];
-    return page(a.title, head, 'Shoreline Partners', `<p class="byline">By Morag Ellis</p>\n${paras(a.paragraphs)}`);
-  }
-  if (kind === 'late') {
-    // the odd articles lightly edited: a word changed in two paragraphs
-    const edited = a.paragraphs.map((p, i) => a.key.endsWith('1') && (i === 2 || i === 5) ? p.replace(/ \S+ /, ' indeed ') : p);
-    const head = [`<link rel="canonical" href="${path}">`, `<meta property="article:published_time" content="${iso(a.published + a.lateDays * DAY)}">`];
-    return page(`${a.title} and what it means for you`, head, 'Buzz Daily', `<p class="byline">By Staff Writer</p>\n${paras(edited)}`);
-  }
-  const promo = 'Enjoying this story? Share it with your friends and sign up for the ClickHub newsletter to never miss what everyone is talking about.';
-  return page(`Everyone is talking about this ${a.title.toLowerCase()}`, [`<link rel="canonical" href="${path}">`], 'ClickHub', paras([...a.paragraphs.slice(0, 4), promo, ...a.paragraphs.slice(4)]));
-}
-
-const COPY_PATHS: Record<Copy, (a: Article) => string> = {
-  late: (a) => `/viral/${a.slug}.html`,
-  nodate: (a) => `/p/${1000 + ARTICLES.indexOf(a)}.html`,
-  partner: (a) => `/partners/${a.slug}.html`,
-};
-
 let sites: Record<Publisher | Copy, Site>;
 let ff: FirefoxSession;
 
 const originalUrl = (a: Article): string => sites[a.pub].url(`/news/2025/${a.slug}.html`);
-const copyUrl = (a: Article, kind: Copy): string => sites[kind].url(COPY_PATHS[kind](a));
+const copyUrl = (a: Article, kind: Copy): string => sites[kind].url(copyPath(kind, a, ARTICLES.indexOf(a)));
 const host = (url: string): string => new URL(url).host;
 const urlOf = (entry: string): string => {
   const [key, kind] = entry.split(' ');
   return kind === undefined ? originalUrl(article(key!)) : copyUrl(article(key!), kind as Copy);
 };
 
-interface PopupView { line: { visible: boolean; self: string | null; evidence: string | null; text: string }; matches: { url: string; tag: string | null }[]; flag: string | null }
 
 /** The popup's report for `address`: its original line, its near-duplicates (with the evidence of a .tag-original), its site flag. */
 async function popupView(address: string): Promise<PopupView> {
@@ -137,7 +71,8 @@ beforeAll(async () => {
   // the copies name the publishers' pages by their absolute addresses: served once those are known
   for (const kind of ['late', 'nodate', 'partner'] as const) {
     const copied = kind === 'partner' ? PARTNERED.map(article) : ARTICLES;
-    served[kind] = await servePages(Object.fromEntries(copied.map((a) => [COPY_PATHS[kind](a), copyPage(a, kind, COPY_PATHS[kind](a), originalUrl(a))])));
+    const pathOf = (a: Article): string => copyPath(kind, a, ARTICLES.indexOf(a));
+    served[kind] = await servePages(Object.fromEntries(copied.map((a) => [pathOf(a), copyPage(a, kind, pathOf(a), originalUrl(a))])));
   }
   ff = await launchFirefox();
   for (const entry of READING) await ff.record(urlOf(entry));
@@ -179,22 +114,7 @@ describe('the original of a story in Firefox, by what the pages claim', () => {
   });
 
   test('the popups: a copy read before its original names it and tags its entry; an original says it is one; the farms and the partner carry their flags', async () => {
-    const seen: object[] = [];
-    const expected: object[] = [];
-    for (const key of COPY_FIRST) {
-      const a = article(key);
-      for (const kind of ['late', 'nodate', ...(PARTNERED.includes(key) ? ['partner'] : [])] as Copy[]) {
-        const view = await popupView(copyUrl(a, kind));
-        seen.push({ page: `${key} ${kind}`, ...view.line, text: view.line.text.includes(`“${a.title}” (${host(originalUrl(a))})`), tag: view.matches.find((m) => m.url === originalUrl(a))?.tag ?? 'no entry', flag: view.flag });
-        const evidence = kind === 'partner' ? 'canonical' : 'published';
-        expected.push({ page: `${key} ${kind}`, visible: true, self: 'false', evidence, text: true, tag: evidence, flag: kind === 'partner' ? 'credited' : 'copies' });
-      }
-    }
-    for (const a of ARTICLES) {
-      const view = await popupView(originalUrl(a));
-      seen.push({ page: a.key, ...view.line, text: undefined, tagged: view.matches.filter((m) => m.tag !== null), flag: view.flag });
-      expected.push({ page: a.key, visible: true, self: 'true', evidence: 'published', text: undefined, tagged: [], flag: null });
-    }
+    const { seen, expected } = await popupsAgainstExpected(ARTICLES, COPY_FIRST, PARTNERED, { original: originalUrl, copy: copyUrl }, popupView);
     expect(seen).toEqual(expected);
   });
 });

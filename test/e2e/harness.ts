@@ -463,6 +463,19 @@ type ChromeInWorker = {
 };
 
 /**
+ * Visits `address` in a new tab and waits until `popup` (a page of the extension) reports it
+ * recorded, then closes the tab: pages recorded one after another this way have distinct
+ * first-seen times, in that order.
+ */
+export async function recordInTab(ctx: BrowserContext, popup: Page, address: string): Promise<void> {
+  const tab = await ctx.newPage();
+  await visit(tab, address);
+  await waitForPopupState(popup, address, 'ready');
+  await tab.close();
+  await sleep(20);
+}
+
+/**
  * The extension's tab id of a Playwright page. Brings the page to the front, then asks the worker
  * for the active tab of the last focused window; where the extension can see tab URLs (the "tabs"
  * permission or host permissions), the tab whose URL is the page's is used instead.

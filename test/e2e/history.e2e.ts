@@ -10,7 +10,7 @@
 // data-site = its host and data-flag="copies".
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ExtensionSession, type Session, type Site, badgeText, getServiceWorker, pollFor, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
+import { type ExtensionSession, type Session, type Site, badgeText, getServiceWorker, pollFor, sleep, startSession, recordInTab, tabIdOf, visit, waitForPopupState } from './harness';
 
 
 let session: Session<'almanac' | 'copierA' | 'copierB'>;
@@ -31,13 +31,8 @@ const url = {
 };
 const host = (site: Site): string => new URL(site.origin).host;
 
-async function record(address: string): Promise<void> {
-  const tab = await ext.ctx.newPage();
-  await visit(tab, address);
-  await waitForPopupState(popup, address, 'ready');
-  await tab.close();
-  await sleep(20); // distinct first-seen times, in this order
-}
+/** Records `address` (in a tab of its own), after every page recorded before it. */
+const record = (address: string): Promise<void> => recordInTab(ext.ctx, popup, address);
 
 /** Opens (or reloads) history.html and waits for the list to settle. */
 async function openHistory(): Promise<void> {

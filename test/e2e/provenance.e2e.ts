@@ -17,41 +17,23 @@
 // popups carry their site's flag. The Firefox twin is test/e2e-firefox/provenance.e2e.ts.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ExtensionSession, type Session, englishLikeProse, sleep, startSession, visit, waitForPopupState } from './harness';
+import { type ExtensionSession, type Session, recordInTab, startSession, waitForPopupState } from './harness';
+import { type Article, type Copy, type Form, type Publisher, copyPage, copyPath, popupsAgainstExpected, type PopupView, lateTitle, originalPage, storyArticles } from './provenance-pages';
 
-const DAY = 86_400_000;
 const NOW = Date.now();
-type Publisher = 'pubA' | 'pubB';
-type Form = 'meta' | 'json-ld' | 'byline';
-type Copy = 'late' | 'nodate' | 'partner';
-interface Article { key: string; pub: Publisher; slug: string; title: string; published: number; form: Form; paragraphs: string[]; lateDays: number }
-
-const STORIES = [
-  ['Harbour council approves the new ferry timetable', 'ferry-timetable'],
-  ['Volunteers count the winter birds of the marsh', 'winter-birds'],
-  ['The old mill reopens as a workshop for boat builders', 'mill-workshop'],
-  ['Library extends its opening hours through the summer', 'library-hours'],
-  ['Storm damage closes the coastal path for a month', 'coastal-path'],
-  ['School choir wins the regional festival again', 'school-choir'],
-  ['Fishermen report a record season for brown crab', 'brown-crab'],
-  ['A forgotten lighthouse logbook goes on display', 'lighthouse-logbook'],
-] as const;
-const FORMS: Form[] = ['meta', 'json-ld', 'byline', 'json-ld', 'byline', 'meta', 'json-ld', 'byline'];
+const STORIES: [string, string, Form][] = [
+  ['Harbour council approves the new ferry timetable', 'ferry-timetable', 'meta'],
+  ['Volunteers count the winter birds of the marsh', 'winter-birds', 'json-ld'],
+  ['The old mill reopens as a workshop for boat builders', 'mill-workshop', 'byline'],
+  ['Library extends its opening hours through the summer', 'library-hours', 'json-ld'],
+  ['Storm damage closes the coastal path for a month', 'coastal-path', 'byline'],
+  ['School choir wins the regional festival again', 'school-choir', 'meta'],
+  ['Fishermen report a record season for brown crab', 'brown-crab', 'json-ld'],
+  ['A forgotten lighthouse logbook goes on display', 'lighthouse-logbook', 'byline'],
+];
 
 /** Eight articles of about 700 words each, published 45 to 17 days before the run; farmLate claims 2–5 days later. */
-const ARTICLES: Article[] = STORIES.map(([title, slug], i) => {
-  const words = englishLikeProse(1000 + i);
-  return {
-    key: `${i < 4 ? 'A' : 'B'}${i % 4}`,
-    pub: i < 4 ? 'pubA' : 'pubB',
-    slug,
-    title,
-    published: NOW - (45 - 4 * i) * DAY - (i + 1) * 3_600_000,
-    form: FORMS[i]!,
-    paragraphs: Array.from({ length: 8 }, (_, p) => words(70 + 5 * p).join(' ')),
-    lateDays: 2 + (i % 4),
-  };
-});
+const ARTICLES: Article[] = storyArticles(STORIES, NOW, 1000, (i) => 45 - 4 * i);
 const article = (key: string): Article => ARTICLES.find((a) => a.key === key)!;
 const PARTNERED = ['A0', 'A2', 'B3'];
 const LAST = 'B1';
@@ -62,55 +44,6 @@ const READING = [
   'B2 nodate', 'B2 late', 'A2', 'B2', 'B3 late', 'B3 nodate', 'B3 partner',
 ];
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const iso = (t: number): string => new Date(t).toISOString();
-const lateTitle = (a: Article): string => `${a.title} and what it means for you`;
-const noDateTitle = (a: Article): string => `Everyone is talking about this ${a.title.toLowerCase()}`;
-
-function page(title: string, head: string[], masthead: string, article: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-${head.join('\n')}
-</head><body>
-<header class="site-header"><a href="/">${masthead}</a><nav><a href="/news/">News</a> <a href="/about.html">About</a></nav></header>
-<main><article><h1>${esc(title)}</h1>
-${article}
-</article></main>
-<footer><p>© ${masthead}</p></footer>
-</body></html>`;
-}
-
-const paras = (ps: string[]): string => ps.map((p) => `<p>${p}</p>`).join('\n');
-
-function originalPage(a: Article, path: string): string {
-  const date = iso(a.published);
-  const head = [`<link rel="canonical" href="${path}">`];
-  if (a.form === 'meta') head.push(`<meta property="article:published_time" content="${date}">`);
-  if (a.form === 'json-ld') head.push(`<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: a.title, datePublished: date, dateModified: iso(a.published + DAY), author: { '@type': 'Person', name: 'Morag Ellis' } })}</script>`);
-  const byline = a.form === 'byline' ? `By Morag Ellis · <time datetime="${date}">${new Date(a.published).toUTCString().slice(5, 16)}</time>` : 'By Morag Ellis';
-  return page(a.title, head, a.pub === 'pubA' ? 'The Harrow Gazette' : 'Coastline Weekly', `<p class="byline">${byline}</p>\n${paras(a.paragraphs)}`);
-}
-
-function copyPage(a: Article, kind: Copy, path: string, originalUrl: string): string {
-  if (kind === 'partner') {
-    const head = [`<link rel="canonical" href="${originalUrl}">`, `<meta property="article:published_time" content="${iso(a.published + 2 * 3_600_000)}">`];
-    return page(a.title, head, 'Shoreline Partners', `<p class="byline">By Morag Ellis</p>\n${paras(a.paragraphs)}`);
-  }
-  if (kind === 'late') {
-    // the odd articles lightly edited: a word changed in two paragraphs
-    const edited = a.paragraphs.map((p, i) => (a.key.endsWith('1') || a.key.endsWith('3')) && (i === 2 || i === 5) ? p.replace(/ \S+ /, ' indeed ') : p);
-    const head = [`<link rel="canonical" href="${path}">`, `<meta property="article:published_time" content="${iso(a.published + a.lateDays * DAY)}">`];
-    return page(lateTitle(a), head, 'Buzz Daily', `<p class="byline">By Staff Writer</p>\n${paras(edited)}`);
-  }
-  const promo = 'Enjoying this story? Share it with your friends and sign up for the ClickHub newsletter to never miss what everyone is talking about.';
-  return page(noDateTitle(a), [`<link rel="canonical" href="${path}">`], 'ClickHub', paras([...a.paragraphs.slice(0, 4), promo, ...a.paragraphs.slice(4)]));
-}
-
-const COPY_PATHS: Record<Copy, (a: Article) => string> = {
-  late: (a) => `/viral/${a.slug}.html`,
-  nodate: (a) => `/p/${1000 + ARTICLES.indexOf(a)}.html`,
-  partner: (a) => `/partners/${a.slug}.html`,
-};
 const COPY_SITES = { late: 'farmLate', nodate: 'farmNoDate', partner: 'partner' } as const;
 
 let publishers: Session<Publisher>;
@@ -119,7 +52,7 @@ let ext: ExtensionSession;
 let popup: Page;
 
 const originalUrl = (a: Article): string => publishers.sites[a.pub].url(`/news/2025/${a.slug}.html`);
-const copyUrl = (a: Article, kind: Copy): string => session.sites[COPY_SITES[kind]].url(COPY_PATHS[kind](a));
+const copyUrl = (a: Article, kind: Copy): string => session.sites[COPY_SITES[kind]].url(copyPath(kind, a, ARTICLES.indexOf(a)));
 const host = (url: string): string => new URL(url).host;
 /** "A0 late" → farmLate's copy of A0; "A0" → the original. */
 const urlOf = (entry: string): string => {
@@ -127,15 +60,9 @@ const urlOf = (entry: string): string => {
   return kind === undefined ? originalUrl(article(key!)) : copyUrl(article(key!), kind as Copy);
 };
 
-async function record(address: string): Promise<void> {
-  const tab = await ext.ctx.newPage();
-  await visit(tab, address);
-  await waitForPopupState(popup, address, 'ready');
-  await tab.close();
-  await sleep(20); // distinct first-seen times, in this order
-}
+/** Records `address` (in a tab of its own), after every page recorded before it. */
+const record = (address: string): Promise<void> => recordInTab(ext.ctx, popup, address);
 
-interface PopupView { line: { visible: boolean; self?: string; evidence?: string; text: string }; matches: { url: string; tag: string | null }[]; flag: string | null }
 
 /** The popup's report for `address`: its original line, its near-duplicates (with the evidence of a .tag-original), its site flag. */
 async function popupView(address: string): Promise<PopupView> {
@@ -156,7 +83,8 @@ beforeAll(async () => {
   const routes = (pub: Publisher) => Object.fromEntries(ARTICLES.filter((a) => a.pub === pub).map((a) => [`/news/2025/${a.slug}.html`, originalPage(a, `/news/2025/${a.slug}.html`)]));
   publishers = await startSession({ pubA: routes('pubA'), pubB: routes('pubB') }, { launch: false });
   // the copies name the publishers' pages by their absolute addresses: served once those are known
-  const copies = (kind: Copy, only = ARTICLES) => Object.fromEntries(only.map((a) => [COPY_PATHS[kind](a), copyPage(a, kind, COPY_PATHS[kind](a), originalUrl(a))]));
+  const pathOf = (kind: Copy, a: Article): string => copyPath(kind, a, ARTICLES.indexOf(a));
+  const copies = (kind: Copy, only = ARTICLES) => Object.fromEntries(only.map((a) => [pathOf(kind, a), copyPage(a, kind, pathOf(kind, a), originalUrl(a))]));
   session = await startSession({ farmLate: copies('late'), farmNoDate: copies('nodate'), partner: copies('partner', PARTNERED.map(article)) });
   ext = session.ext!;
   popup = await ext.ctx.newPage();
@@ -249,22 +177,7 @@ describe('the original of a story, by what the pages claim', () => {
   });
 
   test('the popups: a copy read before its original names it and tags its entry; an original says it is one; the farm and the partner carry their flags', async () => {
-    const seen: object[] = [];
-    const expected: object[] = [];
-    for (const key of copyFirst()) {
-      const a = article(key);
-      for (const kind of ['late', 'nodate', ...(PARTNERED.includes(key) ? ['partner'] : [])] as Copy[]) {
-        const view = await popupView(copyUrl(a, kind));
-        seen.push({ page: `${key} ${kind}`, ...view.line, text: view.line.text.includes(`“${a.title}” (${host(originalUrl(a))})`), tag: view.matches.find((m) => m.url === originalUrl(a))?.tag ?? 'no entry', flag: view.flag });
-        const evidence = kind === 'partner' ? 'canonical' : 'published';
-        expected.push({ page: `${key} ${kind}`, visible: true, self: 'false', evidence, text: true, tag: evidence, flag: kind === 'partner' ? 'credited' : 'copies' });
-      }
-    }
-    for (const a of ARTICLES) {
-      const view = await popupView(originalUrl(a));
-      seen.push({ page: a.key, ...view.line, text: undefined, tagged: view.matches.filter((m) => m.tag !== null), flag: view.flag });
-      expected.push({ page: a.key, visible: true, self: 'true', evidence: 'published', text: undefined, tagged: [], flag: null });
-    }
+    const { seen, expected } = await popupsAgainstExpected(ARTICLES, copyFirst(), PARTNERED, { original: originalUrl, copy: copyUrl }, popupView);
     expect(seen).toEqual(expected);
   });
 });
