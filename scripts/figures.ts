@@ -60,7 +60,7 @@ export interface Figure {
 }
 
 const PERCENT = String.raw`(\d+(?:\.\d+)?)%`;
-const QUALITY = '2026-11-27-quality-index.txt';
+const QUALITY = '2026-11-29-quality-provenance.txt';
 const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
 const PEERS = '2026-11-27-peers.txt';
 const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
@@ -98,6 +98,18 @@ export const FIGURES: Figure[] = [
     source: QUALITY,
     measured: (o) =>
       `${rewriteKind(o, 'rewrite')} / ${rewriteKind(o, 'translation_es')} / ${rewriteKind(o, 'translation_zh')}, ${rewriteKind(o, 'independent')}, ${find(o, /^\s+links between different articles\s*(\d+)/, 'Rewritten and translated copies')[0]}`,
+  },
+  {
+    figure: 'which page is the original (bench/provenance-set.ts): copies given their true original over 1,000 reading orders, honest sites flagged in any of them, farms missed',
+    target: '≥ 90%, 0, 0',
+    source: QUALITY,
+    measured: (o) => {
+      const after = 'Which page is the original';
+      const right = find(o, /^\s+copies given their true original\s+([\d.]+)% on average/, after)[0];
+      const honest = find(o, /^\s+orders with an honest site flagged\s+(\d+)/, after)[0];
+      const farms = find(o, /^\s+farms not flagged, over all orders\s+(\d+)/, after)[0];
+      return `${right}%, ${honest}, ${farms}`;
+    },
   },
   {
     figure: 'partial copies found in Chromium\'s popups (excerpt 30% / stitched / 60-word quote), false links',
