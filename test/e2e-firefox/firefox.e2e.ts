@@ -100,9 +100,17 @@ describe('Doppel in Firefox', () => {
     const { header, pages } = readExport(exported);
     expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 5, k: 3, passages: { k: 5, w: 26, bytes: 2 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted(visited));
+    // what each page says of itself: the original site's articles date their byline, the republisher's do not
+    const publishedOf = new Map([
+      [url.original(), '2024-03-14T00:00:00.000Z'],
+      [url.unrelatedOriginal(), '2024-03-11T00:00:00.000Z'],
+    ]);
     for (const page of pages) {
       // no page text: the passage fingerprints are hashes and word positions, in base64
-      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'rewrites', 'simhash', 'site', 'title', 'url', 'visits']);
+      const published = publishedOf.get(page['url'] as string);
+      const keys = ['check', 'firstSeen', 'lastSeen', 'passages', 'rewrites', 'simhash', 'site', 'title', 'url', 'visits', ...(published === undefined ? [] : ['published'])];
+      expect(Object.keys(page).sort()).toEqual(keys.sort());
+      expect(page['published']).toBe(published);
       // rewrite fingerprints: hashes of pairs of rare words, never words
       expect(decodeRewriteBytes(base64ToBytes(page['rewrites'] as string)).hashes.length).toBeLessThanOrEqual(64);
       expect(decodePassageBytes(base64ToBytes(page['passages'] as string)).hashes.length).toBeGreaterThan(0);

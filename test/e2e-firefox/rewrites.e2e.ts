@@ -12,27 +12,16 @@
 // The tests share one browser and run in order: each relies on what the ones before did.
 import type { Page } from 'puppeteer-core';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { countRewriteStores, servePages, sleep, type Site } from '../e2e/harness';
+import { countRewriteStores, sleep } from '../e2e/harness';
+import { type TideMillSites, serveTideMill } from '../e2e/tide-mill-sites';
 import { type FirefoxSession, clearAll, importFile, launchFirefox, openExtensionPage, readExport, sorted, until } from './harness';
 
-const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
-const sample = (path: string): string => readFileSync(join(SAMPLES, path), 'utf8');
-
-let original: Site;
-let farm: Site;
-let translations: Site;
+let tideMill: TideMillSites;
+let url: TideMillSites['url'];
 let ff: FirefoxSession;
 /** The tab that keeps the Spanish translation open throughout. */
 let spanishTab: Page;
-
-const url = {
-  original: () => original.url('/2024/05/wrenmouth-tide-mill-turns-again.html'),
-  rewrite: () => farm.url('/2024/05/historic-tide-mill-spins-again.html'),
-  spanish: () => translations.url('/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html'),
-};
 
 interface Listed {
   url: string;
@@ -75,18 +64,15 @@ function sectionsShown(): Promise<Record<'rewrites' | 'matches' | 'passages', bo
 
 
 beforeAll(async () => {
-  original = await servePages({ '/2024/05/wrenmouth-tide-mill-turns-again.html': sample('original-site/2024/05/wrenmouth-tide-mill-turns-again.html') });
-  farm = await servePages({ '/2024/05/historic-tide-mill-spins-again.html': sample('rewrite-mill/2024/05/historic-tide-mill-spins-again.html') });
-  translations = await servePages({ '/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html': sample('traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html') });
+  tideMill = await serveTideMill();
+  url = tideMill.url;
   ff = await launchFirefox();
   spanishTab = await ff.newTab();
 });
 
 afterAll(async () => {
   await ff?.close();
-  await original?.close();
-  await farm?.close();
-  await translations?.close();
+  await tideMill?.close();
 });
 
 describe('rewrites and translations in Firefox', () => {
@@ -100,7 +86,9 @@ describe('rewrites and translations in Firefox', () => {
     for (const r of listed) {
       expect(r.kind, r.url).toBe('translationOf');
       expect(r.share, r.url).toBeGreaterThanOrEqual(0.3);
-      expect(r.text).toMatch(/^Looks like the Spanish translation of .+, which you read on .+ \(127\.0\.0\.1:\d+\)$/);
+      // the original of the three carries its tag: the translation credits it
+      const tag = r.url === url.original() ? ' Original · named as the source by this page' : '';
+      expect(r.text).toMatch(new RegExp(`^Looks like the Spanish translation of .+, which you read on .+ \\(127\\.0\\.0\\.1:\\d+\\)${tag}$`));
     }
     expect(await sectionsShown()).toEqual({ rewrites: true, matches: false, passages: false });
     expect(await ff.popup.$eval('#status-text', (el) => el.textContent)).toBe('You have read this story before, in other words.');
@@ -126,16 +114,17 @@ describe('rewrites and translations in Firefox', () => {
   test('the sites that copy count the rewrite and the translation as copies, each shown beside the original', async () => {
     const history = await ff.browser.newPage();
     await openExtensionPage(history, 'history.html#sites', '#site-list[data-state="ready"]');
-    expect(await history.$eval('#site-rule', (el) => el.textContent)).toContain('or when it looks like a rewrite or translation of such a page');
+    expect(await history.$eval('#site-rule', (el) => el.textContent)).toContain('or when it looks like a rewrite or translation of one.');
     const rowOf = (address: string): string => `#site-list tr[data-site="${new URL(address).host}"]`;
     // pages, copies, their share; the original's site has no copy and is not listed
     expect(await history.$$eval(rowOf(url.original()), (rows) => rows.length)).toBe(0);
-    for (const [address, kind, words] of [
-      [url.rewrite(), 'rewrite', ' looks like a rewrite of '],
-      [url.spanish(), 'translation', ' looks like the Spanish translation of '],
+    // the rewrite names no source; the translation credits the original's article in its last line
+    for (const [address, kind, words, flag] of [
+      [url.rewrite(), 'rewrite', ' looks like a rewrite of ', 'copies'],
+      [url.spanish(), 'translation', ' looks like the Spanish translation of ', 'credited'],
     ] as const) {
       const row = rowOf(address);
-      expect(await history.$eval(row, (tr) => tr.getAttribute('data-flag'))).toBe('copies');
+      expect(await history.$eval(row, (tr) => tr.getAttribute('data-flag'))).toBe(flag);
       expect((await history.$$eval(`${row} td.num`, (cells) => cells.map((c) => c.textContent))).slice(0, 3)).toEqual(['1', '1', '100%']);
       const pressed = await history.$$eval(`${row} button`, (buttons) => {
         const show = buttons.find((b) => b.textContent === 'Show 1 copy') as HTMLButtonElement | undefined;
@@ -161,16 +150,18 @@ describe('rewrites and translations in Firefox', () => {
 
     const listed = await popupListing(url.spanish(), 1);
     expect(listed.map((r) => r.url)).toEqual([url.rewrite()]);
-    expect(listed[0]!.kind).toBe('translationOf');
+    // with the original gone the translation is the story's original, dated two days before the
+    // rewrite: the rewrite is listed as translating it
+    expect(listed[0]!.kind).toBe('translatedAs');
   });
 
   test('an export carries the rewrite fingerprints; cleared and imported again, the translation lists both pages again', async () => {
-    // visited again after it was forgotten, the original now counts as read after the translation
-    // (the kind goes by first visit): the translation lists it as 'translatedAs', the rewrite still
-    // as 'translationOf'
+    // visited again after it was forgotten, the original is the story's original again (the
+    // translation credits it), though read last: the translation lists it as 'translationOf'; and
+    // the rewrite, read before the translation, as 'translationOf' too
     await ff.record(url.original());
     const kinds = (listed: Listed[]): Record<string, string> => Object.fromEntries(listed.map((r) => [r.url, r.kind]));
-    const expected = { [url.original()]: 'translatedAs', [url.rewrite()]: 'translationOf' };
+    const expected = { [url.original()]: 'translationOf', [url.rewrite()]: 'translationOf' };
     expect(kinds(await popupListing(url.spanish(), 2))).toEqual(expected);
 
     const history = await ff.browser.newPage();

@@ -120,11 +120,11 @@ describe('Doppel in Chromium', () => {
     for (const tab of [first.tab, verbatim.tab, edited.tab]) await tab.page.close();
   });
 
-  test('the worker keeps the pages in IndexedDB database "doppel" at schema version 1', async () => {
+  test('the worker keeps the pages in IndexedDB database "doppel" at schema version 2', async () => {
     const worker = await ext.getWorker();
     const databases = await worker.evaluate(async () => (await indexedDB.databases()).map(({ name, version }) => ({ name, version })));
     expect(databases).toEqual([{ name: 'doppel', version: DB_VERSION }]);
-    expect(DB_VERSION).toBe(1);
+    expect(DB_VERSION).toBe(2);
   });
 
   test("the original's popup lists its copies", async () => {

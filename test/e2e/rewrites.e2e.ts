@@ -4,7 +4,8 @@
 // original and the rewrite in #rewrites ("Looks like the Spanish translation of …"), with
 // data-share; the badge counts them; the history page folds the rewrite and the translation into
 // the original's entry, and its sites that copy count them as copies of the original; forgetting
-// the original removes it from the lists, its entry (the rewrite heads what is left) and its
+// the original removes it from the lists, its entry (the translation, dated before the rewrite,
+// heads what is left) and its
 // fingerprints and postings from the store; an export carries the fingerprints, and after clearing
 // everything (the rewrite stores emptied) and importing it, the translation lists both again and
 // the history folds the three into one entry again.
@@ -13,37 +14,25 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { badgeText, badgeTitle, countRewriteStores, type ExtensionSession, pollFor, popupUrl, type Session, type Site, sleep, startSession, tabIdOf, visit, waitForPopupState } from './harness';
+import { badgeText, badgeTitle, countRewriteStores, EXTENSION_DIR, type ExtensionSession, launchWithExtension, pollFor, popupUrl, sleep, tabIdOf, visit, waitForPopupState } from './harness';
+import { type TideMillSites, serveTideMill } from './tide-mill-sites';
 
-const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
-const sample = (path: string): string => readFileSync(join(SAMPLES, path), 'utf8');
-
-let session: Session<'original' | 'farm' | 'translations'>;
-let original: Site;
-let farm: Site;
-let translations: Site;
+let tideMill: TideMillSites;
 let ext: ExtensionSession;
 let dir: string;
-
-const url = {
-  original: () => original.url('/2024/05/wrenmouth-tide-mill-turns-again.html'),
-  rewrite: () => farm.url('/2024/05/historic-tide-mill-spins-again.html'),
-  spanish: () => translations.url('/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html'),
-};
+let url: TideMillSites['url'];
 
 beforeAll(async () => {
-  session = await startSession({
-    original: { '/2024/05/wrenmouth-tide-mill-turns-again.html': sample('original-site/2024/05/wrenmouth-tide-mill-turns-again.html') },
-    farm: { '/2024/05/historic-tide-mill-spins-again.html': sample('rewrite-mill/2024/05/historic-tide-mill-spins-again.html') },
-    translations: { '/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html': sample('traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html') },
-  });
-  ({ original, farm, translations } = session.sites);
-  ext = session.ext!;
+  tideMill = await serveTideMill();
+  url = tideMill.url;
+  ext = await launchWithExtension(EXTENSION_DIR);
   dir = mkdtempSync(join(tmpdir(), 'doppel-rewrites-'));
 });
 
 afterAll(async () => {
-  await session?.close();
+  if (ext?.pageErrors.length) console.warn(`page errors during the run:\n${ext.pageErrors.join('\n')}`);
+  await ext?.close();
+  await tideMill?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -105,7 +94,9 @@ describe('rewrites and translations in the popup', () => {
     for (const r of listed) {
       expect(r.kind).toBe('translationOf');
       expect(r.share).toBeGreaterThanOrEqual(0.3);
-      expect(r.text).toMatch(/^Looks like the Spanish translation of .+, which you read on .+ \(127\.0\.0\.1:\d+\)$/);
+      // the original of the three carries its tag: the translation credits it
+      const tag = r.url === url.original() ? ' Original · named as the source by this page' : '';
+      expect(r.text).toMatch(new RegExp(`^Looks like the Spanish translation of .+, which you read on .+ \\(127\\.0\\.0\\.1:\\d+\\)${tag}$`));
     }
     expect(await popup.locator('#rewrites-section').isVisible()).toBe(true);
     expect(await popup.locator('#matches-section').isHidden()).toBe(true);
@@ -130,16 +121,17 @@ describe('rewrites and translations in the popup', () => {
     const history = await ext.ctx.newPage();
     await history.goto(`chrome-extension://${ext.extensionId}/history.html#sites`, { waitUntil: 'domcontentloaded' });
     await history.locator('#site-list[data-state="ready"]').waitFor({ timeout: 15_000 });
-    expect(await history.locator('#site-rule').textContent()).toContain('or when it looks like a rewrite or translation of such a page');
+    expect(await history.locator('#site-rule').textContent()).toContain('or when it looks like a rewrite or translation of one.');
     const rowOf = (address: string) => history.locator(`#site-list tr[data-site="${new URL(address).host}"]`);
     // pages, copies, their share; the original's site has no copy and is not listed
     expect(await rowOf(url.original()).count()).toBe(0);
-    for (const [address, kind, words] of [
-      [url.rewrite(), 'rewrite', ' looks like a rewrite of '],
-      [url.spanish(), 'translation', ' looks like the Spanish translation of '],
+    // the rewrite names no source; the translation credits the original's article in its last line
+    for (const [address, kind, words, flag] of [
+      [url.rewrite(), 'rewrite', ' looks like a rewrite of ', 'copies'],
+      [url.spanish(), 'translation', ' looks like the Spanish translation of ', 'credited'],
     ] as const) {
       const row = rowOf(address);
-      expect(await row.getAttribute('data-flag')).toBe('copies');
+      expect(await row.getAttribute('data-flag')).toBe(flag);
       expect((await row.locator('td.num').allTextContents()).slice(0, 3)).toEqual(['1', '1', '100%']);
       await row.getByRole('button', { name: 'Show 1 copy' }).click();
       const evidence = history.locator(`li[data-copy="${address}"]`);
@@ -196,15 +188,17 @@ describe('rewrites and translations in the popup', () => {
     const worker = await ext.getWorker();
     const spanishTabId = await tabIdOf(worker, spanishTab);
     expect(await pollFor(() => badgeText(worker, spanishTabId), '1')).toBe('1');
-    // the original's entry is gone; the translation, a translation of the rewrite too, stays folded under it
-    expect(await historyEntries()).toEqual([[url.rewrite(), url.spanish()]]);
+    // the original's entry is gone; the translation and the rewrite stay one entry, led by the
+    // translation: it says it was published two days before the rewrite says it was
+    expect(await historyEntries()).toEqual([[url.spanish(), url.rewrite()]]);
   });
 
   test('an export carries the rewrite fingerprints; cleared and imported again, the translation lists both pages again', async () => {
     const tab = await ext.ctx.newPage();
     await visit(tab, url.original());
     await popupListing(popup, url.spanish(), 2);
-    expect(await historyEntries()).toEqual([[url.rewrite(), url.spanish(), url.original()]]);
+    // read again, the original leads its entry again: the translation credits it, and it says it was published before the rewrite
+    expect(await historyEntries()).toEqual([[url.original(), url.rewrite(), url.spanish()]]);
     const history = await ext.ctx.newPage();
     await history.goto(`chrome-extension://${ext.extensionId}/history.html`, { waitUntil: 'domcontentloaded' });
     const [download] = await Promise.all([history.waitForEvent('download'), history.locator('#export').click()]);
@@ -228,8 +222,8 @@ describe('rewrites and translations in the popup', () => {
     await history.waitForFunction(() => document.getElementById('import-form')?.dataset['state'] === 'done', undefined, { timeout: 30_000 });
     const listed = await popupListing(popup, url.spanish(), 2);
     expect(listed.map((r) => r.url).sort()).toEqual([url.original(), url.rewrite()].sort());
-    // organised after the import, the three are one entry again, under the rewrite: the original was read again last
-    expect(await historyEntries()).toEqual([[url.rewrite(), url.spanish(), url.original()]]);
+    // organised after the import, the three are one entry again, under the original, though it was read again last
+    expect(await historyEntries()).toEqual([[url.original(), url.rewrite(), url.spanish()]]);
     expect(ext.pageErrors).toEqual([]);
   });
 });

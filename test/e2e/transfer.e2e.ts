@@ -114,9 +114,17 @@ describe('export and import in Chromium', () => {
     expect(header).toMatchObject({ format: 'doppel', version: 1, pages: 3, k: 3, passages: { k: 5, w: 26, bytes: 2 }, rewrites: { scheme: 1, bits: 20, cap: 64 } });
     expect(pages).toHaveLength(3);
     expect(sorted(pages.map((p) => p['url'] as string))).toEqual(sorted([url.original(), url.verbatim(), url.unrelated()]));
+    // what each page says of itself: the original and the unrelated article date their byline, the republisher does not
+    const publishedOf = new Map([
+      [url.original(), '2024-03-14T00:00:00.000Z'],
+      [url.unrelated(), '2024-03-11T00:00:00.000Z'],
+    ]);
     for (const page of pages) {
       expect(page).not.toHaveProperty('text'); // Doppel keeps no page text
-      expect(Object.keys(page).sort()).toEqual(['check', 'firstSeen', 'lastSeen', 'passages', 'rewrites', 'simhash', 'site', 'title', 'url', 'visits']);
+      const published = publishedOf.get(page['url'] as string);
+      const keys = ['check', 'firstSeen', 'lastSeen', 'passages', 'rewrites', 'simhash', 'site', 'title', 'url', 'visits', ...(published === undefined ? [] : ['published'])];
+      expect(Object.keys(page).sort()).toEqual(keys.sort());
+      expect(page['published']).toBe(published);
       // rewrite fingerprints: hashes of pairs of rare words, never words
       expect(decodeRewriteBytes(base64ToBytes(page['rewrites'] as string)).hashes.length).toBeLessThanOrEqual(64);
       // passage fingerprints (hashes and word positions), never words
