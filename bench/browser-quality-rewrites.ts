@@ -22,7 +22,7 @@ import type { ScanRewrite } from '../lib/scan/detectors/rewrites';
 import { type ExtensionSession, type Site, launchWithExtension, servePages } from '../test/e2e/harness';
 import type { PopupRead } from './popup-read';
 import { offline, openTabs, pool, readSettledPopup, visitAndWait, type Visit } from './browser-visit';
-import { REWRITE_TARGETS, type RewritePage, buildRewritePages, scoreRewrites } from './quality-rewrites';
+import { REWRITE_TARGETS, type RewritePage, SCORED_REWRITE_KINDS, type ScoredRewriteKind, buildRewritePages, scoreRewrites } from './quality-rewrites';
 import { runScan, writePages } from './quality-score';
 import type { QualityPage } from './republish';
 import { REWRITE_KINDS, type RewriteKind, loadRewriteSet } from './rewrite-set';
@@ -66,13 +66,13 @@ export interface BrowserRewrites {
   sites: string[];
   tabs: number;
   scan: {
-    byKind: Record<RewriteKind, { total: number; linked: number; byRewrites: number }>;
+    byKind: Record<ScoredRewriteKind, { total: number; linked: number; byRewrites: number }>;
     falseLinks: { a: string; b: string }[];
     met: boolean;
     seconds: number;
   };
   chromium: {
-    byKind: Record<RewriteKind, KindScore>;
+    byKind: Record<ScoredRewriteKind, KindScore>;
     falseLinks: { a: string; b: string; lists: string }[];
     met: boolean;
     recorded: number;
@@ -87,7 +87,7 @@ export interface BrowserRewrites {
   /** Independent articles linked to their original by either side, and how. */
   independentLinked: { path: string; scan: string; chromium: string }[];
   /** Texts found by one side only. */
-  disagreements: { path: string; kind: RewriteKind; foundBy: 'scan' | 'Chromium'; scan: string; chromium: string }[];
+  disagreements: { path: string; kind: ScoredRewriteKind; foundBy: 'scan' | 'Chromium'; scan: string; chromium: string }[];
   seconds: number;
 }
 
@@ -231,7 +231,7 @@ export async function measureRewritesInBrowser(opts: {
   for (const r of report.reuse ?? []) scanHas.set(key(r.a, r.b), `reuse (shares ${r.aShare} / ${r.bShare})`);
   for (const p of report.pairs) scanHas.set(key(p.a, p.b), `pairs (${p.distance} bits)`);
   const emptyLists = (): Record<List, number> => ({ '#matches': 0, '#passages': 0, '#rewrites': 0 });
-  const byKind = Object.fromEntries(REWRITE_KINDS.map((k) => [k, { total: 0, found: 0, byList: emptyLists(), asListed: {} }])) as Record<RewriteKind, KindScore>;
+  const byKind = Object.fromEntries(SCORED_REWRITE_KINDS.map((k) => [k, { total: 0, found: 0, byList: emptyLists(), asListed: {} }])) as Record<ScoredRewriteKind, KindScore>;
   const disagreements: BrowserRewrites['disagreements'] = [];
   const independentLinked: BrowserRewrites['independentLinked'] = [];
   for (const page of pages) {

@@ -12,25 +12,36 @@ import { REWRITE_MAX_PAGES } from '../lib/scan/detectors/rewrites';
 import { extractArticle } from '../lib/text/extract';
 import { mulberry32 } from '../lib/random';
 import { type QualityPage, dressText, hashName } from './republish';
-import { REWRITE_KINDS, type RewriteArticle, type RewriteKind } from './rewrite-set';
+import { EXTRA_KINDS, type ExtraKind, type Half, HALVES, REWRITE_KINDS, type RewriteArticle, type RewriteKind, halfOf } from './rewrite-set';
+
+/** What is scored: the set's kinds (targeted) and the Russian and Japanese translations (measured). */
+export const SCORED_REWRITE_KINDS = [...REWRITE_KINDS, ...EXTRA_KINDS] as const;
+export type ScoredRewriteKind = RewriteKind | ExtraKind;
 
 export interface RewritePage {
   path: string;
   article: string;
-  kind: 'original' | RewriteKind;
+  kind: 'original' | ScoredRewriteKind;
   html: string;
+  /** The set's half of its article; null for the corpus's other originals. */
+  half: Half | null;
 }
 
 /** The set's originals and texts (dressed as republishers' pages), and the other corpus originals as distractors. */
 export function buildRewritePages(set: readonly RewriteArticle[], corpusOriginals: readonly QualityPage[], seed = 20264): RewritePage[] {
   const inSet = new Set(set.map((a) => a.slug));
-  const pages: RewritePage[] = corpusOriginals.filter((p) => p.kind === 'original' && !inSet.has(p.article)).map((p) => ({ path: p.path, article: p.article, kind: 'original', html: p.html }));
+  const pages: RewritePage[] = corpusOriginals.filter((p) => p.kind === 'original' && !inSet.has(p.article)).map((p) => ({ path: p.path, article: p.article, kind: 'original', html: p.html, half: null }));
   for (const article of set) {
     const random = mulberry32(seed ^ hashName(article.slug));
-    pages.push({ path: `${article.slug}/original.html`, article: article.slug, kind: 'original', html: article.originalHtml });
+    const half = halfOf(article.slug);
+    pages.push({ path: `${article.slug}/original.html`, article: article.slug, kind: 'original', html: article.originalHtml, half });
     for (const kind of REWRITE_KINDS) {
       const { title, paragraphs } = article.texts[kind];
-      pages.push({ path: `${article.slug}/${kind}.html`, article: article.slug, kind, html: dressText(title, paragraphs, random) });
+      pages.push({ path: `${article.slug}/${kind}.html`, article: article.slug, kind, html: dressText(title, paragraphs, random), half });
+    }
+    for (const kind of EXTRA_KINDS) {
+      const text = article.extra[kind];
+      if (text) pages.push({ path: `${article.slug}/${kind}.html`, article: article.slug, kind, html: dressText(text.title, text.paragraphs, random), half });
     }
   }
   return pages;
@@ -38,9 +49,13 @@ export function buildRewritePages(set: readonly RewriteArticle[], corpusOriginal
 
 type Link = { a: string; b: string };
 
+type KindScores = Record<ScoredRewriteKind, { total: number; linked: number; byRewrites: number }>;
+
 export interface RewriteScore {
   /** Per kind: texts, and those linked to their original by any list, by the rewrites list. */
-  byKind: Record<RewriteKind, { total: number; linked: number; byRewrites: number }>;
+  byKind: KindScores;
+  /** The same, each half of the set alone. */
+  byHalf: Record<Half, KindScores>;
   /** Pairs of pages of different articles, in any list. */
   falseLinks: Link[];
 }
@@ -50,23 +65,26 @@ export function scoreRewrites(pages: readonly RewritePage[], report: { pairs: Li
   const all = [...report.pairs, ...(report.reuse ?? []), ...(report.rewrites ?? [])];
   const linked = new Set(all.map(({ a, b }) => key(a, b)));
   const byRewrites = new Set((report.rewrites ?? []).map(({ a, b }) => key(a, b)));
-  const byKind = Object.fromEntries(REWRITE_KINDS.map((k) => [k, { total: 0, linked: 0, byRewrites: 0 }])) as RewriteScore['byKind'];
+  const empty = (): KindScores => Object.fromEntries(SCORED_REWRITE_KINDS.map((k) => [k, { total: 0, linked: 0, byRewrites: 0 }])) as KindScores;
+  const byKind = empty();
+  const byHalf = { tuning: empty(), test: empty() };
   for (const page of pages) {
     if (page.kind === 'original') continue;
     const k = key(`${page.article}/original.html`, page.path);
-    const s = byKind[page.kind];
-    s.total++;
-    if (linked.has(k)) s.linked++;
-    if (byRewrites.has(k)) s.byRewrites++;
+    for (const s of [byKind[page.kind], byHalf[page.half!][page.kind]]) {
+      s.total++;
+      if (linked.has(k)) s.linked++;
+      if (byRewrites.has(k)) s.byRewrites++;
+    }
   }
   const article = new Map(pages.map((p) => [p.path, p.article]));
-  return { byKind, falseLinks: all.filter(({ a, b }) => article.get(a) !== article.get(b)) };
+  return { byKind, byHalf, falseLinks: all.filter(({ a, b }) => article.get(a) !== article.get(b)) };
 }
 
 export interface CurvePoint {
   threshold: number;
   /** Share of each kind that scan's finder links to its original at the threshold. */
-  recall: Record<RewriteKind, number>;
+  recall: Record<ScoredRewriteKind, number>;
   /** Pairs of pages of different articles that pass it. */
   falseLinks: number;
 }
@@ -84,51 +102,67 @@ export function rewriteCurve(pages: readonly RewritePage[], thresholds: readonly
     // the pairs scan's finder links at this threshold (its candidates: pages sharing index hashes)
     const found = findRewritePairs(present.map((i) => prints[i]!), rule, REWRITE_MAX_PAGES);
     const linked = new Set(found.map(({ a, b }) => `${present[a]} ${present[b]}`));
-    const recall = {} as Record<RewriteKind, number>;
-    for (const kind of REWRITE_KINDS) {
-      const texts = pages.filter((p) => p.kind === kind);
+    const recall = {} as Record<ScoredRewriteKind, number>;
+    for (const kind of SCORED_REWRITE_KINDS) {
+      // the tuning half's: a threshold is chosen there
+      const texts = pages.filter((p) => p.kind === kind && p.half === 'tuning');
       const hits = texts.filter((p) => {
         const [a, b] = [indexOf.get(`${p.article}/original.html`)!, indexOf.get(p.path)!].sort((x, y) => x - y);
         return linked.has(`${a} ${b}`);
       });
-      recall[kind] = hits.length / texts.length;
+      recall[kind] = hits.length / Math.max(1, texts.length);
     }
-    const falseLinks = found.filter(({ a, b }) => pages[present[a]!]!.article !== pages[present[b]!]!.article).length;
+    const inTuning = (p: RewritePage): boolean => p.half !== 'test';
+    const falseLinks = found.filter(({ a, b }) => {
+      const [x, y] = [pages[present[a]!]!, pages[present[b]!]!];
+      return x.article !== y.article && inTuning(x) && inTuning(y);
+    }).length;
     return { threshold, recall, falseLinks };
   });
 }
 
-/** The issue's targets: rewrites ≥ 90%, Spanish ≥ 70%, Chinese ≥ 50%, independent ≤ 3%, no false link. */
+/** Issue 47's targets: rewrites ≥ 90%, Spanish, French and German ≥ 75%, Chinese ≥ 65%, independent ≤ 2%, no false link. */
 export const REWRITE_TARGETS: Record<RewriteKind, { at: number; most?: boolean }> = {
   rewrite: { at: 0.9 },
-  translation_es: { at: 0.7 },
-  translation_zh: { at: 0.5 },
-  independent: { at: 0.03, most: true },
+  translation_es: { at: 0.75 },
+  translation_zh: { at: 0.65 },
+  translation_fr: { at: 0.75 },
+  translation_de: { at: 0.75 },
+  independent: { at: 0.02, most: true },
 };
 
 export function printRewrites(score: RewriteScore, curve: readonly CurvePoint[], pageCount: number, mainRunFalse: readonly Link[], mainRunRewrites: number): boolean {
-  const pct = (n: number, d: number): string => `${((100 * n) / d).toFixed(1)}% (${n}/${d})`;
-  console.log(`\nRewritten and translated copies: \`scan --json\` on ${pageCount} pages (the rewrite set's 46 originals with their 4 texts each, dressed as republishers' pages, and the corpus's other originals)`);
-  console.log(`${''.padEnd(34)}${'linked (any list)'.padEnd(22)}${'by the rewrites list'.padEnd(24)}target`);
+  const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}% (${n}/${d})`);
+  const articles = (half: Half): number => score.byHalf[half].rewrite.total;
+  console.log(`\nRewritten and translated copies: \`scan --json\` on ${pageCount} pages (the rewrite set's ${articles('tuning') + articles('test')} originals, each with its rewrite, its Spanish, Chinese, French and German translations and an independent article, Russian and Japanese translations of ${score.byKind.translation_ru.total} of them, dressed as republishers' pages, and the corpus's other originals)`);
+  console.log(`The set is split by article (bench/rewrite-set.ts halfOf): every parameter was chosen on the tuning half (${articles('tuning')} articles); the test half (${articles('test')}) is reported first and is what the README shows.`);
   let ok = true;
-  for (const kind of REWRITE_KINDS) {
-    const s = score.byKind[kind];
-    const t = REWRITE_TARGETS[kind];
-    const met = t.most ? s.linked / s.total <= t.at : s.linked / s.total >= t.at;
-    ok &&= met;
-    console.log(`  ${kind.padEnd(32)}${pct(s.linked, s.total).padEnd(22)}${pct(s.byRewrites, s.total).padEnd(24)}${t.most ? '≤' : '≥'} ${100 * t.at}%${met ? '' : '  NOT met'}`);
-  }
+  const table = (title: string, kinds: KindScores, targeted: boolean): void => {
+    console.log(`\n  ${title}`);
+    console.log(`${''.padEnd(34)}${'linked (any list)'.padEnd(22)}${'by the rewrites list'.padEnd(24)}target`);
+    for (const kind of SCORED_REWRITE_KINDS) {
+      const s = kinds[kind];
+      const t = (REWRITE_TARGETS as Partial<Record<ScoredRewriteKind, { at: number; most?: boolean }>>)[kind];
+      const met = t === undefined || (t.most ? s.linked / s.total <= t.at : s.linked / s.total >= t.at);
+      if (targeted) ok &&= met;
+      const target = t === undefined ? 'measured, not targeted' : `${t.most ? '≤' : '≥'} ${100 * t.at}%${met ? '' : '  NOT met'}`;
+      console.log(`  ${kind.padEnd(32)}${pct(s.linked, s.total).padEnd(22)}${pct(s.byRewrites, s.total).padEnd(24)}${target}`);
+    }
+  };
+  table('The test half', score.byHalf.test, true);
   console.log(`  ${'links between different articles'.padEnd(32)}${String(score.falseLinks.length).padEnd(46)}0`);
   for (const l of score.falseLinks) console.log(`    false link: ${l.a} ~ ${l.b}`);
   console.log(`  rewrites listed in the whole-copy and partial-copy run: ${mainRunRewrites}, ${mainRunFalse.length} of them between different articles (target 0)`);
   for (const l of mainRunFalse) console.log(`    false link: ${l.a} ~ ${l.b}`);
   ok &&= score.falseLinks.length === 0 && mainRunFalse.length === 0;
-  console.log('\n  The rewrite verdict by threshold (a pair: this share of one page\'s rare-word pairs in the other\'s, 3 pairs at least):');
-  console.log(`    ${'threshold'.padEnd(11)}${REWRITE_KINDS.map((k) => k.padEnd(16)).join('')}false links`);
+  table('The tuning half', score.byHalf.tuning, false);
+  table('Both halves', score.byKind, false);
+  console.log('\n  The rewrite verdict by threshold, tuning half (a pair: this share of one page\'s rare-word pairs in the other\'s, 3 pairs at least):');
+  console.log(`    ${'threshold'.padEnd(11)}${SCORED_REWRITE_KINDS.map((k) => k.padEnd(16)).join('')}false links`);
   for (const p of curve) {
     const mark = p.threshold === REWRITE_RULE.threshold ? '  ← default' : '';
-    console.log(`    ${p.threshold.toFixed(2).padEnd(11)}${REWRITE_KINDS.map((k) => `${(100 * p.recall[k]).toFixed(1)}%`.padEnd(16)).join('')}${p.falseLinks}${mark}`);
+    console.log(`    ${p.threshold.toFixed(2).padEnd(11)}${SCORED_REWRITE_KINDS.map((k) => `${(100 * p.recall[k]).toFixed(1)}%`.padEnd(16)).join('')}${p.falseLinks}${mark}`);
   }
-  console.log(ok ? '  All rewrite targets met.' : '  Rewrite targets NOT met.');
+  console.log(ok ? '  All rewrite targets met on the test half.' : '  Rewrite targets NOT met on the test half.');
   return ok;
 }

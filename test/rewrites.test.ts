@@ -1,6 +1,7 @@
 // The rewrite detector (lib/fingerprint/rewrites.ts): numbers and dates in three languages, the
 // anchors of small texts, pairs, the consistent sample, the byte format, containment on planted
 // texts, bad inputs, and the postings lookup against comparing every pair.
+import { germanNounShape } from '../lib/fingerprint/rewrite-languages';
 import { describe, expect, it } from 'vitest';
 import { COMMON_WORDS } from '../lib/fingerprint/common-words';
 import { HashTable32, foldWord, hashWord, hashWordInText } from '../lib/fingerprint/rewrite-words';
@@ -52,6 +53,19 @@ describe('numbers', () => {
     ['45 per cent', ['#45%']],
     ['45 por ciento', ['#45%']],
     ['45％的人', ['#45%']],
+    // French and German: the same values
+    ['3,5 % des voix', ['#3.5%']],
+    ['3,5\u00a0% des voix', ['#3.5%']],
+    ['3,5 pour cent des voix', ['#3.5%']],
+    ['3,5 Prozent', ['#3.5%']],
+    ['1\u202f000 habitants', ['#1000']],
+    ['4,8 milliards de dollars', ['#4800000000']],
+    ['1,5 million de visiteurs', ['#1500000']],
+    ['4,8 Milliarden', ['#4800000000']],
+    ['1,5 Millionen', ['#1500000']],
+    ['19 Mrd. und', ['#19000000000']],
+    ['2 Mio. und', ['#2000000']],
+    ['2 Billionen', ['#2000000000000']],
     // small whole numbers are no anchors; ordinal endings and units glued to digits are dropped
     ['3 people and 9 dogs', []],
     ['the 1st and the 21st', ['#21']],
@@ -94,6 +108,13 @@ describe('dates', () => {
     ['3个月后', []],
     ['2016年', ['#2016']],
     ['On May 5 Theresa May spoke.', ['@5-5', 'theresa']],
+    ['Le 15 décembre 2016, il a fermé.', ['#2016', '@12-15']],
+    ['le 1er janvier 2020', ['#2020', '@1-1']],
+    ['en avril, puis en août 2019', ['@4', '#2019', '@8']],
+    ['Am 15. Dezember 2016 schloss es.', ['#2016', '@12-15']],
+    ['seit dem 3. März', ['@3-3']],
+    ['im Oktober 2019', ['#2019', '@10']],
+    ['Die Mission zum Mars startet.', ['mars']],
     ['Visit the Mayo Clinic today, said Dr. Lee of Mayo.', ['mayo', 'clinic', 'lee', 'mayo']],
     ['On Monday, Google said so, and on Tuesday Yahoo did.', ['google', 'yahoo']],
   ])('%s → %j', (text, expected) => {
@@ -112,6 +133,18 @@ describe('anchors', () => {
     ['a capitalised word also written in lower case', 'Blanket is a tool. Wrap the blanket around Mocha, said Blanket users.', ['mocha']],
     ['a line in title case', 'How to Add Code Coverage to Your Frontend Tests\n\nThe frontend tests use Mocha.', ['mocha']],
     ['after "Mr." a sentence goes on', 'He met Mr. Okonkwo in Lagos.', ['okonkwo', 'lagos']],
+    [
+      'German: a capitalised word after an article is a noun, everywhere in the text',
+      'Laut dem Entwickler Ammar Askar ist die Schwachstelle von Mojang nicht behoben, und sie ist seit Jahren bekannt. Die neue Schwachstelle betrifft mit dem Angriff auch Server in Pakistan, sagte Askar am Montag.',
+      // "Jahren" and "Server" never follow one here: nouns still, taken for names
+      ['ammar', 'askar', 'mojang', 'jahren', 'server', 'pakistan', 'askar'],
+    ],
+    [
+      'German: after a comma "die" is a relative pronoun, and a name after it stays one',
+      'Das ist die Software, die Siemens entwickelt hat und die nicht sicher ist. Auf eine Anfrage von uns schweigt Siemens, sagte Frau Okafor.',
+      ['siemens', 'siemens', 'okafor'],
+    ],
+    ['English keeps its capitalised words after "die" and "den"', 'Die Antwoord played in Den Haag with Der Spiegel watching.', ['antwoord', 'den', 'haag', 'der', 'spiegel']],
   ])('%s', (_name, text, expected) => {
     expect(tokens(text)).toEqual(expected);
   });
@@ -639,5 +672,22 @@ const UNRELATED_TEXT = 'Researchers in Oslo counted 1,204 foxes in Bergen and Tr
 describe('the rare-word scan\'s ASCII classes', () => {
   it('are classify\'s, written out so that no regular expression is compiled when the content script loads', () => {
     expect(Array.from(ASCII_CLASS)).toEqual(Array.from({ length: 128 }, (_, c) => classifyCodePoint(c)));
+  });
+});
+
+describe('the shapes of German nouns', () => {
+  it.each([
+    ['schwachstelle', false, true], // 13 letters
+    ['regierung', false, true], // a noun's ending
+    ['möglichkeit', false, true],
+    ['müller', false, true], // an umlaut: a German name is lost with the nouns
+    ['straße', false, true],
+    ['monate', true, true], // after a number: "21 Monate"
+    ['askar', false, false],
+    ['mojang', false, false],
+    ['pakistan', false, false],
+    ['server', false, false], // a noun no rule tells from a name
+  ])('%s (after a number: %s) → %s', (word, afterNumber, noun) => {
+    expect(germanNounShape(word, afterNumber)).toBe(noun);
   });
 });

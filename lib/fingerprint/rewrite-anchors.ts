@@ -4,8 +4,11 @@
 // numbers and dates (lib/fingerprint/rewrite-numbers.ts), and in Chinese or Japanese text the
 // Latin-script words kept from the source. Also the language a text is in, guessed from its
 // scripts and function words.
-import { GLUE, MONTH, MONTHS, MONTHS_ALONE, NUMBER_TOKEN, type PushRaw, type Raw, SPANISH_MONTH_NAMES, SPANISH_MONTHS, DATE_GLUE, WORD, assembleDates, scanNumber } from './rewrite-numbers';
-import { HashTable32, type IsCommon, foldWord, hashFolded, hashWord, isShippedCommon } from './rewrite-words';
+import { GLUE, LOWER_CASE_MONTHS, MONTH, MONTHS, MONTHS_ALONE, NUMBER_TOKEN, type PushRaw, type Raw, SPANISH_MONTHS, DATE_GLUE, WORD, assembleDates, scanNumber } from './rewrite-numbers';
+import { type IsCommon, foldWord, hashFolded, isShippedCommon } from './rewrite-words';
+import { DETERMINER, FUNCTION_WORDS, GLUE_WORD, LANGUAGE_SAMPLE_WORDS, LOWER_WORD_ROLES, MONTH_WORD, NOT_NAMES, ROLE, type RewriteLanguage, SCRIPT_LANGUAGE, germanNounShape } from './rewrite-languages';
+
+export { REWRITE_LANGUAGES, type RewriteLanguage } from './rewrite-languages';
 import { nfkc } from '../text/words';
 
 // ---------- Characters and scripts ----------
@@ -69,46 +72,6 @@ function scriptOf(cp: number): number {
   return s;
 }
 
-// ---------- Languages ----------
-
-/** The languages a page is guessed to be in ('und': unknown), in the order encodeRewriteBytes numbers them. */
-export const REWRITE_LANGUAGES = ['und', 'en', 'es', 'fr', 'de', 'pt', 'it', 'nl', 'zh', 'ja', 'ko', 'ru', 'el', 'ar', 'he', 'hi', 'th'] as const;
-export type RewriteLanguage = (typeof REWRITE_LANGUAGES)[number];
-const SCRIPT_LANGUAGE: Record<string, RewriteLanguage> = { cyrillic: 'ru', greek: 'el', hangul: 'ko', arabic: 'ar', hebrew: 'he', devanagari: 'hi', thai: 'th' };
-
-// Frequent function words of the Latin-script languages told apart, none in two lists once folded
-// ("de" is Spanish, French, Portuguese and Dutch): a guess, not a detector.
-const FUNCTION_WORDS: [RewriteLanguage, string[]][] = [
-  ['en', ['the', 'and', 'of', 'to', 'is', 'that', 'for', 'with', 'was', 'this', 'are', 'have']],
-  ['es', ['el', 'los', 'las', 'y', 'por', 'con', 'como', 'pero', 'según', 'sus', 'fue', 'también']],
-  ['fr', ['le', 'les', 'des', 'et', 'est', 'une', 'dans', 'pour', 'qui', 'pas', 'sur', 'au']],
-  ['de', ['der', 'die', 'und', 'das', 'ist', 'nicht', 'mit', 'von', 'den', 'auf', 'ein', 'sich']],
-  ['pt', ['os', 'não', 'uma', 'com', 'do', 'da', 'em', 'ao', 'dos', 'foi', 'são', 'também']],
-  ['it', ['il', 'di', 'che', 'della', 'gli', 'non', 'sono', 'nel', 'anche', 'questo', 'alla', 'questa']],
-  ['nl', ['het', 'een', 'van', 'niet', 'zijn', 'dat', 'met', 'voor', 'ook', 'wordt', 'naar', 'bij']],
-];
-/** The words that the language guess looks at: the first ones are enough. */
-const LANGUAGE_SAMPLE_WORDS = 1000;
-
-// What a lower-case word can be besides a word, in one lookup: a function word of language l
-// (l + 1), a date's little word (GLUE_WORD), a Spanish month (MONTH_WORD + its number).
-const GLUE_WORD = 16;
-const MONTH_WORD = 32;
-const LOWER_WORD_ROLES = new HashTable32(
-  [
-    ...FUNCTION_WORDS.flatMap(([, words], l) => words.map((w) => [hashWord(w), l + 1] as const)),
-    ...DATE_GLUE.map((w) => [hashWord(w), GLUE_WORD] as const),
-    ...[...SPANISH_MONTH_NAMES, 'setiembre'].map((w) => [hashWord(w), MONTH_WORD + MONTHS.get(hashWord(w))] as const),
-  ],
-  128,
-);
-
-/**
- * Capitalised words that are no names: English weekdays (a Spanish or Chinese translation writes
- * them in lower case or in Han) and the titles before a name ("Dr. Lee", "Sra. Ortega").
- */
-const NOT_NAMES = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mr', 'mrs', 'ms', 'dr', 'prof', 'jr', 'sr', 'sra', 'srta', 'st'].map(hashWord));
-
 
 interface Scan {
   raws: Raw[];
@@ -145,8 +108,10 @@ function scan(s: string, keepLowerWords: boolean, isCommon: IsCommon): Scan {
   let line = 0;
   let initial = true;
   let lastWordShortCapital = false; // "Mr", "Dr", "U": a full stop after it ends no sentence
+  let determinerAt = -3; // the last German article's word number (not after a comma: ", die" is a relative pronoun)
+  let lowerAt = -3; // the last lower-case word's
   const raw: PushRaw = (type, start, end, hash, text = '') => {
-    const r: Raw = { type, start, end, at, marks, text, hash, upper: false, allUpper: false, camel: false, digits: false, initial, line, value: 0, plain: false, strong: false };
+    const r: Raw = { type, start, end, at, marks, text, hash, upper: false, allUpper: false, camel: false, digits: false, initial, line, value: 0, plain: false, strong: false, afterArticle: false };
     raws.push(r);
     return r;
   };
@@ -197,7 +162,10 @@ function scan(s: string, keepLowerWords: boolean, isCommon: IsCommon): Scan {
         // is no name), counted for the language guess, and a candidate only when asked for.
         const hash = hashFolded(s, start, end);
         if (letterCount >= 3) lowerWords[(hash >>> 5) & lowerMask]! |= 1 << (hash & 31);
-        const role = LOWER_WORD_ROLES.get(hash);
+        const roles = Math.max(0, LOWER_WORD_ROLES.get(hash));
+        lowerAt = at;
+        if (roles >= DETERMINER && !afterComma(s, start)) determinerAt = at;
+        const role = roles & ROLE;
         if (role > 0 && role < GLUE_WORD) {
           if (at < LANGUAGE_SAMPLE_WORDS) functionWords[role - 1]!++;
         } else if (role === GLUE_WORD) raw(GLUE, start, end, hash);
@@ -217,6 +185,7 @@ function scan(s: string, keepLowerWords: boolean, isCommon: IsCommon): Scan {
           continue;
         }
         const r = raw(month > 0 ? MONTH : WORD, start, end, hash);
+        r.afterArticle = upper && (determinerAt === at - 1 || (determinerAt === at - 2 && lowerAt === at - 1));
         r.upper = upper;
         r.allUpper = uppers >= 2 && lowers === 0;
         r.camel = !upper && uppers > 0;
@@ -279,6 +248,13 @@ function scan(s: string, keepLowerWords: boolean, isCommon: IsCommon): Scan {
   return { raws, lowerWords, capitalisedInLine, lowerInLine, words: at, numbers, letters, functionWords };
 }
 
+/** Whether a comma stands right before s[start] (spaces between). */
+function afterComma(s: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && s.charCodeAt(i) === 32) i--;
+  return i >= 0 && s.charCodeAt(i) === 44;
+}
+
 function guessLanguage(sc: Scan, cjk: boolean, mainScript: string): RewriteLanguage {
   if (cjk) return sc.letters[KANA_SCRIPT!]! * 10 > sc.letters[HAN_SCRIPT!]! ? 'ja' : 'zh';
   if (mainScript !== 'latin') return SCRIPT_LANGUAGE[mainScript] ?? 'und';
@@ -318,9 +294,13 @@ export interface AnchorParams {
   initialNeedsInside: boolean;
   /** Whole numbers below this are no anchors (lists and steps number 1, 2, 3; "two" and "2" swap). */
   minNumber: number;
+  /** In German text, a capitalised word that follows an article somewhere in the text is a noun, no name. */
+  germanNouns: boolean;
+  /** In German text, a capitalised word shaped like a German noun (an umlaut or ß, a noun's ending, 13 letters or more, after a number) is no name. */
+  germanNounShapes: boolean;
 }
 
-export const ANCHOR_PARAMS: AnchorParams = { lowerWords: false, capitalisedCommonWords: false, seenInLowerCase: true, initialNeedsInside: true, minNumber: 10 };
+export const ANCHOR_PARAMS: AnchorParams = { lowerWords: false, capitalisedCommonWords: false, seenInLowerCase: true, initialNeedsInside: true, minNumber: 10, germanNouns: true, germanNounShapes: true };
 
 /** A page's anchors with what the fingerprints need. */
 export interface PageAnchors {
@@ -392,6 +372,20 @@ export function pageAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS, 
   };
   const lowerMask = sc.lowerWords.length - 1;
   const seenInLowerCase = (hash: number): boolean => (sc.lowerWords[(hash >>> 5) & lowerMask]! & (1 << (hash & 31))) !== 0;
+  const lang = guessLanguage(sc, cjk, SCRIPTS[main]!);
+  // German capitalises its nouns: a capitalised word the text puts after an article anywhere is a
+  // noun, no name ("der Server", "eine neue Schwachstelle"; "Askar", "Mojang" stand alone)
+  const nouns = new Set<number>();
+  if (lang === 'de' && params.germanNouns) for (const r of raws) if (r.afterArticle) nouns.add(r.hash);
+  if (lang === 'de' && params.germanNounShapes) {
+    for (let k = 0; k < raws.length; k++) {
+      const r = raws[k]!;
+      if (r.type !== WORD || !r.upper || r.allUpper || r.digits) continue;
+      const before = raws[k - 1];
+      const afterNumber = before !== undefined && before.type === NUMBER_TOKEN && before.at === r.at - 1;
+      if (germanNounShape(normalized.slice(r.start, r.end).toLowerCase(), afterNumber)) nouns.add(r.hash);
+    }
+  }
   for (let k = 0; k < raws.length; k++) {
     const r = raws[k]!;
     if (r.type === NUMBER_TOKEN) {
@@ -416,7 +410,7 @@ export function pageAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS, 
       const shouted = common && (r.end - r.start > 3 || [raws[k - 1], raws[k + 1]].some((o) => o?.allUpper && Math.abs(o.at - r.at) === 1));
       if (!shouted) push(r, 'acronym');
     } else if (r.upper) {
-      if (NOT_NAMES.has(r.hash)) continue;
+      if (NOT_NAMES.has(r.hash) || nouns.has(r.hash)) continue;
       const titled = r.initial || titleLines.has(r.line);
       const name = common
         ? params.capitalisedCommonWords && !titled
@@ -429,7 +423,7 @@ export function pageAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS, 
     hashes: Uint32Array.from(hashes),
     phrases: Int32Array.from(phrases),
     kept: Uint8Array.from(kept),
-    lang: guessLanguage(sc, cjk, SCRIPTS[main]!),
+    lang,
     cjk,
     uncasedScript: uncased * 2 > all ? SCRIPTS[main]! : null,
     words: sc.words,

@@ -30,6 +30,7 @@ export interface Raw {
   value: number; // NUMBER: its value (whole numbers); MONTH: 1–12
   plain: boolean; // NUMBER: a whole number without scale or percent
   strong: boolean; // MONTH: a month even without a day or a year
+  afterArticle: boolean; // WORD: capitalised, right after a German article (or an article and a lower-case word)
 }
 
 export type PushRaw = (type: number, start: number, end: number, hash: number, text?: string) => Raw;
@@ -39,13 +40,16 @@ export type PushRaw = (type: number, start: number, end: number, hash: number, t
 // decimal part.   1,000 · 1.000 · 1 000 → 1000     9.99 · 9,99 → 9.99     1,000.5 · 1.000,5 → 1000.5
 const NUMBER = /(\d{1,3})((?:([,.\u00a0\u202f\u2009 ])\d{3}(?!\d)(?:\3\d{3}(?!\d))*))(?:(?!\3)[.,](\d+))?|(\d+)(?:[.,](\d+))?/y;
 // What scales a number: Chinese units right after it, words after a space, "bn" or "k" glued to it.
-const SCALE = /(万亿|亿|千万|百万|万)|\s+(thousand|millions?|billions?|trillions?|bn|mil millones|millones|mill[oó]n|millardos?|billones|bill[oó]n|mil)(?![\p{L}\p{N}])|(bn|k)(?![\p{L}\p{N}])/iuy;
+// English, Spanish, French ("1,5 milliard"), German ("4,8 Milliarden", "19 Mrd.", "2 Mio."); the
+// German and French "Billion" (10^12) only in the plural "Billionen", since English "billion" is 10^9.
+const SCALE = /(万亿|亿|千万|百万|万)|\s+(thousand|millions?|billions?|trillions?|bn|mil millones|millones|mill[oó]n|millardos?|billones|bill[oó]n|mil|milliards?|milliarden?|millionen|billionen|tausend|mio\.?|mrd\.?)(?![\p{L}\p{N}])|(bn|k)(?![\p{L}\p{N}])/iuy;
 const SCALE_EXPONENT: Record<string, number> = {
   万亿: 12, 亿: 8, 千万: 7, 百万: 6, 万: 4,
   thousand: 3, million: 6, millions: 6, billion: 9, billions: 9, trillion: 12, trillions: 12, bn: 9, k: 3,
   'mil millones': 9, millones: 6, millon: 6, millón: 6, millardo: 9, millardos: 9, billones: 12, billon: 12, billón: 12, mil: 3,
+  milliard: 9, milliards: 9, milliarde: 9, milliarden: 9, millionen: 6, billionen: 12, tausend: 3, mio: 6, 'mio.': 6, mrd: 9, 'mrd.': 9,
 };
-const PERCENT = /\s?[%‰]|\s+(?:percent|per cent|por ciento)(?![\p{L}])/iuy;
+const PERCENT = /\s?[%‰]|\s+(?:percent|per cent|por ciento|pour cent|prozent)(?![\p{L}])/iuy;
 // Chinese dates: 2016年12月15日, 12月15日, 2016年12月, 12月 (not 3个月, three months).
 const HAN_DATE = /(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?/y;
 const HAN_YEAR = /(\d{4})\s*年/y;
@@ -77,11 +81,18 @@ const MONTH_NAMES: [string, number][] = [
   ['jan', 1], ['feb', 2], ['mar', 3], ['apr', 4], ['jun', 6], ['jul', 7], ['aug', 8], ['sep', 9], ['sept', 9], ['oct', 10], ['nov', 11], ['dec', 12],
 ];
 export const SPANISH_MONTH_NAMES = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
-/** Month names by hash. English ones count only with a capital, Spanish ones in either case. */
-export const MONTHS = new HashTable32([...MONTH_NAMES.map(([w, m]) => [hashWord(w), m] as const), ...SPANISH_MONTH_NAMES.map((w, i) => [hashWord(w), i + 1] as const), [hashWord('setiembre'), 9]], 64);
+/** French months (folded: "février" is "fevrier"), written in lower case as Spanish ones are. */
+export const FRENCH_MONTH_NAMES = ['janvier', 'fevrier', 'mars', 'avril', 'mai', 'juin', 'juillet', 'aout', 'septembre', 'octobre', 'novembre', 'decembre'];
+/** German months that are not also English ones (folded: "März" is "marz"), capitalised as nouns. */
+const GERMAN_MONTH_NAMES: [string, number][] = [['januar', 1], ['februar', 2], ['marz', 3], ['mai', 5], ['juni', 6], ['juli', 7], ['oktober', 10], ['dezember', 12]];
+/** The months written in lower case: Spanish and French ones, a month in either case. */
+export const LOWER_CASE_MONTHS: [string, number][] = [...SPANISH_MONTH_NAMES.map((w, i) => [w, i + 1] as [string, number]), ['setiembre', 9], ...FRENCH_MONTH_NAMES.map((w, i) => [w, i + 1] as [string, number])];
+/** Month names by hash. English and German ones count only with a capital, Spanish and French ones in either case. */
+export const MONTHS = new HashTable32([...MONTH_NAMES, ...GERMAN_MONTH_NAMES, ...LOWER_CASE_MONTHS].map(([w, m]) => [hashWord(w), m] as const), 96);
 /** English month names that are a month without a day or a year beside them: not May (Theresa May), not the abbreviations. */
 export const MONTHS_ALONE = new Set(MONTH_NAMES.slice(0, 12).flatMap(([w]) => (w === 'may' ? [] : [hashWord(w)])));
-export const SPANISH_MONTHS = new Set([...SPANISH_MONTH_NAMES, 'setiembre'].map(hashWord));
+/** Capitalised, a Spanish or French month needs a day or a year beside it ("Mars" is a planet, "Mayo" a clinic). */
+export const SPANISH_MONTHS = new Set(LOWER_CASE_MONTHS.map(([w]) => hashWord(w)));
 /** Little words allowed between a day, a month and a year: "15 de diciembre de 2016", "15th of December". */
 export const DATE_GLUE = ['de', 'del', 'of'];
 /** Scans the number at s[i] (a digit) and what scales it; pushes it; returns where it ends. */

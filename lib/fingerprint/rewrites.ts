@@ -48,6 +48,11 @@ export interface PairParams {
    * in the original's anchors.
    */
   keptChannel: boolean;
+  /**
+   * The window in German text: German capitalises its nouns, and those no rule tells from names
+   * stand between the names a translation shares with its original.
+   */
+  germanWindow: number;
 }
 
 export interface SampleParams {
@@ -73,7 +78,7 @@ export const REWRITE_SCHEME = 1;
 
 export const REWRITE_PARAMS: RewriteParams = {
   anchors: ANCHOR_PARAMS,
-  pairs: { window: 2, ordered: true, arity: 2, skipWithinName: true, repeatGap: 8, keptChannel: true },
+  pairs: { window: 2, ordered: true, arity: 2, skipWithinName: true, repeatGap: 8, keptChannel: true, germanWindow: 4 },
   sample: { share: 1, cap: 64, bits: 20 },
 };
 
@@ -227,7 +232,8 @@ export function rewriteFingerprints(text: string, params: RewriteParams = REWRIT
 export function fingerprintsOfAnchors(page: PageAnchors, params: RewriteParams = REWRITE_PARAMS): RewriteFingerprints {
   const numbersOnly = page.numbers > page.words - page.numbers;
   // A page of numbers (a table, a list) rewrites no article: it would only match other numbers.
-  const pairs = numbersOnly ? new Uint32Array(0) : truncateHashes(pairHashes(page, params.pairs), params.sample.bits);
+  const pairParams = page.lang === 'de' ? { ...params.pairs, window: params.pairs.germanWindow } : params.pairs;
+  const pairs = numbersOnly ? new Uint32Array(0) : truncateHashes(pairHashes(page, pairParams), params.sample.bits);
   const { hashes, limit } = sampleHashes(pairs, params.sample);
   const fingerprints: RewriteFingerprints = { hashes, limit, anchors: page.anchors.length, lang: page.lang };
   const note = noteFor(page, pairs.length, numbersOnly);
