@@ -90,6 +90,14 @@ const pct = (n: number, total: number): string => `${((100 * n) / Math.max(1, to
 const s = (seconds: number): string => `${seconds.toFixed(1)} s`;
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`;
 
+/** scan's rewrites list alone: how many links, and how many between different articles (issue 47: none at 10×). */
+function rewriteLine(set: PeerSet, report: ScanJson): string {
+  const rewrites = asPages(report.rewrites ?? []);
+  const wrong = scoreLinks(set, rewrites).falseReuse;
+  const examples = wrong.slice(0, 3).map(({ a, b }) => `${a} ~ ${b}`);
+  return `rewrites listed ${rewrites.length}, between different articles ${wrong.length}${examples.length ? ` (${examples.join(', ')}${wrong.length > 3 ? ', …' : ''})` : ''}`;
+}
+
 function qualityLine(result: PartialResult): string {
   const rows = result.rows.filter((r) => (PARTIAL_KINDS as readonly string[]).includes(r.row));
   const examples = result.falseReuse.slice(0, 3).map(({ a, b }) => `${a} ~ ${b}`);
@@ -122,9 +130,11 @@ function runScale(scale: number, dir: string): ScaleRun {
   console.log(`  from the same .txt files`);
   console.log(`    scan --json --jobs ${JOBS}       ${s(scanText.seconds).padStart(8)}   ${qualityLine(scoreLinks(set, scanLinks(scanText.value)))}`);
   console.log(`    Dolos (winnowing, 1 thread)  ${s(dolos.seconds).padStart(8)}   ${qualityLine(scoreLinks(set, asPages(dolos.value.pairs)))}  (${dolos.value.candidates} candidate pairs)`);
+  console.log(`    scan's rewrites                          ${rewriteLine(set, scanText.value)}`);
   console.log(`    scan ÷ Dolos                 ${(scanText.seconds / dolos.seconds).toFixed(2).padStart(6)} ×   target ≤ 1: ${scanText.seconds <= dolos.seconds ? 'met' : 'MISSED'}`);
   console.log(`  from the HTML files`);
   console.log(`    scan --json --jobs ${JOBS}       ${s(scanHtml.seconds).padStart(8)}   ${qualityLine(scoreLinks(set, scanLinks(scanHtml.value)))}`);
+  console.log(`    scan's rewrites                          ${rewriteLine(set, scanHtml.value)}`);
   console.log(`    Readability (1 thread)       ${s(readability.seconds).padStart(8)}   (${readability.value.articles} articles of ${readability.value.files} files)`);
   console.log(`    Readability + Dolos          ${s(readability.seconds + dolos.seconds).padStart(8)}`);
   console.log(`    scan ÷ (Readability + Dolos) ${(scanHtml.seconds / (readability.seconds + dolos.seconds)).toFixed(2).padStart(6)} ×   target < 1: ${scanHtml.seconds < readability.seconds + dolos.seconds ? 'met' : 'MISSED'}`);
