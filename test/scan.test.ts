@@ -288,13 +288,20 @@ describe('bin/scan.ts', () => {
     expect(withOriginal).toMatchObject({ passages: 2 });
     expect(withOriginal.bShare).toBeGreaterThan(0.2);
     expect(withOriginal.bShare).toBeLessThan(0.3);
-    // A content farm's rewrite of the story and its Spanish and Chinese translations: each is a
-    // rewrite of the whole family (and of one another), listed once, in neither list above; the
-    // independent magazine feature on tide mills is linked to nothing.
+    // A content farm's rewrite of the story and its Spanish, Chinese and German translations: each
+    // is a rewrite of the whole family (and of one another, but for the German and the Chinese
+    // translations, which share too few rare words: the Chinese one writes the names in Han),
+    // listed once, in neither list above; the independent magazine feature on tide mills is linked
+    // to nothing.
     const { rewrites } = JSON.parse(stdout) as { rewrites: { a: string; b: string; share: number; translated: boolean }[] };
-    const rewritten = { 'rewrite-mill/2024/05/historic-tide-mill-spins-again.html': false, 'traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html': true, 'zh/2024/05/wrenmouth-tide-mill.html': true };
+    const german = 'de/2024/05/die-gezeitenmuehle-von-wrenmouth-dreht-sich-wieder.html';
+    const chinese = 'zh/2024/05/wrenmouth-tide-mill.html';
+    const rewritten = { 'rewrite-mill/2024/05/historic-tide-mill-spins-again.html': false, 'traducciones/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html': true, [chinese]: true, [german]: true };
     const texts = Object.keys(rewritten);
-    const expectedRewrites = [...family.flatMap((f) => texts.map((t) => [f, t])), ...texts.flatMap((a, i) => texts.slice(i + 1).map((b) => [a, b]))].map((p) => p.sort().join(' ')).sort();
+    const expectedRewrites = [...family.flatMap((f) => texts.map((t) => [f, t])), ...texts.flatMap((a, i) => texts.slice(i + 1).map((b) => [a, b]))]
+      .map((p) => p.sort().join(' '))
+      .filter((p) => p !== [chinese, german].sort().join(' '))
+      .sort();
     expect(rewrites.map((r) => [r.a, r.b].sort().join(' ')).sort()).toEqual(expectedRewrites);
     for (const r of rewrites) {
       expect(r.translated, `${r.a} / ${r.b}`).toBe(Object.entries(rewritten).some(([path, translated]) => translated && (r.a === path || r.b === path)));

@@ -200,7 +200,7 @@ export function addressElsewhere(href: string, pageUrl: string): string | undefi
 }
 
 /**
- * Phrases of a credit line, in English, Spanish and Chinese: a link that follows one closely (or
+ * Phrases of a credit line, in English, Spanish, Chinese, German and French: a link that follows one closely (or
  * whose own text is one) names the page's source. Strong phrases say the text was published
  * elsewhere first; weak ones ("Source:", "via:") are labels that also credit data and photos, and
  * count only where no strong one names a link. Chinese labels count only as labels (来源：), so
@@ -215,8 +215,11 @@ export const STRONG_CREDIT = anyOf([
   /publicad[oa] originalmente/, /se public[óo] originalmente/, /publicad[oa] (?:por primera vez|inicialmente)/, /apareci[óo] (?:originalmente|por primera vez|primero)/,
   /(?:re)?publicad[oa] con (?:el )?permiso/, /reproducid[oa] con (?:el )?permiso/,
   /转载自/, /轉載自/, /原载于?/, /原載於?/, /首发于/, /首發於/, /本文首发/, /本文首發/, /原文(?:链接|鏈接|地址|出处|出處)?\s*[:：]/,
+  /erschien (?:zuerst|ursprünglich|erstmals)/, /(?:zuerst|ursprünglich|erstmals) (?:erschienen|veröffentlicht)/,
+  /(?:publié|paru)e? (?:initialement|à l'origine|originellement|pour la première fois|d'abord)/, /(?:initialement|d'abord) (?:publié|paru)e?/,
+  /(?:re)?publiée? avec (?:l'aimable )?autorisation/, /reproduite? avec (?:l'aimable )?autorisation/,
 ]);
-export const WEAK_CREDIT = anyOf([/\bsource\s*:/, /\bvia\s*:/, /courtesy of/, /\bfuente\s*:/, /(?:来源|來源|出处|出處)\s*[:：]/]);
+export const WEAK_CREDIT = anyOf([/\bsource\s*:/, /\bvia\s*:/, /courtesy of/, /\bfuente\s*:/, /\bquelle\s*:/, /(?:来源|來源|出处|出處)\s*[:：]/]);
 /** A link whose own text is one of these is a credit line by itself ("Read the original article", "原文"). */
 const CREDIT_LINK_TEXT = /^\s*(?:(?:read )?(?:the )?original (?:article|story)|art[íi]culo original|原文|阅读原文|閱讀原文|原文链接|原文鏈接)\s*$/i;
 

@@ -187,4 +187,14 @@ describe('rewrites and translations in Firefox', () => {
     expect(ff.pageErrors).toEqual([]);
     expect(ff.dialogs).toEqual([]);
   });
+
+  test('a German translation: its popup lists the original as "the German translation of", tagged as the source it credits', async () => {
+    await ff.record(url.german());
+    const listed = await popupListing(url.german(), 3);
+    expect(sorted(listed.map((r) => r.url))).toEqual(sorted([url.original(), url.rewrite(), url.spanish()]));
+    const ofOriginal = listed.find((r) => r.url === url.original())!;
+    expect(ofOriginal.kind).toBe('translationOf');
+    expect(ofOriginal.text).toMatch(/^Looks like the German translation of .+, which you read on .+ \(127\.0\.0\.1:\d+\) Original · named as the source by this page$/);
+    expect(ff.pageErrors).toEqual([]);
+  });
 });

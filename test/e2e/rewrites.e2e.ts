@@ -226,4 +226,16 @@ describe('rewrites and translations in the popup', () => {
     expect(await historyEntries()).toEqual([[url.original(), url.rewrite(), url.spanish()]]);
     expect(ext.pageErrors).toEqual([]);
   });
+
+  test('a German translation, nouns capitalised and numbers written the German way: its popup lists the original as "the German translation of", tagged as the source it credits', async () => {
+    const tab = await ext.ctx.newPage();
+    await visit(tab, url.german());
+    const listed = await popupListing(popup, url.german(), 3);
+    expect(listed.map((r) => r.url).sort()).toEqual([url.original(), url.rewrite(), url.spanish()].sort());
+    const ofOriginal = listed.find((r) => r.url === url.original())!;
+    expect(ofOriginal.kind).toBe('translationOf');
+    expect(ofOriginal.share).toBeGreaterThanOrEqual(0.3);
+    expect(ofOriginal.text).toMatch(/^Looks like the German translation of .+, which you read on .+ \(127\.0\.0\.1:\d+\) Original · named as the source by this page$/);
+    expect(ext.pageErrors).toEqual([]);
+  });
 });

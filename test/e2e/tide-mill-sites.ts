@@ -1,6 +1,7 @@
 // The tide-mill story of samples/ as the rewrite suites serve it (test/e2e/rewrites.e2e.ts in
 // Chromium, test/e2e-firefox/rewrites.e2e.ts in Firefox): the article on its own site, a reworded
-// version of it on a content farm and its Spanish translation, crediting the article, on a third.
+// version of it on a content farm, and its Spanish and German translations, crediting the article,
+// on a third and a fourth.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,13 +13,14 @@ const PAGES = {
   original: ['original-site', '/2024/05/wrenmouth-tide-mill-turns-again.html', 'https://estuary-courier.example/2024/05/wrenmouth-tide-mill-turns-again'],
   farm: ['rewrite-mill', '/2024/05/historic-tide-mill-spins-again.html', 'https://heritagedailydigest.example/2024/05/historic-tide-mill-spins-again.html'],
   translations: ['traducciones', '/2024/05/el-molino-de-marea-de-wrenmouth-vuelve-a-girar.html', null],
+  german: ['de', '/2024/05/die-gezeitenmuehle-von-wrenmouth-dreht-sich-wieder.html', null],
 } as const;
 
 export type TideMillSite = keyof typeof PAGES;
 
 export interface TideMillSites {
   sites: Record<TideMillSite, Site>;
-  url: { original(): string; rewrite(): string; spanish(): string };
+  url: { original(): string; rewrite(): string; spanish(): string; german(): string };
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function serveTideMill(): Promise<TideMillSites> {
       original: () => sites.original.url(PAGES.original[1]),
       rewrite: () => sites.farm.url(PAGES.farm[1]),
       spanish: () => sites.translations.url(PAGES.translations[1]),
+      german: () => sites.german.url(PAGES.german[1]),
     },
     close,
   };
