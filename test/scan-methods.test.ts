@@ -12,7 +12,9 @@ import { type ScanInput, bruteForcePairs } from '../lib/scan/scan';
 import { buildDetectorReport, fingerprintFor, parseThreshold, scanDocumentsBy } from '../lib/scan/detector';
 import { COPY_DETECTORS, DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { passages } from '../lib/scan/detectors/passages';
-import { rewrites } from '../lib/scan/detectors/rewrites';
+import { rewrites, verifiedComparison } from '../lib/scan/detectors/rewrites';
+import { compareRewrites, isRewritePair } from '../lib/fingerprint/rewrites';
+import { mulberry32 } from '../lib/random';
 import { simhash } from '../lib/scan/detectors/simhash';
 import { minhash, minhashBanding } from '../lib/scan/detectors/minhash';
 import { nilsimsa } from '../lib/scan/detectors/nilsimsa';
@@ -157,6 +159,48 @@ describe('the registry', () => {
     expect(await rewrites.find(documents, (a, b) => a === 'a.txt' && b === 'b.txt')).toEqual([]);
     expect(rewrites.section(found, (path) => (path === 'a.txt' ? '#1' : '#2'))).toMatch(/Rewritten or translated copies \(1\)[\s\S]*translated  #1 a\.txt  \/  #2 b\.txt/);
     expect(rewrites.noteOf!(rewrites.code('Just a few plain words, nothing more.', null))).toBe('no names, rare words or numbers: nothing to compare');
+  });
+
+  it('judges a candidate rewrite on the wide samples of long pages: chance sharing under a small limit is dropped, a rewrite that the 64 hashes understate is kept', async () => {
+    const random = mulberry32(47);
+    const taken = new Set<number>();
+    // n distinct values in [from, to), none used before
+    const draw = (n: number, from: number, to: number): number[] => {
+      const out: number[] = [];
+      while (out.length < n) {
+        const v = from + Math.floor(random() * (to - from));
+        if (!taken.has(v)) {
+          taken.add(v);
+          out.push(v);
+        }
+      }
+      return out;
+    };
+    const sorted = (xs: number[]): Uint32Array => Uint32Array.from(xs).sort();
+    const page = (hashes: number[], limit: number, wide?: { hashes: number[]; limit: number }) => ({
+      hashes: sorted(hashes),
+      limit,
+      anchors: 100,
+      lang: 'en' as const,
+      ...(wide ? { wide: { hashes: sorted(wide.hashes), limit: wide.limit } } : {}),
+    });
+    // Two long pages dense with numbers: 3 of the 10 hashes of one under the other's small limit
+    // are shared (0.3), and nothing more under their wide limits (3 of 64)
+    const shared = draw(3, 0, 2 ** 23);
+    const aSmall = [...shared, ...draw(7, 2 ** 23, 2 ** 24), ...draw(54, 2 ** 24, 2 ** 26)];
+    const bSmall = [...shared, ...draw(61, 0, 2 ** 24)];
+    const dense = [page(aSmall, 2 ** 26, { hashes: [...aSmall, ...draw(192, 2 ** 26, 2 ** 28)], limit: 2 ** 28 }), page(bSmall, 2 ** 24, { hashes: [...bSmall, ...draw(192, 2 ** 24, 2 ** 26)], limit: 2 ** 26 })];
+    expect(isRewritePair(compareRewrites(dense[0]!, dense[1]!))).toBe(true); // what the samples alone would say
+    expect(verifiedComparison(dense[0]!, dense[1]!)).toEqual({ aInB: 3 / 64, bInA: 3 / 256, shared: 3 });
+    // A long rewrite: a quarter of its 64 hashes shared, 110 of its 256
+    const both = [...draw(4, 0, 2 ** 23), ...draw(12, 2 ** 23, 2 ** 24)];
+    const cSmall = [...both, ...draw(48, 0, 2 ** 24)];
+    const dSmall = [...both, ...draw(48, 0, 2 ** 24)];
+    const wideBoth = draw(94, 2 ** 24, 2 ** 26);
+    const rewrite = [page(cSmall, 2 ** 24, { hashes: [...cSmall, ...wideBoth, ...draw(98, 2 ** 24, 2 ** 26)], limit: 2 ** 26 }), page(dSmall, 2 ** 24, { hashes: [...dSmall, ...wideBoth, ...draw(98, 2 ** 24, 2 ** 26)], limit: 2 ** 26 })];
+    expect(isRewritePair(compareRewrites(rewrite[0]!, rewrite[1]!))).toBe(false);
+    const documents = [...dense, ...rewrite].map((code, i) => ({ path: `${i}.txt`, code }));
+    expect(await rewrites.find(documents, () => false)).toEqual([{ a: '2.txt', b: '3.txt', share: 0.43, translated: false }]);
   });
 
   it('lists simhash first (the default), each detector once, each found by its name', () => {

@@ -228,15 +228,45 @@ export function rewriteFingerprints(text: string, params: RewriteParams = REWRIT
   return fingerprintsOfAnchors(pageAnchors(text, params.anchors, isCommon, { tokens: false }), params);
 }
 
+/** A wider sample of a page's pairs, where the text is at hand: what a verdict is checked on (scan). */
+export interface WideSample {
+  hashes: Uint32Array;
+  limit: number;
+}
+
+/** How many hashes a wide sample keeps at most: a long page's 64 are a few percent of its pairs. */
+export const WIDE_CAP = 256;
+
+/**
+ * The fingerprints of a text and, when the page has more pairs than the sample keeps, a wider
+ * sample of the same pairs (at most `wideCap`), found in one pass.
+ */
+export function rewriteFingerprintsWithWide(text: string, wideCap = WIDE_CAP, params: RewriteParams = REWRITE_PARAMS): RewriteFingerprints & { wide?: WideSample } {
+  const page = pageAnchors(text, params.anchors, isShippedCommon, { tokens: false });
+  const pairs = pagePairs(page, params);
+  const fingerprints = fingerprintsOfPairs(page, pairs, params);
+  if (fingerprints.hashes.length < pairs.length) return { ...fingerprints, wide: sampleHashes(pairs, { ...params.sample, cap: wideCap }) };
+  return fingerprints;
+}
+
 /** The fingerprints of anchors already found (the bench finds them once for several settings). */
 export function fingerprintsOfAnchors(page: PageAnchors, params: RewriteParams = REWRITE_PARAMS): RewriteFingerprints {
-  const numbersOnly = page.numbers > page.words - page.numbers;
-  // A page of numbers (a table, a list) rewrites no article: it would only match other numbers.
+  return fingerprintsOfPairs(page, pagePairs(page, params), params);
+}
+
+/** A page's pair hashes, cut to the kept bits, sorted: none for a page of numbers (a table, a list rewrites no article: it would only match other numbers). */
+function pagePairs(page: PageAnchors, params: RewriteParams): Uint32Array {
+  if (isNumbersOnly(page)) return new Uint32Array(0);
   const pairParams = page.lang === 'de' ? { ...params.pairs, window: params.pairs.germanWindow } : params.pairs;
-  const pairs = numbersOnly ? new Uint32Array(0) : truncateHashes(pairHashes(page, pairParams), params.sample.bits);
+  return truncateHashes(pairHashes(page, pairParams), params.sample.bits);
+}
+
+const isNumbersOnly = (page: PageAnchors): boolean => page.numbers > page.words - page.numbers;
+
+function fingerprintsOfPairs(page: PageAnchors, pairs: Uint32Array, params: RewriteParams): RewriteFingerprints {
   const { hashes, limit } = sampleHashes(pairs, params.sample);
   const fingerprints: RewriteFingerprints = { hashes, limit, anchors: page.anchors.length, lang: page.lang };
-  const note = noteFor(page, pairs.length, numbersOnly);
+  const note = noteFor(page, pairs.length, isNumbersOnly(page));
   if (note) fingerprints.note = note;
   return fingerprints;
 }

@@ -7,7 +7,8 @@ import type { WordRange } from '../index/passage-match';
 import { comparePassages } from '../index/passage-index';
 import type { WordSpans } from '../text/words';
 import { rewriteAnchors } from '../fingerprint/rewrite-anchors';
-import { compareRewrites, isRewritePair, rewriteFingerprints, translated } from '../fingerprint/rewrites';
+import { isRewritePair, rewriteFingerprintsWithWide, translated } from '../fingerprint/rewrites';
+import { verifiedComparison } from './detectors/rewrites';
 
 export interface CompareSide {
   name: string;
@@ -86,8 +87,9 @@ export function rareWordsView(a: CompareSide, b: CompareSide, options: CompareVi
   const { columns = 100, colour = false } = options;
   const marks = colour ? MARK.colour : MARK.plain;
   const half = Math.max(20, Math.floor((columns - 3) / 2));
-  const [fa, fb] = [rewriteFingerprints(a.text), rewriteFingerprints(b.text)];
-  const c = compareRewrites(fa, fb);
+  // judged as scan judges a pair: on the wide samples of long pages
+  const [fa, fb] = [rewriteFingerprintsWithWide(a.text), rewriteFingerprintsWithWide(b.text)];
+  const c = verifiedComparison(fa, fb);
   const [anchorsA, anchorsB] = [rewriteAnchors(a.text), rewriteAnchors(b.text)];
   const side = (text: string, anchors: typeof anchorsA, other: ReadonlySet<string>): { token: string; width: number }[] =>
     anchors.map((x) => {

@@ -2,7 +2,7 @@
 // one holds at least REWRITE_THRESHOLD of the other's pairs of rare words in order (names, places,
 // numbers), the larger share and whether the two are in different languages. A page's code is a
 // few dozen hashes, so `--ndjson` lists them too.
-import { REWRITE_RULE, type RewriteFingerprints, rewriteFingerprints, translated } from '../../fingerprint/rewrites';
+import { REWRITE_RULE, type RewriteComparison, type RewriteFingerprints, type WideSample, compareRewrites, isRewritePair, rewriteFingerprintsWithWide, translated } from '../../fingerprint/rewrites';
 import { findRewritePairs } from '../../index/rewrite-index';
 import type { CopyDetector, CopyPair } from '../detector';
 import { type OriginalOf, originalWords } from '../original';
@@ -22,22 +22,40 @@ export const REWRITE_MAX_PAGES = 100;
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
+/**
+ * Candidates are the pairs whose samples pass this lower threshold; each is then judged on the
+ * two pages' wide samples (WIDE_CAP hashes for a long page, where the sample has 64). Two long
+ * pages dense with numbers can share 3 of the 10 hashes under the smaller of their limits by
+ * chance, and not 4 of the 250 beneath their wide ones (bench:peers at 10×); and a long rewrite
+ * that shares 0.25 of its 64 may share 0.3 of its 256.
+ */
+export const VERIFY_FROM = 0.15;
+
+type ScanCode = RewriteFingerprints & { wide?: WideSample };
+
+/** The verdict on two documents' wide samples (their samples, where a page kept every pair). */
+export function verifiedComparison(a: ScanCode, b: ScanCode): RewriteComparison {
+  return compareRewrites({ ...a, ...(a.wide ?? {}) }, { ...b, ...(b.wide ?? {}) });
+}
+
 export const rewrites: CopyDetector = {
   name: 'rewrites',
   key: 'rewrites',
   streams: true,
   entry: 'rewrite',
   noteKey: 'rewriteNote',
-  code: (text) => rewriteFingerprints(text),
+  code: (text) => rewriteFingerprintsWithWide(text),
   noteOf: (code) => (code as RewriteFingerprints | null)?.note,
   async find(documents, reported) {
     const present = documents.flatMap((d, i) => (d.code === null ? [] : [i]));
-    const codes = present.map((i) => documents[i]!.code as RewriteFingerprints);
+    const codes = present.map((i) => documents[i]!.code as ScanCode);
     const out: ScanRewrite[] = [];
-    for (const { a, b, comparison } of findRewritePairs(codes, REWRITE_RULE, REWRITE_MAX_PAGES)) {
+    for (const { a, b } of findRewritePairs(codes, { ...REWRITE_RULE, threshold: VERIFY_FROM }, REWRITE_MAX_PAGES)) {
       const pa = documents[present[a]!]!.path;
       const pb = documents[present[b]!]!.path;
       if (reported(pa, pb)) continue;
+      const comparison = verifiedComparison(codes[a]!, codes[b]!);
+      if (!isRewritePair(comparison, REWRITE_RULE)) continue;
       out.push({ a: pa, b: pb, share: round3(Math.max(comparison.aInB, comparison.bInA)), translated: translated(codes[a]!, codes[b]!) });
     }
     return out as unknown as CopyPair[];
