@@ -7,9 +7,9 @@
 import { GLUE, LOWER_CASE_MONTHS, MONTH, MONTHS, MONTHS_ALONE, NUMBER_TOKEN, type PushRaw, type Raw, SPANISH_MONTHS, DATE_GLUE, WORD, assembleDates, scanNumber } from './rewrite-numbers';
 import { type IsCommon, foldWord, hashFolded, isShippedCommon } from './rewrite-words';
 import { DETERMINER, FUNCTION_WORDS, GLUE_WORD, LANGUAGE_SAMPLE_WORDS, LOWER_WORD_ROLES, MONTH_WORD, NOT_NAMES, ROLE, type RewriteLanguage, SCRIPT_LANGUAGE, germanNounShape } from './rewrite-languages';
+import { nfkc } from '../text/words';
 
 export { REWRITE_LANGUAGES, type RewriteLanguage } from './rewrite-languages';
-import { nfkc } from '../text/words';
 
 // ---------- Characters and scripts ----------
 
@@ -376,14 +376,16 @@ export function pageAnchors(text: string, params: AnchorParams = ANCHOR_PARAMS, 
   // German capitalises its nouns: a capitalised word the text puts after an article anywhere is a
   // noun, no name ("der Server", "eine neue Schwachstelle"; "Askar", "Mojang" stand alone)
   const nouns = new Set<number>();
-  if (lang === 'de' && params.germanNouns) for (const r of raws) if (r.afterArticle) nouns.add(r.hash);
-  if (lang === 'de' && params.germanNounShapes) {
+  if (lang === 'de') {
     for (let k = 0; k < raws.length; k++) {
       const r = raws[k]!;
       if (r.type !== WORD || !r.upper || r.allUpper || r.digits) continue;
-      const before = raws[k - 1];
-      const afterNumber = before !== undefined && before.type === NUMBER_TOKEN && before.at === r.at - 1;
-      if (germanNounShape(normalized.slice(r.start, r.end).toLowerCase(), afterNumber)) nouns.add(r.hash);
+      if (params.germanNouns && r.afterArticle) nouns.add(r.hash);
+      else if (params.germanNounShapes) {
+        const before = raws[k - 1];
+        const afterNumber = before !== undefined && before.type === NUMBER_TOKEN && before.at === r.at - 1;
+        if (germanNounShape(normalized.slice(r.start, r.end).toLowerCase(), afterNumber)) nouns.add(r.hash);
+      }
     }
   }
   for (let k = 0; k < raws.length; k++) {
