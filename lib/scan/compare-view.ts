@@ -7,8 +7,8 @@ import type { WordRange } from '../index/passage-match';
 import { comparePassages } from '../index/passage-index';
 import type { WordSpans } from '../text/words';
 import { rewriteAnchors } from '../fingerprint/rewrite-anchors';
-import { isRewritePair, rewriteFingerprintsWithWide, translated } from '../fingerprint/rewrites';
-import { verifiedComparison } from './detectors/rewrites';
+import { rewriteFingerprintsWithWide, translated } from '../fingerprint/rewrites';
+import { judgeRewrite } from './detectors/rewrites';
 
 export interface CompareSide {
   name: string;
@@ -89,7 +89,7 @@ export function rareWordsView(a: CompareSide, b: CompareSide, options: CompareVi
   const half = Math.max(20, Math.floor((columns - 3) / 2));
   // judged as scan judges a pair: on the wide samples of long pages
   const [fa, fb] = [rewriteFingerprintsWithWide(a.text), rewriteFingerprintsWithWide(b.text)];
-  const c = verifiedComparison(fa, fb);
+  const { linked, comparison: c } = judgeRewrite(fa, fb);
   const [anchorsA, anchorsB] = [rewriteAnchors(a.text), rewriteAnchors(b.text)];
   const side = (text: string, anchors: typeof anchorsA, other: ReadonlySet<string>): { token: string; width: number }[] =>
     anchors.map((x) => {
@@ -98,7 +98,7 @@ export function rareWordsView(a: CompareSide, b: CompareSide, options: CompareVi
       return { token: shared ? `${marks[0]}${word}${marks[1]}` : word, width: [...word].length + (shared && !colour ? marks[0].length + marks[1].length : 0) };
     });
   const pct = (x: number): string => `${(100 * x).toFixed(0)}%`;
-  const verdict = isRewritePair(c) ? (translated(fa, fb) ? `a translation (${fa.lang} / ${fb.lang})` : 'a rewrite') : 'not a rewrite';
+  const verdict = linked ? (translated(fa, fb) ? `a translation (${fa.lang} / ${fb.lang})` : 'a rewrite') : 'not a rewrite';
   const lines = (text: string): string[] => wrap(text.split(' ').map((token) => ({ token, width: [...token].length })), columns, false).map((l) => l.line);
   const out = [
     '',

@@ -23,19 +23,30 @@ export const REWRITE_MAX_PAGES = 100;
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /**
- * Candidates are the pairs whose samples pass this lower threshold; each is then judged on the
- * two pages' wide samples (WIDE_CAP hashes for a long page, where the sample has 64). Two long
- * pages dense with numbers can share 3 of the 10 hashes under the smaller of their limits by
- * chance, and not 4 of the 250 beneath their wide ones (bench:peers at 10×); and a long rewrite
- * that shares 0.25 of its 64 may share 0.3 of its 256.
+ * Candidates are the pairs whose samples pass this lower threshold; each is then judged on its
+ * samples and on the two pages' wide samples (WIDE_CAP hashes for a long page, where the sample
+ * has 64): a pair when the wide samples pass the rule, or when the samples pass it and the wide
+ * ones hold at least this share. Two long pages dense with numbers can share 3 of the 10 hashes
+ * under the smaller of their limits by chance (0.3), and 3 of 64 beneath their wide ones
+ * (bench:peers at 10×); a long rewrite that shares 0.25 of its 64 may share 0.3 of its 256; and
+ * near the threshold the two estimates differ both ways, so neither alone is taken over the other.
  */
 export const VERIFY_FROM = 0.15;
 
 type ScanCode = RewriteFingerprints & { wide?: WideSample };
 
-/** The verdict on two documents' wide samples (their samples, where a page kept every pair). */
+/** The comparison of two documents' wide samples (their samples, where a page kept every pair). */
 export function verifiedComparison(a: ScanCode, b: ScanCode): RewriteComparison {
   return compareRewrites({ ...a, ...(a.wide ?? {}) }, { ...b, ...(b.wide ?? {}) });
+}
+
+/** scan's verdict on a candidate (VERIFY_FROM says the rule), with the comparison it rests on: the wide samples', or the samples'. */
+export function judgeRewrite(a: ScanCode, b: ScanCode): { linked: boolean; comparison: RewriteComparison } {
+  const wide = verifiedComparison(a, b);
+  if (isRewritePair(wide, REWRITE_RULE)) return { linked: true, comparison: wide };
+  const sampled = compareRewrites(a, b);
+  if (isRewritePair(sampled, REWRITE_RULE) && Math.max(wide.aInB, wide.bInA) >= VERIFY_FROM) return { linked: true, comparison: sampled };
+  return { linked: false, comparison: wide };
 }
 
 export const rewrites: CopyDetector = {
@@ -54,8 +65,8 @@ export const rewrites: CopyDetector = {
       const pa = documents[present[a]!]!.path;
       const pb = documents[present[b]!]!.path;
       if (reported(pa, pb)) continue;
-      const comparison = verifiedComparison(codes[a]!, codes[b]!);
-      if (!isRewritePair(comparison, REWRITE_RULE)) continue;
+      const { linked, comparison } = judgeRewrite(codes[a]!, codes[b]!);
+      if (!linked) continue;
       out.push({ a: pa, b: pb, share: round3(Math.max(comparison.aInB, comparison.bInA)), translated: translated(codes[a]!, codes[b]!) });
     }
     return out as unknown as CopyPair[];
