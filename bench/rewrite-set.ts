@@ -89,16 +89,21 @@ export function loadRewriteSet(dir = REWRITE_SET_DIR, corpusDir = CORPUS_DIR, on
   for (const slug of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
     if (only !== undefined && !only.has(slug)) continue;
     const { originalHtml, originalText, written } = originalOf(slug, dir, corpusDir);
+    // a kind's file, parsed; undefined when the folder has none
+    const read = (kind: RewriteKind | ExtraKind): RewriteText | undefined => {
+      const file = join(dir, slug, `${kind}.txt`);
+      return existsSync(file) ? parseRewriteText(file, readFileSync(file, 'utf8')) : undefined;
+    };
     const texts = {} as Record<RewriteKind, RewriteText>;
     for (const kind of REWRITE_KINDS) {
-      const file = join(dir, slug, `${kind}.txt`);
-      if (!existsSync(file)) throw new Error(`${slug}: ${kind}.txt is missing`);
-      texts[kind] = parseRewriteText(file, readFileSync(file, 'utf8'));
+      const text = read(kind);
+      if (text === undefined) throw new Error(`${slug}: ${kind}.txt is missing`);
+      texts[kind] = text;
     }
     const extra: RewriteArticle['extra'] = {};
     for (const kind of EXTRA_KINDS) {
-      const file = join(dir, slug, `${kind}.txt`);
-      if (existsSync(file)) extra[kind] = parseRewriteText(file, readFileSync(file, 'utf8'));
+      const text = read(kind);
+      if (text !== undefined) extra[kind] = text;
     }
     out.push({ slug, originalHtml, originalText, written, texts, extra });
   }
