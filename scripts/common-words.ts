@@ -24,7 +24,7 @@ export interface CommonWordsChoice {
   stopwordLanguages: readonly string[];
 }
 
-/** What ships (bench/rewrite-params.ts --packages has the measurements behind it). */
+/** What ships (bench/quality/rewrite-params.ts --packages has the measurements behind it). */
 export const SHIPPED_CHOICE: CommonWordsChoice = { subtlexTop: 2_000, stopwordLanguages: ['en', 'es'] };
 
 /** The folded common words of a choice, sorted, each once. */

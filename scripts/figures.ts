@@ -100,7 +100,7 @@ export const FIGURES: Figure[] = [
       `${['rewrite', 'translation_es', 'translation_zh', 'translation_fr', 'translation_de'].map((k) => rewriteKind(o, k)).join(' / ')}, ${rewriteKind(o, 'independent')}, ${find(o, /^\s+links between different articles\s*(\d+)/, 'Rewritten and translated copies')[0]}`,
   },
   {
-    figure: 'which page is the original (bench/provenance-set.ts): copies given their true original over 1,000 reading orders, honest sites flagged in any of them, farms missed',
+    figure: 'which page is the original (bench/data/provenance-set.ts): copies given their true original over 1,000 reading orders, honest sites flagged in any of them, farms missed',
     target: '≥ 90%, 0, 0',
     source: QUALITY,
     measured: (o) => {

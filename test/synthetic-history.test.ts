@@ -1,4 +1,4 @@
-// bench/synthetic-history.ts, the history bench:browser imports: a seeded history is the same file
+// bench/data/synthetic-history.ts, the history bench:browser imports: a seeded history is the same file
 // every time (and without passages the file written before them); each line's rewrite
 // fingerprints decode, and a planted rewrite is linked to its original by the detector; each line's passage
 // fingerprints decode, at winnowing's density; a planted partial copy shares fingerprints with its
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SyntheticHistory, writeSyntheticHistory } from '../bench/synthetic-history';
+import { type SyntheticHistory, writeSyntheticHistory } from '../bench/data/synthetic-history';
 import { base64ToBytes, bytesToBase64, decodePassageBytes } from '../lib/fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageFingerprints } from '../lib/fingerprint/passages';
 import { decodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';

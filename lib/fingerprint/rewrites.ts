@@ -21,7 +21,7 @@
 // Numbers and dates are written one way in every language ("19 billion", "19.000 millones" and
 // "190亿" are #19000000000; "December 15", "15 de diciembre" and "12月15日" are @12-15), and names
 // compare folded (lower case, no accents), so that a translation keeps the anchors it can keep.
-// bench/rewrite-params.ts has the measurements behind every default here.
+// bench/quality/rewrite-params.ts has the measurements behind every default here.
 import { fmix32 } from './hash';
 import { type AnchorParams, ANCHOR_PARAMS, type PageAnchors, type RewriteLanguage, inText, pageAnchors } from './rewrite-anchors';
 import { type IsCommon, isShippedCommon } from './rewrite-words';

@@ -2,14 +2,14 @@
 // ../shared/corpus; skipped with a message where they are absent). Twelve articles: each original
 // on one local site, then on another site a page quoting 60 of its words inside another article
 // and a page stitching its first half to the second half of another article (bench:quality's
-// partial copies, bench/republish.ts, without the republishing site's own box: twelve pages of one
+// partial copies, bench/data/republish.ts, without the republishing site's own box: twelve pages of one
 // site are too few for the boilerplate rule, and the box is not what is measured here). Each
 // copy's own popup must link its sources' originals, in #matches or #passages: quotes ≥ 90%,
 // stitched ≥ 95% (a stitched page has two sources), and no popup may link pages that have no
 // article in common.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CORPUS_DIR, type PartialPage, buildPartialCopies, buildQualitySet } from '../../bench/republish';
+import { CORPUS_DIR, type PartialPage, buildPartialCopies, buildQualitySet } from '../../bench/data/republish';
 import { servePages, type Site } from '../e2e/harness';
 import { type FirefoxSession, launchFirefox } from './harness';
 
