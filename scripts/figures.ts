@@ -1,7 +1,9 @@
-// The README's table of current figures, rebuilt from the benchmark outputs it cites (docs/bench/,
-// written by scripts/record-bench.sh under a header naming the command, date, commit and machine).
-//   npm run figures            rewrites the table in README.md
-//   npm run figures -- --check  fails when README.md differs from what the outputs say
+// The tables of current figures, rebuilt from the benchmark outputs they cite (docs/bench/, written
+// by scripts/record-bench.sh under a header naming the command, date, commit and machine): the
+// README's headline rows, every figure in docs/benchmarks.md, and the methods side by side in
+// docs/methods.md.
+//   npm run figures            rewrites the tables
+//   npm run figures -- --check  fails when a document differs from what the outputs say
 // test/figures.test.ts runs the check too, so a figure cannot drift from its source.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -237,11 +239,36 @@ export const FIGURES: Figure[] = [
   },
 ];
 
+/** The figure of FIGURES whose first words are `start`. */
+const figureStarting = (start: string): Figure => {
+  const figure = FIGURES.find((f) => f.figure.startsWith(start));
+  if (figure === undefined) throw new FigureError(`no figure starts "${start}"`);
+  return figure;
+};
+
+/** The README's rows: at most eight that matter to a user; docs/benchmarks.md has every figure. */
+export const HEADLINES: Figure[] = [
+  {
+    figure: 'copies found, whole and partial (verbatim / lightly edited / excerpt 30% / stitched / 60-word quote), false near-duplicate pairs / false passage links',
+    target: '≥ 98% / 90% / 90% / 90% / 80%, 0 / 0',
+    source: QUALITY,
+    measured: (o) =>
+      `${find(o, new RegExp(`^verbatim copies found\\s+${PERCENT}`))[0]}% / ${find(o, new RegExp(`^lightly edited copies found\\s+${PERCENT}`))[0]}% / ${partial(o, 'excerpt-30')} / ${partial(o, 'stitched')} / ${partial(o, 'quote')}, ${find(o, /^false pairs \(different articles\)\s+(\d+)/)[0]} / ${find(o, /^false \(different articles\)\s+\d+\s+\d+\s+(\d+)/, 'Near-duplicates and passages side by side')[0]}`,
+  },
+  figureStarting('rewritten copies found, on articles never tuned on'),
+  figureStarting('which page is the original'),
+  figureStarting('import, 1,000,000 pages'),
+  figureStarting('popup ready'),
+  figureStarting('storage per page'),
+  figureStarting('fingerprinting speed'),
+  figureStarting('`scan` from HTML against Readability plus Dolos'),
+];
+
 /** "2 × AMD EPYC, v20.20.2, load average 0.13 at the start" → "2 × AMD EPYC". */
 const machineName = (machine: string): string => machine.split(',')[0]!.trim();
 
-/** The table's markdown, from the outputs that `read` gives by file name. */
-export function figuresTable(read: (file: string) => string, figures: readonly Figure[] = FIGURES): string {
+/** The table's markdown, from the outputs that `read` gives by file name; links relative to `base` (the document's folder: '' for the README, 'docs/' for docs/). */
+export function figuresTable(read: (file: string) => string, figures: readonly Figure[] = FIGURES, base = ''): string {
   const outputs = new Map<string, BenchOutput>();
   const output = (file: string): BenchOutput => {
     let parsed = outputs.get(file);
@@ -251,7 +278,7 @@ export function figuresTable(read: (file: string) => string, figures: readonly F
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   const rows = figures.map((f) => {
     const o = output(f.source);
-    return `| ${cell(f.figure)} | ${cell(f.measured(o))} | ${cell(f.target)} | ${cell(citation(o))} |`;
+    return `| ${cell(f.figure)} | ${cell(f.measured(o))} | ${cell(f.target)} | ${cell(citation(o, base))} |`;
   });
   return ['| figure | measured | target | output: command, date, commit, machine |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
@@ -260,12 +287,12 @@ export function figuresTable(read: (file: string) => string, figures: readonly F
 export function withBlock(readme: string, block: string, text: string): string {
   const from = readme.indexOf(start(block));
   const to = readme.indexOf(end(block));
-  if (from < 0 || to < from) throw new FigureError(`README.md has no ${block} block: put ${start(block)} and ${end(block)} where it goes`);
+  if (from < 0 || to < from) throw new FigureError(`no ${block} block: put ${start(block)} and ${end(block)} where it goes`);
   return `${readme.slice(0, from + start(block).length)}\n${text}\n${readme.slice(to)}`;
 }
 
-/** Where an output came from, as a table row or a sentence cites it. */
-const citation = (o: BenchOutput): string => `[${o.file.replace(/\.txt$/, '')}](docs/bench/${o.file}): \`${o.command}\`, ${o.date}, ${o.commit}, ${machineName(o.machine)}`;
+/** Where an output came from, as a table row or a sentence cites it, linked from a document in `base`. */
+const citation = (o: BenchOutput, base = ''): string => `[${o.file.replace(/\.txt$/, '')}](${base === 'docs/' ? '' : 'docs/'}bench/${o.file}): \`${o.command}\`, ${o.date}, ${o.commit}, ${machineName(o.machine)}`;
 
 /** The cells of bench:quality's "Methods side by side" row `label`: simhash, minhash, nilsimsa. */
 function methodCells(o: BenchOutput, label: string): string[] {
@@ -275,7 +302,7 @@ function methodCells(o: BenchOutput, label: string): string[] {
   return cells;
 }
 
-/** The README's "Which method?" table: the three methods and the rewrites beside them, from bench:quality. */
+/** docs/methods.md's "Which method?" table: the three methods and the rewrites beside them, from bench:quality. */
 export function methodsTable(read: (file: string) => string, source = QUALITY): string {
   const o = parseBenchOutput(source, read(source));
   const [verbatim, edited, excerpts, falsePairs] = ['verbatim copies found', 'lightly edited copies found', 'excerpts found', 'false pairs'].map((label) => methodCells(o, label));
@@ -287,30 +314,46 @@ export function methodsTable(read: (file: string) => string, source = QUALITY): 
     ...names.map((name, i) => `| ${name} | ${verbatim![i]} | ${edited![i]} | ${excerpts![i]} | | | ${falsePairs![i]} |`),
     `| rare words in order (\`rewrites\`, beside any method) | | | | ${rewriteKind(o, 'rewrite')} / ${['translation_es', 'translation_zh', 'translation_fr', 'translation_de'].map((k) => rewriteKind(o, k)).join(', ')} | ${rewriteKind(o, 'independent')} | ${rewriteLinks} |`,
     '',
-    `From ${citation(o)}.`,
+    `From ${citation(o, 'docs/')}.`,
   ].join('\n');
 }
 
-/** The README with every block rebuilt from the outputs. */
-export function rebuiltReadme(readme: string, read: (file: string) => string): string {
-  return withBlock(withBlock(readme, 'figures', figuresTable(read)), 'methods', methodsTable(read));
+/** The documents `npm run figures` writes, each with its blocks and what each block holds. */
+export const DOCUMENTS: readonly { path: string; blocks: readonly [string, (read: (file: string) => string) => string][] }[] = [
+  { path: 'README.md', blocks: [['figures', (read) => figuresTable(read, HEADLINES)]] },
+  { path: 'docs/benchmarks.md', blocks: [['figures', (read) => figuresTable(read, FIGURES, 'docs/')]] },
+  { path: 'docs/methods.md', blocks: [['methods', (read) => methodsTable(read)]] },
+];
+
+/** The document at `path` (one of DOCUMENTS) with every block rebuilt from the outputs. */
+export function rebuiltDocument(path: string, text: string, read: (file: string) => string): string {
+  const document = DOCUMENTS.find((d) => d.path === path);
+  if (document === undefined) throw new FigureError(`${path} has no figures that npm run figures writes`);
+  try {
+    return document.blocks.reduce((out, [block, make]) => withBlock(out, block, make(read)), text);
+  } catch (error) {
+    if (error instanceof FigureError && error.message.startsWith('no ')) throw new FigureError(`${path} has ${error.message}`);
+    throw error;
+  }
 }
 
 function main(): void {
   const root = new URL('..', import.meta.url).pathname;
-  const readmePath = join(root, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const updated = rebuiltReadme(readme, (file) => readFileSync(join(root, 'docs/bench', file), 'utf8'));
-  if (process.argv.includes('--check')) {
-    if (updated !== readme) {
-      console.error('README.md\'s figures differ from their outputs in docs/bench: run `npm run figures`.');
-      process.exit(1);
+  const read = (file: string): string => readFileSync(join(root, 'docs/bench', file), 'utf8');
+  let stale = 0;
+  for (const { path } of DOCUMENTS) {
+    const text = readFileSync(join(root, path), 'utf8');
+    const updated = rebuiltDocument(path, text, read);
+    if (updated === text) console.log(`${path}: figures already match their outputs.`);
+    else if (process.argv.includes('--check')) {
+      console.error(`${path}: its figures differ from their outputs in docs/bench: run \`npm run figures\`.`);
+      stale += 1;
+    } else {
+      writeFileSync(join(root, path), updated);
+      console.log(`${path}: figures rebuilt from docs/bench.`);
     }
-    console.log('README.md\'s figures match their outputs.');
-  } else if (updated !== readme) {
-    writeFileSync(readmePath, updated);
-    console.log('README.md: figures rebuilt from docs/bench.');
-  } else console.log('README.md: figures already match.');
+  }
+  if (stale > 0) process.exit(1);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,23 +1,31 @@
-// The README's figures are the outputs' figures: scripts/figures.ts rebuilds the table from
-// docs/bench, and this test fails when README.md says anything else.
+// The documents' figures are the outputs' figures: scripts/figures.ts rebuilds the README's headline
+// rows, docs/benchmarks.md's full table and docs/methods.md's methods from docs/bench, and this test
+// fails when a document says anything else.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Figure, FigureError, end, figuresTable, find, methodsTable, parseBenchOutput, rebuiltReadme, start, withBlock } from '../scripts/figures';
+import { DOCUMENTS, FIGURES, type Figure, FigureError, HEADLINES, end, figuresTable, find, methodsTable, parseBenchOutput, rebuiltDocument, start, withBlock } from '../scripts/figures';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const readOutput = (file: string): string => readFileSync(join(ROOT, 'docs/bench', file), 'utf8');
 
-describe('the README figures', () => {
-  it('match the outputs they cite, each row naming its command, date, commit and machine', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(rebuiltReadme(readme, readOutput)).toBe(readme);
+describe('the documents\' figures', () => {
+  it.each(DOCUMENTS.map((d) => d.path))('%s matches the outputs it cites', (path) => {
+    const text = readFileSync(join(ROOT, path), 'utf8');
+    expect(rebuiltDocument(path, text, readOutput)).toBe(text);
+  });
+
+  it('every row names its output, command, date, commit and machine; the README keeps at most 8 of docs/benchmarks.md\'s rows', () => {
     for (const row of figuresTable(readOutput).split('\n').slice(2)) expect(row).toMatch(/\| \[\d{4}-\d\d-\d\d-[\w-]+\]\(docs\/bench\/[\w.-]+\): `[^`]*npm run [^`]+`, \d{4}-\d\d-\d\d \d\d:\d\d UTC, [0-9a-f]{7,}, \d+ × .+ \|$/);
+    expect(figuresTable(readOutput, FIGURES, 'docs/')).toContain('](bench/2026-');
+    expect(HEADLINES.length).toBeLessThanOrEqual(8);
+    const full = figuresTable(readOutput, FIGURES);
+    for (const headline of HEADLINES.filter((h) => FIGURES.includes(h))) expect(full).toContain(`| ${headline.figure.replace(/\|/g, '\\|')} |`);
   });
 
   it('the README shows no other table of measured figures', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const outside = ['figures', 'methods'].reduce((text, block) => text.slice(0, text.indexOf(start(block))) + text.slice(text.indexOf(end(block)) + end(block).length), readme);
+    const outside = ['figures'].reduce((text, block) => text.slice(0, text.indexOf(start(block))) + text.slice(text.indexOf(end(block)) + end(block).length), readme);
     expect(outside).not.toMatch(/\| \d[\d,.]* ?(?:%|×|pages\/s|MB\/s|ms|B) \|/);
     expect(methodsTable(readOutput)).toMatch(/^\| simhash \(k ≤ 3\) \| \d+(?:\.\d)?% \|/m);
   });
@@ -54,5 +62,6 @@ describe('figuresTable and its parts', () => {
     expect(withBlock(drifted, 'figures', table)).not.toBe(drifted);
     expect(withBlock(drifted, 'figures', table)).toContain('| 10.6 ms |');
     expect(() => withBlock('# Doppel\n', 'figures', table)).toThrow(FigureError);
+    expect(() => rebuiltDocument('docs/other.md', '', () => OUTPUT)).toThrow('docs/other.md has no figures that npm run figures writes');
   });
 });

@@ -9,7 +9,7 @@
 //   happen to land within k bits on `simhash`, are far apart on `check`. It confirms candidates.
 // Single-character words of spaced scripts ("a", "s" of "it's", lone digits) are dropped: they are
 // mostly punctuation debris and formula symbols, and they vary between a page and its copies.
-// `npm run bench:quality` measured each choice (docs/benchmarks.md, *Quality*).
+// `npm run bench:quality` measured each choice (docs/methods.md, *What was tried for the simhash's weights*).
 import { type Fingerprint, hammingDistance } from './bits';
 import { type Hash64, combine64, hashRange } from './hash';
 import { Simhash64 } from './simhash';

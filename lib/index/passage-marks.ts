@@ -2,7 +2,7 @@
 // order, its "marks" (lib/store/passages.ts keeps them beside the fingerprints). A lookup of a
 // stored page reads the buckets of its marked hashes only: at a million pages a page holds about
 // 50 fingerprints, of which about 10 are on another page, and each bucket read is most of what a
-// popup waits for (docs/benchmarks.md).
+// popup waits for (docs/passage-index.md).
 //
 // Marks may claim more than is true, never less: every hash of the page that another indexed page
 // holds is marked, and a mark stays when that page goes (a read for nothing). A page without marks
