@@ -3,9 +3,7 @@
 // of a synthetic article, planted near-duplicates and planted partial copies. Seeded: the same
 // options give the same file, byte for byte.
 //
-// - Hosts: a few thousand (`www.harbour-ledger.com`, `news.copperfield.org`, …).
-// - URLs: https://HOST/SECTION/YYYY/MM/slug-words-ID, 60 to 90 characters (uniform), the ID the
-//   page's number in base 36, so every URL is distinct. Titles: 40 to 80 characters (uniform).
+// - Hosts (a few thousand), URLs and titles: bench/data/synthetic-addresses.ts.
 // - firstSeen uniform over the two years before 2025-11-01; 70% of pages seen once, the rest seen
 //   again later (lastSeen up to the end, visits 2 and more).
 // - simhash and check: 64 random bits each (two mulberry32 outputs).
@@ -19,13 +17,8 @@
 // `"passages":"<base64>"`: lib/fingerprint/passage-codec.ts's bytes of the page's words, winnowed k-gram
 // hashes and positions, made by the real pipeline (kgramHashes, winnowHashes) from an article:
 //
-// - Articles: 300 + 1,200·u² words (u uniform: 300 to 1,500, mean 700, median 600). Each word is
-//   drawn from a vocabulary of 131,072 words by Zipf's law (rank r with probability about
-//   1 / (r · ln 131,072): the commonest word is 6% of the words), its hash a seeded bijection of its
-//   rank. The words come from one stream of random draws, each page from a part of its own, so
-//   unrelated pages share no run of words by construction (chance shared fingerprints are only
-//   repeated k-grams of common words, and equal 32-bit minima); a page's words are made again
-//   from where its part starts when a later copy needs them, so no text is kept in memory.
+// - Articles: 300 to 1,500 words (mean 700) drawn by Zipf's law, unrelated pages sharing no run of
+//   words (bench/data/synthetic-articles.ts says how they are drawn).
 // - The near-duplicates above copy their original's words with 0 to 2% of them replaced.
 // - Planted partial copies: each other page is, with probability passageCopyRate (1%), a page on
 //   another host, first seen up to 30 days after an earlier page, that holds a run of that page's
@@ -33,13 +26,14 @@
 //   own: a credit line, a promo) and half a 60-word quote from anywhere in the original, at any
 //   place in an article of its own. Its title and fingerprints are its own (not a near-duplicate).
 import { createWriteStream } from 'node:fs';
-import { kgramHashes, winnowHashes } from '../../lib/fingerprint/winnow';
 import { fmix32 } from '../../lib/fingerprint/hash';
-import { PASSAGE_BYTES_VERSION, encodePassageBytes } from '../../lib/fingerprint/passage-codec';
-import { PASSAGE_PARAMS, type PassageParams, packWordBits } from '../../lib/fingerprint/passages';
+import { PASSAGE_BYTES_VERSION } from '../../lib/fingerprint/passage-codec';
+import { PASSAGE_PARAMS, type PassageParams } from '../../lib/fingerprint/passages';
 import { REWRITE_PARAMS, REWRITE_SCHEME, sampleHashes, truncateHashes } from '../../lib/fingerprint/rewrites';
 import { encodeRewriteBytes } from '../../lib/fingerprint/rewrite-codec';
 import { mulberry32 } from '../../lib/random';
+import { makeHosts, makeTitle, makeUrl } from './synthetic-addresses';
+import { Articles, EXCERPT, NEAR, OWN, QUOTE, passageField } from './synthetic-articles';
 
 export interface PlantedCopy {
   copy: string;
@@ -112,75 +106,11 @@ export interface SyntheticOptions {
   provenance?: boolean;
 }
 
-const WORDS = (
-  'harbour river council budget school vote winter summer market price energy grid train ferry bridge ' +
-  'museum library garden forest coast island storm flood drought harvest farmer bakery festival concert ' +
-  'election minister court judge police hospital nurse doctor vaccine study report survey census housing ' +
-  'rent mortgage bank loan tax wage strike union factory mine port airport airline route tunnel road ' +
-  'cycle lane tram bus station village city county region border trade export import tariff steel ' +
-  'copper wool cotton coffee tea cocoa wine cheese fishing whale seal bird eagle wolf bear salmon ' +
-  'reef glacier volcano quake rescue mountain valley lake canal dam reservoir water solar wind nuclear ' +
-  'battery chip software startup robot drone satellite rocket telescope planet comet archive letter ' +
-  'diary painting sculpture theatre opera film novel poet author history castle cathedral chapel mill ' +
-  'lighthouse orchard vineyard dairy cattle sheep horse race match league cup final coach player ' +
-  'record season stadium pool marathon climber sailor pilot engineer teacher student parents children'
-).split(/\s+/);
-const NAME_PARTS = (
-  'harbour ledger copper field north star river gate bay mill stone brook oak ash ridge lantern post ' +
-  'herald tribune courier gazette chronicle daily weekly signal beacon echo mirror times observer ' +
-  'sentinel record journal review digest wire dispatch bulletin voice press view point lens window ' +
-  'compass anchor atlas meridian summit valley plain hill coast shore cliff island haven port crown'
-).split(/\s+/);
-const TLDS = ['com', 'com', 'com', 'org', 'net', 'co.uk', 'de', 'io', 'news', 'info', 'fr', 'ca', 'com.au', 'nl'];
-const SUBDOMAINS = ['www.', 'www.', 'www.', '', '', 'news.', 'blog.', 'en.', 'magazine.'];
-const SECTIONS = ['world', 'politics', 'business', 'tech', 'science', 'health', 'culture', 'sport', 'opinion', 'travel', 'food', 'local', 'environment', 'education', 'books', 'money'];
-
 const END = Date.UTC(2025, 10, 1);
 const DAY = 86_400_000;
 const START = END - 2 * 365 * DAY;
 
-const pickOf = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
-
-function makeHosts(random: () => number, count: number): string[] {
-  const hosts = new Set<string>();
-  while (hosts.size < count) {
-    const a = pickOf(random, NAME_PARTS);
-    let b = pickOf(random, NAME_PARTS);
-    while (b === a) b = pickOf(random, NAME_PARTS);
-    const joiner = random() < 0.5 ? '-' : '';
-    const number = random() < 0.15 ? String(Math.floor(random() * 99) + 1) : '';
-    hosts.add(`${pickOf(random, SUBDOMAINS)}${a}${joiner}${b}${number}.${pickOf(random, TLDS)}`);
-  }
-  return [...hosts];
-}
-
-function makeUrl(random: () => number, host: string, index: number, firstSeen: number): string {
-  const date = new Date(firstSeen);
-  const prefix = `https://${host}/${pickOf(random, SECTIONS)}/${date.getUTCFullYear()}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/`;
-  const id = `-${index.toString(36)}`;
-  const target = 60 + Math.floor(random() * 31); // 60 … 90 characters
-  let slug = pickOf(random, WORDS);
-  for (let tries = 0; prefix.length + slug.length + id.length < target && tries < 20; tries++) {
-    const word = pickOf(random, WORDS);
-    if (prefix.length + slug.length + 1 + word.length + id.length <= 90) slug += `-${word}`;
-  }
-  return prefix + slug + id;
-}
-
-function makeTitle(random: () => number): string {
-  const target = 40 + Math.floor(random() * 41); // 40 … 80 characters
-  const words: string[] = [];
-  let length = -1;
-  for (;;) {
-    const word = pickOf(random, WORDS);
-    if (length + 1 + word.length > target && length >= 40) break;
-    words.push(words.length === 0 ? word[0]!.toUpperCase() + word.slice(1) : word);
-    length += 1 + word.length;
-    if (length >= target) break;
-  }
-  return words.join(' ').slice(0, 80);
-}
 
 /** (hi, lo) with `bits` distinct random bit positions flipped. */
 function flip(random: () => number, hi: number, lo: number, bits: number): [number, number] {
@@ -191,138 +121,6 @@ function flip(random: () => number, hi: number, lo: number, bits: number): [numb
     else hi ^= 1 << (bit - 32);
   }
   return [hi >>> 0, lo >>> 0];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Articles: the words behind each page's passage fingerprints (their hashes; there is no text).
-
-const VOCABULARY = 131_072;
-const LN_VOCABULARY = Math.log(VOCABULARY + 1);
-/** exp(LN_VOCABULARY · i / 4096): a word's rank is exp(LN_VOCABULARY · u) − 1 for u uniform, from the draw's high 12 bits and its low 20. */
-const EXP_HIGH = Float64Array.from({ length: 4097 }, (_, i) => Math.exp((LN_VOCABULARY * i) / 4096));
-const LOW_SCALE = LN_VOCABULARY / 2 ** 32;
-const QUOTE_WORDS = 60;
-const OWN = 0;
-const NEAR = 1;
-const EXCERPT = 2;
-const QUOTE = 3;
-type ArticleKind = typeof OWN | typeof NEAR | typeof EXCERPT | typeof QUOTE;
-
-interface Article {
-  /** Each word's 32-bit hash. */
-  words: Uint32Array;
-  /** How many of them are, in one run, the source page's. */
-  copied: number;
-}
-
-/**
- * Every page's words, from one stream of draws: draw n is fmix32(n · 0x9e3779b9 + salt), a hashed
- * counter, and page i takes draws start[i], start[i] + 1, … up to the next page's start, so each
- * page has a part of the stream of its own (two pages share words only where one copies the
- * other). A copy's source is made again from its part when the copy needs it: 9 bytes a page kept.
- */
-class Articles {
-  private readonly start: Uint32Array;
-  private readonly kind: Uint8Array;
-  private readonly source: Int32Array;
-  private readonly salt: number;
-  private readonly wordSalt: number;
-  /** The next page's first draw. */
-  private cursor = 0;
-  /** The draw `next` gives. */
-  private at = 0;
-
-  constructor(pages: number, seed: number) {
-    this.start = new Uint32Array(pages);
-    this.kind = new Uint8Array(pages);
-    this.source = new Int32Array(pages);
-    this.salt = fmix32(seed ^ 0x51ed270b);
-    this.wordSalt = fmix32(seed ^ 0x2545f491);
-  }
-
-  /** Page i's article, from the next part of the stream (pages are added in order; `source` an earlier page, or -1). */
-  add(i: number, kind: ArticleKind, source: number): Article {
-    this.start[i] = this.cursor;
-    this.kind[i] = kind;
-    this.source[i] = source;
-    this.at = this.cursor;
-    const article = this.make(kind, source);
-    // past 2^32 draws the counter would come round to the first pages' words again
-    if (this.at >= 2 ** 32) throw new RangeError('the synthetic articles would take more than 2^32 draws: ask for fewer pages');
-    this.cursor = this.at;
-    return article;
-  }
-
-  /** Page i's words again, as `add` made them. */
-  words(i: number): Uint32Array {
-    const at = this.at;
-    this.at = this.start[i]!;
-    const { words } = this.make(this.kind[i] as ArticleKind, this.source[i]!);
-    this.at = at;
-    return words;
-  }
-
-  /** The next draw: 32 random bits. */
-  private next(): number {
-    return fmix32((Math.imul(this.at++, 0x9e3779b9) + this.salt) | 0);
-  }
-
-  /** The next draw as a fraction in [0, 1). */
-  private fraction(): number {
-    return this.next() / 4294967296;
-  }
-
-  private make(kind: ArticleKind, source: number): Article {
-    if (kind === OWN) return { words: this.own(), copied: 0 };
-    const base = this.words(source);
-    if (kind === NEAR) {
-      const rate = 0.02 * this.fraction();
-      for (let j = 0; j < base.length; j++) if (this.fraction() < rate) base[j] = this.word(this.next());
-      return { words: base, copied: 0 };
-    }
-    if (kind === EXCERPT) {
-      const copied = Math.round(base.length * (0.3 + 0.3 * this.fraction()));
-      const words = new Uint32Array(copied + 20 + Math.floor(41 * this.fraction()));
-      words.set(base.subarray(0, copied));
-      for (let j = copied; j < words.length; j++) words[j] = this.word(this.next());
-      return { words, copied };
-    }
-    const host = this.own();
-    const from = Math.floor(this.fraction() * (base.length - QUOTE_WORDS + 1));
-    const at = Math.floor(this.fraction() * (host.length + 1));
-    const words = new Uint32Array(host.length + QUOTE_WORDS);
-    words.set(host.subarray(0, at));
-    words.set(base.subarray(from, from + QUOTE_WORDS), at);
-    words.set(host.subarray(at), at + QUOTE_WORDS);
-    return { words, copied: QUOTE_WORDS };
-  }
-
-  /** An article of its own: 300 + 1,200·u² words (300 to 1,500, mean 700). */
-  private own(): Uint32Array {
-    const u = this.fraction();
-    const words = new Uint32Array(300 + Math.floor(1200 * u * u));
-    for (let j = 0; j < words.length; j++) words[j] = this.word(this.next());
-    return words;
-  }
-
-  /**
-   * The hash of a word drawn by Zipf's law (s = 1: its rank log-uniform in 1 … VOCABULARY), from 32
-   * random bits: exp(x) = EXP_HIGH[high 12 bits] · exp(low part), the latter below 1.003, to its
-   * second order (half the time of Math.exp).
-   */
-  private word(bits: number): number {
-    const low = (bits & 0xfffff) * LOW_SCALE;
-    const rank = Math.min(VOCABULARY, Math.floor(EXP_HIGH[bits >>> 20]! * (1 + low + (low * low) / 2))) - 1;
-    return fmix32(rank ^ this.wordSalt);
-  }
-}
-
-/** The export's `passages` field of a page: its fingerprints as lib/fingerprint/passage-codec.ts's bytes, in base64. */
-function passageField(words: Uint32Array): { base64: string; fingerprints: number } {
-  const { hashes, positions } = winnowHashes(kgramHashes(words, PASSAGE_PARAMS.k), PASSAGE_PARAMS.w);
-  const bytes = encodePassageBytes({ words: words.length, hashes, positions, wordBits: packWordBits(words) });
-  // Buffer's base64 is codec.ts's bytesToBase64, several times faster in Node (the test compares them)
-  return { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), fingerprints: hashes.length };
 }
 
 /**
