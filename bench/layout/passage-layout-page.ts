@@ -2,22 +2,24 @@
 // seeded synthetic pages into one IndexedDB layout of the passage index (with the store as it
 // ships beside it, in the same transactions), and times lookups of stored pages' fingerprints.
 // bench/layout/passage-layout.ts's header says what each layout is.
+// The pages are drawn by passage-layout-synthetic.ts; the layouts' names and per-page records are
+// in passage-layout-records.ts, the packed tree in passage-layout-packed.ts (its chunks' codec in
+// passage-layout-codec.ts): esbuild bundles them into the page with this file.
 import { type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 import { mulberry32 } from '../../lib/random';
 import { BLOCK_PAGES, decodeBlock, encodeBlock } from '../../lib/rows/blocks';
 import { FIELD_TREES, lastSeenEntry, textKey } from '../../lib/rows/page-rows';
-import { EMPTY_RUN_INDEX, type RunStore, type RunTree, appendRun, chunkFor, levelRuns, levelToMerge, mergeAll, mergeDue, mergeRuns, parseRunIndex, sortEntries, splitChunks } from '../../lib/index/runs';
-import type { PageRecord, RunIndex, RunInfo } from '../../lib/store/schema';
+import { EMPTY_RUN_INDEX, type RunStore, type RunTree, appendRun, chunkFor, mergeAll, mergeDue, parseRunIndex, sortEntries } from '../../lib/index/runs';
+import type { PageRecord, RunInfo } from '../../lib/store/schema';
 import { addToTables, levelForEntries, tablePagesOf, tableTree } from '../../lib/index/table-runs';
 import { designFor, tablesOf } from '../../lib/index/design';
+import { decodePostings } from './passage-layout-codec';
+import { PASSAGE_TREE, type Tx, type WriteTx, cpu, mergePacked, mergePackedDue, readPackedIndex, timed, writePackedIndex, writePackedRun } from './passage-layout-packed';
+import { type Layout, type PassagePageRecord, decodePassagePages, encodePassagePages } from './passage-layout-records';
+import { FINGERPRINTS, type PageFingerprints, pageFingerprints, pageRecord } from './passage-layout-synthetic';
 
-export const LAYOUTS = ['baseline', 'raw', 'packed', 'packed-pos', 'packed-prefix'] as const;
-export type Layout = (typeof LAYOUTS)[number];
+export { LAYOUTS, type Layout } from './passage-layout-records';
 
-/** Fingerprints a page: 7.3 per 100 words of a 700-word article. */
-export const FINGERPRINTS = 52;
-/** The passage tree's number in the runs store: past every table tree and field tree. */
-const PASSAGE_TREE = 2 ** 21;
 const STORES = ['blocks', 'runs', 'meta', 'passagePages', 'passageFirsts'] as const;
 
 export interface WriteOptions {
@@ -63,279 +65,6 @@ export interface QueryResult {
   plantedFound: number;
   /** packed-prefix: queries whose page's postings did not give back all its hashes (a check of the layout: 0). */
   ownHashesMissing: number;
-}
-
-// ---- synthetic pages -------------------------------------------------------------------------
-
-const WORDS = 'harbour river council budget school vote winter summer market price energy grid train ferry bridge museum library garden forest coast island storm flood drought harvest farmer bakery festival concert election minister court judge'.split(' ');
-
-/** Page i's record, as the import would store it (seeded by i alone). */
-function pageRecord(i: number): PageRecord {
-  const random = mulberry32(0x5eed0000 ^ i);
-  const word = (): string => WORDS[Math.floor(random() * WORDS.length)]!;
-  const hex = (): string => Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0') + Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0');
-  const site = `www.${word()}-${word()}${Math.floor(random() * 3000)}.com`;
-  let slug = '';
-  while (slug.length < 30 + random() * 30) slug += `${word()}-`;
-  const url = `https://${site}/${word()}/2025/${String(1 + Math.floor(random() * 12)).padStart(2, '0')}/${slug}${i.toString(36)}`;
-  let title = '';
-  while (title.length < 40 + random() * 40) title += `${word()} `;
-  const lastSeen = 1.7e12 + Math.floor(random() * 6e10);
-  return { id: i, url, title: title.trim(), site, simhash: hex(), check: hex(), firstSeen: lastSeen, lastSeen, visits: 1 };
-}
-
-export interface PageFingerprints {
-  hashes: Uint32Array;
-  /** Word position of each, increasing: gaps of 1 to 26 words (winnowing's w), about 700 words in all. */
-  positions: Uint16Array;
-  /** The earlier page it shares a run of fingerprints with (1% of pages), and how many; else undefined. */
-  source?: { page: number; shared: number };
-}
-
-/** Page i's passage fingerprints: 52 uniform random hashes, 1% of pages sharing a run of 10–30 with an earlier page. */
-export function pageFingerprints(i: number): PageFingerprints {
-  const random = mulberry32(0xf1a9e000 ^ Math.imul(i, 0x9e3779b1));
-  const hashes = new Uint32Array(FINGERPRINTS);
-  const positions = new Uint16Array(FINGERPRINTS);
-  let at = Math.floor(random() * 13);
-  for (let f = 0; f < FINGERPRINTS; f++) {
-    hashes[f] = Math.floor(random() * 2 ** 32);
-    positions[f] = at;
-    at += 1 + Math.floor(random() * 26);
-  }
-  if (i > 0 && random() < 0.01) {
-    const page = Math.floor(random() * i);
-    const shared = 10 + Math.floor(random() * 21);
-    const from = pageFingerprints(page).hashes;
-    const src = Math.floor(random() * (FINGERPRINTS - shared + 1));
-    const dst = Math.floor(random() * (FINGERPRINTS - shared + 1));
-    hashes.set(from.subarray(src, src + shared), dst);
-    return { hashes, positions, source: { page, shared } };
-  }
-  return { hashes, positions };
-}
-
-/** packed, packed-pos: the JS time of the postings' sorts, merges and codec during write(). */
-const cpu = { sort: 0, merge: 0, code: 0 };
-function timed<T>(what: keyof typeof cpu, f: () => T): T {
-  const started = performance.now();
-  try {
-    return f();
-  } finally {
-    cpu[what] += performance.now() - started;
-  }
-}
-
-// ---- the packed codec: delta + varint ---------------------------------------------------------
-
-class ByteWriter {
-  bytes = new Uint8Array(1024);
-  length = 0;
-  varint(n: number): void {
-    if (this.length + 5 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
-    while (n >= 0x80) {
-      this.bytes[this.length++] = (n & 0x7f) | 0x80;
-      n >>>= 7;
-    }
-    this.bytes[this.length++] = n;
-  }
-  done(): Uint8Array {
-    return this.bytes.slice(0, this.length);
-  }
-}
-
-/**
- * A chunk of sorted entries [hash, id(, position)] as bytes: the count, then per entry the hash's
- * difference from the one before (the first from the chunk's first key, so 0), the id, and the
- * position, each an unsigned LEB128 varint.
- */
-export function encodePostings(entries: Uint32Array, stride: number): Uint8Array {
-  const out = new ByteWriter();
-  const n = entries.length / stride;
-  out.varint(n);
-  let prev = entries[0] ?? 0;
-  for (let e = 0; e < entries.length; e += stride) {
-    out.varint(entries[e]! - prev);
-    prev = entries[e]!;
-    for (let w = 1; w < stride; w++) out.varint(entries[e + w]!);
-  }
-  return out.done();
-}
-
-export function decodePostings(bytes: Uint8Array, stride: number, firstKey: number): Uint32Array {
-  let at = 0;
-  // the varints inline, without a closure: this loop is most of a packed lookup's time
-  let n = 0;
-  for (let shift = 0; ; shift += 7) {
-    const b = bytes[at++]!;
-    n += (b & 0x7f) * 2 ** shift;
-    if (b < 0x80) break;
-  }
-  const out = new Uint32Array(n * stride);
-  let hash = firstKey;
-  for (let w = 0; w < out.length; w++) {
-    let value = 0;
-    let b = bytes[at++]!;
-    value = b & 0x7f;
-    if (b >= 0x80) {
-      b = bytes[at++]!;
-      value |= (b & 0x7f) << 7;
-      if (b >= 0x80) {
-        b = bytes[at++]!;
-        value |= (b & 0x7f) << 14;
-        if (b >= 0x80) {
-          b = bytes[at++]!;
-          value |= (b & 0x7f) << 21;
-          if (b >= 0x80) value = (value >>> 0) + bytes[at++]! * 2 ** 28;
-        }
-      }
-    }
-    if (w % stride === 0) {
-      hash += value >>> 0;
-      out[w] = hash;
-    } else out[w] = value;
-  }
-  return out;
-}
-
-// ---- the per-page fingerprint records, 64 pages a record beside the blocks ---------------------
-
-/**
- * [hashes a slot (0: no page), hashes, positions]:
- * - raw, packed: the hashes as u32, the positions as u16;
- * - packed-pos: the hashes as u32 only;
- * - packed-prefix: the high 16 bits of each hash as u16 (enough to find the chunks that hold the
- *   page's postings, whose ids then say which are its own), and each position's gap from the one
- *   before (the first from 0) as u8: winnowing keeps one k-gram in every w = 26, so a gap is at most 26.
- */
-type PassagePageRecord = [counts: Uint8Array, hashes: Uint32Array | Uint16Array, positions?: Uint16Array | Uint8Array];
-
-function encodePassagePages(pages: readonly PageFingerprints[], layout: Layout): PassagePageRecord {
-  const counts = Uint8Array.from(pages, (p) => p.hashes.length);
-  const total = pages.reduce((n, p) => n + p.hashes.length, 0);
-  if (layout === 'packed-prefix') {
-    const prefixes = new Uint16Array(total);
-    const gaps = new Uint8Array(total);
-    let at = 0;
-    for (const p of pages) {
-      let previous = 0;
-      for (let f = 0; f < p.hashes.length; f++, at++) {
-        prefixes[at] = p.hashes[f]! >>> 16;
-        const gap = p.positions[f]! - previous;
-        if (gap < 0 || gap > 255) throw new RangeError(`a position gap of ${gap} words does not fit a byte`);
-        gaps[at] = gap;
-        previous = p.positions[f]!;
-      }
-    }
-    return [counts, prefixes, gaps];
-  }
-  const hashes = new Uint32Array(total);
-  const positions = new Uint16Array(total);
-  let at = 0;
-  for (const p of pages) {
-    hashes.set(p.hashes, at);
-    positions.set(p.positions, at);
-    at += p.hashes.length;
-  }
-  return layout === 'packed-pos' ? [counts, hashes] : [counts, hashes, positions];
-}
-
-/** The pages of a record; packed-prefix's hashes come back as their prefix << 16 (what encodePassagePages keeps of them). */
-function decodePassagePages(value: PassagePageRecord): PageFingerprints[] {
-  const [counts, stored, positions] = value;
-  const prefixed = stored instanceof Uint16Array;
-  const pages: PageFingerprints[] = [];
-  let at = 0;
-  for (const n of counts) {
-    const hashes = prefixed ? Uint32Array.from(stored.subarray(at, at + n), (p) => p * 65536) : (stored as Uint32Array).subarray(at, at + n);
-    let pos: Uint16Array;
-    if (positions instanceof Uint8Array) {
-      pos = new Uint16Array(n);
-      let sum = 0;
-      for (let f = 0; f < n; f++) pos[f] = sum += positions[at + f]!;
-    } else pos = positions?.subarray(at, at + n) ?? new Uint16Array(n);
-    pages.push({ hashes, positions: pos });
-    at += n;
-  }
-  return pages;
-}
-
-// ---- the packed passage tree: runs as in lib/index/runs.ts, chunks packed, first keys in a record a run -----
-
-/** meta `passageRuns`: where the passage tree's runs are; each run's first keys are in `passageFirsts`, keyed by its run number. */
-interface PackedRuns {
-  nextRun: number;
-  runs: { level: number; run: number; entries: number; chunks: number }[];
-}
-
-type Tx = IDBPTransaction<unknown, string[], 'readwrite' | 'readonly'>;
-type WriteTx = IDBPTransaction<unknown, string[], 'readwrite'>;
-
-/** The packed tree's runs as a RunIndex (firsts included), so that lib/index/runs.ts's level logic applies. */
-async function readPackedIndex(tx: Tx): Promise<RunIndex> {
-  const stored = (await tx.objectStore('meta').get('passageRuns')) as PackedRuns | undefined;
-  if (stored === undefined) return EMPTY_RUN_INDEX;
-  const firsts = await Promise.all(stored.runs.map((r) => tx.objectStore('passageFirsts').get(r.run) as Promise<Uint32Array>));
-  return { nextRun: stored.nextRun, runs: stored.runs.map((r, n) => ({ tree: PASSAGE_TREE, level: r.level, run: r.run, entries: r.entries, firsts: Array.from(firsts[n]!) })) };
-}
-
-async function writePackedIndex(tx: WriteTx, before: RunIndex, after: RunIndex): Promise<void> {
-  const kept = new Set(after.runs.map((r) => r.run));
-  const old = new Set(before.runs.map((r) => r.run));
-  const firsts = tx.objectStore('passageFirsts');
-  const puts: Promise<unknown>[] = [];
-  for (const r of before.runs) if (!kept.has(r.run)) puts.push(firsts.delete(r.run));
-  for (const r of after.runs) if (!old.has(r.run)) puts.push(firsts.put(Uint32Array.from(r.firsts), r.run));
-  const stored: PackedRuns = { nextRun: after.nextRun, runs: after.runs.map((r) => ({ level: r.level, run: r.run, entries: r.entries, chunks: r.firsts.length })) };
-  puts.push(tx.objectStore('meta').put(stored, 'passageRuns'));
-  await Promise.all(puts);
-}
-
-const runRange = (tree: number, level: number, run: number): IDBKeyRange => IDBKeyRange.bound([tree, level, run], [tree, level, run, Infinity]);
-
-async function writePackedRun(tx: WriteTx, index: RunIndex, spec: RunTree, level: number, sorted: Uint32Array): Promise<RunIndex> {
-  if (sorted.length === 0) return index;
-  const run = index.nextRun;
-  const { firsts, chunks } = splitChunks(sorted, spec);
-  const store = tx.objectStore('runs');
-  const encoded = timed('code', () => chunks.map((chunk) => encodePostings(chunk, spec.stride)));
-  await Promise.all(encoded.map((bytes, c) => store.put(bytes, [spec.tree, level, run, c])));
-  return { nextRun: run + 1, runs: [...index.runs, { tree: spec.tree, level, run, entries: sorted.length / spec.stride, firsts }] };
-}
-
-async function readPackedRun(tx: Tx, spec: RunTree, r: RunInfo): Promise<Uint32Array> {
-  // 4,096 chunks a getAll: a run of a million pages' postings is 50,000 chunks, 230 MB
-  const chunks: Uint8Array[] = [];
-  for (let c = 0; c < r.firsts.length; c += 4096) {
-    chunks.push(...((await tx.objectStore('runs').getAll(IDBKeyRange.bound([spec.tree, r.level, r.run, c], [spec.tree, r.level, r.run, c + 4095]))) as Uint8Array[]));
-  }
-  const decoded = timed('code', () => chunks.map((bytes, c) => decodePostings(bytes, spec.stride, r.firsts[c]!)));
-  const all = new Uint32Array(decoded.reduce((n, d) => n + d.length, 0));
-  let at = 0;
-  for (const d of decoded) {
-    all.set(d, at);
-    at += d.length;
-  }
-  return all;
-}
-
-/** Merges runs into one of `level` (runs.ts's mergeDue and mergeAll, over packed chunks). */
-async function mergePacked(tx: WriteTx, index: RunIndex, spec: RunTree, old: RunInfo[], level: number): Promise<RunIndex> {
-  const runs = await Promise.all(old.map((r) => readPackedRun(tx, spec, r)));
-  await Promise.all(old.map((r) => tx.objectStore('runs').delete(runRange(spec.tree, r.level, r.run))));
-  const merged = new Set(old.map((r) => r.run));
-  return writePackedRun(tx, { ...index, runs: index.runs.filter((r) => !merged.has(r.run)) }, spec, level, timed('merge', () => mergeRuns(runs, spec.stride)));
-}
-
-async function mergePackedDue(tx: WriteTx, index: RunIndex, spec: RunTree): Promise<RunIndex> {
-  for (let level = levelToMerge(index, spec.tree); level >= 0; level = levelToMerge(index, spec.tree)) {
-    index = await mergePacked(tx, index, spec, levelRuns(index, spec.tree, level), level + 1);
-  }
-  return index;
 }
 
 // ---- writing ----------------------------------------------------------------------------------
