@@ -1,0 +1,204 @@
+// bench:browser, 1. Import. A synthetic export of N pages (bench/data/synthetic-history.ts: 1,000,000
+// by default, realistic URLs and titles, 1% planted near-duplicates; each page's passage
+// fingerprints, those of a synthetic article of about 700 words, and 1% planted partial copies:
+// excerpts and quotes of an earlier page on another host) is written to a temporary folder and
+// imported through the real history page (history.html: #import-file, then #import). A
+// MutationObserver in the page timestamps every change of #import-form's data-state and of the
+// summary line, from the click. Import rate = pages / (click → data-state leaves "importing");
+// the time to "done" is printed too, and, inside it, the moment the summary line appears (the
+// lines are all written) and what comes after it (today: the table-design migration). CPU time
+// of each Chromium process over the import comes from /proc, and the history page's script
+// time from CDP Performance.getMetrics, to show where the time goes.
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { type ExtensionSession, sleep } from '../../test/e2e/harness';
+import { type SyntheticHistory, writeSyntheticHistory } from '../data/synthetic-history';
+import { IMPORT_CPU_PROFILE, PAGES, PASSAGES, PROVENANCE, REWRITES, SEED, TARGETS } from './options';
+import { atLeast, cpuList, int, log, mb, progress, results, s } from './output';
+import { chromiumProcesses, chromiumThreads, cpuBetween, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
+import { rewriteFolding } from './rewrite-folding';
+import { profiledInWorker } from './worker-cdp';
+
+/** Writes the synthetic history into `dir` and prints what it holds. */
+export async function writeHistory(dir: string): Promise<SyntheticHistory> {
+  const t0 = performance.now();
+  const history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES, rewrites: REWRITES, provenance: PROVENANCE });
+  const seconds = (performance.now() - t0) / 1000;
+  const { partial } = history;
+  const excerpts = partial.filter((p) => p.kind === 'excerpt').length;
+  const meanShare = partial.reduce((sum, p) => sum + p.share, 0) / partial.length;
+  results['synthetic'] = {
+    pages: history.pages,
+    bytes: history.bytes,
+    bytesPerLine: history.bytes / history.pages,
+    hosts: history.hosts,
+    planted: history.planted.length,
+    meanUrlChars: history.meanUrlChars,
+    meanTitleChars: history.meanTitleChars,
+    passages: history.passages,
+    partial: { count: partial.length, excerpts, quotes: partial.length - excerpts, meanShare },
+    meanWords: history.meanWords,
+    meanFingerprints: history.meanFingerprints,
+    passageBytesPerLine: history.passageBytes / history.pages,
+    seconds,
+  };
+  log(
+    `Synthetic history (seed ${SEED}): ${int(history.pages)} pages on ${int(history.hosts)} hosts, ${int(history.planted.length)} of them planted near-duplicates ` +
+      `of an earlier page on another host (simhash 0–3 bits, check 0–6 bits away); URLs ${history.meanUrlChars.toFixed(1)} and titles ` +
+      `${history.meanTitleChars.toFixed(1)} characters on average; NDJSON ${mb(history.bytes)} (${(history.bytes / history.pages).toFixed(0)} bytes a line), written in ${s(seconds)}.`,
+  );
+  if (history.passages) {
+    log(
+      `  passages (header "passages":${JSON.stringify(history.passages)}): each page the fingerprints of a synthetic article, mean ${history.meanWords.toFixed(0)} words (300–1,500), ` +
+        `${history.meanFingerprints.toFixed(1)} fingerprints a page (${((history.meanFingerprints / history.meanWords) * 100).toFixed(2)} per 100 words), ` +
+        `${(history.passageBytes / history.pages).toFixed(0)} of the bytes a line; ${int(partial.length)} planted partial copies of an earlier page on another host ` +
+        `(${int(excerpts)} excerpts: its first 30–60% and 20–60 words of their own; ${int(partial.length - excerpts)} 60-word quotes in an article of their own; ` +
+        `the copied words' share of the copy: mean ${(meanShare * 100).toFixed(1)}%).`,
+    );
+  } else {
+    log('  no passage fingerprints and no partial copies (--no-passages): the history as it was before passages.');
+  }
+  if (REWRITES) {
+    log(
+      `  rewrites (header "rewrites":{"scheme":1,"bits":20,"cap":64}): each page 0.12 pairs of rare words a word, sampled to at most 64 hashes (${history.meanRewriteHashes.toFixed(1)} a page), ` +
+        `${(history.rewriteBytes / history.pages).toFixed(0)} of the bytes a line; ${int(history.rewrites.length)} planted rewrites of an earlier page on another host (70% of its pairs kept, its own otherwise).`,
+    );
+  }
+  log(
+    PROVENANCE
+      ? `  provenance: half the pages state a publication time (0–7 days before first seen), a fifth of the planted copies name their original by canonical link or credit line, 1% of the others another site's page; ${(history.provenanceBytes / history.pages).toFixed(1)} of the bytes a line.`
+      : '  no published, source or sourceBy (--no-provenance): the history as it was before them.',
+  );
+  return history;
+}
+
+/** Imports `history` through history.html and prints the import's figures; returns them (its finalState and error say whether it finished). */
+export async function measureImport(session: ExtensionSession, historyPage: Page, history: SyntheticHistory): Promise<Record<string, unknown>> {
+  progress(`Importing ${int(history.pages)} pages through history.html …`);
+  const imp =
+    IMPORT_CPU_PROFILE === undefined
+      ? await importThroughHistoryPage(historyPage, history.file, history.pages)
+      : await profiledInWorker(session, IMPORT_CPU_PROFILE, "the import's saving of the lines", (stopProfile) => importThroughHistoryPage(historyPage, history.file, history.pages, stopProfile));
+  results['import'] = imp;
+  log('');
+  log('Import (history.html: #import-file, #import; times from the click, taken in the page)');
+  const rate = imp['rate'] as number;
+  log(`  import rate                     ${int(rate)} pages/s   (${int(history.pages)} pages, click → data-state leaves "importing" after ${s(imp['leftImportingS'] as number)})   target ≥ ${int(TARGETS.importRate)} pages/s: ${atLeast(rate, TARGETS.importRate, (n) => `${int(n)} pages/s`)}`);
+  log(`  total, to data-state "${imp['finalState'] as string}"        ${s(imp['doneS'] as number)}`);
+  log(`  data-state sequence             ${(imp['states'] as [string, number][]).map(([st, t]) => `"${st}" at ${s(t)}`).join(' → ')}`);
+  const summaryS = imp['summaryS'] as number;
+  log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/store/regroup.ts organise)`);
+  log(`  summary                         ${JSON.stringify(imp['summary'])}${imp['error'] ? `; error: ${JSON.stringify(imp['error'])}` : ''}`);
+  log(`  CPU over the import (/proc)     ${cpuList(imp['cpu'] as [string, number][])}  (wall ${s(imp['wallSeconds'] as number)}, ${cpus().length} cores)`);
+  log(`  of it, saving the lines          ${cpuList(imp['cpuSaving'] as [string, number][])}  (wall ${s(imp['savingWall'] as number)}, to the first poll after "importing")`);
+  log(`  the same by thread (≥ 0.5 s)    ${cpuList(imp['threadsSaving'] as [string, number][])}`);
+  log(`  the rest of the machine         ${s(imp['otherCpu'] as number)} of CPU in other processes over the import; mean load average ${(imp['meanLoad'] as number).toFixed(1)}`);
+  log(`  history page's main thread      script ${s(imp['historyScriptS'] as number)}, all tasks ${s(imp['historyTaskS'] as number)} (CDP Performance.getMetrics ScriptDuration, TaskDuration)`);
+  const peaks = peakResident();
+  results['peakResident'] = peaks;
+  log(`  peak resident memory (VmHWM)    ${peaks.map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join('; ')}  (each process's most since it started: the import and organising, for the extension renderer)`);
+  if (REWRITES && imp['finalState'] === 'done') {
+    const folding = await rewriteFolding(historyPage, history.rewrites);
+    results['rewriteFolding'] = folding;
+    log(`  planted rewrites, after organising  ${int(folding.folded)} of ${int(folding.located)} in their original's group (the history page folds them); the later-seen page of ${int(folding.laterMarkedCopy)} marked a copy (Sites that copy); ${int(folding.planted)} planted, ${int(folding.located)} found in the store at their lines' ids`);
+  }
+  return imp;
+}
+
+interface ImportTimes {
+  /** data-state changes of #import-form, ms after the click. */
+  states: [string, number][];
+  /** The summary line's texts, ms after the click. */
+  summaries: [string, number][];
+  /** Where the click happened, performance.now() in the page. */
+  clickAt: number;
+}
+
+async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>): Promise<Record<string, unknown>> {
+  await history.evaluate(() => {
+    const w = window as unknown as { __bench: ImportTimes };
+    w.__bench = { states: [], summaries: [], clickAt: NaN };
+    const form = document.getElementById('import-form')!;
+    const summary = document.getElementById('import-summary')!;
+    document.getElementById('import')!.addEventListener('click', () => (w.__bench.clickAt = performance.now()), { capture: true });
+    new MutationObserver(() => w.__bench.states.push([form.dataset['state'] ?? '', performance.now()])).observe(form, { attributes: true, attributeFilter: ['data-state'] });
+    new MutationObserver(() => w.__bench.summaries.push([summary.textContent ?? '', performance.now()])).observe(summary, { childList: true, characterData: true, subtree: true });
+  });
+  await history.locator('#import-file').setInputFiles(file);
+  await history.waitForFunction(() => !(document.getElementById('import') as HTMLButtonElement).disabled);
+
+  const cdp = await history.context().newCDPSession(history);
+  await cdp.send('Performance.enable');
+  const metrics = async (): Promise<Map<string, number>> => new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const metricsBefore = await metrics();
+  const procsBefore = chromiumProcesses();
+  const threadsBefore = chromiumThreads();
+  let threadsSaving: [string, number][] = [];
+  let procsSaving: [string, number][] = [];
+  let savingWall = NaN;
+  const busyBefore = machineBusy();
+  const ownBefore = ownCpu();
+  const loads: number[] = [];
+  const wallStart = performance.now();
+  await history.locator('#import').click();
+
+  let lastReport = performance.now();
+  for (;;) {
+    await sleep(1000);
+    const { state, value, max: total } = await history.evaluate(() => {
+      const form = document.getElementById('import-form')!;
+      const bar = document.getElementById('import-progress') as HTMLProgressElement;
+      return { state: form.dataset['state'] ?? '', value: bar.value, max: bar.max };
+    });
+    loads.push(loadavg()[0]!);
+    if (state !== 'importing' && Number.isNaN(savingWall)) {
+      // every line saved (to within the 1 s poll): the CPU of that phase alone, before organising
+      savingWall = (performance.now() - wallStart) / 1000;
+      procsSaving = cpuBetween(procsBefore, chromiumProcesses());
+      threadsSaving = threadCpuBetween(threadsBefore, chromiumThreads());
+      await onSaved?.();
+    }
+    if (state === 'done' || state === 'failed') break;
+    if (performance.now() - lastReport > 15_000) {
+      lastReport = performance.now();
+      const renderer = chromiumProcesses().filter((p) => p.kind.startsWith('extension renderer')).reduce((sum, p) => sum + p.rssBytes, 0);
+      progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}; extension renderer resident ${mb(renderer)}`);
+    }
+    if (performance.now() - wallStart > 4 * 3600_000) throw new Error('the import did not finish within 4 hours');
+  }
+  const wallSeconds = (performance.now() - wallStart) / 1000;
+  const procsAfter = chromiumProcesses();
+  const busy = machineBusy() - busyBefore;
+  const own = ownCpu() - ownBefore;
+  const metricsAfter = await metrics();
+  await cdp.detach().catch(() => {});
+  const times = await history.evaluate(() => (window as unknown as { __bench: ImportTimes }).__bench);
+  const rel = (t: number): number => (t - times.clickAt) / 1000;
+  const states = times.states.map(([state, t]) => [state, rel(t)] as [string, number]);
+  const left = states.find(([state]) => state !== 'importing' && states.some(([x]) => x === 'importing'));
+  const done = states.find(([state]) => state === 'done' || state === 'failed');
+  const finalSummary = times.summaries.filter(([text]) => text !== '' && !text.startsWith('Importing')).at(0);
+  const error = await history.locator('#import-error').textContent();
+  const metric = (name: string): number => (metricsAfter.get(name) ?? 0) - (metricsBefore.get(name) ?? 0);
+  return {
+    states,
+    leftImportingS: left?.[1] ?? NaN,
+    doneS: done?.[1] ?? NaN,
+    finalState: done?.[0] ?? 'none',
+    summary: finalSummary?.[0] ?? '',
+    summaryS: finalSummary ? rel(finalSummary[1]) : NaN,
+    error: error ?? '',
+    rate: pages / (left?.[1] ?? NaN),
+    wallSeconds,
+    cpu: cpuBetween(procsBefore, procsAfter),
+    savingWall,
+    cpuSaving: procsSaving,
+    threadsSaving,
+    /** CPU seconds of everything else on the machine (not Chromium, not this process) over the import. */
+    otherCpu: busy - own - cpuBetween(procsBefore, procsAfter).reduce((sum, [, c]) => sum + c, 0),
+    meanLoad: loads.reduce((a, b) => a + b, 0) / Math.max(loads.length, 1),
+    historyScriptS: metric('ScriptDuration'),
+    historyTaskS: metric('TaskDuration'),
+  };
+}

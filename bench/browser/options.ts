@@ -1,0 +1,72 @@
+// bench:browser's command line (browser.ts's header says what each option does), where the
+// extension and the pages it visits are, and the targets of issue 4 its figures are printed beside.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const EXTENSION_DIR = resolve(ROOT, process.env.DOPPEL_EXTENSION_DIR ?? '.output/chrome-mv3');
+export const CORPUS_DIR = resolve(ROOT, '../shared/corpus/readability-test-pages');
+export const HOSTILE_DIR = resolve(ROOT, 'test/e2e/pages/hostile');
+
+const argv = process.argv.slice(2);
+export const json = argv.includes('--json');
+function intOption(name: string, fallback: number, min = 1): number {
+  const at = argv.indexOf(name);
+  if (at === -1) return fallback;
+  const value = Number(argv[at + 1]);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`${name} takes a whole number from ${min}`);
+    process.exit(2);
+  }
+  return value;
+}
+export const PAGES = intOption('--pages', 1_000_000, 1000);
+export const QUERIES = intOption('--queries', 200);
+export const POPUPS = intOption('--popups', 20);
+export const SEED = intOption('--seed', 4, 0);
+/** Seconds to wait, at the end of the history's measurements, before storage is measured again. */
+export const SETTLE_SECONDS = intOption('--settle-seconds', 0, 0);
+export const SKIP_IMPORT = argv.includes('--skip-import');
+export const SKIP_CONTENT = argv.includes('--skip-content');
+export const HISTORY_ONLY = argv.includes('--history-only');
+/** --store-bytes: at the end, the bytes of every object store's values, read in history.html. */
+export const STORE_BYTES = argv.includes('--store-bytes');
+/** --cpu-profile FILE: the worker's V8 CPU profile over the report/get queries, written to FILE (a .cpuprofile), its top functions by self time printed. */
+export const CPU_PROFILE = fileOption('--cpu-profile', 'report-get.cpuprofile');
+/** --import-cpu-profile FILE: the worker's V8 CPU profile while the import saves the lines (to the first poll after "importing"), its top functions printed. */
+export const IMPORT_CPU_PROFILE = fileOption('--import-cpu-profile', 'import.cpuprofile');
+/** The file an option names (resolved), `fallback` when the option has none; undefined without the option. */
+function fileOption(name: string, fallback: string): string | undefined {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : resolve(argv[at + 1] ?? fallback);
+}
+export const KEEP_PROFILE = ((): string | undefined => {
+  const at = argv.indexOf('--keep-profile');
+  if (at === -1) return undefined;
+  const value = argv[at + 1];
+  if (value === undefined || value.startsWith('--')) {
+    console.error('--keep-profile takes a folder');
+    process.exit(2);
+  }
+  return resolve(value);
+})();
+export const COMMAND = `npm run bench:browser${argv.length ? ' -- ' + argv.join(' ') : ''}`;
+/** Passage fingerprints in the history, and the targets of "Passages, part 2"; --no-passages: the history and targets before it. */
+export const PASSAGES = !argv.includes('--no-passages');
+/** Rewrite fingerprints in the history (with passages), and the storage target of "Rewrites, part 2"; --no-rewrites: as before them. */
+export const REWRITES = PASSAGES && !argv.includes('--no-rewrites');
+/** What the pages say of where they come from (bench/data/synthetic-history.ts provenanceOf); --no-provenance: the history as before it. */
+export const PROVENANCE = PASSAGES && !argv.includes('--no-provenance');
+
+export const TARGETS = {
+  importRate: 10_000, // pages/s, at least
+  queryMedianMs: PASSAGES ? 15 : 10, // report/get with passages : without
+  queryP99Ms: PASSAGES ? 50 : 40,
+  popupReadyMs: 150,
+  bytesPerPage: REWRITES ? 950 : PASSAGES ? 800 : 300, // all-in, the rewrite and passage indexes included : the passage index : the store alone
+  contentMedianMs: 15,
+  contentP95Ms: 60,
+  longestTaskMs: 200,
+  historyFirstScreenMs: 300,
+  historyTaskMs: 50,
+};
