@@ -3,6 +3,8 @@
 // folders of lib/ are stages that import only what their README's "May import:" line lists (so
 // the tree reads like the pipeline). Sizes are held too: no file of lib/, entrypoints/ or bin/
 // over 500 lines, lib/store at most 3,000, at most three loose files in lib/.
+// bench/ is held to the same: folders with a README and a "May import:" line, no cycle, no file over
+// 500 lines, and every `npm run bench:*` or `check:*` name runs a file whose folder's README names it.
 // (That every message type has a handler is checked in recorder.test.ts.)
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -80,6 +82,49 @@ describe('conventions', () => {
   });
 });
 
+describe('conventions of bench/', () => {
+  const BENCH = join(ROOT, 'bench');
+  const files = filesUnder(BENCH, (n) => n.endsWith('.ts'));
+  const folders = readdirSync(BENCH, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const scripts = Object.entries((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts)
+    .filter(([name]) => name === 'bench' || name.startsWith('bench:') || name.startsWith('check:'));
+
+  it('finds the bench files, folders and npm names', () => {
+    expect(files.length).toBeGreaterThan(30);
+    expect(folders.length).toBeGreaterThanOrEqual(6);
+    expect(scripts.length).toBeGreaterThan(10);
+  });
+
+  it('every bench file is in a folder, and no bench file is over 500 lines', () => {
+    expect(files.filter((file) => dirname(file) === BENCH).map((file) => relative(ROOT, file))).toEqual([]);
+    expect(files.filter((file) => readFileSync(file, 'utf8').split('\n').length - 1 > 500).map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('bench/ has no import cycle', () => {
+    expect(cyclesOf(importGraph(files)).map((cycle) => cycle.map((f) => relative(ROOT, f)).join(' → '))).toEqual([]);
+  });
+
+  it.each(stages('bench'))('bench/%s/ has a README whose "May import:" names every bench folder it imports', (folder, allowed) => {
+    const graph = importGraph(files.filter((file) => file.startsWith(join(BENCH, folder, '/'))));
+    const imported = new Set<string>();
+    for (const targets of graph.values()) for (const target of targets) if (target.startsWith(`${BENCH}/`)) imported.add(stageOf(relative(ROOT, target)));
+    imported.delete(`bench/${folder}/`);
+    expect([...imported].filter((name) => !allowed.includes(name)).sort()).toEqual([]);
+  });
+
+  it('the bench folders form an order: no folder may import a folder that may import it', () => {
+    const allowed = new Map(stages('bench'));
+    expect(cyclesOf(new Map([...allowed].map(([folder, names]) => [`bench/${folder}/`, new Set(names)])))).toEqual([]);
+  });
+
+  it.each(scripts)('npm run %s runs a bench file whose folder README names it', (name, command) => {
+    const file = /^tsx (bench\/[\w/.-]+\.ts)$/.exec(command)?.[1];
+    expect(file, command).toBeDefined();
+    expect(existsSync(join(ROOT, file!))).toBe(true);
+    expect(readFileSync(join(ROOT, dirname(file!), 'README.md'), 'utf8')).toContain(name === 'bench' ? '`npm run bench`' : name);
+  });
+});
+
 /** The folder a lib/ file belongs to ('lib/store/'), or the loose file itself ('lib/url.ts'). */
 function stageOf(file: string): string {
   const parts = file.split('/');
@@ -92,11 +137,11 @@ function mayImport(readme: string): string[] {
   return line === null ? [] : line[1]!.split(',').map((name) => name.trim()).filter((name) => name !== '' && name !== 'nothing');
 }
 
-/** Every folder of lib/ with what its README says it may import (a folder without a README fails here). */
-function stages(): [string, string[]][] {
-  return readdirSync(join(ROOT, 'lib'), { withFileTypes: true })
+/** Every folder of lib/ (or bench/) with what its README says it may import (a folder without a README fails here). */
+function stages(top = 'lib'): [string, string[]][] {
+  return readdirSync(join(ROOT, top), { withFileTypes: true })
     .filter((e) => e.isDirectory())
-    .map((e) => [e.name, mayImport(readFileSync(join(ROOT, 'lib', e.name, 'README.md'), 'utf8'))]);
+    .map((e) => [e.name, mayImport(readFileSync(join(ROOT, top, e.name, 'README.md'), 'utf8'))]);
 }
 
 /** The relative `import … from` and `export … from` of each file, resolved to files (`sources` in place of reading them: tests). */

@@ -1,5 +1,5 @@
 // `npm run bench:browser`: Doppel's speed and size in Debian's Chromium with the built extension
-// (.output/chrome-mv3; run `npm run build` first), printed beside the targets of issue 4. This file
+// (.output/chrome-mv3; run `npm run build` first), printed beside the targets of issue 4 (`--help`: the options). This file
 // writes the synthetic history, launches Chromium and runs the measurements in this order; each
 // file's header says how its figures are taken:
 // 1. Import (import.ts): a synthetic export of N pages imported through the history page.

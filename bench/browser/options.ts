@@ -1,6 +1,7 @@
 // bench:browser's command line (browser.ts's header says what each option does), where the
 // extension and the pages it visits are, and the targets of issue 4 its figures are printed beside.
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -9,6 +10,14 @@ export const CORPUS_DIR = resolve(ROOT, '../shared/corpus/readability-test-pages
 export const HOSTILE_DIR = resolve(ROOT, 'test/e2e/pages/hostile');
 
 const argv = process.argv.slice(2);
+if (argv.includes('--help')) {
+  // the options as browser.ts's header describes them, so that the two cannot drift apart
+  const lines = readFileSync(join(ROOT, 'bench/browser/browser.ts'), 'utf8').split('\n');
+  const header = lines.slice(0, lines.findIndex((line) => !line.startsWith('//'))).map((line) => line.replace(/^\/\/ ?/, ''));
+  const from = header.findIndex((line) => line.startsWith('Options:'));
+  console.log(`usage: npm run bench:browser -- [options]   (npm run build first)\n\n${header.slice(from).join('\n')}`);
+  process.exit(0);
+}
 export const json = argv.includes('--json');
 function intOption(name: string, fallback: number, min = 1): number {
   const at = argv.indexOf(name);
