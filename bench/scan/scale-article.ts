@@ -42,7 +42,7 @@ export interface ArticleOptions {
   namePower: number;
 }
 
-export const ARTICLE_OPTIONS: ArticleOptions = { topicShare: 0.08, keywordShare: 0.2, keywords: [10, 40], namePower: 2 };
+export const ARTICLE_OPTIONS: ArticleOptions = { topicShare: 0.08, keywordShare: 0.3, keywords: [15, 50], namePower: 2 };
 
 /** 1250000 → "1,250,000" (toLocaleString is ten times slower). */
 export function withCommas(n: number): string {
@@ -73,13 +73,13 @@ export class ArticleWriter {
     return { people, places, organisations, topic: v.topics[Math.floor(random() * v.topics.length)]!, keywords };
   }
 
-  /** A word: from the topic at topicShare, from the keywords (the first ones most) at keywordShare, else from all English at its frequency. */
+  /** A word: from the topic at topicShare, from the keywords (the first ones most: the article repeats them) at keywordShare, else from all English at its frequency. */
   word(random: () => number, cast: Pick<Cast, 'topic' | 'keywords'>): string {
     const v = this.vocabulary;
     const { topicShare, keywordShare } = this.options;
     const u = random();
     if (u < topicShare) return v.words[cast.topic[Math.floor((u / topicShare) * cast.topic.length)]!]!;
-    if (u < topicShare + keywordShare) return v.words[cast.keywords[Math.floor(cast.keywords.length * ((u - topicShare) / keywordShare) ** 2)]!]!;
+    if (u < topicShare + keywordShare) return v.words[cast.keywords[Math.floor(cast.keywords.length * ((u - topicShare) / keywordShare) ** 1.5)]!]!;
     return v.words[v.common.sample(random())]!;
   }
 

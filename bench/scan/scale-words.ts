@@ -92,7 +92,7 @@ export interface VocabularyOptions {
   sites: number;
 }
 
-export const VOCABULARY_OPTIONS: VocabularyOptions = { frequencyPower: 0.9, topics: 400, topicWords: 150, surnames: 400_000, firstNames: 4_000, places: 120_000, acronyms: 20_000, codes: 20_000, sites: 2_000 };
+export const VOCABULARY_OPTIONS: VocabularyOptions = { frequencyPower: 0.95, topics: 400, topicWords: 150, surnames: 400_000, firstNames: 4_000, places: 120_000, acronyms: 20_000, codes: 20_000, sites: 2_000 };
 
 /** The SUBTLEX-US words written in lower case, with their counts (spoken words cut), most frequent first. */
 export function englishWords(file = SUBTLEX): { words: string[]; counts: number[] } {

@@ -1,4 +1,4 @@
-// `npm run bench:scan-scale -- [--documents N] [--seed S] [--dir D] [--keep] [--as-folder | --jsonl] [--jobs J] [--html-share X]`:
+// `npm run bench:scan-scale -- [--documents N] [--seed S] [--dir D] [--keep] [--as-folder | --jsonl] [--jobs J] [--html-share X] [--write-only]`:
 // issue 48's scale benchmark. Writes N synthetic documents with planted copies of every kind
 // (bench/scan/scale-data.ts), runs the real `scan --json` on them, and scores every kind and the
 // false pairs of each list against the truth (bench/scan/scale-score.ts), beside the issue's
@@ -7,7 +7,8 @@
 // Input: a folder of .txt and .html files (--as-folder, the default while scan reads only folders)
 // or one JSONL file (--jsonl); DEFAULT_FORMAT below is the one line to change when scan reads JSONL.
 // The corpus goes to D (default: a new folder in the system's temporary folder), removed at the end
-// unless --keep; D then holds the corpus, truth.tsv and scan.json.
+// unless --keep; D then holds the corpus, truth.tsv and scan.json. --write-only writes the corpus
+// and says how long it took, with the writer's peak memory (VmHWM), and runs no scan.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,10 +35,11 @@ interface Args {
   format: ScaleFormat;
   jobs: number;
   htmlShare: number;
+  writeOnly: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { documents: 20_000, seed: 1, dir: undefined, keep: false, format: DEFAULT_FORMAT, jobs: 2, htmlShare: SCALE_OPTIONS.htmlShare };
+  const args: Args = { documents: 20_000, seed: 1, dir: undefined, keep: false, format: DEFAULT_FORMAT, jobs: 2, htmlShare: SCALE_OPTIONS.htmlShare, writeOnly: false };
   const integer = (name: string, value: string | undefined, min: number): number => {
     if (value === undefined || !/^\d+$/.test(value.replace(/_/g, '')) || Number(value.replace(/_/g, '')) < min) throw new Error(`${name} needs an integer of at least ${min}: got ${JSON.stringify(value)}`);
     return Number(value.replace(/_/g, ''));
@@ -51,6 +53,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--keep') args.keep = true;
     else if (arg === '--as-folder') args.format = 'folder';
     else if (arg === '--jsonl') args.format = 'jsonl';
+    else if (arg === '--write-only') args.writeOnly = true;
     else if (arg === '--html-share') {
       args.htmlShare = Number(argv[++i]);
       if (!(args.htmlShare >= 0 && args.htmlShare <= 1)) throw new Error(`--html-share needs a number from 0 to 1: got ${argv[i]}`);
@@ -145,6 +148,11 @@ async function main(): Promise<number> {
     console.log(`bench:scan-scale: ${truth.documents.toLocaleString('en-US')} documents (seed ${args.seed}), ${truth.html} of them HTML, ${mib(truth.bytes)} of content${onDisk}, ${truth.copies.length} planted copies`);
     console.log(`written as ${args.format === 'folder' ? 'a folder' : 'JSONL'} in ${writeSeconds.toFixed(1)} s, ${((writeCpu.user + writeCpu.system) / 1e6).toFixed(1)} s of CPU (${Math.round(truth.documents / writeSeconds).toLocaleString('en-US')} documents/s)`);
 
+    if (args.writeOnly) {
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+      console.log(`the writer's peak memory: ${hwm ? `${(Number(hwm) / 1024).toFixed(0)} MiB (VmHWM of this process)` : 'unknown (no /proc)'}`);
+      return 0;
+    }
     const scan = await runScan(corpus, outFile, args.jobs);
     if (scan.status !== 0) {
       console.log(`scan failed (exit ${scan.status}):\n${scan.stderr.slice(-3000)}`);
