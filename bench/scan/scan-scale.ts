@@ -179,7 +179,7 @@ async function main(): Promise<number> {
   } finally {
     if (!args.keep) rmSync(args.dir ? corpus : dir, { recursive: true, force: true });
     if (!args.keep && args.dir) for (const f of [truthFile, outFile]) rmSync(f, { force: true });
-    if (args.keep) console.log(`kept: ${dir} (${args.format === 'folder' ? 'docs/' : 'docs.jsonl'}, truth.tsv, scan.json)`);
+    if (args.keep) console.log(`kept: ${dir} (${args.format === 'folder' ? 'docs/' : 'docs.jsonl'}, truth.tsv${args.writeOnly ? '' : ', scan.json'})`);
   }
 }
 
