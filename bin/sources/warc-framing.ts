@@ -38,6 +38,8 @@ export type Next =
   | { type: 'garbage'; bytes: number; before: number | null }
   /** A record whose headers cannot be read; fatal when the file ends in them, else reading goes on at the next record. */
   | { type: 'problem'; index: number; message: string; fatal: boolean }
+  /** The file ends inside a gzip member, after the block of record `index` (which is whole). */
+  | { type: 'cut'; index: number; message: string }
   | { type: 'end' };
 
 export class WarcFraming {
@@ -74,7 +76,12 @@ export class WarcFraming {
   async next(): Promise<Next> {
     let line = this.firstLine ?? (await this.nonBlankLine());
     this.firstLine = null;
-    if (line === null) return { type: 'end' };
+    if (line === null) {
+      // the last member's end was never read: what came before it is whole, but the file is cut
+      const { inflator, lastValue } = this.reader;
+      if (this.gzipped && lastValue !== null && inflator !== null && !inflator.ended) return { type: 'cut', index: this.index - 1, message: 'the file ends inside its gzip member (cut short)' };
+      return { type: 'end' };
+    }
     if (!isRecordStart(line)) {
       const { found, skipped } = await this.seekRecord(line);
       this.offsetsLost = true;
@@ -153,18 +160,27 @@ export class WarcFraming {
       return { ok: false, fatal: true, message: `the file ends ${declared - block.limit} bytes into its block of ${declared} bytes (cut short)` };
     }
     this.nextOffset = this.reader.getRawOffset() + this.startOffset;
-    const line = await this.nonBlankLine();
-    if (line === null || isRecordStart(line)) {
+    // a block ends with two blank lines: then a record, the file's end, or bytes that are no record
+    // (next() reports them); without the two, something of the record is left or was taken
+    const after: Uint8Array[] = [];
+    let line = await this.reader.readlineRaw(MAX_HEADER_LINE_BYTES);
+    while (line !== null && isBlank(line)) {
+      after.push(line);
+      line = await this.reader.readlineRaw(MAX_HEADER_LINE_BYTES);
+    }
+    if (line === null || isRecordStart(line) || after.length >= 2) {
       this.firstLine = line;
       return { ok: true };
     }
+    after.push(line);
     this.offsetsLost = true;
-    const recovered = this.recoverFromTail(line);
+    const recovered = this.recoverFromTail(Buffer.concat(after));
     if (recovered !== null) return { ok: false, fatal: false, message: `its Content-Length (${declared} bytes) is too long: the next record starts ${recovered} bytes before the end it gives` };
     const { found, skipped } = await this.seekRecord(line);
     this.firstLine = found;
+    const blanks = after.slice(0, -1).reduce((sum, l) => sum + l.length, 0);
     const where = found === null ? 'the file ends' : 'the next record starts';
-    return { ok: false, fatal: false, message: `its Content-Length (${declared} bytes) is too short: ${where} ${skipped} bytes after the end it gives` };
+    return { ok: false, fatal: false, message: `its Content-Length (${declared} bytes) is too short: ${where} ${blanks + skipped} bytes after the end it gives` };
   }
 
   private keep(chunk: Uint8Array): void {

@@ -44,6 +44,10 @@ export async function* readWarc(file: ContainerFile, { startAt, maxDocumentBytes
         else yield note(summary.entries === 0 ? `not a WARC file: no record in its ${bytes} bytes` : `its last ${bytes} bytes are no WARC record`, null, null);
         continue;
       }
+      if (next.type === 'cut') {
+        yield note(next.message, next.index < 0 ? null : next.index, null);
+        break;
+      }
       if (next.type === 'problem') {
         if (next.index >= first) {
           summary.entries++;
