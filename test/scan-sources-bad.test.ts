@@ -113,7 +113,7 @@ describe('a 200 MB record', () => {
     }
     const big = WARCRecord.create({ type: 'response', url: 'https://news.example/big', date: '2024-05-01T12:00:00Z', warcVersion: 'WARC/1.1', httpHeaders: { 'Content-Type': 'text/html' } }, body());
     // warcio's Node serializer holds a large block in a temporary file, not in memory
-    for await (const chunk of new WARCSerializer(big, { gzip })) if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+    for await (const chunk of new WARCSerializer(big, { gzip })) if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
     out.write(await warcRecord(PAGES[1]!, gzip));
     out.end();
     await finished(out);
