@@ -18,8 +18,6 @@ export interface RecordHead {
   index: number;
   /** See Position.offset. */
   offset: number | null;
-  /** Where its first line starts in the (inflated) stream, for notes. */
-  at: number;
   headers: Headers;
   contentLength: number;
 }
@@ -93,8 +91,7 @@ export class WarcFraming {
       return { type: 'garbage', bytes: skipped, before: found === null ? null : this.index };
     }
     this.seeking = false;
-    const at = this.reader.getReadOffset() - line.length;
-    let offset: number | null = this.startOffset + at;
+    let offset: number | null = this.startOffset + this.reader.getReadOffset() - line.length;
     if (this.gzipped) {
       offset = this.offsetsLost || this.nextOffset === this.lastOffset ? null : this.nextOffset;
       this.lastOffset = this.nextOffset;
@@ -114,7 +111,7 @@ export class WarcFraming {
     this.block = new LimitReader(this.reader, contentLength);
     this.tail = [];
     this.tailBytes = 0;
-    return { type: 'record', head: { index, offset, at, headers, contentLength } };
+    return { type: 'record', head: { index, offset, headers, contentLength } };
   }
 
   /** The block's next header block (a response's HTTP headers): its bytes, or why there is none. */
