@@ -65,7 +65,8 @@ export async function* readJsonl(file: ContainerFile, { startAt, maxDocumentByte
     if (ended.ok) summary.complete = true;
     else {
       const cut = ended.pending > 0 ? `; line ${ended.index + 1} is cut after ${ended.pending} bytes and left out` : '';
-      yield note(`reading stopped after line ${ended.index}: ${reasonOf(ended.error)}${cut}`, null, null);
+      const place = ended.index === 0 ? 'at its start' : `after line ${ended.index}`;
+      yield note(`reading stopped ${place}: ${reasonOf(ended.error)}${cut}`, null, null);
     }
   } catch (error) {
     yield note(`reading stopped: ${reasonOf(error)}`, null, null);
