@@ -30,42 +30,70 @@ export interface ReadOptions {
   mainThread?: 'all' | 'until-ready' | 'none';
 }
 
-/** Reads `files` on `jobs` threads, calling onResult in the files' order; how many files each thread read (the main thread's first). */
-export async function readFiles(files: readonly Listed[], method: string, jobs: number, onResult: OnResult, { copies = [], mainThread = mostlyText(files) ? 'all' : 'until-ready' }: ReadOptions = {}): Promise<number[]> {
+/**
+ * Reads `files` on `jobs` threads, calling onResult in the files' order; how many files each thread
+ * read (the main thread's first). `files` may be a stream (a container's documents, read as they
+ * are needed): at most the read-ahead window of it is pulled ahead of the first one not yet handed on.
+ */
+export async function readFiles(files: readonly Listed[] | AsyncIterable<Listed>, method: string, jobs: number, onResult: OnResult, { copies = [], mainThread }: ReadOptions = {}): Promise<number[]> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be a positive integer: got ${jobs}`);
-  if (jobs === 1 || files.length < 2) {
-    for (let i = 0; i < files.length; i++) onResult(i, files[i]!, await readDocument(files[i]!, method, copies));
-    return [files.length];
+  const known = isList(files) ? files : null;
+  if (jobs === 1 || (known !== null && known.length < 2)) {
+    let count = 0;
+    for await (const file of files) onResult(count++, file, await readDocument(file, method, copies));
+    return [count];
   }
+  // a stream's kinds are not known ahead: the main thread pulls it, and the workers read
+  mainThread ??= known !== null && mostlyText(known) ? 'all' : 'until-ready';
   const counts = [0];
-  const workerCount = mainThread === 'all' ? Math.min(jobs - 1, files.length - 1) : Math.min(jobs, files.length);
+  const workerCount = known === null ? (mainThread === 'all' ? jobs - 1 : jobs) : mainThread === 'all' ? Math.min(jobs - 1, known.length - 1) : Math.min(jobs, known.length);
   const workers: Worker[] = [];
+  const source: AsyncIterator<Listed> | Iterator<Listed> = known !== null ? known[Symbol.iterator]() : (files as AsyncIterable<Listed>)[Symbol.asyncIterator]();
   try {
     await new Promise<void>((resolve, reject) => {
       const waiting = new Map<number, ReadResult>();
+      /** Files pulled from the source and not yet handed on, by index; and those not yet given to a thread. */
+      const pulled = new Map<number, Listed>();
+      const queue: number[] = [];
       // a worker takes files once it has loaded its modules; the main thread reads from the start
       const inFlight = new Map<Worker, number>();
       const window = WINDOW_PER_JOB * (workerCount + 1);
       let wake: (() => void) | undefined;
-      let next = 0;
+      let pulledCount = 0;
+      let exhausted = false;
+      let pulling = false;
       let handed = 0;
       let failed = false;
+      let finished = false;
+      const wakeMain = (): void => {
+        wake?.();
+        wake = undefined;
+      };
+      const finishIfDone = (): void => {
+        if (exhausted && handed === pulledCount && !finished) {
+          finished = true;
+          resolve();
+        }
+      };
       const handOn = (): void => {
         while (waiting.has(handed)) {
           const ready = waiting.get(handed)!;
           waiting.delete(handed);
-          onResult(handed, files[handed]!, ready);
+          const file = pulled.get(handed)!;
+          pulled.delete(handed);
+          onResult(handed, file, ready);
           handed++;
         }
-        if (handed === files.length) resolve();
+        finishIfDone();
+        pull();
       };
       const dispatch = (): void => {
         for (const [worker, count] of inFlight) {
           let n = count;
-          while (next < files.length && next < handed + window && n < IN_FLIGHT_PER_WORKER) {
-            const task: Task = { index: next, file: files[next]!, method, copies: [...copies] };
+          while (queue.length > 0 && n < IN_FLIGHT_PER_WORKER) {
+            const index = queue.shift()!;
+            const task: Task = { index, file: pulled.get(index)!, method, copies: [...copies] };
             worker.postMessage(task);
-            next++;
             n++;
           }
           inFlight.set(worker, n);
@@ -73,19 +101,40 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
       };
       const fail = (error: unknown): void => {
         failed = true;
+        wakeMain();
         reject(error);
+      };
+      // pulls files from the source while the window has room, one pull at a time
+      const pull = (): void => {
+        if (pulling || exhausted || failed) return;
+        pulling = true;
+        void (async () => {
+          while (!exhausted && !failed && pulledCount < handed + window) {
+            const next = await source.next();
+            if (next.done) exhausted = true;
+            else {
+              pulled.set(pulledCount, next.value);
+              queue.push(pulledCount++);
+            }
+            dispatch();
+            wakeMain();
+          }
+          pulling = false;
+          finishIfDone();
+        })().catch(fail);
       };
       // the main thread's share: one file at a time, yielding between files so that the workers'
       // messages are heard and answered with more files
       const readHere = async (): Promise<void> => {
-        while (mainThread !== 'none' && !failed && next < files.length && (mainThread === 'all' || inFlight.size === 0)) {
-          if (next >= handed + window) {
-            // the window is full of files the workers hold: wait until one answers
+        while (mainThread !== 'none' && !failed && !finished && (mainThread === 'all' || inFlight.size === 0)) {
+          if (queue.length === 0) {
+            if (exhausted) break;
+            // the window is full of files the workers hold, or the source has none ready: wait
             await new Promise<void>((r) => (wake = r));
             continue;
           }
-          const index = next++;
-          waiting.set(index, await readDocument(files[index]!, method, copies));
+          const index = queue.shift()!;
+          waiting.set(index, await readDocument(pulled.get(index)!, method, copies));
           counts[0]!++;
           handOn();
           await new Promise<void>((r) => setImmediate(r));
@@ -101,22 +150,21 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
               waiting.set(message.index, message.result);
               handOn();
             }
-            if (handed < files.length) dispatch();
-            wake?.();
-            wake = undefined;
+            if (!finished) dispatch();
+            wakeMain();
           } catch (error) {
             fail(error);
           }
         });
         worker.on('error', fail);
         worker.on('exit', (code) => {
-          if (handed < files.length) fail(new Error(`a worker thread stopped (exit code ${code}) before the scan was done`));
+          if (!finished) fail(new Error(`a worker thread stopped (exit code ${code}) before the scan was done`));
         });
       };
       // the workers start once their script is bundled; the main thread reads meanwhile
       workerScript()
         .then((script) => {
-          for (let i = 0; i < workerCount && !failed && handed < files.length; i++) {
+          for (let i = 0; i < workerCount && !failed && !finished; i++) {
             const worker = new Worker(script, { eval: true });
             workers.push(worker);
             counts.push(0);
@@ -124,12 +172,17 @@ export async function readFiles(files: readonly Listed[], method: string, jobs: 
           }
         })
         .catch(fail);
+      pull();
       readHere().catch(fail);
     });
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
   return counts;
+}
+
+function isList(files: readonly Listed[] | AsyncIterable<Listed>): files is readonly Listed[] {
+  return Array.isArray(files);
 }
 
 /** Whether more than half of the files are text files (not HTML). */

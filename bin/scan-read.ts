@@ -6,12 +6,17 @@ import { type DetectorCode, fingerprintFor } from '../lib/scan/detector';
 import { COPY_DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { siteOfHtml } from '../lib/scan/reuse';
 
-/** A file to read: where it is and how the report names it. */
+/** A file to read, or a document already read from a container: where it is and how the report names it. */
 export interface Listed {
-  /** Relative to the scanned folder, with `/`. */
+  /** Relative to the scanned folder, with `/` (a container's document: its name, bin/scan-sources.ts). */
   path: string;
+  /** The file (a container's document: its container). */
   absolute: string;
   kind: ScanKind;
+  /** A container's document's content, decoded: read in place of the file. */
+  content?: string;
+  /** The page's own address, when its container says it. */
+  url?: string;
 }
 
 /** A file read and fingerprinted, or why it could not be read. */
@@ -28,7 +33,8 @@ export async function readDocument(file: Listed, method: string, copies: readonl
   if (!read.ok) return read;
   const { content } = read;
   let text: string | null = null;
-  const fingerprinted = fingerprintFor(detectorNamed(method), { path: file.path, kind: file.kind, content }, await parserFor(file), {}, (t) => (text = t));
+  const input = { path: file.path, kind: file.kind, content, ...(file.url === undefined ? {} : { url: file.url }) };
+  const fingerprinted = fingerprintFor(detectorNamed(method), input, await parserFor(file), {}, (t) => (text = t));
   const site = file.kind === 'html' && copies.length > 0 ? siteOfHtml(content) : null;
   const codes: Record<string, unknown> = {};
   for (const detector of COPY_DETECTORS) if (copies.includes(detector.name)) codes[detector.name] = text === null ? null : detector.code(text, site);
@@ -46,6 +52,7 @@ export async function readArticleText(file: Listed): Promise<{ ok: true; text: s
 
 /** A file's bytes decoded (see decode), or why it could not be read. */
 async function readContent(file: Listed): Promise<{ ok: true; content: string } | { ok: false; reason: string }> {
+  if (file.content !== undefined) return { ok: true, content: file.content };
   try {
     // read at once: a file is read on the thread that fingerprints it next, and fs/promises's
     // readFile takes four trips through the thread pool for each (open, stat, read, close)

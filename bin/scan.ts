@@ -1,21 +1,22 @@
-// `npm run scan -- [DIR] [--method M] [--threshold T] [--jobs N] [--json | --ndjson] [--explain]`:
-// finds near-duplicate pages among the .html, .htm and .txt files under DIR (default: the repo's
-// samples/ folder), by one of the detectors of lib/scan/registry.ts (simhash by default), and the
-// pages that share passages.
+// `npm run scan -- [PATH...] [--method M] [--threshold T] [--jobs N] [--json | --ndjson] [--explain]`:
+// finds near-duplicate pages among the documents of the folders and files given (default: the
+// repo's samples/ folder): .html, .htm and .txt files, WARC and WET records, JSONL lines
+// (bin/scan-sources.ts), by one of the detectors of lib/scan/registry.ts (simhash by default), and
+// the pages that share passages.
 import { availableParallelism } from 'node:os';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FingerprintedDocument, MAX_K } from '../lib/scan/scan';
 import { type Detector, type DetectorCode, type DetectorReport, buildDetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
 import { COPY_DETECTORS, DEFAULT_DETECTOR, DETECTORS, detectorNamed } from '../lib/scan/registry';
 import type { CopyDocument, CopyPair } from '../lib/scan/detector';
 import { readFiles } from './scan-jobs';
-import { type Listed, kindOf, reasonOf } from './scan-read';
+import { InputError, listInputs } from './scan-sources';
+import { INPUTS_HELP, listedOf } from './scan-inputs';
 import { runCompare } from './scan-compare';
 import { type OriginalOf, type ScanCluster, originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -23,11 +24,11 @@ const METHOD_HELP = DETECTORS.map((d) =>
 ).join('\n');
 const HELP = `${USAGE_LINE}
 
-Finds near-duplicate pages among the .html, .htm and .txt files under DIR (recursively).
+Finds near-duplicate pages among the documents of the folders and files given.
 Each page's article text is fingerprinted; two documents close enough by the chosen method are
 reported as a pair, and pairs are joined into clusters.
 
-  DIR             folder to scan (default: the repo's samples/ folder)
+${INPUTS_HELP}
   --method M      how pages are compared (default ${DEFAULT_DETECTOR.name}):
 ${METHOD_HELP}
   --threshold T   the method's cut-off (see above)
@@ -57,7 +58,8 @@ const SAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'samp
 class UsageError extends Error {}
 
 interface Args {
-  dir: string;
+  /** The folders and files to read (default: samples/). */
+  inputs: string[];
   method: Detector;
   /** The method's cut-off; undefined for its default. */
   threshold: number | undefined;
@@ -70,8 +72,8 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dir: SAMPLES_DIR, method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false };
-  let dir: string | undefined;
+  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false };
+  const inputs: string[] = [];
   let k: string | undefined;
   let threshold: string | undefined;
   let onlyPositionals = false;
@@ -85,8 +87,7 @@ function parseArgs(argv: readonly string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (onlyPositionals || !arg.startsWith('-') || arg === '-') {
-      if (dir !== undefined) throw new UsageError(`one folder only: got ${JSON.stringify(dir)} and ${JSON.stringify(arg)}`);
-      dir = arg;
+      inputs.push(arg);
     } else if (arg === '--') onlyPositionals = true;
     else if (arg === '--json') args.json = true;
     else if (arg === '--ndjson') args.ndjson = true;
@@ -110,7 +111,7 @@ function parseArgs(argv: readonly string[]): Args {
       args.jobs = Number(value);
     } else throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
   }
-  if (dir !== undefined) args.dir = dir;
+  if (inputs.length > 0) args.inputs = inputs;
   if (args.json && args.ndjson) throw new UsageError('--json and --ndjson: choose one');
   if (k !== undefined) {
     if (args.method.name !== 'simhash') throw new UsageError(`--k is simhash's threshold: with --method ${args.method.name} use --threshold`);
@@ -126,66 +127,6 @@ function parseArgs(argv: readonly string[]): Args {
     }
   }
   return args;
-}
-
-interface Listing {
-  files: Listed[];
-  problems: { path: string; reason: string }[];
-}
-
-/** Every .html/.htm/.txt file under root, sorted by relative path; symlinked folders are followed once. */
-async function listFiles(root: string): Promise<Listing> {
-  const files: Listed[] = [];
-  const problems: Listing['problems'] = [];
-  const seenDirs = new Set<string>();
-  const toRelative = (absolute: string): string => relative(root, absolute).split(sep).join('/');
-
-  const walk = async (dir: string): Promise<void> => {
-    let real: string;
-    try {
-      real = await realpath(dir);
-    } catch (error) {
-      problems.push({ path: toRelative(dir), reason: reasonOf(error) });
-      return;
-    }
-    if (seenDirs.has(real)) return;
-    seenDirs.add(real);
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      problems.push({ path: toRelative(dir) || '.', reason: reasonOf(error) });
-      return;
-    }
-    for (const entry of entries) {
-      const absolute = join(dir, entry.name);
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        try {
-          const target = await stat(absolute);
-          isDir = target.isDirectory();
-          isFile = target.isFile();
-        } catch (error) {
-          // A broken link with a scanned name is a file we were meant to read.
-          const code = (error as NodeJS.ErrnoException).code;
-          const reason = code === 'ENOENT' ? 'broken symbolic link (its target does not exist)' : reasonOf(error);
-          if (kindOf(entry.name)) problems.push({ path: toRelative(absolute), reason });
-          continue;
-        }
-      }
-      if (isDir) await walk(absolute);
-      else if (isFile) {
-        const kind = kindOf(entry.name);
-        if (kind) files.push({ path: toRelative(absolute), absolute, kind });
-      }
-    }
-  };
-  await walk(root);
-  const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  files.sort(byPath);
-  problems.sort(byPath);
-  return { files, problems };
 }
 
 // ---------- Output ----------
@@ -292,25 +233,21 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
 
-  const root = resolve(args.dir);
+  const timings = new Timings();
+  let listing;
   try {
-    if (!(await stat(root)).isDirectory()) {
-      process.stderr.write(`scan: not a directory: ${args.dir}\n`);
-      return 2;
-    }
+    listing = await listInputs(args.inputs);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a directory' : `cannot open folder (${reasonOf(error)})`;
-    process.stderr.write(`scan: ${problem}: ${args.dir}\n`);
+    if (!(error instanceof InputError)) throw error;
+    process.stderr.write(`scan: ${error.message}\n`);
     return 2;
   }
-
-  const timings = new Timings();
-  const { files, problems } = await listFiles(root);
   timings.lap('list the files');
-  for (const p of problems) process.stderr.write(`${p.path}: ${p.reason}\n`);
+  for (const p of listing.problems) process.stderr.write(`${p.path}: ${p.reason}\n`);
+  // a folder of pages: a list, as always; with containers, a stream of their documents
+  const { files, count } = listedOf(listing.files, (line) => process.stderr.write(`${line}\n`));
 
-  const bar = process.stderr.isTTY && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
+  const bar = process.stderr.isTTY && Array.isArray(files) && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
   const fingerprinted: FingerprintedDocument[] = [];
   const codes: (DetectorCode | null)[] = [];
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
@@ -344,7 +281,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }, { copies: copyDetectors.map((d) => d.name) });
   bar?.clear();
   const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
-  timings.lap(`read and fingerprint ${plural(files.length, 'file')} (${plural(Math.min(args.jobs, Math.max(1, files.length)), 'job')}${threads})`);
+  timings.lap(`read and fingerprint ${plural(count(), Array.isArray(files) ? 'file' : 'document')} (${plural(Math.min(args.jobs, Math.max(1, count())), 'job')}${threads})`);
 
   const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
   timings.lap(`${args.method.name} pairs`);

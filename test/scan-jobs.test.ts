@@ -1,6 +1,7 @@
 // bin/scan-jobs.ts: files read on the main thread and on worker threads are handed on in the files'
 // order, with the same results as on one thread, also when the read-ahead window fills (more files
-// than 32 a job) and when some files cannot be read.
+// than 32 a job) and when some files cannot be read; a stream of documents (a container's, their
+// content in hand) the same, pulled no further ahead than the window.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,46 @@ describe('readFiles', () => {
         expect(many.readBy).toHaveLength(jobs + 1);
       }
     }
+  }, 60_000);
+
+  it('reads a stream of documents with their content as the files they came from, pulling at most the window ahead', async () => {
+    const { readFileSync } = await import('node:fs');
+    const one = await readAll(1);
+    for (const jobs of [1, 2, 3]) {
+      let pulled = 0;
+      let handed = 0;
+      let furthest = 0;
+      async function* documents(): AsyncGenerator<Listed> {
+        for (const file of FILES) {
+          pulled++;
+          furthest = Math.max(furthest, pulled - handed);
+          let content: string;
+          try {
+            content = readFileSync(file.absolute, 'utf8');
+          } catch {
+            yield file; // unreadable: left to readDocument, which says why
+            continue;
+          }
+          yield { path: file.path, absolute: join(dir, 'container.jsonl'), kind: 'text', content };
+        }
+      }
+      const results: ReadResult[] = [];
+      const readBy = await readFiles(documents(), 'simhash', jobs, (index, file, result) => {
+        expect(index).toBe(handed);
+        expect(file.path).toBe(FILES[index]!.path);
+        handed++;
+        results.push(result);
+      }, { copies: ['passages', 'rewrites'] });
+      expect(results).toEqual(one.results);
+      expect(readBy.reduce((a, b) => a + b)).toBe(150);
+      // the window: 32 a thread (one job: one at a time)
+      expect(furthest).toBeLessThanOrEqual(jobs === 1 ? 1 : 32 * (jobs + 1) + 1);
+      if (jobs > 1) expect(furthest).toBeGreaterThan(1);
+    }
+    const none = await readFiles((async function* () {})(), 'simhash', 2, () => {
+      throw new Error('no document');
+    });
+    expect(none.reduce((a, b) => a + b, 0)).toBe(0);
   }, 60_000);
 
   it('rejects a job count that is not a positive integer', async () => {
