@@ -6,14 +6,14 @@ import { availableParallelism } from 'node:os';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FingerprintedDocument, MAX_K } from '../lib/scan/scan';
-import { type Detector, type DetectorCode, type DetectorReport, buildDetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
+import { MAX_K } from '../lib/scan/scan';
+import { type Detector, type DetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
 import { COPY_DETECTORS, DEFAULT_DETECTOR, DETECTORS, detectorNamed } from '../lib/scan/registry';
-import type { CopyDocument, CopyPair } from '../lib/scan/detector';
 import { readFiles } from './scan-jobs';
 import { type Listed, kindOf, reasonOf } from './scan-read';
 import { runCompare } from './scan-compare';
-import { type OriginalOf, type ScanCluster, originalWords, withOriginals } from '../lib/scan/original';
+import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
+import { originalWords, withOriginals } from '../lib/scan/original';
 
 const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
 
@@ -311,31 +311,16 @@ async function main(argv: readonly string[]): Promise<number> {
   for (const p of problems) process.stderr.write(`${p.path}: ${p.reason}\n`);
 
   const bar = process.stderr.isTTY && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
-  const fingerprinted: FingerprintedDocument[] = [];
-  const codes: (DetectorCode | null)[] = [];
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
-  const copyDocuments: CopyDocument[][] = copyDetectors.map(() => []);
+  const scan = new MemoryScan(args.method, threshold, copyDetectors, args.ndjson);
   const writeLine = (value: unknown): void => {
     process.stdout.write(JSON.stringify(value) + '\n');
   };
   if (args.ndjson) writeLine({ method: args.method.name, threshold });
   const readBy = await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
     if (result.ok) {
-      const { document } = result.fingerprinted;
-      copyDetectors.forEach((d, i) => {
-        const code = result.copies[d.name] ?? null;
-        copyDocuments[i]!.push({ path: document.path, code });
-        const note = document.simhash === null ? undefined : d.noteOf?.(code);
-        if (note !== undefined && d.noteKey !== undefined) Object.assign(document, { [d.noteKey]: note });
-      });
-      if (args.ndjson) {
-        writeLine({ document });
-        // Streamed: keep only what pairing needs, not the title.
-        // kept to the end: what the originals need, not the title
-        const { path, simhash, words, url, address, published, source, sourceBy } = document;
-        fingerprinted.push({ document: { path, title: '', simhash, words, url, address, published, source, sourceBy }, fingerprints: result.fingerprinted.fingerprints });
-      } else fingerprinted.push(result.fingerprinted);
-      codes.push(result.code);
+      const document = scan.add(result);
+      if (args.ndjson) writeLine({ document });
     } else {
       bar?.clear();
       process.stderr.write(`${file.path}: ${result.reason}\n`);
@@ -346,42 +331,30 @@ async function main(argv: readonly string[]): Promise<number> {
   const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
   timings.lap(`read and fingerprint ${plural(files.length, 'file')} (${plural(Math.min(args.jobs, Math.max(1, files.length)), 'job')}${threads})`);
 
-  const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
-  timings.lap(`${args.method.name} pairs`);
-  // each pair's and cluster's original, by what the pages say (lib/scan/original.ts)
-  const originals = withOriginals(report.documents);
+  const result = await scan.result((step) => timings.lap(step));
   if (args.ndjson) {
-    for (const pair of report.pairs) writeLine({ pair: originals.pair(pair) });
-    for (const cluster of report.clusters) writeLine({ cluster: originals.cluster(cluster) });
-  }
-  // each copy detector's list, without the pairs listed before it (near-duplicates by any method first)
-  const reported = new Set<string>();
-  const markReported = (pairs: readonly { a: string; b: string }[]): void => {
-    for (const { a, b } of pairs) reported.add(`${a}\n${b}`).add(`${b}\n${a}`);
-  };
-  markReported(report.pairs);
-  const lists: [string, CopyPair[]][] = [];
-  for (const [i, detector] of copyDetectors.entries()) {
-    const pairs = (await detector.find(copyDocuments[i]!, (a, b) => reported.has(`${a}\n${b}`))).map(originals.pair);
-    timings.lap(`${detector.name} pairs`);
-    markReported(pairs);
-    lists.push([detector.key, pairs]);
-    if (args.ndjson) for (const pair of pairs) writeLine({ [detector.entry]: pair });
-  }
-  if (args.ndjson) return timings.done(args.timings);
-  if (args.json) {
-    const clusters: ScanCluster[] = report.clusters.map(originals.cluster);
-    const pairs: OriginalOf[] = report.pairs.map(originals.pair);
-    process.stdout.write(JSON.stringify({ ...report, pairs, clusters, ...Object.fromEntries(lists) }, null, 2) + '\n');
-  } else {
-    const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));
-    // The copy detectors' sections go before the summary line, which stays last.
-    const tables = formatReport(report, args.method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100, originals);
-    const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
-    const sections = copyDetectors.map((d, i) => d.section(lists[i]![1], (path) => numbers.get(path) ?? '') + '\n').join('');
-    process.stdout.write(tables.slice(0, summaryAt) + sections + tables.slice(summaryAt));
-  }
+    for (const pair of result.pairs) writeLine({ pair });
+    for (const cluster of result.clusters) writeLine({ cluster });
+    for (const [key, pairs] of result.lists) {
+      const entry = copyDetectors.find((d) => d.key === key)!.entry;
+      for (const pair of pairs) writeLine({ [entry]: pair });
+    }
+  } else printResult(result, args.method, threshold, args.json);
   return timings.done(args.timings);
+}
+
+/** Prints the report: `--json`'s object, or the tables with each copy detector's section before the summary line. */
+function printResult(result: ScanResult, method: Detector, threshold: number, json: boolean): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(scanJson(result), null, 2) + '\n');
+    return;
+  }
+  const report: DetectorReport = { ...result.head, documents: result.documents, pairs: result.pairs, clusters: result.clusters.map((c) => c.members) };
+  const numbers = new Map(result.documents.map((d, i) => [d.path, `#${i + 1}`]));
+  const tables = formatReport(report, method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100, withOriginals(result.documents));
+  const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
+  const sections = result.lists.map(([key, pairs]) => COPY_DETECTORS.find((d) => d.key === key)!.section(pairs, (path) => numbers.get(path) ?? '') + '\n').join('');
+  process.stdout.write(tables.slice(0, summaryAt) + sections + tables.slice(summaryAt));
 }
 
 /** Wall-clock time of each step, for --timings. */
