@@ -3,14 +3,15 @@
 // samples/ folder), by one of the detectors of lib/scan/registry.ts (simhash by default), and the
 // pages that share passages.
 import { availableParallelism } from 'node:os';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_K } from '../lib/scan/scan';
 import { type Detector, type DetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
 import { COPY_DETECTORS, DEFAULT_DETECTOR, DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { readFiles } from './scan-jobs';
-import { type Listed, kindOf, reasonOf } from './scan-read';
+import { listFiles } from './scan-files';
+import { reasonOf } from './scan-read';
 import { runCompare } from './scan-compare';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
 import { originalWords, withOriginals } from '../lib/scan/original';
@@ -126,66 +127,6 @@ function parseArgs(argv: readonly string[]): Args {
     }
   }
   return args;
-}
-
-interface Listing {
-  files: Listed[];
-  problems: { path: string; reason: string }[];
-}
-
-/** Every .html/.htm/.txt file under root, sorted by relative path; symlinked folders are followed once. */
-async function listFiles(root: string): Promise<Listing> {
-  const files: Listed[] = [];
-  const problems: Listing['problems'] = [];
-  const seenDirs = new Set<string>();
-  const toRelative = (absolute: string): string => relative(root, absolute).split(sep).join('/');
-
-  const walk = async (dir: string): Promise<void> => {
-    let real: string;
-    try {
-      real = await realpath(dir);
-    } catch (error) {
-      problems.push({ path: toRelative(dir), reason: reasonOf(error) });
-      return;
-    }
-    if (seenDirs.has(real)) return;
-    seenDirs.add(real);
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      problems.push({ path: toRelative(dir) || '.', reason: reasonOf(error) });
-      return;
-    }
-    for (const entry of entries) {
-      const absolute = join(dir, entry.name);
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        try {
-          const target = await stat(absolute);
-          isDir = target.isDirectory();
-          isFile = target.isFile();
-        } catch (error) {
-          // A broken link with a scanned name is a file we were meant to read.
-          const code = (error as NodeJS.ErrnoException).code;
-          const reason = code === 'ENOENT' ? 'broken symbolic link (its target does not exist)' : reasonOf(error);
-          if (kindOf(entry.name)) problems.push({ path: toRelative(absolute), reason });
-          continue;
-        }
-      }
-      if (isDir) await walk(absolute);
-      else if (isFile) {
-        const kind = kindOf(entry.name);
-        if (kind) files.push({ path: toRelative(absolute), absolute, kind });
-      }
-    }
-  };
-  await walk(root);
-  const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  files.sort(byPath);
-  problems.sort(byPath);
-  return { files, problems };
 }
 
 // ---------- Output ----------
