@@ -14,9 +14,11 @@ import { listFiles } from './scan-files';
 import { reasonOf } from './scan-read';
 import { runCompare } from './scan-compare';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
+import { OnDiskScan } from './scan-db/scan-on-disk';
+import { type WrittenList, resultLists, writeOutputs } from './scan-db/outputs';
 import { originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [DIR] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--out DIR], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -46,6 +48,14 @@ ${METHOD_HELP}
                   cluster and one per rewrite: for folders too big to hold as one JSON value
                   (without reuse, which needs every document's passage fingerprints with a hash
                   of each word)
+  --on-disk       keep the fingerprints in a DuckDB database in a temporary folder rather than in
+                  memory, and find the pairs by joins in SQL that spill to disk past the memory
+                  limit: the same output, in bounded memory, for folders too big to hold
+                  (docs/scan-schema.md)
+  --memory-limit SIZE
+                  with --on-disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
+  --out DIR       write the pairs, reuse, rewrites and clusters into DIR, each as NAME.ndjson (one
+                  entry a line, the fields of --json) and NAME.parquet, and print one summary line
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
   --timings       say on stderr where the time went: listing, reading and fingerprinting, each
                   list's pairs, the output
@@ -68,10 +78,13 @@ interface Args {
   explain: boolean;
   help: boolean;
   timings: boolean;
+  onDisk: boolean;
+  memoryLimit: string | undefined;
+  out: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dir: SAMPLES_DIR, method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false };
+  const args: Args = { dir: SAMPLES_DIR, method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined };
   let dir: string | undefined;
   let k: string | undefined;
   let threshold: string | undefined;
@@ -93,6 +106,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--ndjson') args.ndjson = true;
     else if (arg === '--explain') args.explain = true;
     else if (arg === '--timings') args.timings = true;
+    else if (arg === '--on-disk') args.onDisk = true;
+    else if (is(arg, '--memory-limit')) [args.memoryLimit, i] = valueOf('--memory-limit', arg, i);
+    else if (is(arg, '--out')) [args.out, i] = valueOf('--out', arg, i);
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '-k' || is(arg, '--k')) [k, i] = valueOf('--k', arg, i);
     else if (is(arg, '--threshold')) [threshold, i] = valueOf('--threshold', arg, i);
@@ -113,6 +129,9 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (dir !== undefined) args.dir = dir;
   if (args.json && args.ndjson) throw new UsageError('--json and --ndjson: choose one');
+  if (args.out !== undefined && (args.json || args.ndjson)) throw new UsageError('--out writes the lists as files: without --json or --ndjson');
+  if (args.onDisk && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
+  if (args.memoryLimit !== undefined && !args.onDisk) throw new UsageError('--memory-limit is the limit of --on-disk');
   if (k !== undefined) {
     if (args.method.name !== 'simhash') throw new UsageError(`--k is simhash's threshold: with --method ${args.method.name} use --threshold`);
     if (threshold !== undefined) throw new UsageError('--k and --threshold: give one');
@@ -253,35 +272,64 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const bar = process.stderr.isTTY && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
-  const scan = new MemoryScan(args.method, threshold, copyDetectors, args.ndjson);
-  const writeLine = (value: unknown): void => {
-    process.stdout.write(JSON.stringify(value) + '\n');
-  };
-  if (args.ndjson) writeLine({ method: args.method.name, threshold });
-  const readBy = await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
-    if (result.ok) {
-      const document = scan.add(result);
-      if (args.ndjson) writeLine({ document });
-    } else {
-      bar?.clear();
-      process.stderr.write(`${file.path}: ${result.reason}\n`);
-    }
-    bar?.update(index + 1, file.path);
-  }, { copies: copyDetectors.map((d) => d.name) });
-  bar?.clear();
-  const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
-  timings.lap(`read and fingerprint ${plural(files.length, 'file')} (${plural(Math.min(args.jobs, Math.max(1, files.length)), 'job')}${threads})`);
+  const scan = args.onDisk
+    ? await OnDiskScan.open({ method: args.method, threshold, ...(args.memoryLimit === undefined ? {} : { memoryLimit: args.memoryLimit }) })
+    : new MemoryScan(args.method, threshold, copyDetectors, args.ndjson);
+  try {
+    const writeLine = (value: unknown): void => {
+      process.stdout.write(JSON.stringify(value) + '\n');
+    };
+    if (args.ndjson) writeLine({ method: args.method.name, threshold });
+    const readBy = await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
+      if (result.ok) {
+        const document = scan.add({ ...result, kind: file.kind });
+        if (args.ndjson) writeLine({ document });
+      } else {
+        bar?.clear();
+        process.stderr.write(`${file.path}: ${result.reason}\n`);
+      }
+      bar?.update(index + 1, file.path);
+    }, { copies: scan instanceof OnDiskScan ? OnDiskScan.copies : copyDetectors.map((d) => d.name) });
+    bar?.clear();
+    const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
+    timings.lap(`read and fingerprint ${plural(files.length, 'file')} (${plural(Math.min(args.jobs, Math.max(1, files.length)), 'job')}${threads})`);
 
-  const result = await scan.result((step) => timings.lap(step));
-  if (args.ndjson) {
-    for (const pair of result.pairs) writeLine({ pair });
-    for (const cluster of result.clusters) writeLine({ cluster });
-    for (const [key, pairs] of result.lists) {
-      const entry = copyDetectors.find((d) => d.key === key)!.entry;
-      for (const pair of pairs) writeLine({ [entry]: pair });
+    const lap = (step: string): void => timings.lap(step);
+    if (scan instanceof OnDiskScan) await scan.join(lap);
+    if (args.out !== undefined) {
+      process.stdout.write(await writeOut(scan, args.out, args.method, threshold, lap));
+      return timings.done(args.timings);
     }
-  } else printResult(result, args.method, threshold, args.json);
-  return timings.done(args.timings);
+    const result = scan instanceof OnDiskScan ? await scan.result() : await scan.result(lap);
+    if (args.ndjson) {
+      for (const pair of result.pairs) writeLine({ pair });
+      for (const cluster of result.clusters) writeLine({ cluster });
+      for (const [key, pairs] of result.lists) {
+        const entry = copyDetectors.find((d) => d.key === key)!.entry;
+        for (const pair of pairs) writeLine({ [entry]: pair });
+      }
+    } else printResult(result, args.method, threshold, args.json);
+    return timings.done(args.timings);
+  } finally {
+    if (scan instanceof OnDiskScan) scan.close();
+  }
+}
+
+/** --out: writes each list's files into `dir`; the summary line. */
+async function writeOut(scan: MemoryScan | OnDiskScan, dir: string, method: Detector, threshold: number, lap: (step: string) => void): Promise<string> {
+  let documents: number;
+  let written: WrittenList[];
+  if (scan instanceof OnDiskScan) {
+    written = await scan.writeOutputs(dir);
+    documents = scan.documents;
+  } else {
+    const result = await scan.result(lap);
+    written = await writeOutputs(dir, method.measure, resultLists(result));
+    documents = result.documents.length;
+  }
+  lap('write the lists');
+  const count = (name: string): number => written.find((w) => w.name === name)!.entries;
+  return `${plural(documents, 'document')}, ${plural(count('pairs'), 'pair')} ${method.cutOff(threshold)}, ${plural(count('clusters'), 'cluster')}, ${plural(count('reuse'), 'pair')} sharing passages, ${plural(count('rewrites'), 'rewrite')}: ${written.map((w) => w.name).join(', ')} in ${dir} (.ndjson and .parquet)\n`;
 }
 
 /** Prints the report: `--json`'s object, or the tables with each copy detector's section before the summary line. */

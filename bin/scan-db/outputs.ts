@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { ScanResult } from '../scan-lists';
 import { MEASURE_TYPES } from './schema';
 
 export type OutputName = 'pairs' | 'reuse' | 'rewrites' | 'clusters';
@@ -33,6 +34,17 @@ export interface WrittenList {
   entries: number;
   ndjson: string;
   parquet: string;
+}
+
+/** The lists of a scan held in memory, as writeOutputs takes them. */
+export function resultLists(result: ScanResult): OutputList[] {
+  const lists = Object.fromEntries(result.lists);
+  return [
+    { name: 'pairs', entries: result.pairs },
+    { name: 'reuse', entries: lists.reuse ?? [] },
+    { name: 'rewrites', entries: lists.rewrites ?? [] },
+    { name: 'clusters', entries: result.clusters },
+  ];
 }
 
 const quoted = (text: string): string => `'${text.replace(/'/g, "''")}'`;
