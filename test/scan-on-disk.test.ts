@@ -2,6 +2,7 @@
 // same documents, pairs, clusters, reuse and rewrites, field for field and in the same order, for
 // every method, on samples/, on a seeded folder with copies of every kind planted
 // (support/scan-corpus.ts), and on Readability's test pages where the shared corpus has them.
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,4 +86,46 @@ describe.each(FOLDERS)('on disk and in memory: %s', (label, dir, least) => {
     expect(lists.reuse!.length).toBeGreaterThanOrEqual(least.reuse);
     expect(lists.rewrites!.length).toBeGreaterThanOrEqual(least.rewrites);
   }, 300_000);
+});
+
+describe('on disk: the generated folder', () => {
+  it('has passage boilerplate by page count and by site, and clusters by rounds of SQL equal those by union-find', async () => {
+    const method = DETECTORS[0]!;
+    const documents = (await readFolder(generated)).map(({ kind, read }) => ({ ...structuredClone(read), kind }));
+    const byUnion = await scanOnDisk(documents, { method });
+    const bySql = await scanOnDisk(documents.map((d) => structuredClone(d)), { method, components: 'sql' });
+    try {
+      const [rules] = await byUnion.db.rows(`WITH df AS (SELECT hash, count(*) AS n FROM passage_hashes GROUP BY hash)
+        SELECT count(*) FILTER (WHERE n > 100)::INTEGER AS by_count, count(*) FILTER (WHERE n <= 100)::INTEGER AS by_site FROM passage_boilerplate JOIN df USING (hash)`);
+      expect(rules!.by_count).toBeGreaterThan(0);
+      expect(rules!.by_site).toBeGreaterThan(0);
+      const clusters = (await byUnion.result()).clusters;
+      expect(clusters.length).toBeGreaterThan(10);
+      expect((await bySql.result()).clusters).toEqual(clusters);
+    } finally {
+      byUnion.close();
+      bySql.close();
+    }
+  }, 120_000);
+});
+
+describe('scan --on-disk', () => {
+  const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((done) => {
+      execFile(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'bin', 'scan.ts'), ...args], { cwd: ROOT }, (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      });
+    });
+
+  it('prints the same --json and text report as the in-memory scan, and refuses --ndjson and a limit without it', async () => {
+    const [memoryJson, diskJson, memoryText, diskText] = await Promise.all([run(['--json']), run(['--on-disk', '--json', '--memory-limit', '256MB']), run([]), run(['--on-disk'])]);
+    expect(diskJson.code).toBe(0);
+    expect(diskJson.stdout).toBe(memoryJson.stdout);
+    expect(diskText.stdout).toBe(memoryText.stdout);
+    expect(JSON.parse(diskJson.stdout).pairs.length).toBeGreaterThan(0);
+    const ndjson = await run(['--on-disk', '--ndjson']);
+    expect([ndjson.code, ndjson.stderr.trim()]).toEqual([2, expect.stringContaining('--on-disk does not stream --ndjson')]);
+    const limit = await run(['--memory-limit', '1GB']);
+    expect([limit.code, limit.stderr.trim()]).toEqual([2, expect.stringContaining('--memory-limit is the limit of --on-disk')]);
+  }, 120_000);
 });
