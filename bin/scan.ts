@@ -3,6 +3,7 @@
 // samples/ folder), by one of the detectors of lib/scan/registry.ts (simhash by default), and the
 // pages that share passages.
 import { availableParallelism } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -298,7 +299,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (scan instanceof OnDiskScan) await scan.join(lap);
     if (args.out !== undefined) {
       process.stdout.write(await writeOut(scan, args.out, args.method, threshold, lap));
-      return timings.done(args.timings);
+      return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
     }
     const result = scan instanceof OnDiskScan ? await scan.result() : await scan.result(lap);
     if (args.ndjson) {
@@ -309,7 +310,7 @@ async function main(argv: readonly string[]): Promise<number> {
         for (const pair of pairs) writeLine({ [entry]: pair });
       }
     } else printResult(result, args.method, threshold, args.json);
-    return timings.done(args.timings);
+    return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
   } finally {
     if (scan instanceof OnDiskScan) scan.close();
   }
@@ -358,13 +359,18 @@ class Timings {
     this.last = now;
   }
 
-  /** Prints the steps on stderr when asked; the exit status (0). */
-  done(print: boolean): number {
+  /** Prints the steps and the peak memory on stderr when asked (with DuckDB's, on disk); the exit status (0). */
+  done(print: boolean, duckdb?: { peakMemory: number; peakSpilled: number }): number {
     if (!print) return 0;
     this.lap('write the output');
     const total = this.last - this.started;
     const lines = this.steps.map(([step, ms]) => `  ${(ms / 1000).toFixed(2).padStart(8)} s  ${((100 * ms) / total).toFixed(0).padStart(3)}%  ${step}`);
-    process.stderr.write(`timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n`);
+    const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+    // the whole process's high-water mark, its worker threads' and DuckDB's memory included (Linux only)
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '')?.[1];
+    const memory = [hwm === undefined ? null : `peak memory ${mib(Number(hwm) * 1024)} (VmHWM)`, duckdb === undefined ? null : `DuckDB at most ${mib(duckdb.peakMemory)} held and ${mib(duckdb.peakSpilled)} spilled (sampled after each step)`];
+    const tail = memory.filter((m) => m !== null).join('; ');
+    process.stderr.write(`timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n${tail === '' ? '' : `${tail}\n`}`);
     return 0;
   }
 }
