@@ -1,11 +1,11 @@
 // `scan --out DIR`: the lists of a big run as files, pairs, reuse, rewrites and clusters each as
 // NAME.ndjson (one entry a line, the fields of `scan --json`) and NAME.parquet (DuckDB's COPY of the
 // same entries, in the types below: docs/scan-schema.md). The entries come from either path (in
-// memory, or streamed from the on-disk scan's tables).
+// memory, or streamed from the on-disk scan's tables, whose queries are then copied as they are).
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, LIST, VARCHAR, listValue } from '@duckdb/node-api';
 import type { ScanResult } from '../scan-lists';
 import { MEASURE_TYPES } from './schema';
 
@@ -27,6 +27,8 @@ export function outputColumns(measure: string): Record<OutputName, [string, stri
 export interface OutputList {
   name: OutputName;
   entries: AsyncIterable<object> | Iterable<object>;
+  /** A query on the connection giving the same rows in the list's columns, when there is one: its Parquet is then copied from it. */
+  query?: string;
 }
 
 export interface WrittenList {
@@ -50,8 +52,9 @@ export function resultLists(result: ScanResult): OutputList[] {
 const quoted = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /**
- * Writes each list's NDJSON, then its Parquet from it (through `connection`, or an in-memory DuckDB
- * of its own). Lists are written in the order given.
+ * Writes each list's NDJSON, then its Parquet: copied from the list's query, or else from its entries
+ * appended to a table of the list's columns (through `connection`, or an in-memory DuckDB of its
+ * own). Lists are written in the order given.
  */
 export async function writeOutputs(dir: string, measure: string, lists: readonly OutputList[], connection?: DuckDBConnection): Promise<WrittenList[]> {
   mkdirSync(dir, { recursive: true });
@@ -60,12 +63,21 @@ export async function writeOutputs(dir: string, measure: string, lists: readonly
   const duck = connection ?? (await instance!.connect());
   try {
     const written: WrittenList[] = [];
-    for (const { name, entries } of lists) {
+    for (const { name, entries, query } of lists) {
       const ndjson = join(dir, `${name}.ndjson`);
       const parquet = join(dir, `${name}.parquet`);
-      const count = await writeLines(ndjson, entries);
-      const struct = `{${columns[name].map(([c, t]) => `${quoted(c)}: ${quoted(t)}`).join(', ')}}`;
-      await duck.run(`COPY (SELECT * FROM read_json(${quoted(ndjson)}, format = 'newline_delimited', columns = ${struct})) TO ${quoted(parquet)} (FORMAT parquet)`);
+      let count: number;
+      if (query !== undefined) {
+        count = await writeLines(ndjson, entries);
+        await duck.run(`COPY (${query}) TO ${quoted(parquet)} (FORMAT parquet)`);
+      } else {
+        const table = `out_file_${name}`;
+        await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} (${columns[name].map(([c, t]) => `"${c}" ${t}`).join(', ')})`);
+        const app = await duck.createAppender(table);
+        count = await writeLines(ndjson, entries, (entry) => appendEntry(app, columns[name], entry as Record<string, unknown>));
+        app.closeSync();
+        await duck.run(`COPY ${table} TO ${quoted(parquet)} (FORMAT parquet); DROP TABLE ${table}`);
+      }
       written.push({ name, entries: count, ndjson, parquet });
     }
     return written;
@@ -77,13 +89,28 @@ export async function writeOutputs(dir: string, measure: string, lists: readonly
   }
 }
 
+/** An entry as a row of its list's columns. */
+function appendEntry(app: DuckDBAppender, columns: readonly [string, string][], entry: Record<string, unknown>): void {
+  for (const [column, type] of columns) {
+    const value = entry[column];
+    if (value === null || value === undefined) app.appendNull();
+    else if (type === 'VARCHAR') app.appendVarchar(value as string);
+    else if (type === 'INTEGER') app.appendInteger(value as number);
+    else if (type === 'DOUBLE') app.appendDouble(value as number);
+    else if (type === 'BOOLEAN') app.appendBoolean(value as boolean);
+    else app.appendList(listValue(value as string[]), LIST(VARCHAR));
+  }
+  app.endRow();
+}
+
 /** One JSON line per entry; how many. */
-async function writeLines(file: string, entries: AsyncIterable<object> | Iterable<object>): Promise<number> {
+async function writeLines(file: string, entries: AsyncIterable<object> | Iterable<object>, also?: (entry: object) => void): Promise<number> {
   const out = createWriteStream(file);
   let count = 0;
   try {
     for await (const entry of entries) {
       count++;
+      also?.(entry);
       if (!out.write(JSON.stringify(entry) + '\n')) await once(out, 'drain');
     }
   } finally {

@@ -220,18 +220,19 @@ export class OnDiskScan {
     app.closeSync();
   }
 
-  /** Each list's entries as `scan --json` gives them, streamed in order. */
+  /** Each list's entries as `scan --json` gives them, streamed in order, and the query that gives them. */
   listEntries(): OutputList[] {
     const origin = 'p.original, p.evidence';
     const paths = (table: string, fields: string): string =>
       `SELECT da.path AS a, db.path AS b, ${fields}, ${origin} FROM ${table} p JOIN documents da ON da.id = p.a JOIN documents db ON db.id = p.b ORDER BY p.a, p.b`;
     const quote = (fields: ListTable['fields']): string => fields.map(([f]) => `p."${f}"`).join(', ');
-    return [
-      { name: 'pairs', entries: this.objects(paths('out_pairs', quote(this.pairs.fields))) },
-      { name: 'reuse', entries: this.objects(paths('out_reuse', quote(REUSE.fields))) },
-      { name: 'rewrites', entries: this.objects(paths('out_rewrites', quote(REWRITES.fields))) },
-      { name: 'clusters', entries: this.objects(`SELECT members, ${origin} FROM out_clusters p ORDER BY cluster`) },
+    const queries: [OutputList['name'], string][] = [
+      ['pairs', paths('out_pairs', quote(this.pairs.fields))],
+      ['reuse', paths('out_reuse', quote(REUSE.fields))],
+      ['rewrites', paths('out_rewrites', quote(REWRITES.fields))],
+      ['clusters', `SELECT members, ${origin} FROM out_clusters p ORDER BY cluster`],
     ];
+    return queries.map(([name, query]) => ({ name, entries: this.objects(query), query }));
   }
 
   /** The rows of a query as objects with its columns' names, in order. */

@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS rewrite_samples (doc UINTEGER NOT NULL, hashes BLOB N
 export function outputTables(measure: { name: string; type: 'INTEGER' | 'DOUBLE' }): string {
   return `
 CREATE OR REPLACE TABLE out_pairs (a UINTEGER NOT NULL, b UINTEGER NOT NULL, ${measure.name} ${measure.type} NOT NULL, original VARCHAR, evidence VARCHAR);
-CREATE OR REPLACE TABLE out_reuse (a UINTEGER NOT NULL, b UINTEGER NOT NULL, "aShare" DOUBLE NOT NULL, "bShare" DOUBLE NOT NULL, passages UINTEGER NOT NULL, original VARCHAR, evidence VARCHAR);
+CREATE OR REPLACE TABLE out_reuse (a UINTEGER NOT NULL, b UINTEGER NOT NULL, "aShare" DOUBLE NOT NULL, "bShare" DOUBLE NOT NULL, passages INTEGER NOT NULL, original VARCHAR, evidence VARCHAR);
 CREATE OR REPLACE TABLE out_rewrites (a UINTEGER NOT NULL, b UINTEGER NOT NULL, share DOUBLE NOT NULL, translated BOOLEAN NOT NULL, original VARCHAR, evidence VARCHAR);
 CREATE OR REPLACE TABLE cluster_members (doc UINTEGER NOT NULL, cluster UINTEGER NOT NULL);
 CREATE OR REPLACE TABLE out_clusters (cluster UINTEGER NOT NULL, members VARCHAR[] NOT NULL, original VARCHAR, evidence VARCHAR);
