@@ -12,7 +12,7 @@ import type { ScanKind, ScannedDocument } from '../../lib/scan/scan';
 import { type ReadDocument, noteCopies } from '../scan-lists';
 import { bytesOf, nilsimsaWords } from './codec';
 
-/** Documents between commits: each commit costs about a millisecond, and the appenders' buffers stay small. */
+/** Documents between commits: the appenders' buffers stay small, and a commit per document would cost more than the appends. */
 export const FLUSH_EVERY = 4096;
 
 /** A document to append: what readDocument returns, and the kind of file it was when known. */

@@ -3,8 +3,7 @@
 // shared passages and the rewrites are each found by a join in SQL (candidates.ts), streamed out in
 // order and judged in batches by the same lib/ code as in memory (verify.ts). What it reports is
 // what MemoryScan reports (bin/scan-lists.ts): the same lists, fields and order.
-import type { JS } from '@duckdb/node-api';
-import { listValue } from '@duckdb/node-api';
+import { type JS, listValue } from '@duckdb/node-api';
 import { chooseDesign } from '../../lib/index/tables';
 import { BOILERPLATE } from '../../lib/index/passage-index';
 import { REWRITE_RULE } from '../../lib/fingerprint/rewrites';
@@ -25,7 +24,11 @@ import { type Candidate, type Entry, type Judge, methodJudge, passagesJudge, rew
 
 export type { OnDiskDocument } from './ingest';
 
-/** A bucket (documents sharing a block key or a band key) larger than this gives star edges, not every pair (candidates.ts). */
+/**
+ * A bucket (documents sharing a block key or a band key) larger than this gives star edges, not every
+ * pair (candidates.ts): at most 500,000 candidates from one bucket. The simhash design keeps random
+ * buckets to 16 documents on average (chooseDesign), so a bucket of a thousand holds copies of a page.
+ */
 export const DEFAULT_BUCKET_CAP = 1000;
 /** Candidates judged at a time: their fingerprints are looked up in one query. */
 export const BATCH_PAIRS = 2048;
