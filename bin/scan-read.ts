@@ -27,14 +27,18 @@ export type ReadResult =
 /**
  * Reads one file and takes its code for the detector named `method`, and for each copy detector
  * named in `copies` (lib/scan/registry.ts) its code of the text (null when there is no text).
+ * `onText` gets the text fingerprinted (the tests take other methods' codes from it).
  */
-export async function readDocument(file: Listed, method: string, copies: readonly string[] = []): Promise<ReadResult> {
+export async function readDocument(file: Listed, method: string, copies: readonly string[] = [], onText?: (text: string) => void): Promise<ReadResult> {
   const read = await readContent(file);
   if (!read.ok) return read;
   const { content } = read;
   let text: string | null = null;
   const input = { path: file.path, kind: file.kind, content, ...(file.url === undefined ? {} : { url: file.url }) };
-  const fingerprinted = fingerprintFor(detectorNamed(method), input, await parserFor(file), {}, (t) => (text = t));
+  const fingerprinted = fingerprintFor(detectorNamed(method), input, await parserFor(file), {}, (t) => {
+    text = t;
+    onText?.(t);
+  });
   const site = file.kind === 'html' && copies.length > 0 ? siteOfHtml(content) : null;
   const codes: Record<string, unknown> = {};
   for (const detector of COPY_DETECTORS) if (copies.includes(detector.name)) codes[detector.name] = text === null ? null : detector.code(text, site);

@@ -4,19 +4,22 @@
 // (bin/scan-sources.ts), by one of the detectors of lib/scan/registry.ts (simhash by default), and
 // the pages that share passages.
 import { availableParallelism } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FingerprintedDocument, MAX_K } from '../lib/scan/scan';
-import { type Detector, type DetectorCode, type DetectorReport, buildDetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
+import { MAX_K } from '../lib/scan/scan';
+import { type Detector, type DetectorReport, pairMeasure, parseThreshold } from '../lib/scan/detector';
 import { COPY_DETECTORS, DEFAULT_DETECTOR, DETECTORS, detectorNamed } from '../lib/scan/registry';
-import type { CopyDocument, CopyPair } from '../lib/scan/detector';
 import { readFiles } from './scan-jobs';
 import { InputError, listInputs } from './scan-sources';
 import { INPUTS_HELP, listedOf } from './scan-inputs';
 import { runCompare } from './scan-compare';
-import { type OriginalOf, type ScanCluster, originalWords, withOriginals } from '../lib/scan/original';
+import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
+import { OnDiskScan } from './scan-db/scan-on-disk';
+import { type WrittenList, resultLists, writeOutputs } from './scan-db/outputs';
+import { originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--out DIR], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -46,6 +49,14 @@ ${METHOD_HELP}
                   cluster and one per rewrite: for folders too big to hold as one JSON value
                   (without reuse, which needs every document's passage fingerprints with a hash
                   of each word)
+  --on-disk       keep the fingerprints in a DuckDB database in a temporary folder rather than in
+                  memory, and find the pairs by joins in SQL that spill to disk past the memory
+                  limit: the same output, in bounded memory, for folders too big to hold
+                  (docs/scan-schema.md)
+  --memory-limit SIZE
+                  with --on-disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
+  --out DIR       write the pairs, reuse, rewrites and clusters into DIR, each as NAME.ndjson (one
+                  entry a line, the fields of --json) and NAME.parquet, and print one summary line
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
   --timings       say on stderr where the time went: listing, reading and fingerprinting, each
                   list's pairs, the output
@@ -69,10 +80,13 @@ interface Args {
   explain: boolean;
   help: boolean;
   timings: boolean;
+  onDisk: boolean;
+  memoryLimit: string | undefined;
+  out: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false };
+  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined };
   const inputs: string[] = [];
   let k: string | undefined;
   let threshold: string | undefined;
@@ -93,6 +107,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--ndjson') args.ndjson = true;
     else if (arg === '--explain') args.explain = true;
     else if (arg === '--timings') args.timings = true;
+    else if (arg === '--on-disk') args.onDisk = true;
+    else if (is(arg, '--memory-limit')) [args.memoryLimit, i] = valueOf('--memory-limit', arg, i);
+    else if (is(arg, '--out')) [args.out, i] = valueOf('--out', arg, i);
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '-k' || is(arg, '--k')) [k, i] = valueOf('--k', arg, i);
     else if (is(arg, '--threshold')) [threshold, i] = valueOf('--threshold', arg, i);
@@ -113,6 +130,9 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (inputs.length > 0) args.inputs = inputs;
   if (args.json && args.ndjson) throw new UsageError('--json and --ndjson: choose one');
+  if (args.out !== undefined && (args.json || args.ndjson)) throw new UsageError('--out writes the lists as files: without --json or --ndjson');
+  if (args.onDisk && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
+  if (args.memoryLimit !== undefined && !args.onDisk) throw new UsageError('--memory-limit is the limit of --on-disk');
   if (k !== undefined) {
     if (args.method.name !== 'simhash') throw new UsageError(`--k is simhash's threshold: with --method ${args.method.name} use --threshold`);
     if (threshold !== undefined) throw new UsageError('--k and --threshold: give one');
@@ -248,77 +268,79 @@ async function main(argv: readonly string[]): Promise<number> {
   const { files, count } = listedOf(listing.files, (line) => process.stderr.write(`${line}\n`));
 
   const bar = process.stderr.isTTY && Array.isArray(files) && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
-  const fingerprinted: FingerprintedDocument[] = [];
-  const codes: (DetectorCode | null)[] = [];
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
-  const copyDocuments: CopyDocument[][] = copyDetectors.map(() => []);
-  const writeLine = (value: unknown): void => {
-    process.stdout.write(JSON.stringify(value) + '\n');
-  };
-  if (args.ndjson) writeLine({ method: args.method.name, threshold });
-  const readBy = await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
-    if (result.ok) {
-      const { document } = result.fingerprinted;
-      copyDetectors.forEach((d, i) => {
-        const code = result.copies[d.name] ?? null;
-        copyDocuments[i]!.push({ path: document.path, code });
-        const note = document.simhash === null ? undefined : d.noteOf?.(code);
-        if (note !== undefined && d.noteKey !== undefined) Object.assign(document, { [d.noteKey]: note });
-      });
-      if (args.ndjson) {
-        writeLine({ document });
-        // Streamed: keep only what pairing needs, not the title.
-        // kept to the end: what the originals need, not the title
-        const { path, simhash, words, url, address, published, source, sourceBy } = document;
-        fingerprinted.push({ document: { path, title: '', simhash, words, url, address, published, source, sourceBy }, fingerprints: result.fingerprinted.fingerprints });
-      } else fingerprinted.push(result.fingerprinted);
-      codes.push(result.code);
-    } else {
-      bar?.clear();
-      process.stderr.write(`${file.path}: ${result.reason}\n`);
-    }
-    bar?.update(index + 1, file.path);
-  }, { copies: copyDetectors.map((d) => d.name) });
-  bar?.clear();
-  const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
-  timings.lap(`read and fingerprint ${plural(count(), Array.isArray(files) ? 'file' : 'document')} (${plural(Math.min(args.jobs, Math.max(1, count())), 'job')}${threads})`);
+  const scan = args.onDisk
+    ? await OnDiskScan.open({ method: args.method, threshold, ...(args.memoryLimit === undefined ? {} : { memoryLimit: args.memoryLimit }) })
+    : new MemoryScan(args.method, threshold, copyDetectors, args.ndjson);
+  try {
+    const writeLine = (value: unknown): void => {
+      process.stdout.write(JSON.stringify(value) + '\n');
+    };
+    if (args.ndjson) writeLine({ method: args.method.name, threshold });
+    const readBy = await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
+      if (result.ok) {
+        const document = scan.add({ ...result, kind: file.kind });
+        if (args.ndjson) writeLine({ document });
+      } else {
+        bar?.clear();
+        process.stderr.write(`${file.path}: ${result.reason}\n`);
+      }
+      bar?.update(index + 1, file.path);
+    }, { copies: scan instanceof OnDiskScan ? OnDiskScan.copies : copyDetectors.map((d) => d.name) });
+    bar?.clear();
+    const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
+    timings.lap(`read and fingerprint ${plural(count(), Array.isArray(files) ? 'file' : 'document')} (${plural(Math.min(args.jobs, Math.max(1, count())), 'job')}${threads})`);
 
-  const report = buildDetectorReport(args.method, fingerprinted, codes, threshold);
-  timings.lap(`${args.method.name} pairs`);
-  // each pair's and cluster's original, by what the pages say (lib/scan/original.ts)
-  const originals = withOriginals(report.documents);
-  if (args.ndjson) {
-    for (const pair of report.pairs) writeLine({ pair: originals.pair(pair) });
-    for (const cluster of report.clusters) writeLine({ cluster: originals.cluster(cluster) });
+    const lap = (step: string): void => timings.lap(step);
+    if (scan instanceof OnDiskScan) await scan.join(lap);
+    if (args.out !== undefined) {
+      process.stdout.write(await writeOut(scan, args.out, args.method, threshold, lap));
+      return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
+    }
+    const result = scan instanceof OnDiskScan ? await scan.result() : await scan.result(lap);
+    if (args.ndjson) {
+      for (const pair of result.pairs) writeLine({ pair });
+      for (const cluster of result.clusters) writeLine({ cluster });
+      for (const [key, pairs] of result.lists) {
+        const entry = copyDetectors.find((d) => d.key === key)!.entry;
+        for (const pair of pairs) writeLine({ [entry]: pair });
+      }
+    } else printResult(result, args.method, threshold, args.json);
+    return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
+  } finally {
+    if (scan instanceof OnDiskScan) scan.close();
   }
-  // each copy detector's list, without the pairs listed before it (near-duplicates by any method first)
-  const reported = new Set<string>();
-  const markReported = (pairs: readonly { a: string; b: string }[]): void => {
-    for (const { a, b } of pairs) reported.add(`${a}\n${b}`).add(`${b}\n${a}`);
-  };
-  markReported(report.pairs);
-  const lists: [string, CopyPair[]][] = [];
-  for (const [i, detector] of copyDetectors.entries()) {
-    const pairs = (await detector.find(copyDocuments[i]!, (a, b) => reported.has(`${a}\n${b}`))).map(originals.pair);
-    timings.lap(`${detector.name} pairs`);
-    markReported(pairs);
-    lists.push([detector.key, pairs]);
-    if (args.ndjson) for (const pair of pairs) writeLine({ [detector.entry]: pair });
-  }
-  if (args.ndjson) return timings.done(args.timings);
-  if (args.json) {
-    const clusters: ScanCluster[] = report.clusters.map(originals.cluster);
-    const pairs: OriginalOf[] = report.pairs.map(originals.pair);
-    process.stdout.write(JSON.stringify({ ...report, pairs, clusters, ...Object.fromEntries(lists) }, null, 2) + '\n');
+}
+
+/** --out: writes each list's files into `dir`; the summary line. */
+async function writeOut(scan: MemoryScan | OnDiskScan, dir: string, method: Detector, threshold: number, lap: (step: string) => void): Promise<string> {
+  let documents: number;
+  let written: WrittenList[];
+  if (scan instanceof OnDiskScan) {
+    written = await scan.writeOutputs(dir);
+    documents = scan.documents;
   } else {
-    const numbers = new Map(report.documents.map((d, i) => [d.path, `#${i + 1}`]));
-    // The copy detectors' sections go before the summary line, which stays last.
-    const tables = formatReport(report, args.method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100, originals);
-    const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
-    const sections = copyDetectors.map((d, i) => d.section(lists[i]![1], (path) => numbers.get(path) ?? '') + '\n').join('');
-    process.stdout.write(tables.slice(0, summaryAt) + sections + tables.slice(summaryAt));
+    const result = await scan.result(lap);
+    written = await writeOutputs(dir, method.measure, resultLists(result));
+    documents = result.documents.length;
   }
-  return timings.done(args.timings);
+  lap('write the lists');
+  const count = (name: string): number => written.find((w) => w.name === name)!.entries;
+  return `${plural(documents, 'document')}, ${plural(count('pairs'), 'pair')} ${method.cutOff(threshold)}, ${plural(count('clusters'), 'cluster')}, ${plural(count('reuse'), 'pair')} sharing passages, ${plural(count('rewrites'), 'rewrite')}: ${written.map((w) => w.name).join(', ')} in ${dir} (.ndjson and .parquet)\n`;
+}
+
+/** Prints the report: `--json`'s object, or the tables with each copy detector's section before the summary line. */
+function printResult(result: ScanResult, method: Detector, threshold: number, json: boolean): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(scanJson(result), null, 2) + '\n');
+    return;
+  }
+  const report: DetectorReport = { ...result.head, documents: result.documents, pairs: result.pairs, clusters: result.clusters.map((c) => c.members) };
+  const numbers = new Map(result.documents.map((d, i) => [d.path, `#${i + 1}`]));
+  const tables = formatReport(report, method, threshold, process.stdout.isTTY ? process.stdout.columns || 100 : 100, withOriginals(result.documents));
+  const summaryAt = tables.lastIndexOf('\n', tables.length - 2) + 1;
+  const sections = result.lists.map(([key, pairs]) => COPY_DETECTORS.find((d) => d.key === key)!.section(pairs, (path) => numbers.get(path) ?? '') + '\n').join('');
+  process.stdout.write(tables.slice(0, summaryAt) + sections + tables.slice(summaryAt));
 }
 
 /** Wall-clock time of each step, for --timings. */
@@ -333,13 +355,18 @@ class Timings {
     this.last = now;
   }
 
-  /** Prints the steps on stderr when asked; the exit status (0). */
-  done(print: boolean): number {
+  /** Prints the steps and the peak memory on stderr when asked (with DuckDB's, on disk); the exit status (0). */
+  done(print: boolean, duckdb?: { peakMemory: number; peakSpilled: number }): number {
     if (!print) return 0;
     this.lap('write the output');
     const total = this.last - this.started;
     const lines = this.steps.map(([step, ms]) => `  ${(ms / 1000).toFixed(2).padStart(8)} s  ${((100 * ms) / total).toFixed(0).padStart(3)}%  ${step}`);
-    process.stderr.write(`timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n`);
+    const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+    // the whole process's high-water mark, its worker threads' and DuckDB's memory included (Linux only)
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '')?.[1];
+    const memory = [hwm === undefined ? null : `peak memory ${mib(Number(hwm) * 1024)} (VmHWM)`, duckdb === undefined ? null : `DuckDB at most ${mib(duckdb.peakMemory)} held and ${mib(duckdb.peakSpilled)} spilled (sampled after each step)`];
+    const tail = memory.filter((m) => m !== null).join('; ');
+    process.stderr.write(`timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n${tail === '' ? '' : `${tail}\n`}`);
     return 0;
   }
 }

@@ -62,7 +62,7 @@ export function chooseBanding(threshold: number, hashes: number, falseNegativeWe
 }
 
 /** A 52-bit key of one band of a signature (two hash lanes; a collision only adds a candidate). */
-function bandKey(signature: Uint32Array, band: number, rows: number): number {
+export function bandKey(signature: Uint32Array, band: number, rows: number): number {
   let hi = 0x9e3779b9 ^ band;
   let lo = 0x85ebca6b ^ band;
   for (let i = band * rows; i < (band + 1) * rows; i++) {

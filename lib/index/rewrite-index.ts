@@ -38,11 +38,21 @@ export function findRewritePairs(pages: readonly RewriteFingerprints[], rule: Re
     }
     for (const [b, count] of [...shared].sort((x, y) => x[0] - y[0])) {
       if (count < rule.minIndexShared) continue;
-      const comparison = compareRewrites(page, pages[b]!, frequentSkip(page, pages[b]!, rule.indexShare, frequent));
-      if (isRewritePair(comparison, rule)) out.push({ a, b, comparison });
+      const comparison = candidateComparison(page, pages[b]!, rule, frequent);
+      if (comparison !== null) out.push({ a, b, comparison });
     }
   });
   return out;
+}
+
+/**
+ * A candidate pair judged as findRewritePairs judges it: its comparison with the shared hashes on
+ * too many pages left out (`frequent`), when it is a pair by `rule`; null otherwise. (scan's
+ * on-disk join, bin/scan-db/, finds the candidates in SQL and judges each here.)
+ */
+export function candidateComparison(page: RewriteFingerprints, other: RewriteFingerprints, rule: RewriteRule, frequent: (hash: number) => boolean): RewriteComparison | null {
+  const comparison = compareRewrites(page, other, frequentSkip(page, other, rule.indexShare, frequent));
+  return isRewritePair(comparison, rule) ? comparison : null;
 }
 
 // ---- one page looked up: the matcher of `scan`'s index in memory and of the extension's store ----

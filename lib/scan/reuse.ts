@@ -72,13 +72,12 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 export async function findScanReuse(documents: readonly ReuseDocument[], reported: (a: string, b: string) => boolean = () => false): Promise<ScanReuse[]> {
   const paths = documents.map((d) => d.path);
   const skip = (a: number, b: number): boolean => reported(paths[a]!, paths[b]!);
-  return (await findReuse(documents, skip)).map((r) => ({
-    a: paths[r.a]!,
-    b: paths[r.b]!,
-    aShare: round3(r.aShare),
-    bShare: round3(r.bShare),
-    passages: r.passages.length,
-  }));
+  return (await findReuse(documents, skip)).map((r) => reuseEntry(paths[r.a]!, paths[r.b]!, r));
+}
+
+/** The list's entry for two documents (a before b) sharing passages. */
+export function reuseEntry(a: string, b: string, shared: Pick<Reuse, 'aShare' | 'bShare' | 'passages'>): ScanReuse {
+  return { a, b, aShare: round3(shared.aShare), bShare: round3(shared.bShare), passages: shared.passages.length };
 }
 
 /**

@@ -33,7 +33,7 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
  */
 export const VERIFY_FROM = 0.15;
 
-type ScanCode = RewriteFingerprints & { wide?: WideSample };
+export type ScanCode = RewriteFingerprints & { wide?: WideSample };
 
 /** The comparison of two documents' wide samples (their samples, where a page kept every pair). */
 export function verifiedComparison(a: ScanCode, b: ScanCode): RewriteComparison {
@@ -49,6 +49,16 @@ export function judgeRewrite(a: ScanCode, b: ScanCode): { linked: boolean; compa
   return { linked: false, comparison: wide };
 }
 
+/** What makes two pages a candidate: the rule at VERIFY_FROM (findRewritePairs, or candidateComparison for one pair). */
+export const CANDIDATE_RULE = { ...REWRITE_RULE, threshold: VERIFY_FROM };
+
+/** The list's entry for a candidate (a before b), when judgeRewrite links it; null otherwise. */
+export function rewriteEntry(a: string, b: string, codeA: ScanCode, codeB: ScanCode): ScanRewrite | null {
+  const { linked, comparison } = judgeRewrite(codeA, codeB);
+  if (!linked) return null;
+  return { a, b, share: round3(Math.max(comparison.aInB, comparison.bInA)), translated: translated(codeA, codeB) };
+}
+
 export const rewrites: CopyDetector = {
   name: 'rewrites',
   key: 'rewrites',
@@ -61,13 +71,12 @@ export const rewrites: CopyDetector = {
     const present = documents.flatMap((d, i) => (d.code === null ? [] : [i]));
     const codes = present.map((i) => documents[i]!.code as ScanCode);
     const out: ScanRewrite[] = [];
-    for (const { a, b } of findRewritePairs(codes, { ...REWRITE_RULE, threshold: VERIFY_FROM }, REWRITE_MAX_PAGES)) {
+    for (const { a, b } of findRewritePairs(codes, CANDIDATE_RULE, REWRITE_MAX_PAGES)) {
       const pa = documents[present[a]!]!.path;
       const pb = documents[present[b]!]!.path;
       if (reported(pa, pb)) continue;
-      const { linked, comparison } = judgeRewrite(codes[a]!, codes[b]!);
-      if (!linked) continue;
-      out.push({ a: pa, b: pb, share: round3(Math.max(comparison.aInB, comparison.bInA)), translated: translated(codes[a]!, codes[b]!) });
+      const entry = rewriteEntry(pa, pb, codes[a]!, codes[b]!);
+      if (entry !== null) out.push(entry);
     }
     return out as unknown as CopyPair[];
   },

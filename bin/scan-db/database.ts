@@ -1,0 +1,96 @@
+// The on-disk scan's DuckDB database: a file in the run's state folder (or in a temporary folder,
+// removed when the scan is closed), with a memory limit past which DuckDB spills to a temporary
+// directory beside it. Three connections: one streams a query's rows while another looks up
+// documents (a connection's next query would end the stream it is reading) and a third appends the
+// lists found.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance, type JS } from '@duckdb/node-api';
+import { INPUT_TABLES } from './schema';
+
+export interface DatabaseOptions {
+  /** The folder to keep the database in (made if missing); a temporary one, removed at close, when absent. */
+  stateDir?: string;
+  /** DuckDB's memory_limit, e.g. '1GB' (default), '512MB'. */
+  memoryLimit?: string;
+  /** DuckDB's threads (default: its own, the number of cores). */
+  threads?: number;
+}
+
+export const DEFAULT_MEMORY_LIMIT = '1GB';
+export const DATABASE_FILE = 'scan.duckdb';
+
+/** What memory_limit accepts here: a number and a unit. */
+const MEMORY_LIMIT = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
+
+export class ScanDatabase {
+  /** The most DuckDB's buffer manager held and spilled, in bytes, at any sample() so far. */
+  peakMemory = 0;
+  peakSpilled = 0;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    /** Runs statements and streams candidates. */
+    readonly main: DuckDBConnection,
+    /** Looks up documents while main streams. */
+    readonly side: DuckDBConnection,
+    /** Appends the lists found. */
+    readonly output: DuckDBConnection,
+    readonly dir: string,
+    private readonly temporary: boolean,
+  ) {}
+
+  static async open({ stateDir, memoryLimit = DEFAULT_MEMORY_LIMIT, threads }: DatabaseOptions = {}): Promise<ScanDatabase> {
+    if (!MEMORY_LIMIT.test(memoryLimit)) throw new RangeError(`the memory limit is a number and a unit (KB, MB, GB, TB, KiB, MiB, GiB, TiB): got ${JSON.stringify(memoryLimit)}`);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new RangeError(`threads must be a positive integer: got ${threads}`);
+    const dir = stateDir ?? mkdtempSync(join(tmpdir(), 'doppel-scan-'));
+    mkdirSync(join(dir, 'tmp'), { recursive: true });
+    const config: Record<string, string> = {
+      memory_limit: memoryLimit,
+      temp_directory: join(dir, 'tmp'),
+      // every query that needs an order says it: DuckDB may then stream inserts and joins in less memory
+      preserve_insertion_order: 'false',
+    };
+    if (threads !== undefined) config.threads = String(threads);
+    const instance = await DuckDBInstance.create(join(dir, DATABASE_FILE), config);
+    const main = await instance.connect();
+    const side = await instance.connect();
+    const output = await instance.connect();
+    await main.run(INPUT_TABLES);
+    return new ScanDatabase(instance, main, side, output, dir, stateDir === undefined);
+  }
+
+  /** Rows of a query as objects of plain JS values (bigints for 64-bit integers, Uint8Array for BLOBs). */
+  async rows(sql: string, on: DuckDBConnection = this.side): Promise<Record<string, JS>[]> {
+    return (await on.runAndReadAll(sql)).getRowObjectsJS();
+  }
+
+  /** Runs statements on the main connection, then samples the memory. */
+  async run(sql: string): Promise<void> {
+    await this.main.run(sql);
+    await this.sample();
+  }
+
+  /** Streams a query's rows on the main connection, a chunk (up to 2,048 rows) at a time. */
+  async *stream(sql: string): AsyncGenerator<JS[][]> {
+    const result = await this.main.stream(sql);
+    for await (const rows of result.yieldRowsJs()) yield rows;
+  }
+
+  /** Notes DuckDB's memory and spill now (duckdb_memory()). */
+  async sample(): Promise<void> {
+    const [row] = await this.rows('SELECT sum(memory_usage_bytes)::BIGINT AS memory, sum(temporary_storage_bytes)::BIGINT AS spilled FROM duckdb_memory()');
+    this.peakMemory = Math.max(this.peakMemory, Number(row?.memory ?? 0));
+    this.peakSpilled = Math.max(this.peakSpilled, Number(row?.spilled ?? 0));
+  }
+
+  /** Closes the connections; removes the folder when it was a temporary one. */
+  close(): void {
+    this.output.closeSync();
+    this.side.closeSync();
+    this.main.closeSync();
+    this.instance.closeSync();
+    if (this.temporary) rmSync(this.dir, { recursive: true, force: true });
+  }
+}

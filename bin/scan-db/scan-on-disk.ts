@@ -1,0 +1,291 @@
+// `scan --on-disk`: the scan with its fingerprints in a DuckDB database rather than in memory.
+// Documents are appended as they are read (ingest.ts); then the method's pairs, the clusters, the
+// shared passages and the rewrites are each found by a join in SQL (candidates.ts), streamed out in
+// order and judged in batches by the same lib/ code as in memory (verify.ts). What it reports is
+// what MemoryScan reports (bin/scan-lists.ts): the same lists, fields and order.
+import { type JS, listValue } from '@duckdb/node-api';
+import { chooseDesign } from '../../lib/index/tables';
+import { BOILERPLATE } from '../../lib/index/passage-index';
+import { REWRITE_RULE } from '../../lib/fingerprint/rewrites';
+import { REWRITE_MAX_PAGES } from '../../lib/scan/detectors/rewrites';
+import { checkThreshold, type CopyDetector, type Detector } from '../../lib/scan/detector';
+import { withOriginals } from '../../lib/scan/original';
+import { COPY_DETECTORS } from '../../lib/scan/registry';
+import type { ScannedDocument } from '../../lib/scan/scan';
+import type { ScanPairEntry, ScanResult } from '../scan-lists';
+import * as sql from './candidates';
+import { DOCUMENT_COLUMNS, documentOfRow } from './codec';
+import { sqlClusters, unionFindClusters } from './components';
+import { type DatabaseOptions, ScanDatabase } from './database';
+import { FingerprintWriter, type OnDiskDocument } from './ingest';
+import { type OutputList, type WrittenList, writeOutputs } from './outputs';
+import { MEASURE_TYPES, outputTables } from './schema';
+import { type Candidate, type Entry, type Judge, methodJudge, passagesJudge, rewritesJudge } from './verify';
+
+export type { OnDiskDocument } from './ingest';
+
+/**
+ * A bucket (documents sharing a block key or a band key) larger than this gives star edges, not every
+ * pair (candidates.ts): at most 500,000 candidates from one bucket. The simhash design keeps random
+ * buckets to 16 documents on average (chooseDesign), so a bucket of a thousand holds copies of a page.
+ */
+export const DEFAULT_BUCKET_CAP = 1000;
+/** Candidates judged at a time: their fingerprints are looked up in one query. */
+export const BATCH_PAIRS = 2048;
+
+export interface OnDiskOptions extends DatabaseOptions {
+  method: Detector;
+  /** The method's cut-off (default: its default). */
+  threshold?: number;
+  bucketCap?: number;
+  /** How clusters are found: union-find over the ids (default), or connected components in rounds of SQL. */
+  components?: 'union-find' | 'sql';
+}
+
+/** A list of the report: its table, and its fields after a and b with their types. */
+interface ListTable {
+  table: string;
+  fields: [string, 'INTEGER' | 'DOUBLE' | 'BOOLEAN'][];
+}
+
+const REUSE: ListTable = { table: 'out_reuse', fields: [['aShare', 'DOUBLE'], ['bShare', 'DOUBLE'], ['passages', 'INTEGER']] };
+const REWRITES: ListTable = { table: 'out_rewrites', fields: [['share', 'DOUBLE'], ['translated', 'BOOLEAN']] };
+
+export class OnDiskScan {
+  /** Wall-clock milliseconds of each step of join(). */
+  readonly steps: [string, number][] = [];
+  private readonly pairs: ListTable;
+  private joined = false;
+
+  private constructor(
+    readonly db: ScanDatabase,
+    private readonly writer: FingerprintWriter,
+    readonly method: Detector,
+    readonly threshold: number,
+    private readonly bucketCap: number,
+    private readonly components: 'union-find' | 'sql',
+  ) {
+    this.pairs = { table: 'out_pairs', fields: [[method.measure, MEASURE_TYPES[method.measure]!]] };
+  }
+
+  static async open({ method, threshold = method.defaultThreshold, bucketCap = DEFAULT_BUCKET_CAP, components = 'union-find', ...database }: OnDiskOptions): Promise<OnDiskScan> {
+    checkThreshold(method, threshold);
+    if (!(Number.isInteger(bucketCap) && bucketCap >= 2)) throw new RangeError(`the bucket cap must be an integer of at least 2: got ${bucketCap}`);
+    const db = await ScanDatabase.open(database);
+    try {
+      const writer = await FingerprintWriter.open(db.main, method.name, threshold, COPY_DETECTORS);
+      return new OnDiskScan(db, writer, method, threshold, bucketCap, components);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** The copy detectors whose codes a document must carry (readDocument's `copies`). */
+  static readonly copies: readonly string[] = COPY_DETECTORS.map((d: CopyDetector) => d.name);
+
+  /** Appends the next document (its id is its place in the input); its report entry. */
+  add(document: OnDiskDocument): ScannedDocument {
+    if (this.joined) throw new Error('documents are added before the join');
+    return this.writer.add(document);
+  }
+
+  get documents(): number {
+    return this.writer.count;
+  }
+
+  /** Finds every list into the database's out_ tables; `lap` is told each step as it ends. */
+  async join(lap: (step: string) => void = () => {}): Promise<void> {
+    if (this.joined) throw new Error('the scan is joined already');
+    this.joined = true;
+    let last = performance.now();
+    const step = (name: string): void => {
+      const now = performance.now();
+      this.steps.push([name, now - last]);
+      last = now;
+      lap(name);
+    };
+    this.writer.close();
+    await this.db.run(outputTables({ name: this.method.measure, type: MEASURE_TYPES[this.method.measure]! }));
+    step('append the last fingerprints');
+    await this.db.run(await this.methodCandidatesSql());
+    await this.judgeInto(`${this.method.name}_candidates`, methodJudge(this.method.name, this.threshold), this.pairs);
+    step(`${this.method.name} pairs`);
+    if (this.components === 'sql') await sqlClusters(this.db, 'out_pairs');
+    else await unionFindClusters(this.db, 'out_pairs', this.documents);
+    await this.clusterEntries();
+    step('clusters');
+    await this.db.run(`${sql.passageBoilerplateSql(BOILERPLATE.maxPages, BOILERPLATE.maxSitePages)}\n${sql.passageCandidatesSql(['out_pairs'])}`);
+    await this.judgeInto('passage_candidates', passagesJudge, REUSE);
+    step('passages pairs');
+    await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'])}`);
+    await this.judgeInto('rewrite_candidates', rewritesJudge, REWRITES);
+    step('rewrites pairs');
+  }
+
+  /** The statements that fill the method's candidates table. */
+  private async methodCandidatesSql(): Promise<string> {
+    const { name } = this.method;
+    if (name === 'minhash') return sql.minhashCandidatesSql(this.bucketCap);
+    if (name === 'nilsimsa') return sql.nilsimsaCandidatesSql(128 - this.threshold);
+    const [row] = await this.db.rows('SELECT count(simhash)::INTEGER AS present FROM documents');
+    const present = row!.present as number;
+    // as findNearPairs (lib/scan/scan.ts) chooses: the tables unless comparing every pair costs less
+    let design;
+    try {
+      design = chooseDesign({ k: this.threshold, expectedSize: present }).design;
+    } catch {
+      return sql.simhashAllPairsSql(this.threshold);
+    }
+    const indexCost = present * design.tables.reduce((sum, t) => sum + 1 + present / 2 ** t.keyBits, 0);
+    if ((present * (present - 1)) / 2 <= indexCost) return sql.simhashAllPairsSql(this.threshold);
+    return `${sql.simhashBlocksSql(design)}\n${sql.simhashCandidatesSql(this.threshold, this.bucketCap)}`;
+  }
+
+  /** Streams a candidates table in (a, b) order, judges it in batches, and appends what is kept (with its original) to `list`. */
+  private async judgeInto(candidates: string, judge: Judge, list: ListTable): Promise<void> {
+    const app = await this.db.output.createAppender(list.table);
+    const judgeBatch = async (batch: Candidate[]): Promise<void> => {
+      const docs = await this.documentsOf(batch);
+      const entries = await judge(batch, this.db, (id) => docs.get(id)!.path);
+      const originals = withOriginals([...docs.values()]);
+      entries.forEach((entry, i) => {
+        if (entry === null) return;
+        const { original, evidence } = originals.pair(entry);
+        app.appendUInteger(batch[i]!.a);
+        app.appendUInteger(batch[i]!.b);
+        for (const [field, type] of list.fields) {
+          const value = (entry as Entry & Record<string, unknown>)[field];
+          if (type === 'INTEGER') app.appendInteger(value as number);
+          else if (type === 'DOUBLE') app.appendDouble(value as number);
+          else app.appendBoolean(value as boolean);
+        }
+        for (const text of [original, evidence]) {
+          if (text === null) app.appendNull();
+          else app.appendVarchar(text);
+        }
+        app.endRow();
+      });
+    };
+    let batch: Candidate[] = [];
+    for await (const rows of this.db.stream(`SELECT a, b FROM ${candidates} ORDER BY a, b`)) {
+      for (const [a, b] of rows) {
+        batch.push({ a: a as number, b: b as number });
+        if (batch.length === BATCH_PAIRS) {
+          await judgeBatch(batch);
+          batch = [];
+        }
+      }
+    }
+    if (batch.length > 0) await judgeBatch(batch);
+    app.closeSync();
+    await this.db.sample();
+  }
+
+  /** The report entries of a batch's documents, by id. */
+  private async documentsOf(batch: readonly Candidate[]): Promise<Map<number, ScannedDocument>> {
+    const ids = new Set<number>();
+    for (const { a, b } of batch) ids.add(a).add(b);
+    const rows = await this.db.rows(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id IN (${[...ids].join(', ')})`);
+    return new Map(rows.map((row) => [row.id as number, documentOfRow(row)]));
+  }
+
+  /** out_clusters from cluster_members: each cluster's members' paths in id order, and its original. */
+  private async clusterEntries(): Promise<void> {
+    const app = await this.db.output.createAppender('out_clusters');
+    let cluster = -1;
+    let members: ScannedDocument[] = [];
+    const emit = (): void => {
+      if (members.length === 0) return;
+      const entry = withOriginals(members).cluster(members.map((d) => d.path));
+      app.appendUInteger(cluster);
+      app.appendList(listValue(entry.members));
+      for (const text of [entry.original, entry.evidence]) {
+        if (text === null) app.appendNull();
+        else app.appendVarchar(text);
+      }
+      app.endRow();
+    };
+    const columns = DOCUMENT_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ');
+    for await (const rows of this.db.stream(`SELECT m.cluster, ${columns} FROM cluster_members m JOIN documents d ON d.id = m.doc ORDER BY m.cluster, d.id`)) {
+      for (const row of rows) {
+        const at = row[0] as number;
+        if (at !== cluster) {
+          emit();
+          cluster = at;
+          members = [];
+        }
+        const named = Object.fromEntries(DOCUMENT_COLUMNS.split(', ').map((c, i) => [c, row[i + 1] as JS]));
+        members.push(documentOfRow(named));
+      }
+    }
+    emit();
+    app.closeSync();
+  }
+
+  /** Each list's entries as `scan --json` gives them, streamed in order, and the query that gives them. */
+  listEntries(): OutputList[] {
+    const origin = 'p.original, p.evidence';
+    const paths = (table: string, fields: string): string =>
+      `SELECT da.path AS a, db.path AS b, ${fields}, ${origin} FROM ${table} p JOIN documents da ON da.id = p.a JOIN documents db ON db.id = p.b ORDER BY p.a, p.b`;
+    const quote = (fields: ListTable['fields']): string => fields.map(([f]) => `p."${f}"`).join(', ');
+    const queries: [OutputList['name'], string][] = [
+      ['pairs', paths('out_pairs', quote(this.pairs.fields))],
+      ['reuse', paths('out_reuse', quote(REUSE.fields))],
+      ['rewrites', paths('out_rewrites', quote(REWRITES.fields))],
+      ['clusters', `SELECT members, ${origin} FROM out_clusters p ORDER BY cluster`],
+    ];
+    return queries.map(([name, query]) => ({ name, entries: this.objects(query), query }));
+  }
+
+  /** The rows of a query as objects with its columns' names, in order. */
+  private async *objects(query: string): AsyncGenerator<Record<string, JS>> {
+    const result = await this.db.side.stream(query);
+    const names = result.columnNames();
+    for await (const rows of result.yieldRowsJs()) {
+      for (const row of rows) yield Object.fromEntries(names.map((n, i) => [n, row[i]!]));
+    }
+  }
+
+  /** Everything read back into memory: for the text report, `--json`, and the tests. */
+  async result(): Promise<ScanResult> {
+    const documents = (await this.db.rows(`SELECT ${DOCUMENT_COLUMNS} FROM documents ORDER BY id`)).map(documentOfRow);
+    const lists: Record<string, object[]> = {};
+    for (const { name, entries } of this.listEntries()) {
+      lists[name] = [];
+      for await (const entry of entries) lists[name].push(entry);
+    }
+    return {
+      head: this.method.head(this.threshold),
+      documents,
+      pairs: lists.pairs as ScanPairEntry[],
+      clusters: lists.clusters as ScanResult['clusters'],
+      lists: COPY_DETECTORS.map((d) => [d.key, lists[d.key] as ScanResult['lists'][number][1]]),
+    };
+  }
+
+  /** Writes NAME.ndjson and NAME.parquet of each list into `dir`. */
+  async writeOutputs(dir: string): Promise<WrittenList[]> {
+    return writeOutputs(dir, this.method.measure, this.listEntries(), this.db.main);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/**
+ * Scans fingerprinted documents (readDocument's results, with the copies OnDiskScan.copies) on disk:
+ * appends them as they come, then joins. The caller reads result() or writes the outputs, then closes it.
+ */
+export async function scanOnDisk(documents: AsyncIterable<OnDiskDocument> | Iterable<OnDiskDocument>, options: OnDiskOptions): Promise<OnDiskScan> {
+  const scan = await OnDiskScan.open(options);
+  try {
+    for await (const document of documents) scan.add(document);
+    await scan.join();
+    return scan;
+  } catch (error) {
+    scan.close();
+    throw error;
+  }
+}
