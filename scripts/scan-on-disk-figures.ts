@@ -1,5 +1,5 @@
 // `npx tsx scripts/scan-on-disk-figures.ts [--files 10000,100000] [--appender]`: the figures of
-// docs/scan-schema.md. For each N, writes bench/scan-memory.ts's folder of N small text files (the
+// docs/scan-schema.md. For each N, writes bench/scan/scan-memory.ts's folder of N small text files (the
 // same recipe and seed: 150–300 words a file, every 100th a copy of the one before with a word
 // changed), then runs `scan --out` in memory and `scan --on-disk --out` at two memory limits, each
 // under /usr/bin/time with --timings (2 jobs), and says whether the two paths' NDJSON files are the
@@ -10,32 +10,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mulberry32, pick, uint32s } from '../lib/random';
+import { uint32s } from '../lib/random';
+import { writeFolder } from '../bench/scan/scan-memory';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
-
-/** bench/scan-memory.ts writeFolder (seed 25). */
-function writeFolder(dir: string, files: number, seed = 25): void {
-  const random = mulberry32(seed);
-  const syllables = ['ka', 'ri', 'mo', 'te', 'lu', 'sa', 'ven', 'dor', 'pi', 'ne', 'shu', 'al', 'ber', 'quo', 'mi', 'zet'];
-  const vocabulary = Array.from({ length: 5000 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(random, syllables)).join(''));
-  let previous: string[] = [];
-  for (let i = 0; i < files; i++) {
-    let words: string[];
-    if (i % 100 === 99) {
-      words = [...previous];
-      words[Math.floor(random() * words.length)] = pick(random, vocabulary);
-    } else words = Array.from({ length: 150 + Math.floor(random() * 150) }, () => pick(random, vocabulary));
-    previous = words;
-    const sub = join(dir, String(i % 100).padStart(2, '0'));
-    if (i < 100) mkdirSync(sub, { recursive: true });
-    writeFileSync(join(sub, `doc-${String(i).padStart(6, '0')}.txt`), `Document ${i}\n\n${words.join(' ')}\n`);
-  }
 }
 
 /** Rows of (hash, doc) through one appender, and through INSERT … VALUES statements of 10,000 rows. */

@@ -73,4 +73,5 @@ function main(): void {
   }
 }
 
-main();
+// run as a script; imported (scripts/scan-on-disk-figures.ts), it only lends writeFolder
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
