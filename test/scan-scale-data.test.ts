@@ -11,6 +11,7 @@ import { rewriteAnchors } from '../lib/fingerprint/rewrite-anchors';
 import { COPY_KINDS, type CopyKind } from '../bench/scan/scale-copies';
 import { SCALE_OPTIONS, type ScaleDocument, type ScaleOptions, documentId, documentPath, indexOfName, parseTruth, scaleDocuments, truthTsv, writeScaleCorpus } from '../bench/scan/scale-data';
 import { parseScanLists, scoreScale } from '../bench/scan/scale-score';
+import { listInputs, readDocuments } from '../bin/scan-sources';
 import { AliasTable } from '../bench/scan/scale-words';
 
 const options = (documents: number, seed = 5, more: Partial<ScaleOptions> = {}): ScaleOptions => ({ ...SCALE_OPTIONS, documents, seed, ...more });
@@ -163,6 +164,26 @@ describe('writeScaleCorpus', () => {
     expect(Array.from(truth.sources)).toEqual(copies.map((d) => d.sources[0]));
     expect(Array.from(truth.kinds, (k) => COPY_KINDS[k])).toEqual(copies.map((d) => d.kind));
     expect(truth.html).toBe(docs.filter((d) => d.html).length);
+  });
+
+  it('writes a gzipped WARC that scan reads back as the same documents, named by URIs ending in their ids', async () => {
+    const dir = tempDir();
+    const o = options(300, 5, { htmlShare: 0.3 });
+    const file = join(dir, 'docs.warc.gz');
+    const truth = await writeScaleCorpus(file, o, 'warc');
+    const { files } = await listInputs([file]);
+    const read: { name: string; kind: string; content: string }[] = [];
+    const others: unknown[] = [];
+    for await (const item of readDocuments(files)) {
+      if (item.type === 'document') read.push({ name: item.document.name, kind: item.document.kind, content: item.document.content });
+      else others.push(item.type === 'container' ? { skipped: item.summary.skipped, notes: item.summary.notes, complete: item.summary.complete } : item);
+    }
+    const docs = [...scaleDocuments(o)];
+    // HTML pages are response records, texts WET conversion records; the warcinfo record is counted, not read
+    expect(read).toEqual(docs.map((d) => ({ name: `https://scale.example/${d.id}`, kind: d.html ? 'html' : 'text', content: d.content })));
+    expect(read.map((d) => indexOfName(d.name))).toEqual(docs.map((d) => d.index));
+    expect(truth.html).toBe(docs.filter((d) => d.html).length);
+    expect(others).toEqual([{ skipped: { warcinfo: 1 }, notes: 0, complete: true }]);
   });
 
   it('writes a folder of .txt and .html files, named so that indexOfName reads their index back', async () => {

@@ -18,6 +18,7 @@ import { mulberry32 } from '../../lib/random';
 import { ARTICLE_OPTIONS, type Article, type ArticleOptions, ArticleWriter, articleHtml, articleText } from './scale-article';
 import { COPY_KINDS, type CopyKind, SPIN_OPTIONS, type SpinOptions, Spinner, cutLast, edited, excerpt, quote, stitched } from './scale-copies';
 import { VOCABULARY_OPTIONS, type VocabularyOptions, buildVocabulary } from './scale-words';
+import { scaleWarcRecord, warcInfo } from './scale-warc';
 
 export interface ScaleOptions {
   documents: number;
@@ -227,7 +228,7 @@ export const readTruth = (file: string): ScaleTruth => parseTruth(readFileSync(f
 
 // ---------- Writing ----------
 
-export type ScaleFormat = 'jsonl' | 'folder';
+export type ScaleFormat = 'jsonl' | 'warc' | 'folder';
 
 /** Lines of JSONL: {"id", "text"} or {"id", "html"}. */
 export function jsonLine(doc: ScaleDocument): string {
@@ -238,30 +239,13 @@ export function jsonLine(doc: ScaleDocument): string {
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * Writes a corpus to `target` (a .jsonl file, or a folder) and its truth to `truthFile` when given.
- * JSONL goes through a stream a megabyte at a time, waiting for it to drain. `onProgress` hears
- * the count every `progressEvery` documents.
+ * Writes a corpus to `target` (a .jsonl file, a .warc.gz file, or a folder) and its truth to
+ * `truthFile` when given. A file goes through a stream a megabyte at a time, waiting for it to
+ * drain. `onProgress` hears the count every `progressEvery` documents.
  */
 export async function writeScaleCorpus(target: string, options: ScaleOptions, format: ScaleFormat, truthFile?: string, onProgress?: (written: number) => void, progressEvery = 10_000): Promise<ScaleTruth> {
   const truth = new TruthBuilder();
-  if (format === 'jsonl') {
-    const out = createWriteStream(target);
-    const failed = once(out, 'error').then(([error]) => {
-      throw new Error(`${target}: ${(error as Error).message}`);
-    });
-    let chunk = '';
-    for (const doc of scaleDocuments(options)) {
-      truth.add(doc);
-      chunk += jsonLine(doc);
-      if (chunk.length >= CHUNK_BYTES) {
-        if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
-        chunk = '';
-      }
-      if (onProgress && (doc.index + 1) % progressEvery === 0) onProgress(doc.index + 1);
-    }
-    out.end(chunk);
-    await Promise.race([once(out, 'finish'), failed]);
-  } else {
+  if (format === 'folder') {
     let folder = '';
     for (const doc of scaleDocuments(options)) {
       truth.add(doc);
@@ -272,6 +256,27 @@ export async function writeScaleCorpus(target: string, options: ScaleOptions, fo
       writeFileSync(join(target, path), doc.content);
       if (onProgress && (doc.index + 1) % progressEvery === 0) onProgress(doc.index + 1);
     }
+  } else {
+    const out = createWriteStream(target);
+    const failed = once(out, 'error').then(([error]) => {
+      throw new Error(`${target}: ${(error as Error).message}`);
+    });
+    let chunk: (string | Uint8Array)[] = format === 'warc' ? [await warcInfo()] : [];
+    let bytes = 0;
+    for (const doc of scaleDocuments(options)) {
+      truth.add(doc);
+      const piece = format === 'warc' ? await scaleWarcRecord(doc) : jsonLine(doc);
+      chunk.push(piece);
+      bytes += piece.length;
+      if (bytes >= CHUNK_BYTES) {
+        if (!out.write(format === 'warc' ? Buffer.concat(chunk as Uint8Array[]) : chunk.join(''))) await Promise.race([once(out, 'drain'), failed]);
+        chunk = [];
+        bytes = 0;
+      }
+      if (onProgress && (doc.index + 1) % progressEvery === 0) onProgress(doc.index + 1);
+    }
+    out.end(format === 'warc' ? Buffer.concat(chunk as Uint8Array[]) : chunk.join(''));
+    await Promise.race([once(out, 'finish'), failed]);
   }
   const built = truth.build();
   if (truthFile) writeFileSync(truthFile, truthTsv(built));

@@ -4,6 +4,7 @@
 // documents share no original (false pairs), list by list. Documents are named by their id or their
 // path (indexOfName); two copies of one original, or a copy and its original, are no false pair.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { COPY_KINDS, type CopyKind, GROUPS, type Group, KIND_GROUP } from './scale-copies';
 import { type ScaleTruth, indexOfName } from './scale-data';
 
@@ -106,3 +107,24 @@ export function parseScanLists(output: string, file = 'scan output'): ScanLists 
 }
 
 export const readScanLists = (file: string): ScanLists => parseScanLists(readFileSync(file, 'utf8'), file);
+
+/** The lists `scan --out DIR` wrote: DIR/pairs.ndjson, reuse.ndjson and rewrites.ndjson, one entry a line. */
+export function readOutLists(dir: string): ScanLists {
+  const read = (list: ListName): Link[] => {
+    const file = join(dir, `${list}.ndjson`);
+    const links: Link[] = [];
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (!line) return;
+      let entry: Partial<Link>;
+      try {
+        entry = JSON.parse(line) as Partial<Link>;
+      } catch {
+        throw new Error(`${file}: line ${i + 1} is not JSON: ${line.slice(0, 120)}`);
+      }
+      if (typeof entry.a !== 'string' || typeof entry.b !== 'string') throw new Error(`${file}: line ${i + 1} has no a and b`);
+      links.push({ a: entry.a, b: entry.b });
+    });
+    return links;
+  };
+  return { pairs: read('pairs'), reuse: read('reuse'), rewrites: read('rewrites') };
+}

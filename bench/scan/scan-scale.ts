@@ -1,28 +1,30 @@
-// `npm run bench:scan-scale -- [--documents N] [--seed S] [--dir D] [--keep] [--as-folder | --jsonl] [--jobs J] [--html-share X] [--write-only]`:
+// `npm run bench:scan-scale -- [--documents N] [--seed S] [--dir D] [--keep] [--jsonl | --warc | --as-folder] [--on-disk [--memory-limit SIZE]] [--jobs J] [--html-share X] [--write-only]`:
 // issue 48's scale benchmark. Writes N synthetic documents with planted copies of every kind
-// (bench/scan/scale-data.ts), runs the real `scan --json` on them, and scores every kind and the
-// false pairs of each list against the truth (bench/scan/scale-score.ts), beside the issue's
-// targets, with the time and the peak memory of scan.
+// (bench/scan/scale-data.ts), runs the real `scan` on them, and scores every kind and the false
+// pairs of each list against the truth (bench/scan/scale-score.ts), beside the issue's targets,
+// with the time, the input's MB/s and the peak memory of scan.
 //
-// Input: a folder of .txt and .html files (--as-folder, the default while scan reads only folders)
-// or one JSONL file (--jsonl); DEFAULT_FORMAT below is the one line to change when scan reads JSONL.
-// The corpus goes to D (default: a new folder in the system's temporary folder), removed at the end
-// unless --keep; D then holds the corpus, truth.tsv and scan.json. --write-only writes the corpus
-// and says how long it took, with the writer's peak memory (VmHWM), and runs no scan.
+// Input: one JSONL file (--jsonl, the default), one gzipped WARC file written by warcio (--warc:
+// HTML pages as response records, texts as WET conversion records) or a folder of .txt and .html
+// files (--as-folder). scan prints --json, or with --on-disk writes its lists with --out (NDJSON,
+// read back a line at a time). The corpus goes to D (default: a new folder in the system's
+// temporary folder), removed at the end unless --keep; D then holds the corpus, truth.tsv and
+// scan.json or out/. --write-only writes the corpus and says how long it took, with the writer's
+// peak memory (VmHWM), and runs no scan.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COPY_KINDS, GROUPS, type Group, KIND_GROUP } from './scale-copies';
 import { SCALE_OPTIONS, type ScaleFormat, writeScaleCorpus } from './scale-data';
-import { type KindScore, LISTS, readScanLists, scoreScale } from './scale-score';
+import { type KindScore, LISTS, readOutLists, readScanLists, scoreScale } from './scale-score';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TIME = '/usr/bin/time';
 
-/** What scan reads until it reads JSONL (issue 48, part 1): then 'jsonl'. */
-const DEFAULT_FORMAT: ScaleFormat = 'folder';
+const DEFAULT_FORMAT: ScaleFormat = 'jsonl';
+const CORPUS_NAME: Record<ScaleFormat, string> = { jsonl: 'docs.jsonl', warc: 'docs.warc.gz', folder: 'docs' };
 
 /** The issue's targets: share of each group's planted copies found. */
 const TARGETS: Record<Group, number> = { whole: 0.99, passages: 0.95, rewrites: 0.85 };
@@ -36,10 +38,12 @@ interface Args {
   jobs: number;
   htmlShare: number;
   writeOnly: boolean;
+  onDisk: boolean;
+  memoryLimit: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { documents: 20_000, seed: 1, dir: undefined, keep: false, format: DEFAULT_FORMAT, jobs: 2, htmlShare: SCALE_OPTIONS.htmlShare, writeOnly: false };
+  const args: Args = { documents: 20_000, seed: 1, dir: undefined, keep: false, format: DEFAULT_FORMAT, jobs: 2, htmlShare: SCALE_OPTIONS.htmlShare, writeOnly: false, onDisk: false, memoryLimit: undefined };
   const integer = (name: string, value: string | undefined, min: number): number => {
     if (value === undefined || !/^\d+$/.test(value.replace(/_/g, '')) || Number(value.replace(/_/g, '')) < min) throw new Error(`${name} needs an integer of at least ${min}: got ${JSON.stringify(value)}`);
     return Number(value.replace(/_/g, ''));
@@ -53,12 +57,16 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--keep') args.keep = true;
     else if (arg === '--as-folder') args.format = 'folder';
     else if (arg === '--jsonl') args.format = 'jsonl';
+    else if (arg === '--warc') args.format = 'warc';
     else if (arg === '--write-only') args.writeOnly = true;
+    else if (arg === '--on-disk') args.onDisk = true;
+    else if (arg === '--memory-limit') args.memoryLimit = argv[++i];
     else if (arg === '--html-share') {
       args.htmlShare = Number(argv[++i]);
       if (!(args.htmlShare >= 0 && args.htmlShare <= 1)) throw new Error(`--html-share needs a number from 0 to 1: got ${argv[i]}`);
     } else throw new Error(`unknown option ${JSON.stringify(arg)}`);
   }
+  if (args.memoryLimit !== undefined && !args.onDisk) throw new Error('--memory-limit is the limit of --on-disk');
   return args;
 }
 
@@ -91,12 +99,12 @@ function treePeakKiB(pid: number, peaks: Map<number, number>): void {
 }
 
 /**
- * Runs scan on `input` with --json into `outFile`: under /usr/bin/time when present (scan is one
- * process, its reading threads inside it, so the %M of that process is all of it); else the
- * VmHWM of the process and its children, read from /proc every 100 ms, summed.
+ * Runs scan on `input` with `options`, its standard output into `outFile`: under /usr/bin/time when
+ * present (scan is one process, its reading threads and DuckDB inside it, so the %M of that process
+ * is all of it); else the VmHWM of the process and its children, read from /proc every 100 ms, summed.
  */
-function runScan(input: string, outFile: string, jobs: number): Promise<Measured> {
-  const scanArgs = ['--import', 'tsx', join(ROOT, 'bin', 'scan.ts'), input, '--json', '--jobs', String(jobs)];
+function runScan(input: string, outFile: string, options: readonly string[]): Promise<Measured> {
+  const scanArgs = ['--import', 'tsx', join(ROOT, 'bin', 'scan.ts'), input, ...options];
   const withTime = existsSync(TIME);
   const [command, args] = withTime ? [TIME, ['-f', 'peak %M KB, cpu %U %S', process.execPath, ...scanArgs]] : [process.execPath, scanArgs];
   const fd = openSync(outFile, 'w');
@@ -133,10 +141,11 @@ async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const dir = args.dir ? resolve(args.dir) : mkdtempSync(join(tmpdir(), 'doppel-scale-'));
   mkdirSync(dir, { recursive: true });
-  const corpus = join(dir, args.format === 'folder' ? 'docs' : 'docs.jsonl');
+  const corpus = join(dir, CORPUS_NAME[args.format]);
   if (existsSync(corpus)) throw new Error(`${corpus} exists already: give an empty --dir`);
   const truthFile = join(dir, 'truth.tsv');
-  const outFile = join(dir, 'scan.json');
+  const outFile = join(dir, args.onDisk ? 'scan.txt' : 'scan.json');
+  const outDir = join(dir, 'out');
   try {
     const options = { ...SCALE_OPTIONS, documents: args.documents, seed: args.seed, htmlShare: args.htmlShare };
     const writeStarted = performance.now();
@@ -144,24 +153,31 @@ async function main(): Promise<number> {
     const truth = await writeScaleCorpus(corpus, options, args.format, truthFile);
     const writeSeconds = (performance.now() - writeStarted) / 1000;
     const writeCpu = process.cpuUsage(cpuBefore);
-    const onDisk = args.format === 'jsonl' ? ` (${mib(statSync(corpus).size)} on disk)` : '';
+    const onDisk = args.format === 'folder' ? '' : ` (${mib(statSync(corpus).size)} on disk)`;
     console.log(`bench:scan-scale: ${truth.documents.toLocaleString('en-US')} documents (seed ${args.seed}), ${truth.html} of them HTML, ${mib(truth.bytes)} of content${onDisk}, ${truth.copies.length} planted copies`);
-    console.log(`written as ${args.format === 'folder' ? 'a folder' : 'JSONL'} in ${writeSeconds.toFixed(1)} s, ${((writeCpu.user + writeCpu.system) / 1e6).toFixed(1)} s of CPU (${Math.round(truth.documents / writeSeconds).toLocaleString('en-US')} documents/s)`);
+    console.log(`written as ${{ folder: 'a folder', jsonl: 'JSONL', warc: 'a gzipped WARC' }[args.format]} in ${writeSeconds.toFixed(1)} s, ${((writeCpu.user + writeCpu.system) / 1e6).toFixed(1)} s of CPU (${Math.round(truth.documents / writeSeconds).toLocaleString('en-US')} documents/s)`);
 
     if (args.writeOnly) {
       const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
       console.log(`the writer's peak memory: ${hwm ? `${(Number(hwm) / 1024).toFixed(0)} MiB (VmHWM of this process)` : 'unknown (no /proc)'}`);
       return 0;
     }
-    const scan = await runScan(corpus, outFile, args.jobs);
+    const scanOptions = [...(args.onDisk ? ['--on-disk', ...(args.memoryLimit ? ['--memory-limit', args.memoryLimit] : []), '--out', outDir] : ['--json']), '--jobs', String(args.jobs), '--timings'];
+    const scan = await runScan(corpus, outFile, scanOptions);
     if (scan.status !== 0) {
       console.log(`scan failed (exit ${scan.status}):\n${scan.stderr.slice(-3000)}`);
       return 1;
     }
-    const problems = scan.stderr.trim().split('\n').filter(Boolean);
-    console.log(`scan ${args.format === 'folder' ? 'FOLDER' : 'FILE.jsonl'} --json --jobs ${args.jobs}: ${scan.seconds.toFixed(1)} s (${scan.cpuSeconds.toFixed(1)} s of CPU), peak memory ${(scan.peakKiB / 1024).toFixed(0)} MiB (${scan.how})${problems.length ? `; ${problems.length} lines on stderr, the first: ${problems[0]}` : ''}`);
+    const timingsAt = scan.stderr.indexOf('timings (wall clock');
+    const timings = timingsAt >= 0 ? scan.stderr.slice(timingsAt).trimEnd() : '';
+    const problems = (timingsAt >= 0 ? scan.stderr.slice(0, timingsAt) : scan.stderr).trim().split('\n').filter(Boolean);
+    const inputBytes = args.format === 'folder' ? truth.bytes : statSync(corpus).size;
+    console.log(`scan ${CORPUS_NAME[args.format]} ${scanOptions.join(' ').replace(outDir, 'DIR')}: ${scan.seconds.toFixed(1)} s (${scan.cpuSeconds.toFixed(1)} s of CPU; ${(inputBytes / 1e6 / scan.seconds).toFixed(2)} MB/s of input, ${(inputBytes / 1e6 / scan.cpuSeconds).toFixed(2)} a CPU second), peak memory ${(scan.peakKiB / 1024).toFixed(0)} MiB (${scan.how})${problems.length ? `; ${problems.length} lines on stderr, the first: ${problems[0]}` : ''}`);
+    if (args.onDisk) console.log(`scan said: ${readFileSync(outFile, 'utf8').trim()}`);
+    if (timings) console.log(`scan's ${timings}`);
+    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
 
-    const score = scoreScale(truth, readScanLists(outFile));
+    const score = scoreScale(truth, args.onDisk ? readOutLists(outDir) : readScanLists(outFile));
     console.log('');
     console.log(row(['kind', 'group', 'trials', 'found (any list)', 'pairs', 'reuse', 'rewrites'], [10, 9, 7, 16, 6, 6, 9]));
     for (const kind of COPY_KINDS) console.log(scoreRow(kind, KIND_GROUP[kind], score.byKind[kind]));
@@ -178,8 +194,8 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     if (!args.keep) rmSync(args.dir ? corpus : dir, { recursive: true, force: true });
-    if (!args.keep && args.dir) for (const f of [truthFile, outFile]) rmSync(f, { force: true });
-    if (args.keep) console.log(`kept: ${dir} (${args.format === 'folder' ? 'docs/' : 'docs.jsonl'}, truth.tsv${args.writeOnly ? '' : ', scan.json'})`);
+    if (!args.keep && args.dir) for (const f of [truthFile, outFile, outDir]) rmSync(f, { recursive: true, force: true });
+    if (args.keep) console.log(`kept: ${dir} (${CORPUS_NAME[args.format]}, truth.tsv${args.writeOnly ? '' : args.onDisk ? ', out/' : ', scan.json'})`);
   }
 }
 
