@@ -1,4 +1,4 @@
-// `npm run bench:scan-scale -- [--documents N] [--seed S] [--dir D] [--keep] [--jsonl | --warc | --as-folder] [--on-disk [--memory-limit SIZE]] [--jobs J] [--html-share X] [--write-only]`:
+// `npm run bench:scan-scale -- [--documents N] [--seed S] [--dir D] [--keep | --reuse] [--jsonl | --warc | --as-folder] [--on-disk [--memory-limit SIZE]] [--jobs J] [--html-share X] [--write-only]`:
 // issue 48's scale benchmark. Writes N synthetic documents with planted copies of every kind
 // (bench/scan/scale-data.ts), runs the real `scan` on them, and scores every kind and the false
 // pairs of each list against the truth (bench/scan/scale-score.ts), beside the issue's targets,
@@ -9,15 +9,16 @@
 // files (--as-folder). scan prints --json, or with --on-disk writes its lists with --out (NDJSON,
 // read back a line at a time). The corpus goes to D (default: a new folder in the system's
 // temporary folder), removed at the end unless --keep; D then holds the corpus, truth.tsv and
-// scan.json or out/. --write-only writes the corpus and says how long it took, with the writer's
+// scan.json (out/ is removed: its lists can be large). --reuse (with --dir) scans the corpus a run
+// with the same options kept there (corpus.json says which), and keeps it. --write-only writes the corpus and says how long it took, with the writer's
 // peak memory (VmHWM), and runs no scan.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COPY_KINDS, GROUPS, type Group, KIND_GROUP } from './scale-copies';
-import { SCALE_OPTIONS, type ScaleFormat, writeScaleCorpus } from './scale-data';
+import { SCALE_OPTIONS, type ScaleFormat, readTruth, writeScaleCorpus } from './scale-data';
 import { type KindScore, LISTS, readOutLists, readScanLists, scoreScale } from './scale-score';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,10 +41,11 @@ interface Args {
   writeOnly: boolean;
   onDisk: boolean;
   memoryLimit: string | undefined;
+  reuse: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { documents: 20_000, seed: 1, dir: undefined, keep: false, format: DEFAULT_FORMAT, jobs: 2, htmlShare: SCALE_OPTIONS.htmlShare, writeOnly: false, onDisk: false, memoryLimit: undefined };
+  const args: Args = { documents: 20_000, seed: 1, dir: undefined, keep: false, format: DEFAULT_FORMAT, jobs: 2, htmlShare: SCALE_OPTIONS.htmlShare, writeOnly: false, onDisk: false, memoryLimit: undefined, reuse: false };
   const integer = (name: string, value: string | undefined, min: number): number => {
     if (value === undefined || !/^\d+$/.test(value.replace(/_/g, '')) || Number(value.replace(/_/g, '')) < min) throw new Error(`${name} needs an integer of at least ${min}: got ${JSON.stringify(value)}`);
     return Number(value.replace(/_/g, ''));
@@ -55,6 +57,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--jobs') args.jobs = integer(arg, argv[++i], 1);
     else if (arg === '--dir') args.dir = argv[++i];
     else if (arg === '--keep') args.keep = true;
+    else if (arg === '--reuse') args.keep = args.reuse = true;
     else if (arg === '--as-folder') args.format = 'folder';
     else if (arg === '--jsonl') args.format = 'jsonl';
     else if (arg === '--warc') args.format = 'warc';
@@ -142,20 +145,26 @@ async function main(): Promise<number> {
   const dir = args.dir ? resolve(args.dir) : mkdtempSync(join(tmpdir(), 'doppel-scale-'));
   mkdirSync(dir, { recursive: true });
   const corpus = join(dir, CORPUS_NAME[args.format]);
-  if (existsSync(corpus)) throw new Error(`${corpus} exists already: give an empty --dir`);
   const truthFile = join(dir, 'truth.tsv');
+  const written = join(dir, 'corpus.json');
+  const options = { ...SCALE_OPTIONS, documents: args.documents, seed: args.seed, htmlShare: args.htmlShare };
+  // --reuse: a corpus kept by an earlier run with the same options is scanned again, not rewritten
+  const reuse = args.reuse && existsSync(written) && readFileSync(written, 'utf8') === JSON.stringify({ format: args.format, options });
+  if (args.reuse && !reuse && existsSync(corpus)) throw new Error(`${corpus} was written with other options (${written}): give another --dir`);
+  if (!reuse && existsSync(corpus)) throw new Error(`${corpus} exists already: give an empty --dir, or --reuse`);
   const outFile = join(dir, args.onDisk ? 'scan.txt' : 'scan.json');
   const outDir = join(dir, 'out');
   try {
-    const options = { ...SCALE_OPTIONS, documents: args.documents, seed: args.seed, htmlShare: args.htmlShare };
     const writeStarted = performance.now();
     const cpuBefore = process.cpuUsage();
-    const truth = await writeScaleCorpus(corpus, options, args.format, truthFile);
+    const truth = reuse ? readTruth(truthFile) : await writeScaleCorpus(corpus, options, args.format, truthFile);
+    if (!reuse) writeFileSync(written, JSON.stringify({ format: args.format, options }));
     const writeSeconds = (performance.now() - writeStarted) / 1000;
     const writeCpu = process.cpuUsage(cpuBefore);
     const onDisk = args.format === 'folder' ? '' : ` (${mib(statSync(corpus).size)} on disk)`;
     console.log(`bench:scan-scale: ${truth.documents.toLocaleString('en-US')} documents (seed ${args.seed}), ${truth.html} of them HTML, ${mib(truth.bytes)} of content${onDisk}, ${truth.copies.length} planted copies`);
-    console.log(`written as ${{ folder: 'a folder', jsonl: 'JSONL', warc: 'a gzipped WARC' }[args.format]} in ${writeSeconds.toFixed(1)} s, ${((writeCpu.user + writeCpu.system) / 1e6).toFixed(1)} s of CPU (${Math.round(truth.documents / writeSeconds).toLocaleString('en-US')} documents/s)`);
+    if (reuse) console.log(`reused: written by an earlier run with the same options (${written})`);
+    else console.log(`written as ${{ folder: 'a folder', jsonl: 'JSONL', warc: 'a gzipped WARC' }[args.format]} in ${writeSeconds.toFixed(1)} s, ${((writeCpu.user + writeCpu.system) / 1e6).toFixed(1)} s of CPU (${Math.round(truth.documents / writeSeconds).toLocaleString('en-US')} documents/s)`);
 
     if (args.writeOnly) {
       const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
@@ -194,8 +203,9 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     if (!args.keep) rmSync(args.dir ? corpus : dir, { recursive: true, force: true });
-    if (!args.keep && args.dir) for (const f of [truthFile, outFile, outDir]) rmSync(f, { recursive: true, force: true });
-    if (args.keep) console.log(`kept: ${dir} (${CORPUS_NAME[args.format]}, truth.tsv${args.writeOnly ? '' : args.onDisk ? ', out/' : ', scan.json'})`);
+    if (!args.keep && args.dir) for (const f of [truthFile, written, outFile, outDir]) rmSync(f, { recursive: true, force: true });
+    else rmSync(outDir, { recursive: true, force: true });
+    if (args.keep) console.log(`kept: ${dir} (${CORPUS_NAME[args.format]}, truth.tsv${args.writeOnly ? '' : args.onDisk ? ', scan.txt' : ', scan.json'})`);
   }
 }
 
