@@ -58,7 +58,9 @@ export interface Figure {
   target: string;
   /** The output's file name in docs/bench. */
   source: string;
-  measured(output: BenchOutput): string;
+  /** A second output the figure compares with (a ratio), cited beside the first. */
+  baseline?: string;
+  measured(output: BenchOutput, baseline?: BenchOutput): string;
 }
 
 const PERCENT = String.raw`(\d+(?:\.\d+)?)%`;
@@ -68,6 +70,17 @@ const PEERS = '2026-11-27-peers.txt';
 const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
 const MILLION = '2026-11-28-1m-packed-3.txt';
 const BROWSER_REWRITES = '2026-11-29-browser-quality-rewrites-held-out.txt';
+const SCALE_1M = '2026-11-29-scan-scale-1m.txt';
+const SCALE_100K = '2026-11-29-scan-scale-100k.txt';
+const JOIN_10M = '2026-11-29-scan-join-10m.txt';
+
+/** bench:scan-scale's share found of a group (whole, passages, rewrites). */
+const scaleGroup = (o: BenchOutput, group: string): string => `${find(o, new RegExp(String.raw`^${group}\s+≥ [\d.]+%\s+${PERCENT}`))[0]}%`;
+/** bench:scan-scale's scan: wall seconds, CPU seconds, peak MiB. */
+const scaleScan = (o: BenchOutput): { seconds: number; cpu: number; peak: number } => {
+  const [seconds, cpu, peak] = find(o, /^scan \S+ .*?: ([\d.]+) s \(([\d.]+) s of CPU;.*peak memory (\d+) MiB/);
+  return { seconds: Number(seconds), cpu: Number(cpu), peak: Number(peak) };
+};
 
 /** The Chromium column of bench:browser-quality's partial-copy table, for `kind`. */
 const chromiumPartial = (o: BenchOutput, kind: string): string =>
@@ -181,6 +194,35 @@ export const FIGURES: Figure[] = [
     },
   },
   {
+    figure: '`scan` on 1,000,000 documents with planted copies (JSONL, `--on-disk`): found whole / passages / rewrites, false pairs',
+    target: '≥ 99% / 95% / 85%, 0',
+    source: SCALE_1M,
+    measured: (o) => `${['whole', 'passages', 'rewrites'].map((g) => scaleGroup(o, g)).join(' / ')}, ${find(o, /^false\s+0\s+(\d+) \(/)[0]}`,
+  },
+  {
+    figure: '`scan` on 1,000,000 documents: peak memory (VmHWM), time against 100,000 documents (wall, CPU)',
+    target: '≤ 2 GB, ≤ 11×',
+    source: SCALE_1M,
+    baseline: SCALE_100K,
+    measured: (o, base) => {
+      const big = scaleScan(o);
+      const small = scaleScan(base!);
+      return `${big.peak.toLocaleString('en-US')} MiB, ${(big.seconds / small.seconds).toFixed(1)}× / ${(big.cpu / small.cpu).toFixed(1)}× (${Math.round(big.seconds).toLocaleString('en-US')} s against ${Math.round(small.seconds)} s)`;
+    },
+  },
+  {
+    figure: '10,000,000 documents\' fingerprints joined (`bench:scan-join`, no text): peak memory, time, disk at most; planted pairs among the candidates',
+    target: '≤ 4 GB',
+    source: JOIN_10M,
+    measured: (o) => {
+      const [peak] = find(o, /^peak memory (\d+) MiB/);
+      const [minutes] = find(o, /^total [\d.]+ s \(([\d.]+) min\)/);
+      const [disk] = find(o, /the folder at most ([\d.]+) GiB/);
+      const planted = ['simhash', 'passage', 'rewrite'].map((k) => find(o, new RegExp(`^planted ${k} copies among the \\S+ ?\\S*: ([\\d,]+ of [\\d,]+)`))[0]);
+      return `${Number(peak).toLocaleString('en-US')} MiB, ${minutes} min, ${disk} GiB; ${planted.join(' / ')}`;
+    },
+  },
+  {
     figure: 'import, 1,000,000 pages with passages, word bits and rewrite fingerprints',
     target: '≥ 10,000 pages/s',
     source: MILLION,
@@ -278,7 +320,9 @@ export function figuresTable(read: (file: string) => string, figures: readonly F
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   const rows = figures.map((f) => {
     const o = output(f.source);
-    return `| ${cell(f.figure)} | ${cell(f.measured(o))} | ${cell(f.target)} | ${cell(citation(o, base))} |`;
+    const baseline = f.baseline === undefined ? undefined : output(f.baseline);
+    const cited = baseline === undefined ? citation(o, base) : `${citation(o, base)}; against ${citation(baseline, base)}`;
+    return `| ${cell(f.figure)} | ${cell(f.measured(o, baseline))} | ${cell(f.target)} | ${cell(cited)} |`;
   });
   return ['| figure | measured | target | output: command, date, commit, machine |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
