@@ -93,9 +93,10 @@ describe('scan --keep', () => {
     expect(kept.split('\n').length - 1).toBe(documents.length - dropped);
   }, 180_000);
 
-  it('needs a file name', async () => {
-    const run = await runScan(['--keep']);
+  it('needs a file name, and --help says what it keeps', async () => {
+    const [run, help] = await Promise.all([runScan(['--keep']), runScan(['--help'])]);
     expect([run.code, run.stderr]).toEqual([2, expect.stringContaining('--keep needs a value')]);
+    expect(help.stdout).toMatch(/--keep FILE[\s\S]*original, or its first member[\s\S]*comparable text is kept/);
   });
 });
 

@@ -76,12 +76,14 @@ describe('ProgressMeter', () => {
     expect(meter.line(200)).toBe(want);
   });
 
-  it('with no size known: rates and no share or ETA; a later stage: its own time, no rates', () => {
+  it('with no size known yet: documents/s alone, then all once it is; a later stage: its own time, no rates', () => {
     const time = clock();
     const meter = new ProgressMeter(time.now, null);
     Object.assign(meter, { documents: 300, bytes: 3_000_000 });
     time.at(3000);
-    expect(meter.line(200)).toBe('scan: reading · 300 documents · 100 docs/s · 1.0 MB/s');
+    expect(meter.line(200)).toBe('scan: reading · 300 documents · 100 docs/s');
+    meter.totalBytes = 6_000_000;
+    expect(meter.line(200)).toBe('scan: reading · 300 documents · 100 docs/s · 1.0 MB/s · 50% · ETA 0:03');
     meter.begin('simhash pairs');
     time.at(3000 + 83_500);
     expect(meter.line(200)).toBe('scan: simhash pairs · 300 documents · 1:23');

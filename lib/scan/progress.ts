@@ -20,10 +20,10 @@ export class ProgressMeter {
   private stageStarted: number;
   private lastDraw = Number.NEGATIVE_INFINITY;
 
-  /** `totalBytes`: the input's size (null or 0: unknown, so no share and no ETA). */
+  /** `totalBytes`: the input's size, which may be set once known (null or 0: unknown, so no MB/s, share or ETA). */
   constructor(
     private readonly now: () => number,
-    private readonly totalBytes: number | null,
+    public totalBytes: number | null,
   ) {
     this.stageStarted = now();
   }
@@ -48,10 +48,13 @@ export class ProgressMeter {
     const parts = [`scan: ${this.stage}`, `${count(this.documents)} ${this.documents === 1 ? 'document' : 'documents'}`];
     if (this.stage === READING) {
       const seconds = elapsed / 1000;
-      if (seconds > 0) parts.push(`${rate(this.documents / seconds)} docs/s`, `${rate(this.bytes / 1e6 / seconds)} MB/s`);
-      if (this.totalBytes !== null && this.totalBytes > 0) {
-        parts.push(`${Math.min(100, Math.floor((100 * this.bytes) / this.totalBytes))}%`);
-        const left = etaSeconds(this.bytes, this.totalBytes, elapsed);
+      // the bytes consumed are known with the input's size (bin/scan-progress.ts takes both at once)
+      const total = this.totalBytes ?? 0;
+      if (seconds > 0) parts.push(`${rate(this.documents / seconds)} docs/s`);
+      if (seconds > 0 && total > 0) parts.push(`${rate(this.bytes / 1e6 / seconds)} MB/s`);
+      if (total > 0) {
+        parts.push(`${Math.min(100, Math.floor((100 * this.bytes) / total))}%`);
+        const left = etaSeconds(this.bytes, total, elapsed);
         // rounded up: what is left is never said to be done before it is
         parts.push(left === null ? 'ETA …' : `ETA ${duration(Math.ceil(left))}`);
       }
