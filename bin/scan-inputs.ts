@@ -2,7 +2,7 @@
 // their containers (bin/scan-sources.ts) with the notes on what could not be read, written as they
 // come, and a line for each container once it is read.
 import type { Listed } from './scan-read';
-import { CONTAINER_ENDINGS, type ContainerSummary, type InputFile, MAX_DOCUMENT_BYTES, readSources } from './scan-sources';
+import { CONTAINER_ENDINGS, type ContainerSummary, type InputFile, MAX_DOCUMENT_BYTES, type SourceOptions, readSources } from './scan-sources';
 
 /** Notes printed for one container; the rest are counted on its summary line. */
 export const NOTES_PER_CONTAINER = 20;
@@ -22,10 +22,10 @@ export const INPUTS_HELP = `  PATH            folders and files to scan, as many
 
 /**
  * What readFiles reads: the list of files when no path holds a container (read as scan always
- * has, with a progress bar), else a stream of files and documents in the paths' order, a
- * repeated name made unique with where it came from. `count`: how many were read (once done).
+ * has), else a stream of files and documents in the paths' order, a repeated name made unique
+ * with where it came from. `count`: how many were read (once done).
  */
-export function listedOf(files: readonly InputFile[], write: (line: string) => void): { files: readonly Listed[] | AsyncIterable<Listed>; count: () => number } {
+export function listedOf(files: readonly InputFile[], write: (line: string) => void, options: SourceOptions = {}): { files: readonly Listed[] | AsyncIterable<Listed>; count: () => number } {
   if (files.every((f) => f.format === 'html' || f.format === 'text')) {
     const listed = files.map((f): Listed => ({ path: f.name, absolute: f.absolute, kind: f.format as Listed['kind'] }));
     return { files: listed, count: () => listed.length };
@@ -34,7 +34,7 @@ export function listedOf(files: readonly InputFile[], write: (line: string) => v
   async function* stream(): AsyncGenerator<Listed> {
     const names = new Set<string>();
     let notes = 0;
-    for await (const item of readSources(files)) {
+    for await (const item of readSources(files, options)) {
       if (item.type === 'file') {
         names.add(item.file.name);
         count++;

@@ -66,8 +66,9 @@ export class MemoryScan {
     return document;
   }
 
-  /** The method's pairs and clusters, then each copy detector's list without the pairs listed before it; `lap` is told each step. */
-  async result(lap: (step: string) => void = () => {}): Promise<ScanResult> {
+  /** The method's pairs and clusters, then each copy detector's list without the pairs listed before it; `begin` is told each step as it begins, `lap` as it ends. */
+  async result(lap: (step: string) => void = () => {}, begin: (step: string) => void = () => {}): Promise<ScanResult> {
+    begin(`${this.method.name} pairs`);
     const report = buildDetectorReport(this.method, this.fingerprinted, this.codes, this.threshold);
     lap(`${this.method.name} pairs`);
     // each pair's and cluster's original, by what the pages say (lib/scan/original.ts)
@@ -79,6 +80,7 @@ export class MemoryScan {
     markReported(report.pairs);
     const lists: [string, CopyPair[]][] = [];
     for (const [i, detector] of this.copyDetectors.entries()) {
+      begin(`${detector.name} pairs`);
       const pairs = (await detector.find(this.copyDocuments[i]!, (a, b) => reported.has(`${a}\n${b}`))).map(originals.pair);
       lap(`${detector.name} pairs`);
       markReported(pairs);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { decode, reasonOf } from './scan-read';
 import type { InputFile } from './sources/inputs';
 import { readJsonl } from './sources/jsonl';
-import type { SourceFile, SourceItem, StartAt } from './sources/types';
+import type { ContainerOptions, SourceFile, SourceItem, StartAt } from './sources/types';
 import { readWarc } from './sources/warc';
 
 export { CONTAINER_ENDINGS, InputError, type InputFile, formatOf, listFolder, listInputs } from './sources/inputs';
@@ -19,6 +19,8 @@ export interface SourceOptions {
   startAt?: (absolute: string) => StartAt | undefined;
   /** Documents over this many bytes are skipped with a note (default MAX_DOCUMENT_BYTES). */
   maxDocumentBytes?: number;
+  /** Given each container's read stream as its reading starts (ContainerOptions.onStream). */
+  onStream?: ContainerOptions['onStream'];
 }
 
 /**
@@ -26,14 +28,14 @@ export interface SourceOptions {
  * fingerprints it: readFileDocument), a container's documents as `document` items, each with
  * the notes on what could not be read where it happened, and its summary once it is read.
  */
-export async function* readSources(files: readonly InputFile[], { startAt, maxDocumentBytes }: SourceOptions = {}): AsyncGenerator<SourceItem> {
+export async function* readSources(files: readonly InputFile[], { startAt, maxDocumentBytes, onStream }: SourceOptions = {}): AsyncGenerator<SourceItem> {
   for (const file of files) {
     if (file.format === 'html' || file.format === 'text') {
       yield { type: 'file', file: { name: file.name, absolute: file.absolute, kind: file.format } };
       continue;
     }
     const container = { absolute: file.absolute, where: file.name };
-    const options = { startAt: startAt?.(file.absolute), maxDocumentBytes };
+    const options = { startAt: startAt?.(file.absolute), maxDocumentBytes, onStream };
     yield* file.format === 'warc' ? readWarc(container, options) : readJsonl(container, options);
   }
 }

@@ -16,10 +16,12 @@ import { INPUTS_HELP, listedOf } from './scan-inputs';
 import { runCompare } from './scan-compare';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
 import { OnDiskScan } from './scan-db/scan-on-disk';
-import { type WrittenList, resultLists, writeOutputs } from './scan-db/outputs';
+import { resultLists, writeOutputs } from './scan-db/outputs';
+import { writeKeep } from './scan-db/keep';
+import { ScanProgress } from './scan-progress';
 import { originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--out DIR], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--out DIR] [--keep FILE] [--quiet], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -57,6 +59,13 @@ ${METHOD_HELP}
                   with --on-disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
   --out DIR       write the pairs, reuse, rewrites and clusters into DIR, each as NAME.ndjson (one
                   entry a line, the fields of --json) and NAME.parquet, and print one summary line
+  --keep FILE     write the deduplicated set to FILE, one document name a line (as in the output),
+                  in input order: every document in no cluster, and one of each cluster: its
+                  original, or its first member where the pages do not say. A document with no
+                  comparable text is kept (it is not known to be a copy); a file that cannot be
+                  read is no document, and is not listed
+  --quiet         no progress line (drawn on stderr when it is a terminal: the stage, documents,
+                  documents/s, MB/s read and the time left); notes on bad input are still written
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
   --timings       say on stderr where the time went: listing, reading and fingerprinting, each
                   list's pairs, the output
@@ -83,10 +92,12 @@ interface Args {
   onDisk: boolean;
   memoryLimit: string | undefined;
   out: string | undefined;
+  keep: string | undefined;
+  quiet: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined };
+  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined, keep: undefined, quiet: false };
   const inputs: string[] = [];
   let k: string | undefined;
   let threshold: string | undefined;
@@ -110,6 +121,8 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--on-disk') args.onDisk = true;
     else if (is(arg, '--memory-limit')) [args.memoryLimit, i] = valueOf('--memory-limit', arg, i);
     else if (is(arg, '--out')) [args.out, i] = valueOf('--out', arg, i);
+    else if (is(arg, '--keep')) [args.keep, i] = valueOf('--keep', arg, i);
+    else if (arg === '--quiet' || arg === '-q') args.quiet = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '-k' || is(arg, '--k')) [k, i] = valueOf('--k', arg, i);
     else if (is(arg, '--threshold')) [threshold, i] = valueOf('--threshold', arg, i);
@@ -210,29 +223,6 @@ function formatReport(report: DetectorReport, detector: Detector, threshold: num
   return out.join('\n') + '\n';
 }
 
-/** A one-line progress bar on a TTY, redrawn in place and cleared at the end. */
-class ProgressBar {
-  private lastDraw = 0;
-  constructor(private readonly stream: NodeJS.WriteStream, private readonly total: number) {}
-
-  update(done: number, path: string): void {
-    const now = Date.now();
-    if (done < this.total && now - this.lastDraw < 50) return;
-    this.lastDraw = now;
-    const columns = this.stream.columns || 80;
-    const width = 24;
-    const filled = Math.round((done / this.total) * width);
-    const head = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total} `;
-    const room = columns - head.length - 1;
-    const tail = room > 4 ? truncate(path, room) : '';
-    this.stream.write(`\r${head}${tail}\x1b[K`);
-  }
-
-  clear(): void {
-    this.stream.write('\r\x1b[K');
-  }
-}
-
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--compare')) return runCompare(argv);
   let args: Args;
@@ -264,10 +254,12 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   timings.lap('list the files');
   for (const p of listing.problems) process.stderr.write(`${p.path}: ${p.reason}\n`);
+  // the progress line on a terminal, unless --ndjson streams its output to that terminal too
+  const progress = new ScanProgress(process.stderr, listing.files, process.stderr.isTTY === true && !args.quiet && !(args.ndjson && process.stdout.isTTY === true));
+  const note = (line: string): void => progress.note(line);
   // a folder of pages: a list, as always; with containers, a stream of their documents
-  const { files, count } = listedOf(listing.files, (line) => process.stderr.write(`${line}\n`));
+  const { files, count } = listedOf(listing.files, note, { onStream: progress.onStream });
 
-  const bar = process.stderr.isTTY && Array.isArray(files) && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
   const scan = args.onDisk
     ? await OnDiskScan.open({ method: args.method, threshold, ...(args.memoryLimit === undefined ? {} : { memoryLimit: args.memoryLimit }) })
@@ -281,23 +273,31 @@ async function main(argv: readonly string[]): Promise<number> {
       if (result.ok) {
         const document = scan.add({ ...result, kind: file.kind });
         if (args.ndjson) writeLine({ document });
-      } else {
-        bar?.clear();
-        process.stderr.write(`${file.path}: ${result.reason}\n`);
-      }
-      bar?.update(index + 1, file.path);
+      } else note(`${file.path}: ${result.reason}`);
+      progress.handed(index, file);
     }, { copies: scan instanceof OnDiskScan ? OnDiskScan.copies : copyDetectors.map((d) => d.name) });
-    bar?.clear();
     const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
     timings.lap(`read and fingerprint ${plural(count(), Array.isArray(files) ? 'file' : 'document')} (${plural(Math.min(args.jobs, Math.max(1, count())), 'job')}${threads})`);
 
     const lap = (step: string): void => timings.lap(step);
-    if (scan instanceof OnDiskScan) await scan.join(lap);
+    if (scan instanceof OnDiskScan) await scan.join(lap, progress.begin);
+    // in memory the lists are found once, for --keep and the output
+    const found = scan instanceof MemoryScan ? await scan.result(lap, progress.begin) : null;
+    if (args.keep !== undefined) {
+      progress.begin('writing the kept names');
+      await writeKeep(args.keep, found ?? (scan as OnDiskScan).db);
+      lap(`write the kept names to ${args.keep}`);
+    }
     if (args.out !== undefined) {
-      process.stdout.write(await writeOut(scan, args.out, args.method, threshold, lap));
+      progress.begin('writing the lists');
+      const summary = await writeOut(found ?? (scan as OnDiskScan), args.out, args.method, threshold);
+      lap('write the lists');
+      progress.stop();
+      process.stdout.write(summary);
       return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
     }
-    const result = scan instanceof OnDiskScan ? await scan.result() : await scan.result(lap);
+    const result = found ?? (await (scan as OnDiskScan).result());
+    progress.stop();
     if (args.ndjson) {
       for (const pair of result.pairs) writeLine({ pair });
       for (const cluster of result.clusters) writeLine({ cluster });
@@ -308,23 +308,15 @@ async function main(argv: readonly string[]): Promise<number> {
     } else printResult(result, args.method, threshold, args.json);
     return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
   } finally {
+    progress.stop();
     if (scan instanceof OnDiskScan) scan.close();
   }
 }
 
-/** --out: writes each list's files into `dir`; the summary line. */
-async function writeOut(scan: MemoryScan | OnDiskScan, dir: string, method: Detector, threshold: number, lap: (step: string) => void): Promise<string> {
-  let documents: number;
-  let written: WrittenList[];
-  if (scan instanceof OnDiskScan) {
-    written = await scan.writeOutputs(dir);
-    documents = scan.documents;
-  } else {
-    const result = await scan.result(lap);
-    written = await writeOutputs(dir, method.measure, resultLists(result));
-    documents = result.documents.length;
-  }
-  lap('write the lists');
+/** --out: writes each list's files into `dir` (from the in-memory result, or streamed from the on-disk scan); the summary line. */
+async function writeOut(from: ScanResult | OnDiskScan, dir: string, method: Detector, threshold: number): Promise<string> {
+  const written = from instanceof OnDiskScan ? await from.writeOutputs(dir) : await writeOutputs(dir, method.measure, resultLists(from));
+  const documents = from instanceof OnDiskScan ? from.documents : from.documents.length;
   const count = (name: string): number => written.find((w) => w.name === name)!.entries;
   return `${plural(documents, 'document')}, ${plural(count('pairs'), 'pair')} ${method.cutOff(threshold)}, ${plural(count('clusters'), 'cluster')}, ${plural(count('reuse'), 'pair')} sharing passages, ${plural(count('rewrites'), 'rewrite')}: ${written.map((w) => w.name).join(', ')} in ${dir} (.ndjson and .parquet)\n`;
 }

@@ -103,15 +103,15 @@ function appendEntry(app: DuckDBAppender, columns: readonly [string, string][], 
   app.endRow();
 }
 
-/** One JSON line per entry; how many. */
-async function writeLines(file: string, entries: AsyncIterable<object> | Iterable<object>, also?: (entry: object) => void): Promise<number> {
+/** One line per entry (JSON unless `line` says otherwise), written as they come; how many. */
+export async function writeLines<T = object>(file: string, entries: AsyncIterable<T> | Iterable<T>, also?: (entry: T) => void, line: (entry: T) => string = (entry) => `${JSON.stringify(entry)}\n`): Promise<number> {
   const out = createWriteStream(file);
   let count = 0;
   try {
     for await (const entry of entries) {
       count++;
       also?.(entry);
-      if (!out.write(JSON.stringify(entry) + '\n')) await once(out, 'drain');
+      if (!out.write(line(entry))) await once(out, 'drain');
     }
   } finally {
     out.end();

@@ -94,33 +94,40 @@ export class OnDiskScan {
     return this.writer.count;
   }
 
-  /** Finds every list into the database's out_ tables; `lap` is told each step as it ends. */
-  async join(lap: (step: string) => void = () => {}): Promise<void> {
+  /** Finds every list into the database's out_ tables; `begin` is told each step as it begins, `lap` as it ends. */
+  async join(lap: (step: string) => void = () => {}, begin: (step: string) => void = () => {}): Promise<void> {
     if (this.joined) throw new Error('the scan is joined already');
     this.joined = true;
+    let current: string | null = null;
     let last = performance.now();
-    const step = (name: string): void => {
+    /** Ends the step under way and begins `next` (null: none). */
+    const step = (next: string | null): void => {
       const now = performance.now();
-      this.steps.push([name, now - last]);
+      if (current !== null) {
+        this.steps.push([current, now - last]);
+        lap(current);
+      }
       last = now;
-      lap(name);
+      current = next;
+      if (next !== null) begin(next);
     };
+    step('append the last fingerprints');
     this.writer.close();
     await this.db.run(outputTables({ name: this.method.measure, type: MEASURE_TYPES[this.method.measure]! }));
-    step('append the last fingerprints');
+    step(`${this.method.name} pairs`);
     await this.db.run(await this.methodCandidatesSql());
     await this.judgeInto(`${this.method.name}_candidates`, methodJudge(this.method.name, this.threshold), this.pairs);
-    step(`${this.method.name} pairs`);
+    step('clusters');
     if (this.components === 'sql') await sqlClusters(this.db, 'out_pairs');
     else await unionFindClusters(this.db, 'out_pairs', this.documents);
     await this.clusterEntries();
-    step('clusters');
+    step('passages pairs');
     await this.db.run(`${sql.passageBoilerplateSql(BOILERPLATE.maxPages, BOILERPLATE.maxSitePages)}\n${sql.passageCandidatesSql(['out_pairs'])}`);
     await this.judgeInto('passage_candidates', passagesJudge, REUSE);
-    step('passages pairs');
+    step('rewrites pairs');
     await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'])}`);
     await this.judgeInto('rewrite_candidates', rewritesJudge, REWRITES);
-    step('rewrites pairs');
+    step(null);
   }
 
   /** The statements that fill the method's candidates table. */

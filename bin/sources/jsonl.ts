@@ -16,7 +16,7 @@ const CHUNK_BYTES = 64 * 1024;
 /** What one line gives: a document, a note on why it gives none, or nothing (a blank line). */
 type LineOutcome = { document: Omit<SourceDocument, 'position' | 'where'> } | { note: string } | null;
 
-export async function* readJsonl(file: ContainerFile, { startAt, maxDocumentBytes = MAX_DOCUMENT_BYTES }: ContainerOptions = {}): AsyncGenerator<SourceItem> {
+export async function* readJsonl(file: ContainerFile, { startAt, maxDocumentBytes = MAX_DOCUMENT_BYTES, onStream }: ContainerOptions = {}): AsyncGenerator<SourceItem> {
   const first = startAt?.index ?? 0;
   const summary: ContainerSummary = { where: file.where, file: file.absolute, format: 'jsonl', entries: 0, documents: 0, skipped: {}, notes: 0, complete: false };
   const note = (message: string, index: number | null, offset: number | null): SourceItem => {
@@ -40,6 +40,7 @@ export async function* readJsonl(file: ContainerFile, { startAt, maxDocumentByte
     // a gzip stream can only be read from its start; a plain file from the line a position gives
     const seek = gzipped ? null : (startAt?.offset ?? null);
     const raw = handle.createReadStream({ start: seek ?? 0, highWaterMark: CHUNK_BYTES, autoClose: false });
+    onStream?.(raw);
     const chunks = gzipped ? pipeline(raw, createGunzip({ chunkSize: CHUNK_BYTES }), () => {}) : raw;
     let end: LinesEnd = { ok: true };
     const lines = linesOf(chunks, maxDocumentBytes, (e) => (end = e), seek === null ? {} : { firstIndex: first, firstOffset: seek });

@@ -97,4 +97,6 @@ export interface ContainerOptions {
   /** Where to start in this file; records or lines before `index` are read past, not yielded. */
   startAt?: StartAt;
   maxDocumentBytes?: number;
+  /** Given the file's read stream once, as reading starts: its bytesRead says how much is consumed (compressed bytes for gzip), for the progress line. */
+  onStream?: (stream: { readonly bytesRead: number }) => void;
 }

@@ -20,7 +20,7 @@ type Outcome = { document: SourceDocument } | { skipped: string } | { note: stri
 
 const CHUNK_BYTES = 64 * 1024;
 
-export async function* readWarc(file: ContainerFile, { startAt, maxDocumentBytes = MAX_DOCUMENT_BYTES }: ContainerOptions = {}): AsyncGenerator<SourceItem> {
+export async function* readWarc(file: ContainerFile, { startAt, maxDocumentBytes = MAX_DOCUMENT_BYTES, onStream }: ContainerOptions = {}): AsyncGenerator<SourceItem> {
   const first = startAt?.index ?? 0;
   const seek = startAt?.offset ?? null;
   const summary: ContainerSummary = { where: file.where, file: file.absolute, format: 'warc', entries: 0, documents: 0, skipped: {}, notes: 0, complete: false };
@@ -30,6 +30,7 @@ export async function* readWarc(file: ContainerFile, { startAt, maxDocumentBytes
     return { type: 'note', note: { where, message, position: { file: file.absolute, index: index ?? 0, offset } } };
   };
   const stream = createReadStream(file.absolute, { start: seek ?? 0, highWaterMark: CHUNK_BYTES });
+  onStream?.(stream);
   try {
     const framing = new WarcFraming(stream, seek === null ? {} : { firstIndex: first, firstOffset: seek });
     for (;;) {
