@@ -5,13 +5,19 @@
 // and resumes; a run of other options or changed inputs is refused. The inputs: a seeded folder
 // (support/scan-corpus.ts) and a JSONL file of generated articles (bench/scan/scale-data.ts), whose
 // last line repeats a folder file's name (a resumed run must make it unique as the first run did).
+// Below, without the CLI: the inputs listed after each place of a mixed run are exactly the rest.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCALE_OPTIONS, scaleDocuments } from '../bench/scan/scale-data';
+import { listedOf } from '../bin/scan-inputs';
+import type { Listed } from '../bin/scan-read';
+import { listInputs } from '../bin/scan-sources';
+import { page, warcFile } from './support/warc';
 import { DEFAULT_COUNTS, scanCorpus, writeCorpus } from './support/scan-corpus';
 import { ROOT } from './support/run-scan';
 
@@ -124,10 +130,11 @@ describe('scan --state', () => {
     expect([fewer.code, fewer.stderr]).toEqual([2, `scan: state holds a scan begun with other inputs or options (inputs: ${INPUTS.join(' ')} there, ${folder} here): run it as it was begun, or give another --state folder\n`]);
   }, 600_000);
 
-  it('over a folder alone: killed while reading, reads on from the file after the last one stored; a changed file is refused', async () => {
+  it('over a folder alone: killed between a commit of the tables and its checkpoint, drops their rows past the last checkpoint and reads on from the file after it; a changed file is refused', async () => {
     const [, json] = await baseline;
     const args = [folder, '--state', 'folder-state', '--json', '--timings'];
-    const killed = await run(args, { DOPPEL_SCAN_KILL_AT: 'read:120' });
+    // the tables hold 150 documents, the last checkpoint says 100: the rows of the 50 after are deleted, not kept twice
+    const killed = await run(args, { DOPPEL_SCAN_KILL_AT: 'commit:150' });
     expect([killed.signal, killed.stdout]).toEqual(['SIGKILL', '']);
     const resumed = await run(args);
     expect(resumed.code).toBe(0);
@@ -166,4 +173,44 @@ describe('scan --state', () => {
     expect(stored + read).toBe(TOTAL);
     expect(resumed.stdout).toBe(text.stdout);
   }, 600_000);
+});
+
+describe('listedOf resumed after each place', () => {
+  /** Every item a listing gives, in order. */
+  const itemsOf = async (listed: ReturnType<typeof listedOf>['files']): Promise<Listed[]> => {
+    const items: Listed[] = [];
+    for await (const item of listed) items.push(item);
+    return items;
+  };
+
+  it('gives exactly the items after it, named as the whole run names them: folders, WARC (gzipped by record and not), JSONL (plain and gzipped)', async () => {
+    const dir = join(work, 'mixed');
+    mkdirSync(join(dir, 'pages'), { recursive: true });
+    for (const n of [1, 2, 3]) writeFileSync(join(dir, 'pages', `p${n}.txt`), `Page ${n}\n\nSome words of page ${n}.`);
+    const specs = [page('https://a.example/1', '<p>one</p>'), { type: 'request' as const, url: 'https://a.example/2' }, page('https://a.example/2', '<p>two</p>'), page('https://a.example/3', '<p>three</p>')];
+    writeFileSync(join(dir, 'pages', 'crawl.warc.gz'), (await warcFile(specs, true)).bytes);
+    writeFileSync(join(dir, 'crawl.warc'), (await warcFile(specs, false)).bytes);
+    // a line named as a WARC record is: made unique with where it came from, before a resume and after
+    const jsonLines = ['{"id": "j1", "text": "one"}', '', 'not json', '{"url": "https://a.example/3", "text": "three again"}', '{"id": "j4", "text": "four"}'].join('\n') + '\n';
+    writeFileSync(join(dir, 'set.jsonl'), jsonLines);
+    writeFileSync(join(dir, 'set.jsonl.gz'), gzipSync(jsonLines));
+    const { files } = await listInputs([join(dir, 'pages'), join(dir, 'crawl.warc'), join(dir, 'set.jsonl'), join(dir, 'set.jsonl.gz')]);
+    const quiet = (): void => {};
+    const all = await itemsOf(listedOf(files, quiet).files);
+    expect(all.length).toBe(3 + 3 + 3 + 3 + 3);
+    expect(all.filter((item) => item.path.startsWith('https://a.example/3 (')).length).toBe(3);
+    // a gzipped WARC gives each record's offset; a gzipped JSONL file none
+    expect(all.map((item) => item.place!.offset === null)).toEqual([...Array(12).fill(false), true, true, true]);
+    for (let k = 0; k < all.length; k++) {
+      const rest = await itemsOf(listedOf(files, quiet, { after: all[k]!.place!, names: all.slice(0, k + 1).map((item) => item.path) }).files);
+      expect(rest).toEqual(all.slice(k + 1));
+    }
+  });
+
+  it('over a folder of pages alone: the files after it, as a list', async () => {
+    const { files } = await listInputs([folder]);
+    const all = listedOf(files, () => {}).files as Listed[];
+    expect(all.length).toBe(corpus.size);
+    for (const k of [0, 1, 99, corpus.size - 2, corpus.size - 1]) expect(listedOf(files, () => {}, { after: all[k]!.place!, names: [] }).files).toEqual(all.slice(k + 1));
+  });
 });

@@ -189,6 +189,7 @@ export class ScanState {
     this.scan.flush();
     const { progress, unread } = this.appenders!;
     unread.flushSync();
+    killPoint('commit', this.scan.documents);
     progress.appendUInteger(this.scan.documents);
     progress.appendUBigInt(BigInt(this.taken));
     if (this.last === null) for (let i = 0; i < 3; i++) progress.appendNull();
