@@ -154,24 +154,26 @@ describe('scan --state', () => {
     }
   }, 600_000);
 
-  it('stops with one line when the disk fills while it writes the state, and resumes once there is room', async () => {
+  it('stops with one line when the disk fills while it reads or while it joins, and resumes once there is room', async () => {
     const [, , text] = await baseline;
     const args = [...INPUTS, '--state', 'full-state'];
-    // writes past 512 KiB a file fail with EFBIG, as on a full disk they fail with ENOSPC
-    const full = await run(args, {}, 512);
-    expect(full.code).toBe(1);
-    expect(full.stdout).toBe('');
-    // one line of its own (beside the notes on the inputs read so far), no stack trace
-    expect(full.stderr.split('\n').filter((line) => line.startsWith('scan:'))).toEqual([
-      expect.stringMatching(/^scan: the disk is full \(writing \S+\/full-state\/scan\.duckdb(\.wal)?: File too large\)\. The scan kept in full-state resumes where it stopped when the same command is run again with --state full-state once there is room$/),
-    ]);
-    expect(full.stderr).not.toMatch(/^\s+at /m);
-    const resumed = await run([...args, '--timings']);
-    expect(resumed.code).toBe(0);
+    /** The lines a run says as `scan:` (the notes on its inputs aside), and whether it printed a stack trace. */
+    const said = (r: Run): { lines: string[]; stack: boolean } => ({ lines: r.stderr.split('\n').filter((line) => line.startsWith('scan:')), stack: /^\s+at /m.test(r.stderr) });
+    const fullLine = expect.stringMatching(/^scan: the disk is full \(writing \S+\/full-state\/scan\.duckdb(\.wal)?: File too large\)\. The scan kept in full-state resumes where it stopped when the same command is run again with --state full-state once there is room$/);
+    // writes past 512 KiB a file fail with EFBIG, as on a full disk they fail with ENOSPC: here while reading
+    const reading = await run(args, {}, 512);
+    expect([reading.code, reading.stdout, said(reading)]).toEqual([1, '', { lines: [fullLine], stack: false }]);
+    // with room, it reads on (none twice), and is killed as the join begins
+    const resumed = await run(args, { DOPPEL_SCAN_KILL_AT: 'join:tables' });
+    expect(resumed.signal).toBe('SIGKILL');
     const { stored, read } = resumedCounts(resumed.stderr);
     expect(stored).toBeGreaterThan(0);
     expect(stored + read).toBe(TOTAL);
-    expect(resumed.stdout).toBe(text.stdout);
+    // past 16 KiB: the join's first tables do not fit
+    const joining = await run(args, {}, 16);
+    expect([joining.code, joining.stdout, said(joining)]).toEqual([1, '', { lines: [`scan: resuming the scan kept in full-state: ${TOTAL} documents stored, all read; joining`, fullLine], stack: false }]);
+    const done = await run(args);
+    expect([done.code, done.stdout]).toEqual([0, text.stdout]);
   }, 600_000);
 });
 
