@@ -1,7 +1,7 @@
 // `scan`'s inputs as bin/scan-jobs.ts reads them: the files of the paths given, and the documents of
 // their containers (bin/scan-sources.ts) with the notes on what could not be read, written as they
 // come, and a line for each container once it is read.
-import type { Listed } from './scan-read';
+import type { Listed, Place } from './scan-read';
 import { CONTAINER_ENDINGS, type ContainerSummary, type InputFile, MAX_DOCUMENT_BYTES, type SourceOptions, readSources } from './scan-sources';
 
 /** Notes printed for one container; the rest are counted on its summary line. */
@@ -20,36 +20,55 @@ export const INPUTS_HELP = `  PATH            folders and files to scan, as many
                   note on stderr naming the file and the record or line. With more than one PATH,
                   a folder's files are named with the folder's path.`;
 
+/** Where a resumed run starts: after the item at `after` (bin/scan-db/state.ts), the names already given taken. */
+export interface ResumeFrom {
+  after: Place;
+  names: Iterable<string>;
+}
+
 /**
  * What readFiles reads: the list of files when no path holds a container (read as scan always
- * has), else a stream of files and documents in the paths' order, a repeated name made unique
- * with where it came from. `count`: how many were read (once done).
+ * has), else a stream of files and documents in the paths' order, a
+ * repeated name made unique with where it came from. `count`: how many were read (once done).
+ * Each carries its place; with `resume`, what comes before it is passed over: the files before its
+ * file unopened, its container read from the record or line it names (or read past up to it).
+ * `onStream` hears each container's read stream (the progress line counts its bytes).
  */
-export function listedOf(files: readonly InputFile[], write: (line: string) => void, options: SourceOptions = {}): { files: readonly Listed[] | AsyncIterable<Listed>; count: () => number } {
-  if (files.every((f) => f.format === 'html' || f.format === 'text')) {
-    const listed = files.map((f): Listed => ({ path: f.name, absolute: f.absolute, kind: f.format as Listed['kind'] }));
+export function listedOf(files: readonly InputFile[], write: (line: string) => void, resume?: ResumeFrom, { onStream }: Pick<SourceOptions, 'onStream'> = {}): { files: readonly Listed[] | AsyncIterable<Listed>; count: () => number } {
+  const isPage = (f: InputFile): boolean => f.format === 'html' || f.format === 'text';
+  const after = resume?.after;
+  const firstFile = after === undefined ? 0 : isPage(files[after.file]!) ? after.file + 1 : after.file;
+  if (files.every(isPage)) {
+    const listed = files.map((f, n): Listed => ({ path: f.name, absolute: f.absolute, kind: f.format as Listed['kind'], place: { file: n, index: 0, offset: 0 } })).slice(firstFile);
     return { files: listed, count: () => listed.length };
   }
   let count = 0;
   async function* stream(): AsyncGenerator<Listed> {
-    const names = new Set<string>();
+    const names = new Set<string>(resume?.names);
     let notes = 0;
-    for await (const item of readSources(files, options)) {
-      if (item.type === 'file') {
-        names.add(item.file.name);
-        count++;
-        yield { path: item.file.name, absolute: item.file.absolute, kind: item.file.kind };
-      } else if (item.type === 'document') {
-        const { document } = item;
-        const name = names.has(document.name) ? `${document.name} (${document.where})` : document.name;
-        names.add(name);
-        count++;
-        yield { path: name, absolute: document.position.file, kind: document.kind, content: document.content, ...(document.url === undefined ? {} : { url: document.url }) };
-      } else if (item.type === 'note') {
-        if (++notes <= NOTES_PER_CONTAINER) write(`${item.note.where}: ${item.note.message}`);
-      } else {
-        write(summaryLine(item.summary, Math.max(0, notes - NOTES_PER_CONTAINER)));
-        notes = 0;
+    for (let n = firstFile; n < files.length; n++) {
+      // in the container a resumed run stopped in: from the last document read (or, with no offset to seek to, past it)
+      const within = after !== undefined && n === after.file ? after : null;
+      const startAt = within === null ? undefined : within.offset === null ? { index: within.index + 1 } : { index: within.index, offset: within.offset };
+      for await (const item of readSources([files[n]!], { startAt: () => startAt, onStream })) {
+        if (item.type === 'file') {
+          names.add(item.file.name);
+          count++;
+          yield { path: item.file.name, absolute: item.file.absolute, kind: item.file.kind, place: { file: n, index: 0, offset: 0 } };
+        } else if (item.type === 'document') {
+          const { document } = item;
+          if (within !== null && document.position.index <= within.index) continue;
+          const name = names.has(document.name) ? `${document.name} (${document.where})` : document.name;
+          names.add(name);
+          count++;
+          const { index, offset } = document.position;
+          yield { path: name, absolute: document.position.file, kind: document.kind, content: document.content, ...(document.url === undefined ? {} : { url: document.url }), place: { file: n, index, offset } };
+        } else if (item.type === 'note') {
+          if (++notes <= NOTES_PER_CONTAINER) write(`${item.note.where}: ${item.note.message}`);
+        } else {
+          write(summaryLine(item.summary, Math.max(0, notes - NOTES_PER_CONTAINER)));
+          notes = 0;
+        }
       }
     }
   }

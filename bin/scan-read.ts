@@ -17,6 +17,15 @@ export interface Listed {
   content?: string;
   /** The page's own address, when its container says it. */
   url?: string;
+  /** Where it is in the run's inputs, for a state to resume after it (bin/scan-db/state.ts). */
+  place?: Place;
+}
+
+/** Where a file or a container's document is among the inputs: the file's number in their listing, and the record or line (a Position's index and offset). */
+export interface Place {
+  file: number;
+  index: number;
+  offset: number | null;
 }
 
 /** A file read and fingerprinted, or why it could not be read. */

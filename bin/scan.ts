@@ -16,12 +16,13 @@ import { INPUTS_HELP, listedOf } from './scan-inputs';
 import { runCompare } from './scan-compare';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
 import { OnDiskScan } from './scan-db/scan-on-disk';
+import { ScanState, StateError, diskFullLine } from './scan-db/state';
 import { resultLists, writeOutputs } from './scan-db/outputs';
 import { writeKeep } from './scan-db/keep';
 import { ScanProgress } from './scan-progress';
 import { originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--out DIR] [--keep FILE] [--quiet], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--state DIR] [--out DIR] [--keep FILE] [--quiet], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -57,6 +58,9 @@ ${METHOD_HELP}
                   (docs/scan-schema.md)
   --memory-limit SIZE
                   with --on-disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
+  --state DIR     --on-disk with its database kept in DIR: a run killed, or stopped by a full disk,
+                  goes on where it stopped when started again with the same inputs, options and
+                  --state DIR, reading no document twice (docs/scan.md)
   --out DIR       write the pairs, reuse, rewrites and clusters into DIR, each as NAME.ndjson (one
                   entry a line, the fields of --json) and NAME.parquet, and print one summary line
   --keep FILE     write the deduplicated set to FILE, one document name a line (as in the output),
@@ -94,10 +98,11 @@ interface Args {
   out: string | undefined;
   keep: string | undefined;
   quiet: boolean;
+  state: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined, keep: undefined, quiet: false };
+  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined, keep: undefined, quiet: false, state: undefined };
   const inputs: string[] = [];
   let k: string | undefined;
   let threshold: string | undefined;
@@ -123,6 +128,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (is(arg, '--out')) [args.out, i] = valueOf('--out', arg, i);
     else if (is(arg, '--keep')) [args.keep, i] = valueOf('--keep', arg, i);
     else if (arg === '--quiet' || arg === '-q') args.quiet = true;
+    else if (is(arg, '--state')) [args.state, i] = valueOf('--state', arg, i);
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '-k' || is(arg, '--k')) [k, i] = valueOf('--k', arg, i);
     else if (is(arg, '--threshold')) [threshold, i] = valueOf('--threshold', arg, i);
@@ -144,6 +150,8 @@ function parseArgs(argv: readonly string[]): Args {
   if (inputs.length > 0) args.inputs = inputs;
   if (args.json && args.ndjson) throw new UsageError('--json and --ndjson: choose one');
   if (args.out !== undefined && (args.json || args.ndjson)) throw new UsageError('--out writes the lists as files: without --json or --ndjson');
+  if (args.state !== undefined && args.ndjson) throw new UsageError('--state does not stream --ndjson: --out DIR writes each list as NDJSON');
+  if (args.state !== undefined) args.onDisk = true;
   if (args.onDisk && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
   if (args.memoryLimit !== undefined && !args.onDisk) throw new UsageError('--memory-limit is the limit of --on-disk');
   if (k !== undefined) {
@@ -257,11 +265,27 @@ async function main(argv: readonly string[]): Promise<number> {
   // the progress line on a terminal, unless --ndjson streams its output to that terminal too
   const progress = new ScanProgress(process.stderr, listing.files, process.stderr.isTTY === true && !args.quiet && !(args.ndjson && process.stdout.isTTY === true));
   const note = (line: string): void => progress.note(line);
+  let state: ScanState | undefined;
+  if (args.state !== undefined) {
+    try {
+      state = await ScanState.open({ dir: args.state, method: args.method, threshold, inputs: args.inputs, files: listing.files, ...(args.memoryLimit === undefined ? {} : { memoryLimit: args.memoryLimit }) });
+    } catch (error) {
+      const line = error instanceof StateError ? `scan: ${error.message}` : diskFullLine(error, args.state);
+      if (line === null) throw error;
+      progress.stop();
+      process.stderr.write(`${line}\n`);
+      return error instanceof StateError ? 2 : 1;
+    }
+    const resuming = state.resumeLine();
+    if (resuming !== null) note(resuming);
+  }
   // a folder of pages: a list, as always; with containers, a stream of their documents
-  const { files, count } = listedOf(listing.files, note, { onStream: progress.onStream });
+  const { files, count } = state?.readDone ? { files: [], count: () => 0 } : listedOf(listing.files, note, state?.resume, { onStream: progress.onStream });
 
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
-  const scan = args.onDisk
+  const scan = state
+    ? state.scan
+    : args.onDisk
     ? await OnDiskScan.open({ method: args.method, threshold, ...(args.memoryLimit === undefined ? {} : { memoryLimit: args.memoryLimit }) })
     : new MemoryScan(args.method, threshold, copyDetectors, args.ndjson);
   try {
@@ -269,18 +293,23 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(JSON.stringify(value) + '\n');
     };
     if (args.ndjson) writeLine({ method: args.method.name, threshold });
+    await state?.startReading();
     const readBy = await readFiles(files, args.method.name, args.jobs, (index, file, result) => {
       if (result.ok) {
         const document = scan.add({ ...result, kind: file.kind });
         if (args.ndjson) writeLine({ document });
       } else note(`${file.path}: ${result.reason}`);
+      state?.took(file, result.ok);
       progress.handed(index, file);
     }, { copies: scan instanceof OnDiskScan ? OnDiskScan.copies : copyDetectors.map((d) => d.name) });
+    state?.readAll();
+    const resumed = state?.readLine();
+    if (resumed) note(resumed);
     const threads = readBy.length > 1 ? `: ${readBy.join(' + ')} files, the main thread's first` : '';
     timings.lap(`read and fingerprint ${plural(count(), Array.isArray(files) ? 'file' : 'document')} (${plural(Math.min(args.jobs, Math.max(1, count())), 'job')}${threads})`);
 
     const lap = (step: string): void => timings.lap(step);
-    if (scan instanceof OnDiskScan) await scan.join(lap, progress.begin);
+    if (scan instanceof OnDiskScan) await scan.join(lap, state?.joinRecord, progress.begin);
     // in memory the lists are found once, for --keep and the output
     const found = scan instanceof MemoryScan ? await scan.result(lap, progress.begin) : null;
     if (args.keep !== undefined) {
@@ -307,6 +336,12 @@ async function main(argv: readonly string[]): Promise<number> {
       }
     } else printResult(result, args.method, threshold, args.json);
     return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
+  } catch (error) {
+    const full = args.state === undefined ? null : diskFullLine(error, args.state);
+    if (full === null) throw error;
+    progress.stop();
+    process.stderr.write(`${full}\n`);
+    return 1;
   } finally {
     progress.stop();
     if (scan instanceof OnDiskScan) scan.close();

@@ -232,7 +232,7 @@ describe('the database', () => {
     const scan = await scanOnDisk([read], { method, stateDir: join(dir, 'state') });
     scan.close();
     expect(existsSync(join(dir, 'state', DATABASE_FILE))).toBe(true);
-    await expect(OnDiskScan.open({ method, stateDir: join(dir, 'state') })).rejects.toThrow('the database already holds 1 documents');
+    await expect(OnDiskScan.open({ method, stateDir: join(dir, 'state') })).rejects.toThrow('the database holds 1 documents: this scan appends after 0');
   });
 
   it('a temporary folder is removed at close; a memory limit without a unit is refused', async () => {

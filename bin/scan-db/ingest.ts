@@ -18,11 +18,11 @@ export const FLUSH_EVERY = 4096;
 /** A document to append: what readDocument returns, and the kind of file it was when known. */
 export type OnDiskDocument = ReadDocument & { kind?: ScanKind };
 
-const TABLES = ['documents', 'minhash_bands', 'minhash_signatures', 'nilsimsa_codes', 'passage_hashes', 'passage_texts', 'rewrite_index', 'rewrite_samples'] as const;
-type Table = (typeof TABLES)[number];
+/** The tables a document's rows go to; each but `documents` names the document in its `doc` column. */
+export const FINGERPRINT_TABLES = ['documents', 'minhash_bands', 'minhash_signatures', 'nilsimsa_codes', 'passage_hashes', 'passage_texts', 'rewrite_index', 'rewrite_samples'] as const;
+type Table = (typeof FINGERPRINT_TABLES)[number];
 
 export class FingerprintWriter {
-  private next = 0;
   private readonly banding: { bands: number; rows: number } | null;
 
   private constructor(
@@ -30,16 +30,20 @@ export class FingerprintWriter {
     private readonly method: string,
     threshold: number,
     private readonly copyDetectors: readonly CopyDetector[],
+    private next: number,
   ) {
     this.banding = method === 'minhash' ? minhashBanding(threshold) : null;
   }
 
-  /** Appenders on `connection` for the documents of a scan by `method` at `threshold`. */
-  static async open(connection: DuckDBConnection, method: string, threshold: number, copyDetectors: readonly CopyDetector[]): Promise<FingerprintWriter> {
-    const [row] = (await connection.runAndReadAll('SELECT count(*)::INTEGER AS n FROM documents')).getRowObjectsJS();
-    if (row?.n !== 0) throw new Error(`the database already holds ${String(row?.n)} documents: a scan starts from an empty one (resuming is not built yet)`);
-    const entries = await Promise.all(TABLES.map(async (t) => [t, await connection.createAppender(t)] as const));
-    return new FingerprintWriter(Object.fromEntries(entries) as Record<Table, DuckDBAppender>, method, threshold, copyDetectors);
+  /**
+   * Appenders on `connection` for the documents of a scan by `method` at `threshold`, the first
+   * one's id `firstId`: the database holds that many documents (a resumed run's, bin/scan-db/state.ts).
+   */
+  static async open(connection: DuckDBConnection, method: string, threshold: number, copyDetectors: readonly CopyDetector[], firstId = 0): Promise<FingerprintWriter> {
+    const [row] = (await connection.runAndReadAll('SELECT count(*)::INTEGER AS n, coalesce(max(id) + 1, 0)::INTEGER AS next FROM documents')).getRowObjectsJS();
+    if (row?.n !== firstId || row?.next !== firstId) throw new Error(`the database holds ${String(row?.n)} documents: this scan appends after ${firstId}`);
+    const entries = await Promise.all(FINGERPRINT_TABLES.map(async (t) => [t, await connection.createAppender(t)] as const));
+    return new FingerprintWriter(Object.fromEntries(entries) as Record<Table, DuckDBAppender>, method, threshold, copyDetectors, firstId);
   }
 
   /** Documents appended so far. */
@@ -67,11 +71,11 @@ export class FingerprintWriter {
 
   /** Commits what was appended. */
   flush(): void {
-    for (const t of TABLES) this.appenders[t].flushSync();
+    for (const t of FINGERPRINT_TABLES) this.appenders[t].flushSync();
   }
 
   close(): void {
-    for (const t of TABLES) this.appenders[t].closeSync();
+    for (const t of FINGERPRINT_TABLES) this.appenders[t].closeSync();
   }
 
   private appendDocument(id: number, { fingerprinted, kind }: OnDiskDocument, site: string | null): void {

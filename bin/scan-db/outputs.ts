@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, LIST, VARCHAR, listValue } from '@duckdb/node-api';
 import type { ScanResult } from '../scan-lists';
 import { MEASURE_TYPES } from './schema';
+import { killPoint } from './test-hooks';
 
 export type OutputName = 'pairs' | 'reuse' | 'rewrites' | 'clusters';
 
@@ -69,6 +70,7 @@ export async function writeOutputs(dir: string, measure: string, lists: readonly
       let count: number;
       if (query !== undefined) {
         count = await writeLines(ndjson, entries);
+        killPoint('out', name);
         await duck.run(`COPY (${query}) TO ${quoted(parquet)} (FORMAT parquet)`);
       } else {
         const table = `out_file_${name}`;

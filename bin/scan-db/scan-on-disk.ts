@@ -20,6 +20,7 @@ import { type DatabaseOptions, ScanDatabase } from './database';
 import { FingerprintWriter, type OnDiskDocument } from './ingest';
 import { type OutputList, type WrittenList, writeOutputs } from './outputs';
 import { MEASURE_TYPES, outputTables } from './schema';
+import { killPoint } from './test-hooks';
 import { type Candidate, type Entry, type Judge, methodJudge, passagesJudge, rewritesJudge } from './verify';
 
 export type { OnDiskDocument } from './ingest';
@@ -41,6 +42,19 @@ export interface OnDiskOptions extends DatabaseOptions {
   /** How clusters are found: union-find over the ids (default), or connected components in rounds of SQL. */
   components?: 'union-find' | 'sql';
 }
+
+/** The steps of join(), by name: the out_ tables each fills, cleared before it runs again. */
+export const JOIN_STEPS = { tables: [], pairs: ['out_pairs'], clusters: ['cluster_members', 'out_clusters'], reuse: ['out_reuse'], rewrites: ['out_rewrites'] } as const;
+export type JoinStep = keyof typeof JOIN_STEPS;
+
+/** Which steps of the join a database has finished (a resumed run's, bin/scan-db/state.ts): they are not run again. */
+export interface JoinRecord {
+  finished(step: JoinStep): boolean;
+  /** Called once the step's tables are complete. */
+  finish(step: JoinStep): Promise<void>;
+}
+
+const NO_RECORD: JoinRecord = { finished: () => false, finish: async () => {} };
 
 /** A list of the report: its table, and its fields after a and b with their types. */
 interface ListTable {
@@ -68,17 +82,23 @@ export class OnDiskScan {
     this.pairs = { table: 'out_pairs', fields: [[method.measure, MEASURE_TYPES[method.measure]!]] };
   }
 
-  static async open({ method, threshold = method.defaultThreshold, bucketCap = DEFAULT_BUCKET_CAP, components = 'union-find', ...database }: OnDiskOptions): Promise<OnDiskScan> {
-    checkThreshold(method, threshold);
-    if (!(Number.isInteger(bucketCap) && bucketCap >= 2)) throw new RangeError(`the bucket cap must be an integer of at least 2: got ${bucketCap}`);
+  static async open({ method, threshold, bucketCap, components, ...database }: OnDiskOptions): Promise<OnDiskScan> {
+    checkThreshold(method, threshold ?? method.defaultThreshold);
     const db = await ScanDatabase.open(database);
     try {
-      const writer = await FingerprintWriter.open(db.main, method.name, threshold, COPY_DETECTORS);
-      return new OnDiskScan(db, writer, method, threshold, bucketCap, components);
+      return await OnDiskScan.over(db, { method, threshold, bucketCap, components });
     } catch (error) {
       db.close();
       throw error;
     }
+  }
+
+  /** A scan over a database already open that holds `firstId` documents (0: an empty one); closing the scan closes it. */
+  static async over(db: ScanDatabase, { method, threshold = method.defaultThreshold, bucketCap = DEFAULT_BUCKET_CAP, components = 'union-find' }: OnDiskOptions, firstId = 0): Promise<OnDiskScan> {
+    checkThreshold(method, threshold);
+    if (!(Number.isInteger(bucketCap) && bucketCap >= 2)) throw new RangeError(`the bucket cap must be an integer of at least 2: got ${bucketCap}`);
+    const writer = await FingerprintWriter.open(db.main, method.name, threshold, COPY_DETECTORS, firstId);
+    return new OnDiskScan(db, writer, method, threshold, bucketCap, components);
   }
 
   /** The copy detectors whose codes a document must carry (readDocument's `copies`). */
@@ -94,40 +114,52 @@ export class OnDiskScan {
     return this.writer.count;
   }
 
-  /** Finds every list into the database's out_ tables; `begin` is told each step as it begins, `lap` as it ends. */
-  async join(lap: (step: string) => void = () => {}, begin: (step: string) => void = () => {}): Promise<void> {
+  /** Commits the documents appended so far (a state's checkpoint follows). */
+  flush(): void {
+    this.writer.flush();
+  }
+
+  /**
+   * Finds every list into the database's out_ tables; `begin` is told each step as it begins, `lap`
+   * as it ends. Steps the record says are finished are passed over; another is run from empty tables.
+   */
+  async join(lap: (step: string) => void = () => {}, record: JoinRecord = NO_RECORD, begin: (step: string) => void = () => {}): Promise<void> {
     if (this.joined) throw new Error('the scan is joined already');
     this.joined = true;
-    let current: string | null = null;
-    let last = performance.now();
-    /** Ends the step under way and begins `next` (null: none). */
-    const step = (next: string | null): void => {
-      const now = performance.now();
-      if (current !== null) {
-        this.steps.push([current, now - last]);
-        lap(current);
-      }
-      last = now;
-      current = next;
-      if (next !== null) begin(next);
-    };
-    step('append the last fingerprints');
     this.writer.close();
-    await this.db.run(outputTables({ name: this.method.measure, type: MEASURE_TYPES[this.method.measure]! }));
-    step(`${this.method.name} pairs`);
-    await this.db.run(await this.methodCandidatesSql());
-    await this.judgeInto(`${this.method.name}_candidates`, methodJudge(this.method.name, this.threshold), this.pairs);
-    step('clusters');
-    if (this.components === 'sql') await sqlClusters(this.db, 'out_pairs');
-    else await unionFindClusters(this.db, 'out_pairs', this.documents);
-    await this.clusterEntries();
-    step('passages pairs');
-    await this.db.run(`${sql.passageBoilerplateSql(BOILERPLATE.maxPages, BOILERPLATE.maxSitePages)}\n${sql.passageCandidatesSql(['out_pairs'])}`);
-    await this.judgeInto('passage_candidates', passagesJudge, REUSE);
-    step('rewrites pairs');
-    await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'])}`);
-    await this.judgeInto('rewrite_candidates', rewritesJudge, REWRITES);
-    step(null);
+    let last = performance.now();
+    const steps: [JoinStep, string, () => Promise<void>][] = [
+      ['tables', 'append the last fingerprints', () => this.db.run(outputTables({ name: this.method.measure, type: MEASURE_TYPES[this.method.measure]! }))],
+      ['pairs', `${this.method.name} pairs`, async () => {
+        await this.db.run(await this.methodCandidatesSql());
+        await this.judgeInto(`${this.method.name}_candidates`, methodJudge(this.method.name, this.threshold), this.pairs);
+      }],
+      ['clusters', 'clusters', async () => {
+        if (this.components === 'sql') await sqlClusters(this.db, 'out_pairs');
+        else await unionFindClusters(this.db, 'out_pairs', this.documents);
+        await this.clusterEntries();
+      }],
+      ['reuse', 'passages pairs', async () => {
+        await this.db.run(`${sql.passageBoilerplateSql(BOILERPLATE.maxPages, BOILERPLATE.maxSitePages)}\n${sql.passageCandidatesSql(['out_pairs'])}`);
+        await this.judgeInto('passage_candidates', passagesJudge, REUSE);
+      }],
+      ['rewrites', 'rewrites pairs', async () => {
+        await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'])}`);
+        await this.judgeInto('rewrite_candidates', rewritesJudge, REWRITES);
+      }],
+    ];
+    for (const [key, name, run] of steps) {
+      if (record.finished(key)) continue;
+      begin(name);
+      for (const table of JOIN_STEPS[key]) await this.db.run(`DELETE FROM ${table}`);
+      await run();
+      killPoint('join', key);
+      await record.finish(key);
+      const now = performance.now();
+      this.steps.push([name, now - last]);
+      last = now;
+      lap(name);
+    }
   }
 
   /** The statements that fill the method's candidates table. */
