@@ -14,12 +14,14 @@ import { readFiles } from './scan-jobs';
 import { InputError, listInputs } from './scan-sources';
 import { INPUTS_HELP, listedOf } from './scan-inputs';
 import { runCompare } from './scan-compare';
+import { estimateInput } from './scan-size';
+import { type PathChoice, type ScanPath, chooseScanPath } from '../lib/scan/scan-path';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
 import { OnDiskScan } from './scan-db/scan-on-disk';
 import { type WrittenList, resultLists, writeOutputs } from './scan-db/outputs';
 import { originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--out DIR], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk|--in-memory] [--memory-limit SIZE] [--out DIR], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -52,14 +54,18 @@ ${METHOD_HELP}
   --on-disk       keep the fingerprints in a DuckDB database in a temporary folder rather than in
                   memory, and find the pairs by joins in SQL that spill to disk past the memory
                   limit: the same output, in bounded memory, for folders too big to hold
-                  (docs/scan-schema.md)
+                  (docs/scan-schema.md). Without --on-disk or --in-memory, scan takes this path
+                  from 70 MB of text expected (HTML counted at a fifth of its bytes, gzip at 4
+                  times its size) or 20,000 files, and holds everything in memory below that
+                  (docs/scan.md); --ndjson streams only in memory, whatever the size
+  --in-memory     hold every document's fingerprints in memory, whatever the input's size
   --memory-limit SIZE
-                  with --on-disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
+                  on disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
   --out DIR       write the pairs, reuse, rewrites and clusters into DIR, each as NAME.ndjson (one
                   entry a line, the fields of --json) and NAME.parquet, and print one summary line
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
-  --timings       say on stderr where the time went: listing, reading and fingerprinting, each
-                  list's pairs, the output
+  --timings       say on stderr which path the scan took and why, and where the time went:
+                  listing, reading and fingerprinting, each list's pairs, the output
   --compare A B   show the passages files A and B share, side by side
   --help          print this help
 `;
@@ -80,13 +86,14 @@ interface Args {
   explain: boolean;
   help: boolean;
   timings: boolean;
-  onDisk: boolean;
+  /** --on-disk or --in-memory; undefined: chosen by the input's size. */
+  path: ScanPath | undefined;
   memoryLimit: string | undefined;
   out: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined };
+  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, path: undefined, memoryLimit: undefined, out: undefined };
   const inputs: string[] = [];
   let k: string | undefined;
   let threshold: string | undefined;
@@ -107,7 +114,11 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--ndjson') args.ndjson = true;
     else if (arg === '--explain') args.explain = true;
     else if (arg === '--timings') args.timings = true;
-    else if (arg === '--on-disk') args.onDisk = true;
+    else if (arg === '--on-disk' || arg === '--in-memory') {
+      const path = arg === '--on-disk' ? 'disk' : 'memory';
+      if (args.path !== undefined && args.path !== path) throw new UsageError('--on-disk and --in-memory: choose one');
+      args.path = path;
+    }
     else if (is(arg, '--memory-limit')) [args.memoryLimit, i] = valueOf('--memory-limit', arg, i);
     else if (is(arg, '--out')) [args.out, i] = valueOf('--out', arg, i);
     else if (arg === '--help' || arg === '-h') args.help = true;
@@ -131,8 +142,8 @@ function parseArgs(argv: readonly string[]): Args {
   if (inputs.length > 0) args.inputs = inputs;
   if (args.json && args.ndjson) throw new UsageError('--json and --ndjson: choose one');
   if (args.out !== undefined && (args.json || args.ndjson)) throw new UsageError('--out writes the lists as files: without --json or --ndjson');
-  if (args.onDisk && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
-  if (args.memoryLimit !== undefined && !args.onDisk) throw new UsageError('--memory-limit is the limit of --on-disk');
+  if (args.path === 'disk' && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
+  if (args.memoryLimit !== undefined && (args.path === 'memory' || args.ndjson)) throw new UsageError('--memory-limit is the limit of the on-disk path: not with --in-memory or --ndjson');
   if (k !== undefined) {
     if (args.method.name !== 'simhash') throw new UsageError(`--k is simhash's threshold: with --method ${args.method.name} use --threshold`);
     if (threshold !== undefined) throw new UsageError('--k and --threshold: give one');
@@ -262,14 +273,19 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`scan: ${error.message}\n`);
     return 2;
   }
+  const choice = chooseScanPath(estimateInput(listing.files), { forced: args.path, ndjson: args.ndjson });
   timings.lap('list the files');
+  timings.path = choice;
   for (const p of listing.problems) process.stderr.write(`${p.path}: ${p.reason}\n`);
+  if (choice.path === 'memory' && choice.bySize === 'disk') {
+    process.stderr.write(`scan: ${choice.reason} (--out DIR writes each list as NDJSON, on disk)\n`);
+  }
   // a folder of pages: a list, as always; with containers, a stream of their documents
   const { files, count } = listedOf(listing.files, (line) => process.stderr.write(`${line}\n`));
 
   const bar = process.stderr.isTTY && Array.isArray(files) && files.length > 20 ? new ProgressBar(process.stderr, files.length) : null;
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
-  const scan = args.onDisk
+  const scan = choice.path === 'disk'
     ? await OnDiskScan.open({ method: args.method, threshold, ...(args.memoryLimit === undefined ? {} : { memoryLimit: args.memoryLimit }) })
     : new MemoryScan(args.method, threshold, copyDetectors, args.ndjson);
   try {
@@ -348,6 +364,8 @@ class Timings {
   private readonly started = performance.now();
   private last = this.started;
   private readonly steps: [string, number][] = [];
+  /** The path the scan took, and why. */
+  path: PathChoice | undefined;
 
   lap(step: string): void {
     const now = performance.now();
@@ -366,7 +384,8 @@ class Timings {
     const hwm = /^VmHWM:\s+(\d+) kB/m.exec(existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '')?.[1];
     const memory = [hwm === undefined ? null : `peak memory ${mib(Number(hwm) * 1024)} (VmHWM)`, duckdb === undefined ? null : `DuckDB at most ${mib(duckdb.peakMemory)} held and ${mib(duckdb.peakSpilled)} spilled (sampled after each step)`];
     const tail = memory.filter((m) => m !== null).join('; ');
-    process.stderr.write(`timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n${tail === '' ? '' : `${tail}\n`}`);
+    const path = this.path === undefined ? '' : `${this.path.path === 'disk' ? 'on disk' : 'in memory'}: ${this.path.reason}\n`;
+    process.stderr.write(`${path}timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n${tail === '' ? '' : `${tail}\n`}`);
     return 0;
   }
 }
