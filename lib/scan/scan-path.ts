@@ -59,11 +59,11 @@ export interface OnDiskFrom {
  * The on-disk path from 70 MB of text or 20,000 files: about where its peak memory falls below the
  * in-memory path's. Measured with `scan --json --jobs 2` (scripts/scan-path-figures.sh, docs/scan.md
  * "In memory or on disk"): on bench:scan-scale's documents (3.4 KB of text each on average) the
- * in-memory path grew by about 12 KB a document and the on-disk one by about 5.5 KB from a start
+ * in-memory path grew by 12 to 14 KB a document and the on-disk one by about 5.5 KB from a start
  * 50 to 80 MiB higher, so that they crossed near 18,000 documents as JSONL (61 MB) and 20,000 as a
  * folder; on bench:scan-memory's folders of small files (1.5 KB each, docs/scan-schema.md) near
- * 20,000 files. At 10,000 documents memory took 50 to 80 MiB and about 15% of CPU less, at 50,000
- * disk took 210 to 245 MiB less for about the same CPU.
+ * 20,000 files. At 10,000 documents memory took 50 to 80 MiB and 16% of CPU less; at 50,000 disk
+ * took 208 to 245 MiB less, for 6% more CPU (JSONL) to 14% less (a folder).
  */
 export const ON_DISK_FROM: OnDiskFrom = { textBytes: 70e6, files: 20_000 };
 
