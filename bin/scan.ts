@@ -15,7 +15,7 @@ import { InputError, listInputs } from './scan-sources';
 import { INPUTS_HELP, listedOf } from './scan-inputs';
 import { runCompare } from './scan-compare';
 import { estimateInput } from './scan-size';
-import { type PathChoice, type ScanPath, chooseScanPath } from '../lib/scan/scan-path';
+import { GZIP_RATIO, HTML_TEXT_SHARE, ON_DISK_FROM, type PathChoice, type ScanPath, chooseScanPath } from '../lib/scan/scan-path';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
 import { OnDiskScan } from './scan-db/scan-on-disk';
 import { type WrittenList, resultLists, writeOutputs } from './scan-db/outputs';
@@ -55,8 +55,8 @@ ${METHOD_HELP}
                   memory, and find the pairs by joins in SQL that spill to disk past the memory
                   limit: the same output, in bounded memory, for folders too big to hold
                   (docs/scan-schema.md). Without --on-disk or --in-memory, scan takes this path
-                  from 70 MB of text expected (HTML counted at a fifth of its bytes, gzip at 4
-                  times its size) or 20,000 files, and holds everything in memory below that
+                  from ${ON_DISK_FROM.textBytes / 1e6} MB of text expected (HTML counted at ${HTML_TEXT_SHARE * 100}% of its bytes, gzip at
+                  ${GZIP_RATIO} times its size) or ${ON_DISK_FROM.files.toLocaleString('en-US')} files, and holds everything in memory below that
                   (docs/scan.md); --ndjson streams only in memory, whatever the size
   --in-memory     hold every document's fingerprints in memory, whatever the input's size
   --memory-limit SIZE
