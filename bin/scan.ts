@@ -14,6 +14,8 @@ import { readFiles } from './scan-jobs';
 import { InputError, listInputs } from './scan-sources';
 import { INPUTS_HELP, listedOf } from './scan-inputs';
 import { runCompare } from './scan-compare';
+import { estimateInput } from './scan-size';
+import { GZIP_RATIO, HTML_TEXT_SHARE, ON_DISK_FROM, type PathChoice, type ScanPath, chooseScanPath } from '../lib/scan/scan-path';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
 import { OnDiskScan } from './scan-db/scan-on-disk';
 import { ScanState, StateError, diskFullLine } from './scan-db/state';
@@ -22,7 +24,7 @@ import { writeKeep } from './scan-db/keep';
 import { ScanProgress } from './scan-progress';
 import { originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk [--memory-limit SIZE]] [--state DIR] [--out DIR] [--keep FILE] [--quiet], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk|--in-memory] [--memory-limit SIZE] [--state DIR] [--out DIR] [--keep FILE] [--quiet], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -55,10 +57,14 @@ ${METHOD_HELP}
   --on-disk       keep the fingerprints in a DuckDB database in a temporary folder rather than in
                   memory, and find the pairs by joins in SQL that spill to disk past the memory
                   limit: the same output, in bounded memory, for folders too big to hold
-                  (docs/scan-schema.md)
+                  (docs/scan-schema.md). Without --on-disk or --in-memory, scan takes this path
+                  from ${ON_DISK_FROM.textBytes / 1e6} MB of text expected (HTML counted at ${HTML_TEXT_SHARE * 100}% of its bytes, gzip at
+                  ${GZIP_RATIO} times its size) or ${ON_DISK_FROM.files.toLocaleString('en-US')} files, and holds everything in memory below that
+                  (docs/scan.md); --ndjson streams only in memory, whatever the size
+  --in-memory     hold every document's fingerprints in memory, whatever the input's size
   --memory-limit SIZE
-                  with --on-disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
-  --state DIR     --on-disk with its database kept in DIR: a run killed, or stopped by a full disk,
+                  on disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
+  --state DIR     on disk, with the database kept in DIR: a run killed, or stopped by a full disk,
                   goes on where it stopped when started again with the same inputs, options and
                   --state DIR, reading no document twice (docs/scan.md)
   --out DIR       write the pairs, reuse, rewrites and clusters into DIR, each as NAME.ndjson (one
@@ -71,8 +77,8 @@ ${METHOD_HELP}
   --quiet         no progress line (drawn on stderr when it is a terminal: the stage, documents,
                   documents/s, MB/s read and the time left); notes on bad input are still written
   --explain       print how the method decides (for minhash, the LSH S-curve) and stop
-  --timings       say on stderr where the time went: listing, reading and fingerprinting, each
-                  list's pairs, the output
+  --timings       say on stderr which path the scan took and why, and where the time went:
+                  listing, reading and fingerprinting, each list's pairs, the output
   --compare A B   show the passages files A and B share, side by side
   --help          print this help
 `;
@@ -93,7 +99,8 @@ interface Args {
   explain: boolean;
   help: boolean;
   timings: boolean;
-  onDisk: boolean;
+  /** --on-disk or --in-memory; undefined: chosen by the input's size. */
+  path: ScanPath | undefined;
   memoryLimit: string | undefined;
   out: string | undefined;
   keep: string | undefined;
@@ -102,7 +109,7 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, onDisk: false, memoryLimit: undefined, out: undefined, keep: undefined, quiet: false, state: undefined };
+  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, path: undefined, memoryLimit: undefined, out: undefined, keep: undefined, quiet: false, state: undefined };
   const inputs: string[] = [];
   let k: string | undefined;
   let threshold: string | undefined;
@@ -123,7 +130,11 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--ndjson') args.ndjson = true;
     else if (arg === '--explain') args.explain = true;
     else if (arg === '--timings') args.timings = true;
-    else if (arg === '--on-disk') args.onDisk = true;
+    else if (arg === '--on-disk' || arg === '--in-memory') {
+      const path = arg === '--on-disk' ? 'disk' : 'memory';
+      if (args.path !== undefined && args.path !== path) throw new UsageError('--on-disk and --in-memory: choose one');
+      args.path = path;
+    }
     else if (is(arg, '--memory-limit')) [args.memoryLimit, i] = valueOf('--memory-limit', arg, i);
     else if (is(arg, '--out')) [args.out, i] = valueOf('--out', arg, i);
     else if (is(arg, '--keep')) [args.keep, i] = valueOf('--keep', arg, i);
@@ -151,9 +162,10 @@ function parseArgs(argv: readonly string[]): Args {
   if (args.json && args.ndjson) throw new UsageError('--json and --ndjson: choose one');
   if (args.out !== undefined && (args.json || args.ndjson)) throw new UsageError('--out writes the lists as files: without --json or --ndjson');
   if (args.state !== undefined && args.ndjson) throw new UsageError('--state does not stream --ndjson: --out DIR writes each list as NDJSON');
-  if (args.state !== undefined) args.onDisk = true;
-  if (args.onDisk && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
-  if (args.memoryLimit !== undefined && !args.onDisk) throw new UsageError('--memory-limit is the limit of --on-disk');
+  if (args.state !== undefined && args.path === 'memory') throw new UsageError('--state keeps the on-disk database: not with --in-memory');
+  if (args.state !== undefined) args.path = 'disk';
+  if (args.path === 'disk' && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
+  if (args.memoryLimit !== undefined && (args.path === 'memory' || args.ndjson)) throw new UsageError('--memory-limit is the limit of the on-disk path: not with --in-memory or --ndjson');
   if (k !== undefined) {
     if (args.method.name !== 'simhash') throw new UsageError(`--k is simhash's threshold: with --method ${args.method.name} use --threshold`);
     if (threshold !== undefined) throw new UsageError('--k and --threshold: give one');
@@ -260,8 +272,13 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`scan: ${error.message}\n`);
     return 2;
   }
+  const choice = chooseScanPath(estimateInput(listing.files), { forced: args.path, ndjson: args.ndjson });
   timings.lap('list the files');
+  timings.path = choice;
   for (const p of listing.problems) process.stderr.write(`${p.path}: ${p.reason}\n`);
+  if (choice.path === 'memory' && choice.bySize === 'disk') {
+    process.stderr.write(`scan: ${choice.reason} (--out DIR writes each list as NDJSON, on disk)\n`);
+  }
   // the progress line on a terminal, unless --ndjson streams its output to that terminal too
   const progress = new ScanProgress(process.stderr, listing.files, process.stderr.isTTY === true && !args.quiet && !(args.ndjson && process.stdout.isTTY === true));
   const note = (line: string): void => progress.note(line);
@@ -285,7 +302,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const copyDetectors = COPY_DETECTORS.filter((d) => !args.ndjson || d.streams);
   const scan = state
     ? state.scan
-    : args.onDisk
+    : choice.path === 'disk'
     ? await OnDiskScan.open({ method: args.method, threshold, ...(args.memoryLimit === undefined ? {} : { memoryLimit: args.memoryLimit }) })
     : new MemoryScan(args.method, threshold, copyDetectors, args.ndjson);
   try {
@@ -375,6 +392,8 @@ class Timings {
   private readonly started = performance.now();
   private last = this.started;
   private readonly steps: [string, number][] = [];
+  /** The path the scan took, and why. */
+  path: PathChoice | undefined;
 
   lap(step: string): void {
     const now = performance.now();
@@ -393,7 +412,8 @@ class Timings {
     const hwm = /^VmHWM:\s+(\d+) kB/m.exec(existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '')?.[1];
     const memory = [hwm === undefined ? null : `peak memory ${mib(Number(hwm) * 1024)} (VmHWM)`, duckdb === undefined ? null : `DuckDB at most ${mib(duckdb.peakMemory)} held and ${mib(duckdb.peakSpilled)} spilled (sampled after each step)`];
     const tail = memory.filter((m) => m !== null).join('; ');
-    process.stderr.write(`timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n${tail === '' ? '' : `${tail}\n`}`);
+    const path = this.path === undefined ? '' : `${this.path.path === 'disk' ? 'on disk' : 'in memory'}: ${this.path.reason}\n`;
+    process.stderr.write(`${path}timings (wall clock, ${(total / 1000).toFixed(2)} s after the arguments were read):\n${lines.join('\n')}\n${tail === '' ? '' : `${tail}\n`}`);
     return 0;
   }
 }

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     try {
       writeFolder(join(dir, 'in'), files);
       console.log(`\n${files} files; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-      const runs: [string, string[]][] = [['in memory', []], ['on disk, 1GB', ['--on-disk']], ['on disk, 256MB', ['--on-disk', '--memory-limit', '256MB']]];
+      const runs: [string, string[]][] = [['in memory', ['--in-memory']], ['on disk, 1GB', ['--on-disk']], ['on disk, 256MB', ['--on-disk', '--memory-limit', '256MB']]];
       for (const [i, [label, extra]] of runs.entries()) console.log(`  ${label}: ${scan(join(dir, 'in'), join(dir, `out${i}`), extra)}`);
       const same = readdirSync(join(dir, 'out0')).filter((f) => f.endsWith('.ndjson')).every((f) => [1, 2].every((i) => readFileSync(join(dir, `out${i}`, f)).equals(readFileSync(join(dir, 'out0', f)))));
       console.log(`  the NDJSON files of the three runs are ${same ? 'the same bytes' : 'DIFFERENT'}`);

@@ -7,12 +7,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COPY_DETECTORS, DETECTORS } from '../lib/scan/registry';
-import { MemoryScan, type ReadDocument, type ScanResult, scanJson } from '../bin/scan-lists';
-import { listFiles } from '../bin/scan-files';
-import { readDocument } from '../bin/scan-read';
-import { OnDiskScan, scanOnDisk } from '../bin/scan-db/scan-on-disk';
+import { DETECTORS } from '../lib/scan/registry';
+import { scanJson } from '../bin/scan-lists';
+import { scanOnDisk } from '../bin/scan-db/scan-on-disk';
 import { scanCorpus, writeCorpus } from './support/scan-corpus';
+import { bothPaths, readFolder } from './support/scan-paths';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const READABILITY = '/work/shared/corpus/readability-test-pages';
@@ -20,46 +19,6 @@ const READABILITY = '/work/shared/corpus/readability-test-pages';
 const generated = mkdtempSync(join(tmpdir(), 'doppel-on-disk-'));
 writeCorpus(generated, scanCorpus(48));
 afterAll(() => rmSync(generated, { recursive: true, force: true }));
-
-/** A document read as scan reads it, with the text it fingerprinted (null: none). */
-type Read = { kind: 'html' | 'text'; read: ReadDocument; text: string | null };
-
-const folders = new Map<string, Promise<Read[]>>();
-
-/** The documents of a folder read once (by simhash, with every copy detector's code), kept for each method's comparison. */
-function readFolder(dir: string): Promise<Read[]> {
-  let reading = folders.get(dir);
-  if (reading === undefined) {
-    reading = (async () => {
-      const out: Read[] = [];
-      for (const file of (await listFiles(dir)).files) {
-        let text: string | null = null;
-        const result = await readDocument(file, 'simhash', OnDiskScan.copies, (t) => (text = t));
-        if (result.ok) out.push({ kind: file.kind, read: result, text });
-      }
-      return out;
-    })();
-    folders.set(dir, reading);
-  }
-  return reading;
-}
-
-/** The scan of a folder by a method on each path. */
-async function bothPaths(dir: string, name: string): Promise<{ memory: ScanResult; disk: ScanResult }> {
-  const method = DETECTORS.find((d) => d.name === name)!;
-  // the method's code of the same text, as readDocument takes it (fingerprintFor)
-  const documents = (await readFolder(dir)).map(({ kind, read, text }) => ({ kind, read: { ...read, code: text === null ? null : method.code(text) } }));
-  const memory = new MemoryScan(method, method.defaultThreshold, COPY_DETECTORS);
-  // each path its own copy: the on-disk one must read back what it stored, not share objects
-  const forDisk = documents.map(({ kind, read }) => ({ ...structuredClone(read), kind }));
-  for (const { read } of documents) memory.add(structuredClone(read));
-  const scan = await scanOnDisk(forDisk, { method, memoryLimit: '256MB', threads: 2 });
-  try {
-    return { memory: await memory.result(), disk: await scan.result() };
-  } finally {
-    scan.close();
-  }
-}
 
 const FOLDERS: [string, string, { pairs: number; reuse: number; rewrites: number }][] = [
   ['samples/', join(ROOT, 'samples'), { pairs: 5, reuse: 3, rewrites: 15 }],
@@ -117,7 +76,7 @@ describe('scan --on-disk', () => {
       });
     });
 
-  it('prints the same --json and text report as the in-memory scan, and refuses --ndjson and a limit without it', async () => {
+  it('prints the same --json and text report as the in-memory scan, and refuses --ndjson and a limit with --in-memory', async () => {
     const [memoryJson, diskJson, memoryText, diskText] = await Promise.all([run(['--json']), run(['--on-disk', '--json', '--memory-limit', '256MB']), run([]), run(['--on-disk'])]);
     expect(diskJson.code).toBe(0);
     expect(diskJson.stdout).toBe(memoryJson.stdout);
@@ -125,7 +84,7 @@ describe('scan --on-disk', () => {
     expect(JSON.parse(diskJson.stdout).pairs.length).toBeGreaterThan(0);
     const ndjson = await run(['--on-disk', '--ndjson']);
     expect([ndjson.code, ndjson.stderr.trim()]).toEqual([2, expect.stringContaining('--on-disk does not stream --ndjson')]);
-    const limit = await run(['--memory-limit', '1GB']);
-    expect([limit.code, limit.stderr.trim()]).toEqual([2, expect.stringContaining('--memory-limit is the limit of --on-disk')]);
+    const limit = await run(['--in-memory', '--memory-limit', '1GB']);
+    expect([limit.code, limit.stderr.trim()]).toEqual([2, expect.stringContaining('--memory-limit is the limit of the on-disk path')]);
   }, 120_000);
 });

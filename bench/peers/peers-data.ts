@@ -2,6 +2,8 @@
 // (excerpts, stitched pages, quotes: bench/data/republish.ts), and for a larger corpus, disguised copies
 // of every page that match nothing: each word enciphered (the same word the same way within the
 // page, another way in every other page), so that lengths, repeats and markup stay as they were.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { Readability } from '@mozilla/readability';
 import { mulberry32 } from '../../lib/random';
@@ -103,4 +105,21 @@ export function buildPeerSet(scale: number): PeerSet {
     }
   }
   return { pages, sources, basePages: base.length };
+}
+
+/** Writes the set into `dir`: each page as html/PATH and its article text as txt/PATH.txt; the bytes of each. */
+export function writePeerSet(set: PeerSet, dir: string): { htmlBytes: number; textBytes: number } {
+  let htmlBytes = 0;
+  let textBytes = 0;
+  for (const page of set.pages) {
+    const html = join(dir, 'html', page.path);
+    const text = join(dir, 'txt', `${page.path}.txt`);
+    mkdirSync(dirname(html), { recursive: true });
+    mkdirSync(dirname(text), { recursive: true });
+    writeFileSync(html, page.html);
+    writeFileSync(text, page.text);
+    htmlBytes += Buffer.byteLength(page.html);
+    textBytes += Buffer.byteLength(page.text);
+  }
+  return { htmlBytes, textBytes };
 }

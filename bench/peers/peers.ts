@@ -13,13 +13,13 @@
 //   npm run bench:peers [-- --scales 1,10] [--jobs N] [--profile]
 // --profile adds a CPU profile of `scan --jobs 1` over the .txt at each scale, summed by stage.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PartialResult, scorePartialLinks } from '../quality/quality-partial';
 import { CORPUS_DIR, PARTIAL_KINDS } from '../data/republish';
-import { type PeerSet, buildPeerSet } from './peers-data';
+import { type PeerSet, buildPeerSet, writePeerSet } from './peers-data';
 import { profileByStage } from './cpu-profile';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -53,22 +53,6 @@ function runTs<T>(entry: string, args: string[], nodeArgs: string[] = []): Timed
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`${entry} ${args.join(' ')} failed (status ${run.status}): ${run.stderr}`);
   return { seconds, value: JSON.parse(run.stdout) as T, stderr: run.stderr };
-}
-
-function writeSet(set: PeerSet, dir: string): { htmlBytes: number; textBytes: number } {
-  let htmlBytes = 0;
-  let textBytes = 0;
-  for (const page of set.pages) {
-    const html = join(dir, 'html', page.path);
-    const text = join(dir, 'txt', `${page.path}.txt`);
-    mkdirSync(dirname(html), { recursive: true });
-    mkdirSync(dirname(text), { recursive: true });
-    writeFileSync(html, page.html);
-    writeFileSync(text, page.text);
-    htmlBytes += Buffer.byteLength(page.html);
-    textBytes += Buffer.byteLength(page.text);
-  }
-  return { htmlBytes, textBytes };
 }
 
 interface ScanJson {
@@ -118,7 +102,7 @@ interface ScaleRun {
 function runScale(scale: number, dir: string): ScaleRun {
   const t0 = performance.now();
   const set = buildPeerSet(scale);
-  const { htmlBytes, textBytes } = writeSet(set, dir);
+  const { htmlBytes, textBytes } = writePeerSet(set, dir);
   console.log(`\n${scale}×: ${set.pages.length} pages (${set.basePages} originals and partial copies${scale > 1 ? `, ${scale - 1} disguises of each` : ''}), ${mb(htmlBytes)} of HTML, ${mb(textBytes)} of article text; made in ${s((performance.now() - t0) / 1000)}, not timed. Load average ${loadavg()[0]!.toFixed(2)}.`);
 
   const scan = (folder: string): Timed<ScanJson> => runTs<ScanJson>(join(ROOT, 'bin', 'scan.ts'), [join(dir, folder), '--json', '--jobs', String(JOBS), '--timings']);

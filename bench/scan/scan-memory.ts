@@ -1,5 +1,5 @@
 // `npm run bench:scan-memory [-- --files N] [--method M] [--jobs J] [--format ndjson|json]`:
-// the peak memory (resident set, all threads) of `scan` on a generated folder of N text files
+// the peak memory (resident set, all threads) of `scan --in-memory` on a generated folder of N text files
 // (default 100,000), written in 100 subfolders. Each file is 150–300 words drawn from a seeded
 // vocabulary; every 100th file is a copy of the one before with a word changed, so there are
 // pairs to find. Prints the command, its seconds, its peak RSS (from /usr/bin/time) and the
@@ -55,8 +55,8 @@ function main(): void {
     writeFolder(dir, files);
     console.log(`${files} files written in ${((performance.now() - writeStarted) / 1000).toFixed(0)} s`);
     const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const args = ['-f', 'peak %M KB, %e s', process.execPath, tsx, join(ROOT, 'bin', 'scan.ts'), dir, `--${format}`, '--method', method, '--jobs', jobs];
-    console.log(`command: ${TIME} -f 'peak %M KB, %e s' npx tsx bin/scan.ts FOLDER --${format} --method ${method} --jobs ${jobs}`);
+    const args = ['-f', 'peak %M KB, %e s', process.execPath, tsx, join(ROOT, 'bin', 'scan.ts'), dir, `--${format}`, '--in-memory', '--method', method, '--jobs', jobs];
+    console.log(`command: ${TIME} -f 'peak %M KB, %e s' npx tsx bin/scan.ts FOLDER --${format} --in-memory --method ${method} --jobs ${jobs}`);
     const out = `${dir}.out`;
     const fd = openSync(out, 'w');
     const run = spawnSync(TIME, args, { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
