@@ -185,12 +185,12 @@ export const FIGURES: Figure[] = [
     measured: (o) => `${find(o, /scan's time for [\d.]+× the pages: at most ([\d.]+)×/)[0]}×`,
   },
   {
-    figure: '`scan`\'s peak memory, 100,000 files (`--json`)',
+    figure: '`scan` on 100,000 documents (JSONL, `--on-disk`, DuckDB\'s default 1 GB limit): peak memory (VmHWM), wall and CPU time',
     target: '',
-    source: '2026-11-27-scan-memory.txt',
+    source: SCALE_100K,
     measured: (o) => {
-      const [kb, seconds] = find(o, /peak (\d+) KB, ([\d.]+) s/);
-      return `${Math.round(Number(kb) / 1024)} MiB (${seconds} s)`;
+      const { seconds, cpu, peak } = scaleScan(o);
+      return `${peak.toLocaleString('en-US')} MiB, ${Math.round(seconds)} s (${Math.round(cpu)} s of CPU)`;
     },
   },
   {
