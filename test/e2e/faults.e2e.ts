@@ -17,7 +17,7 @@ import { IMPORT_BATCH } from '../../lib/store/transfer';
 import { readRunIndexValue } from '../../lib/rows/run-index';
 import { tablesOfRuns } from '../support/kept-tables';
 import { dumpStore, storeProblems } from './consistency';
-import { type ExtensionSession, FINAL_STATES, type Session, type Site, sleep, startSession, visit, waitForPopupState } from './harness';
+import { type ExtensionSession, FINAL_STATES, type Session, type Site, sleep, startSession, stopWorkerOnce, visit, waitForPopupState } from './harness';
 import { NEWS_ROUTES, SUBJECTS, type Subject, newsPath } from './news-articles';
 
 const CONCURRENT = SUBJECTS.slice(0, 30);
@@ -41,45 +41,6 @@ async function storedRecords(worker: Worker): Promise<StoredRecord[]> {
   const dump = await dumpStore(worker);
   expect(dump.blockProblems, 'every block decodes').toEqual([]);
   return dump.records.map((r) => ({ url: r.url, visits: r.visits, fields: Object.keys(r) }));
-}
-
-/**
- * Stops the extension's service worker over CDP (ServiceWorker.stopWorker) and returns when it was
- * seen stopped (Date.now()). Unlike the harness's stopServiceWorker this does not wait for it to
- * stay stopped: the pages' messages restart it at once, which is the point here.
- */
-async function stopWorkerOnce(timeout = 10_000): Promise<number> {
-  const session = await ext.ctx.newCDPSession(popup);
-  const prefix = `chrome-extension://${ext.extensionId}/`;
-  type Version = { versionId: string; scriptURL: string; status: string; runningStatus: string };
-  const versions = new Map<string, Version>();
-  let stoppedAt = 0;
-  let asked = false;
-  session.on('ServiceWorker.workerVersionUpdated', (event: { versions: Version[] }) => {
-    for (const v of event.versions) {
-      if (!v.scriptURL.startsWith(prefix)) continue;
-      versions.set(v.versionId, v);
-      if (asked && v.runningStatus === 'stopped' && !stoppedAt) stoppedAt = Date.now();
-    }
-  });
-  try {
-    await session.send('ServiceWorker.enable');
-    const deadline = Date.now() + timeout;
-    // never while installing: a worker stopped then is made redundant (see stopServiceWorker)
-    while (![...versions.values()].some((v) => v.status === 'activated') && Date.now() < deadline) await sleep(10);
-    asked = true;
-    for (const v of versions.values()) {
-      if (v.runningStatus === 'stopped') continue;
-      await session.send('ServiceWorker.stopWorker', { versionId: v.versionId });
-    }
-    if ([...versions.values()].every((v) => v.runningStatus === 'stopped')) stoppedAt ||= Date.now();
-    while (!stoppedAt && Date.now() < deadline) await sleep(10);
-    if (!stoppedAt) throw new Error(`the service worker was not seen stopped within ${timeout} ms`);
-    return stoppedAt;
-  } finally {
-    await session.send('ServiceWorker.disable').catch(() => {});
-    await session.detach().catch(() => {});
-  }
 }
 
 /** The state the popup settles in for `url` (no reloading, no expectation). */
@@ -160,11 +121,11 @@ describe('Doppel under faults', () => {
     const t0 = Date.now();
     const loads = pages.map((page, i) => visit(page, addresses[i]!).then(() => Date.now() - t0, (error: Error) => error));
     await sleep(5);
-    const firstStop = await stopWorkerOnce();
+    const firstStop = await stopWorkerOnce(ext, popup);
     const loaded = await Promise.all(loads);
     // The content scripts message the worker once their page is idle, just after load: stop it
     // again then, while those messages are being handled.
-    const secondStop = await stopWorkerOnce();
+    const secondStop = await stopWorkerOnce(ext, popup);
     console.info(`worker stopped at ${firstStop - t0} and ${secondStop - t0} ms; pages loaded at ${loaded.join(', ')} ms`);
     await sleep(1_500); // let anything still in flight land or fail
 
@@ -227,7 +188,7 @@ describe('Doppel under faults', () => {
     const stops: number[] = [];
     await sleep(1_000);
     for (let i = 0; i < 3; i++) {
-      stops.push(await stopWorkerOnce());
+      stops.push(await stopWorkerOnce(ext, popup));
       await sleep(1_500);
     }
     await sleep(1_500);
@@ -247,7 +208,7 @@ describe('Doppel under faults', () => {
     const viewer = await ext.ctx.newPage(); // stopWorkerOnce talks CDP through `popup`, which stays put
     for (const address of addresses.slice(0, 3)) {
       const opening = viewer.goto(ext.popupUrl(address), { waitUntil: 'commit' });
-      await stopWorkerOnce();
+      await stopWorkerOnce(ext, popup);
       await opening;
       settled.push(await settledWithoutReload(viewer));
       await waitForPopupState(viewer, address, 'ready');
@@ -321,7 +282,7 @@ describe('Doppel under faults', () => {
       // clear error, and what the worker had saved stays, in whole batches.
       const second = await startImport();
       await waitForLines(second, 20_000);
-      await stopWorkerOnce();
+      await stopWorkerOnce(ext, popup);
       await second.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('import-form')?.dataset['state'] ?? ''), null, { timeout: 480_000 });
       expect(await second.locator('#import-form').getAttribute('data-state')).toBe('failed');
       expect(await second.locator('#import-error').textContent()).toMatch(/^Doppel’s background worker stopped during the import, after [\d,]+ lines; the pages saved until then are kept\./);
