@@ -186,6 +186,24 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     return blocked === null ? null : { state: blocked, matches: 0, passages: 0, rewrites: 0 };
   }
 
+  // Page reports being handled, by capture (lib/protocol/captures.ts): a copy its content script
+  // sent again meanwhile, unanswered, waits for the first one's reply instead of being read again.
+  const handling = new Map<string, Promise<PageRecorded>>();
+  /** handle()'s reply, once per capture; a capture whose visit is stored already gets the page as it is now. */
+  function oncePerCapture({ url, capture }: { url: string; capture?: string }, handle: () => Promise<PageRecorded>): Promise<PageRecorded> {
+    if (capture === undefined) return handle();
+    const running = handling.get(capture);
+    if (running !== undefined) return running;
+    const started = (async () => ((await (await store()).captureStored(capture)) ? storedBefore(url) : handle()))().finally(() => handling.delete(capture));
+    handling.set(capture, started);
+    return started;
+  }
+  /** The reply to a capture whose visit is stored: the page's counts now ('unknown' if it was forgotten since). */
+  async function storedBefore(url: string): Promise<PageRecorded> {
+    const counts = await recorder.matchCount(url);
+    return counts === null ? { state: 'unknown', matches: 0, passages: 0, rewrites: 0 } : { state: 'recorded', ...counts };
+  }
+
   /** Records a page the content script or the reader document read (the settings allow it: blockedReply). */
   async function recordRead(page: PageExtracted, settings: Settings): Promise<ReplyValue<'page/extracted'>> {
     const url = canonicalUrl(page.url);
@@ -209,19 +227,21 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, rewrites, provenance, now };
     let recorded;
     try {
-      recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
+      const { capture } = page;
+      recorded = await room.write(pages, () => (capture === undefined ? pages.record(visit, { k: settings.k }) : pages.record(visit, { k: settings.k, capture })));
     } catch (error) {
       if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0, passages: 0, rewrites: 0 };
       throw error;
     }
+    if (recorded === null) return storedBefore(url); // a copy of this capture was stored meanwhile
     await deps.outcomes.delete(url);
     return { state: 'recorded', matches: recorded.matches.length, passages: foldedPassages(recorded.passages).length, rewrites: listedRewrites(recorded.rewrites, rewrites.lang).length };
   }
 
   /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
-  async function readHtml({ url, html }: Request<'page/html'>): Promise<PageExtracted> {
+  async function readHtml({ url, html, capture }: Request<'page/html'>): Promise<PageExtracted> {
     const notRead = (why: string): PageExtracted => ({
-      url, title: '', lang: null, siteName: null,
+      url, ...(capture === undefined ? {} : { capture }), title: '', lang: null, siteName: null,
       outcome: { kind: 'not-article', reason: 'no-article', message: withStop(`Doppel could not read this page: ${why}`).slice(0, LIMITS.messageChars) },
     });
     if (!deps.readHtml) return notRead('this browser gives Doppel nowhere to read a page\'s HTML');
@@ -235,7 +255,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     try {
       // The reader document is Doppel's own, but what it read came from the page: validated as if
       // the content script had sent it, and kept to the URL the content script sent.
-      return { ...(parseMessage({ type: 'page/extracted', payload: reply }).payload as PageExtracted), url };
+      return { ...(parseMessage({ type: 'page/extracted', payload: reply }).payload as PageExtracted), url, ...(capture === undefined ? {} : { capture }) };
     } catch (error) {
       log(`the reader document's reading of ${url.slice(0, 200)} was malformed: ${describeError(error)}`);
       return notRead('its reading was malformed');
@@ -248,13 +268,13 @@ export function createRecorder(deps: RecorderDeps): Recorder {
 
     'page/extracted': async (page, sender) => {
       const settings = await deps.settings.get();
-      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(page, settings);
+      return blockedReply(page.url, settings, sender.incognito) ?? oncePerCapture(page, () => recordRead(page, settings));
     },
 
     'page/html': async (page, sender) => {
       // Settings first: a page that is not to be recorded is not read either.
       const settings = await deps.settings.get();
-      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(await readHtml(page), settings);
+      return blockedReply(page.url, settings, sender.incognito) ?? oncePerCapture(page, async () => recordRead(await readHtml(page), settings));
     },
 
     'report/get': async ({ url: raw }) => {
