@@ -35,6 +35,7 @@ import {
 import { type PageMatches, type PageStore } from '../store/pages';
 import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
 import { readSiteStanding } from '../ui/history-data';
+import { measureStage } from './timing';
 import { canonicalUrl, siteOf } from '../url';
 import { type ExtensionInfo, type SenderInfo, type SenderKind, classifySender } from '../protocol/sender';
 
@@ -213,6 +214,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       await deps.outcomes.set(url, { state: 'not-article', reason: message, why });
       return { state: 'not-article', matches: 0, passages: 0, rewrites: 0 };
     }
+    const fingerprinting = performance.now();
     const { simhash, check, tokens } = fingerprintText(page.outcome.text);
     if (tokens === 0) {
       await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
@@ -220,12 +222,14 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     }
     const { words, hashes, positions, wordBits } = passageFingerprints(page.outcome.text);
     const rewrites = rewriteFingerprints(page.outcome.text);
+    measureStage('fingerprint', fingerprinting);
     const pages = await store();
     const now = deps.now();
     // only a date and an address on another site are kept of what the page says of where it comes from
     const provenance = believableProvenance(page.outcome.provenance ?? {}, url, now);
     const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, rewrites, provenance, now };
     let recorded;
+    const storing = performance.now();
     try {
       const { capture } = page;
       recorded = await room.write(pages, () => (capture === undefined ? pages.record(visit, { k: settings.k }) : pages.record(visit, { k: settings.k, capture })));
@@ -233,6 +237,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0, passages: 0, rewrites: 0 };
       throw error;
     }
+    measureStage('store', storing);
     if (recorded === null) return storedBefore(url); // a copy of this capture was stored meanwhile
     await deps.outcomes.delete(url);
     return { state: 'recorded', matches: recorded.matches.length, passages: foldedPassages(recorded.passages).length, rewrites: listedRewrites(recorded.rewrites, rewrites.lang).length };
@@ -246,8 +251,10 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     });
     if (!deps.readHtml) return notRead('this browser gives Doppel nowhere to read a page\'s HTML');
     let reply: unknown;
+    const reading = performance.now();
     try {
       reply = await deps.readHtml(html, url);
+      measureStage('read', reading);
     } catch (error) {
       log(`reading ${url.slice(0, 200)} failed: ${describeError(error)}`);
       return notRead(describeError(error));
