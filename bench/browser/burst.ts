@@ -24,6 +24,8 @@ interface BurstRun {
   loadedAt: number;
   stoppedAt: number | null;
   stored: number;
+  /** How many were stored when the worker was seen stopped (NaN without a stop). */
+  storedByStop: number;
   /** When the last page was stored (ms after the tabs opened); NaN if none was. */
   lastStoredAt: number;
   /** The durations of each measure in the worker (after the stop: the worker that started again). */
@@ -57,7 +59,7 @@ export async function measureBursts(sites: Site[]): Promise<void> {
   const store = all('doppel:stage/store');
   const read = all('doppel:stage/read');
   if (store.length > 0) log(`    summed over the burst: reading ${s(read.reduce((a, b) => a + b, 0) / 1000 / BURST_RUNS)}, storing ${s(store.reduce((a, b) => a + b, 0) / 1000 / BURST_RUNS)} a run (each page's wait for its turn included)`);
-  log(`  worker stopped a second after the tabs loaded: stopped at ${seconds(stopped.map((r) => r.stoppedAt ?? NaN))}; stored ${stopped.map((r) => r.stored).join(' / ')} of ${TABS}; the last ${seconds(stopped.map((r) => r.lastStoredAt - (r.stoppedAt ?? NaN)))} after the stop   target ${TABS} of ${TABS} within ${STOPPED_WITHIN_MS / 1000} s: ${stopped.every((r) => r.stored === TABS && r.lastStoredAt - (r.stoppedAt ?? 0) <= STOPPED_WITHIN_MS) ? 'met' : 'MISSED'}`);
+  log(`  worker stopped a second after the tabs loaded: stopped at ${seconds(stopped.map((r) => r.stoppedAt ?? NaN))} with ${stopped.map((r) => r.storedByStop).join(' / ')} stored; stored ${stopped.map((r) => r.stored).join(' / ')} of ${TABS}; the last ${seconds(stopped.map((r) => r.lastStoredAt - (r.stoppedAt ?? NaN)))} after the stop   target ${TABS} of ${TABS} within ${STOPPED_WITHIN_MS / 1000} s: ${stopped.every((r) => r.stored === TABS && r.lastStoredAt - (r.stoppedAt ?? 0) <= STOPPED_WITHIN_MS) ? 'met' : 'MISSED'}`);
   const restarted = stopped.flatMap((r) => r.measures['doppel:page/html'] ?? []);
   if (restarted.length > 0) log(`    the worker started again: a page's doppel:page/html median ${ms(median(restarted))}, p99 ${ms(percentile(restarted, 99))} (${restarted.length} pages)`);
 }
@@ -70,7 +72,8 @@ async function burstRun(urls: string[], site: Site, stop: boolean): Promise<Burs
     await watcher.goto(ext.popupUrl(site.url('/')), { waitUntil: 'domcontentloaded' });
     const burst = await burstOfTabs(ext, watcher, urls, { ...(stop ? { stopAfterLoadMs: 1_000 } : {}), timeoutMs: 120_000 });
     const times = urls.map((url) => burst.storedAt.get(canonicalUrl(url))).filter((t): t is number => t !== undefined);
-    return { stop, loadedAt: burst.loadedAt, stoppedAt: burst.stoppedAt, stored: times.length, lastStoredAt: times.length ? Math.max(...times) : NaN, measures: await workerMeasures(ext) };
+    const storedByStop = burst.stoppedAt === null ? NaN : times.filter((t) => t <= burst.stoppedAt!).length;
+    return { stop, loadedAt: burst.loadedAt, stoppedAt: burst.stoppedAt, stored: times.length, storedByStop, lastStoredAt: times.length ? Math.max(...times) : NaN, measures: await workerMeasures(ext) };
   } finally {
     await ext.close();
   }

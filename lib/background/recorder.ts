@@ -189,13 +189,15 @@ export function createRecorder(deps: RecorderDeps): Recorder {
 
   // Page reports being handled, by capture (lib/protocol/captures.ts): a copy its content script
   // sent again meanwhile, unanswered, waits for the first one's reply instead of being read again.
+  // A copy of a capture already stored is read again and then not stored (PageStore.record): asking
+  // the store first would put every page's reading behind the writes queued before it.
   const handling = new Map<string, Promise<PageRecorded>>();
-  /** handle()'s reply, once per capture; a capture whose visit is stored already gets the page as it is now. */
-  function oncePerCapture({ url, capture }: { url: string; capture?: string }, handle: () => Promise<PageRecorded>): Promise<PageRecorded> {
+  /** handle()'s reply, once per capture at a time. */
+  function oncePerCapture({ capture }: { capture?: string }, handle: () => Promise<PageRecorded>): Promise<PageRecorded> {
     if (capture === undefined) return handle();
     const running = handling.get(capture);
     if (running !== undefined) return running;
-    const started = (async () => ((await (await store()).captureStored(capture)) ? storedBefore(url) : handle()))().finally(() => handling.delete(capture));
+    const started = handle().finally(() => handling.delete(capture));
     handling.set(capture, started);
     return started;
   }

@@ -318,11 +318,6 @@ export class PageStore implements PageReader {
     return this.read((rows) => rows.byUrl(url));
   }
 
-  /** Whether the visit of this capture is stored (record's `capture`). */
-  async captureStored(capture: string): Promise<boolean> {
-    return this.read(async (_rows, tx) => hasCapture(parseCaptures(await tx.objectStore('meta').get('captures')), capture));
-  }
-
   /** Forgets one page; false if it was not recorded. */
   async forget(url: string): Promise<boolean> {
     return (await this.forgetMany([url])) === 1;
