@@ -1,11 +1,14 @@
 // Captures the page once it is idle, and again when a single-page site changes its URL, and hands
 // it to the background: its HTML, which Readability reads in an extension document, or the simple
-// reading of a page past the caps (lib/content/page-reader.ts). Marks, when the popup asks, the passages
+// reading of a page past the caps (lib/content/page-reader.ts), sent again until the worker
+// acknowledges it (lib/content/delivery.ts). Marks, when the popup asks, the passages
 // the page shares with pages read before, or a rewrite's shared rare words (which the worker finds in
 // the page's text), as CSS highlights (lib/content/marks.ts). Never changes the page's DOM.
 import { browser } from 'wxt/browser';
 import { DEFAULT_SETTINGS, LIMITS, parseAnchorRanges, parseSettings } from '@/lib/protocol/messages';
 import { capturePage, shouldRead } from '@/lib/content/page-reader';
+import { deliver } from '@/lib/content/delivery';
+import { newCaptureId } from '@/lib/protocol/captures';
 import { liveRange, probablyHidden } from '@/lib/content/highlight';
 import { createPassageMarker } from '@/lib/content/marks';
 // The `::highlight(doppel-passage-N)` colours: WXT lists the sheet in the manifest's content_scripts
@@ -48,10 +51,16 @@ export default defineContentScript({
         const stored = await browser.storage.local.get('settings');
         const settings = stored['settings'] ? parseSettings(stored['settings']) : DEFAULT_SETTINGS;
         if (!shouldRead(location.href, settings, browser.extension.inIncognitoContext) || ctx.isInvalid) return;
-        await browser.runtime.sendMessage(capturePage(document, location.href));
+        const capture = newCaptureId((bytes) => crypto.getRandomValues(bytes));
+        // sent again until the worker says it stored the page (or chose not to): a worker stopped
+        // while it reads or stores the page loses only that copy
+        await deliver(capturePage(document, location.href, { capture }), {
+          send: (message) => browser.runtime.sendMessage(message),
+          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          invalid: () => ctx.isInvalid,
+        });
       } catch {
-        // The extension was reloaded or the worker refused the message: nothing to do on the
-        // page, and nothing may be thrown into it.
+        // The extension was reloaded: nothing to do on the page, and nothing may be thrown into it.
       }
     };
 

@@ -689,3 +689,68 @@ describe('page/html: the page read in the reader document', () => {
     expect((await report('https://elsewhere.example/')).state).toBe('unknown');
   });
 });
+
+describe('a capture sent again, its content script not having had the acknowledgement', () => {
+  const url = 'https://news.example/mill';
+  const capture = '00000000000000a1';
+  const html = (id?: string) => ({ type: 'page/html', payload: { url, html: articleHtml(ORIGINAL), ...(id === undefined ? {} : { capture: id }) } });
+  /** setup() with a reader that counts its readings. */
+  async function counted() {
+    const reads: string[] = [];
+    const s = await setup({}, async (text, at) => (reads.push(at), readWithLinkedom(text, at)));
+    return { ...s, reads, visits: async () => (await s.store.get(url))?.visits };
+  }
+
+  it('is stored once when sent twice, and the copy is answered as the first', async () => {
+    const s = await counted();
+    await s.send({ type: 'page/extracted', payload: article('https://news.example/copy', COPY) }, tab('https://news.example/copy'));
+    const first = await s.send(html(capture), tab(url));
+    expect(first).toEqual({ ok: true, value: { state: 'recorded', matches: 1, passages: 0, rewrites: 0 } });
+    expect(await s.send(html(capture), tab(url))).toEqual(first);
+    expect([await s.visits(), s.reads.length]).toEqual([1, 2]);
+  });
+
+  it('is stored once when two copies arrive at once: read once, both answered', async () => {
+    const s = await counted();
+    const replies = await Promise.all([s.send(html(capture), tab(url)), s.send(html(capture), tab(url)), s.extracted({ ...article(url, ORIGINAL), capture })]);
+    for (const reply of replies) expect(reply).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
+    expect([await s.visits(), s.reads.length]).toEqual([1, 1]);
+  });
+
+  it('is stored once by a worker started again (a new recorder over the same store)', async () => {
+    const s = await counted();
+    await s.send(html(capture), tab(url));
+    const restarted = createRecorder({
+      store: s.store,
+      settings: { get: async () => ({ ...DEFAULT_SETTINGS }), set: async () => {} },
+      outcomes: { get: async () => undefined, set: async () => {}, delete: async () => {} },
+      readHtml: async (text, at) => (s.reads.push(at), readWithLinkedom(text, at)),
+      now: () => 5_000_000,
+      log: () => {},
+    });
+    expect(await restarted.handle(html(capture), tab(url), ext)).toEqual({ ok: true, value: { state: 'recorded', matches: 0, passages: 0, rewrites: 0 } });
+    expect([await s.visits(), s.reads.length]).toEqual([1, 2]);
+  });
+
+  it('is written once by the store even when two writes race past the worker’s check', async () => {
+    const s = await counted();
+    const { simhash, check } = fingerprintText(ORIGINAL);
+    const visit = { url, title: 'A title', site: 'news.example', simhash, check, now: 1 };
+    const written = await Promise.all([s.store.record(visit, { capture }), s.store.record({ ...visit, now: 2 }, { capture }), s.store.record({ ...visit, now: 3 }, { capture: '00000000000000b2' })]);
+    expect(written.map((w) => w?.record.visits ?? null)).toEqual([1, null, 2]);
+  });
+
+  it('another capture of the page is another visit; a report without a capture is stored each time', async () => {
+    const s = await counted();
+    for (const id of [capture, '00000000000000b2', undefined, undefined]) await s.send(html(id), tab(url));
+    expect(await s.visits()).toBe(4);
+  });
+
+  it('a copy of a capture whose page was forgotten since is answered unknown, and nothing is stored', async () => {
+    const s = await counted();
+    await s.send(html(capture), tab(url));
+    await s.send({ type: 'page/forget', payload: { url } }, popup);
+    expect(await s.send(html(capture), tab(url))).toEqual({ ok: true, value: { state: 'unknown', matches: 0, passages: 0, rewrites: 0 } });
+    expect([await s.visits(), s.reads.length]).toEqual([undefined, 2]);
+  });
+});

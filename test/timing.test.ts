@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_MEASURES, measureHandling, measureName } from '../lib/background/timing';
+import { MAX_MEASURES, measureHandling, measureName, measureStage } from '../lib/background/timing';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -65,5 +65,14 @@ describe('measureHandling', () => {
     });
     expect(() => measureHandling('report/get', performance.now())).not.toThrow();
     expect(measure).toHaveBeenCalledOnce();
+  });
+});
+
+describe('measureStage', () => {
+  it('records a stage of a page from the start to now, named for the stage', () => {
+    const start = performance.now();
+    measureStage('store', start);
+    measureStage('read', start);
+    expect(performance.getEntriesByType('measure').map((e) => [e.name, e.startTime])).toEqual([['doppel:stage/store', start], ['doppel:stage/read', start]]);
   });
 });

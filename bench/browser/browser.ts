@@ -11,6 +11,8 @@
 // 5b. The history page (history-page.ts): its first screen, then scrolling.
 // 6. The content script (content-script.ts): the corpus pages, each in a trace, then pages at and
 //    past the caps.
+// 7. A burst of 30 tabs (burst.ts), in fresh browsers of its own: the worker left running, then
+//    stopped a second after the tabs loaded.
 // Beside them: options.ts (the command line and the targets), output.ts (what is printed, and the
 // results for --json), processes.ts (Chromium's processes through /proc), worker-cdp.ts (CDP on
 // the service worker's target, and its CPU profile).
@@ -21,8 +23,8 @@
 // --no-rewrites (the history without rewrite fingerprints and planted rewrites, and the storage
 // target before them), --no-provenance (the history without what its pages say of where they
 // come from: no published, source or sourceBy; the storage a page before them),
-// --skip-import (only the content script),
-// --skip-content, --json (one JSON object on stdout), --history-only (with an import: skip the
+// --skip-import (only the content script and the burst),
+// --skip-content, --skip-burst, --burst-runs N (1: how many times the burst runs each way), --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
 // --cpu-profile FILE (the worker's CPU profile over the queries, its top functions printed),
@@ -42,11 +44,12 @@ import { PASSAGE_PARAMS } from '../../lib/fingerprint/passages';
 import { type ExtensionSession, type Site, CHROMIUM_PATH, launchWithExtension } from '../../test/e2e/harness';
 import type { SyntheticHistory } from '../data/synthetic-history';
 import { sourcesNewerThan } from '../shared/built';
+import { measureBursts } from './burst';
 import { measureContentScript } from './content-script';
 import { measureHistoryPage } from './history-page';
 import { measureImport, writeHistory } from './import';
 import { memoryAfterImport, memoryAfterQueries } from './memory';
-import { COMMAND, EXTENSION_DIR, HISTORY_ONLY, KEEP_PROFILE, PAGES, PASSAGES, ROOT, SEED, SKIP_CONTENT, SKIP_IMPORT, json } from './options';
+import { COMMAND, EXTENSION_DIR, HISTORY_ONLY, KEEP_PROFILE, PAGES, PASSAGES, ROOT, SEED, SKIP_BURST, SKIP_CONTENT, SKIP_IMPORT, json } from './options';
 import { int, log, results, s } from './output';
 import { measurePopups } from './popup';
 import { drawPages, measureQueries, sendTimed } from './queries';
@@ -167,6 +170,12 @@ async function main(): Promise<void> {
     // The corpus pages' own scripts throw (their remote scripts are not loaded): only Doppel's pages count.
     const ownErrors = session.pageErrors.filter((e) => e.startsWith('chrome-extension://'));
     if (ownErrors.length) log(`\nUncaught errors in Doppel's pages: ${ownErrors.length} (first: ${ownErrors[0]})`);
+
+    // 7. The burst, once this browser is closed
+    if (!SKIP_BURST) {
+      await session.close();
+      await measureBursts(sites);
+    }
     const seconds = (performance.now() - started) / 1000;
     results['seconds'] = seconds;
     log('');

@@ -37,6 +37,9 @@ export const SEED = intOption('--seed', 4, 0);
 export const SETTLE_SECONDS = intOption('--settle-seconds', 0, 0);
 export const SKIP_IMPORT = argv.includes('--skip-import');
 export const SKIP_CONTENT = argv.includes('--skip-content');
+export const SKIP_BURST = argv.includes('--skip-burst');
+/** How many times the burst of 30 tabs runs each way (the worker running, then stopped). */
+export const BURST_RUNS = intOption('--burst-runs', 1);
 export const HISTORY_ONLY = argv.includes('--history-only');
 /** --store-bytes: at the end, the bytes of every object store's values, read in history.html. */
 export const STORE_BYTES = argv.includes('--store-bytes');

@@ -35,6 +35,7 @@ import {
 import { type PageMatches, type PageStore } from '../store/pages';
 import { STORAGE_UNAVAILABLE_TEXT, type StatusStore, StorageFullError, createRoomKeeper, isStorageUnavailable, memoryStatus } from './storage-full';
 import { readSiteStanding } from '../ui/history-data';
+import { measureStage } from './timing';
 import { canonicalUrl, siteOf } from '../url';
 import { type ExtensionInfo, type SenderInfo, type SenderKind, classifySender } from '../protocol/sender';
 
@@ -186,6 +187,26 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     return blocked === null ? null : { state: blocked, matches: 0, passages: 0, rewrites: 0 };
   }
 
+  // Page reports being handled, by capture (lib/protocol/captures.ts): a copy its content script
+  // sent again meanwhile, unanswered, waits for the first one's reply instead of being read again.
+  // A copy of a capture already stored is read again and then not stored (PageStore.record): asking
+  // the store first would put every page's reading behind the writes queued before it.
+  const handling = new Map<string, Promise<PageRecorded>>();
+  /** handle()'s reply, once per capture at a time. */
+  function oncePerCapture({ capture }: { capture?: string }, handle: () => Promise<PageRecorded>): Promise<PageRecorded> {
+    if (capture === undefined) return handle();
+    const running = handling.get(capture);
+    if (running !== undefined) return running;
+    const started = handle().finally(() => handling.delete(capture));
+    handling.set(capture, started);
+    return started;
+  }
+  /** The reply to a capture whose visit is stored: the page's counts now ('unknown' if it was forgotten since). */
+  async function storedBefore(url: string): Promise<PageRecorded> {
+    const counts = await recorder.matchCount(url);
+    return counts === null ? { state: 'unknown', matches: 0, passages: 0, rewrites: 0 } : { state: 'recorded', ...counts };
+  }
+
   /** Records a page the content script or the reader document read (the settings allow it: blockedReply). */
   async function recordRead(page: PageExtracted, settings: Settings): Promise<ReplyValue<'page/extracted'>> {
     const url = canonicalUrl(page.url);
@@ -195,6 +216,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
       await deps.outcomes.set(url, { state: 'not-article', reason: message, why });
       return { state: 'not-article', matches: 0, passages: 0, rewrites: 0 };
     }
+    const fingerprinting = performance.now();
     const { simhash, check, tokens } = fingerprintText(page.outcome.text);
     if (tokens === 0) {
       await deps.outcomes.set(url, { state: 'not-article', reason: NO_WORDS, why: { code: 'no-words' } });
@@ -202,32 +224,39 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     }
     const { words, hashes, positions, wordBits } = passageFingerprints(page.outcome.text);
     const rewrites = rewriteFingerprints(page.outcome.text);
+    measureStage('fingerprint', fingerprinting);
     const pages = await store();
     const now = deps.now();
     // only a date and an address on another site are kept of what the page says of where it comes from
     const provenance = believableProvenance(page.outcome.provenance ?? {}, url, now);
     const visit = { url, title: page.title.slice(0, LIMITS.titleChars), site: siteOf(url), simhash, check, passages: { words, hashes, positions, wordBits }, rewrites, provenance, now };
     let recorded;
+    const storing = performance.now();
     try {
-      recorded = await room.write(pages, () => pages.record(visit, { k: settings.k }));
+      const { capture } = page;
+      recorded = await room.write(pages, () => (capture === undefined ? pages.record(visit, { k: settings.k }) : pages.record(visit, { k: settings.k, capture })));
     } catch (error) {
       if (error instanceof StorageFullError) return { state: 'storage-full', matches: 0, passages: 0, rewrites: 0 };
       throw error;
     }
+    measureStage('store', storing);
+    if (recorded === null) return storedBefore(url); // a copy of this capture was stored meanwhile
     await deps.outcomes.delete(url);
     return { state: 'recorded', matches: recorded.matches.length, passages: foldedPassages(recorded.passages).length, rewrites: listedRewrites(recorded.rewrites, rewrites.lang).length };
   }
 
   /** The reader document's reading of a page's HTML; a failure is the page's not-article reason. */
-  async function readHtml({ url, html }: Request<'page/html'>): Promise<PageExtracted> {
+  async function readHtml({ url, html, capture }: Request<'page/html'>): Promise<PageExtracted> {
     const notRead = (why: string): PageExtracted => ({
-      url, title: '', lang: null, siteName: null,
+      url, ...(capture === undefined ? {} : { capture }), title: '', lang: null, siteName: null,
       outcome: { kind: 'not-article', reason: 'no-article', message: withStop(`Doppel could not read this page: ${why}`).slice(0, LIMITS.messageChars) },
     });
     if (!deps.readHtml) return notRead('this browser gives Doppel nowhere to read a page\'s HTML');
     let reply: unknown;
+    const reading = performance.now();
     try {
       reply = await deps.readHtml(html, url);
+      measureStage('read', reading);
     } catch (error) {
       log(`reading ${url.slice(0, 200)} failed: ${describeError(error)}`);
       return notRead(describeError(error));
@@ -235,7 +264,7 @@ export function createRecorder(deps: RecorderDeps): Recorder {
     try {
       // The reader document is Doppel's own, but what it read came from the page: validated as if
       // the content script had sent it, and kept to the URL the content script sent.
-      return { ...(parseMessage({ type: 'page/extracted', payload: reply }).payload as PageExtracted), url };
+      return { ...(parseMessage({ type: 'page/extracted', payload: reply }).payload as PageExtracted), url, ...(capture === undefined ? {} : { capture }) };
     } catch (error) {
       log(`the reader document's reading of ${url.slice(0, 200)} was malformed: ${describeError(error)}`);
       return notRead('its reading was malformed');
@@ -248,13 +277,13 @@ export function createRecorder(deps: RecorderDeps): Recorder {
 
     'page/extracted': async (page, sender) => {
       const settings = await deps.settings.get();
-      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(page, settings);
+      return blockedReply(page.url, settings, sender.incognito) ?? oncePerCapture(page, () => recordRead(page, settings));
     },
 
     'page/html': async (page, sender) => {
       // Settings first: a page that is not to be recorded is not read either.
       const settings = await deps.settings.get();
-      return blockedReply(page.url, settings, sender.incognito) ?? recordRead(await readHtml(page), settings);
+      return blockedReply(page.url, settings, sender.incognito) ?? oncePerCapture(page, async () => recordRead(await readHtml(page), settings));
     },
 
     'report/get': async ({ url: raw }) => {

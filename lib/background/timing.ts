@@ -19,6 +19,18 @@ export function measureName(type: unknown): string {
  * now. Never throws: a browser without User Timing's start/end options loses the measure, not the reply.
  */
 export function measureHandling(type: unknown, start: number): void {
+  measure(measureName(type), start);
+}
+
+/** The stages of a page's handling that bench:browser times apart: the reader document's reading (waiting for its turn there included), the fingerprints, the store's transaction. */
+export type PageStage = 'read' | 'fingerprint' | 'store';
+
+/** Records a stage of a page's handling that started at `start`, as measureHandling does, named "doppel:stage/<stage>". */
+export function measureStage(stage: PageStage, start: number): void {
+  measure(`doppel:stage/${stage}`, start);
+}
+
+function measure(name: string, start: number): void {
   try {
     // The timeline is counted only when what it may hold reaches the cap, about once per
     // MAX_MEASURES messages, not on every one (counting copies every entry); `counted + added`
@@ -31,7 +43,7 @@ export function measureHandling(type: unknown, start: number): void {
         counted = 0;
       }
     }
-    performance.measure(measureName(type), { start, end: performance.now() });
+    performance.measure(name, { start, end: performance.now() });
     added++;
   } catch {
     // a profiling aid only

@@ -89,10 +89,12 @@ export function unreadable(error: unknown): Extraction {
 /**
  * What the content script sends for a page: its HTML (`page/html`), for Readability in the
  * extension document; or, for a page past a cap, its simple reading (`page/extracted`), taken here
- * because it needs the page's layout. Never throws.
+ * because it needs the page's layout; with the capture's id, if given (lib/protocol/captures.ts).
+ * Never throws.
  */
-export function capturePage(doc: Document, url: string, options: ExtractOptions = READER_OPTIONS, now = Date.now()): Message<'page/html'> | Message<'page/extracted'> {
-  const extracted = (extraction: Extraction): Message<'page/extracted'> => ({ type: 'page/extracted', payload: toPayload(url, extraction) });
+export function capturePage(doc: Document, url: string, { options = READER_OPTIONS, now = Date.now(), capture }: { options?: ExtractOptions; now?: number; capture?: string } = {}): Message<'page/html'> | Message<'page/extracted'> {
+  const named = capture === undefined ? {} : { capture };
+  const extracted = (extraction: Extraction): Message<'page/extracted'> => ({ type: 'page/extracted', payload: { ...toPayload(url, extraction), ...named } });
   // the simple reading has no article to find a credit line in: the page's metadata alone
   const withMetadata = (extraction: Extraction): Extraction => (extraction.ok ? { ...extraction, provenance: metadataProvenance(doc, url, now) } : extraction);
   try {
@@ -103,7 +105,7 @@ export function capturePage(doc: Document, url: string, options: ExtractOptions 
     if (html.length > MAX_HTML_CHARS) {
       return extracted(withMetadata(pastCap(doc, withDefaults(options), `The page's HTML is longer than ${MAX_HTML_CHARS} characters, too long to read in full.`)));
     }
-    return { type: 'page/html', payload: { url: clip(url, LIMITS.urlChars), html } };
+    return { type: 'page/html', payload: { url: clip(url, LIMITS.urlChars), html, ...named } };
   } catch (error) {
     return extracted(unreadable(error));
   }

@@ -12,6 +12,7 @@ import type { Evidence } from '../report/original';
 import type { PassageEnd } from '../index/passage-index';
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
 import { InvalidMessage, type Json, LIMITS, count, hashList, list, object, site, string, typedMessage } from './validation';
+import { captureId } from './captures';
 
 export { InvalidMessage, LIMITS } from './validation';
 export * from './writer-protocol';
@@ -20,6 +21,8 @@ export * from './tab-protocol';
 /** Content script → background: what the content script read on a page. */
 export interface PageExtracted {
   url: string;
+  /** The capture's id (lib/protocol/captures.ts): its copies are stored once. Absent: stored as often as sent. */
+  capture?: string;
   title: string;
   lang: string | null;
   siteName: string | null;
@@ -30,6 +33,8 @@ export interface PageExtracted {
 export interface PageHtml {
   url: string;
   html: string;
+  /** As PageExtracted's. */
+  capture?: string;
 }
 
 export interface Settings {
@@ -323,13 +328,16 @@ const validators: { [T in MessageType]: (payload: unknown) => Request<T> } = {
   },
   'page/html': (payload) => {
     const o = object(payload, 'payload');
-    return { url: httpUrl(o, 'url'), html: string(o, 'html', LIMITS.htmlChars) };
+    const capture = captureId(o, 'capture');
+    return { url: httpUrl(o, 'url'), html: string(o, 'html', LIMITS.htmlChars), ...(capture === undefined ? {} : { capture }) };
   },
   'page/extracted': (payload) => {
     const o = object(payload, 'payload');
     const outcome = object(o['outcome'], 'outcome');
+    const capture = captureId(o, 'capture');
     const base = {
       url: httpUrl(o, 'url'),
+      ...(capture === undefined ? {} : { capture }),
       title: string(o, 'title', LIMITS.titleChars),
       lang: nullableString(o, 'lang', LIMITS.langChars),
       siteName: nullableString(o, 'siteName', LIMITS.siteNameChars),

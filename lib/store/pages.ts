@@ -23,6 +23,7 @@ import { type NearDuplicate, NO_CHECK, checkOf, findNear, withProvenance } from 
 import type { Provenance } from '../text/provenance';
 import { sameClaims } from '../report/original';
 import { runChunks } from '../index/run-chunks';
+import { type StoredCaptures, hasCapture, parseCaptures, withCapture } from '../protocol/captures';
 
 /** The design of a new database: 4 tables keyed on 16-bit blocks, every page within 3 bits found. */
 export const DEFAULT_DESIGN: DesignMeta = { k: DEFAULT_K, b: 4 };
@@ -46,8 +47,9 @@ export interface Writing {
   stored: StoredDesign;
   groups: GroupsMeta;
   meta: {
-    get(key: 'groups' | 'passagePending'): Promise<unknown>;
+    get(key: 'groups' | 'passagePending' | 'captures'): Promise<unknown>;
     put(value: GroupsMeta, key: 'groups'): Promise<unknown>;
+    put(value: StoredCaptures, key: 'captures'): Promise<unknown>;
     put(value: PendingPassages, key: 'passagePending'): Promise<unknown>;
     delete(key: 'passagePending'): Promise<unknown>;
   };
@@ -69,6 +71,9 @@ export interface Visit {
   /** Milliseconds since the epoch. */
   now: number;
 }
+
+/** A visit as record wrote it: the record, its near-duplicates within k, the pages sharing passages with it and those it rewrites or that rewrite it. */
+export type Recorded = { record: PageRecord; matches: NearDuplicate[]; passages: RecordMatch[]; rewrites: RewriteRecordMatch<PageRecord>[] };
 
 /** What an import writes of a page: its fields and, if the line had them, its passage fingerprints as checked bytes (lib/fingerprint/passage-codec.ts; indexed by organising). */
 export type ImportedFields = PageFields & Kept;
@@ -254,12 +259,20 @@ export class PageStore implements PageReader {
    * table keys (those of the design in meta at that moment; both designs' during a migration:
    * lib/store/migrate.ts) and its groups are written together or not at all. The page joins the
    * groups of its near-duplicates (merging them), or leaves its old group if its text changed;
-   * groups use the k they were computed with (meta `groups`), not this call's k.
+   * groups use the k they were computed with (meta `groups`), not this call's k. With a `capture`
+   * (lib/protocol/captures.ts), null and nothing written if that capture's visit is stored already.
    */
-  async record(visit: Visit, { k = DEFAULT_K }: { k?: number } = {}): Promise<{ record: PageRecord; matches: NearDuplicate[]; passages: RecordMatch[]; rewrites: RewriteRecordMatch<PageRecord>[] }> {
+  record(visit: Visit, options?: { k?: number }): Promise<Recorded>;
+  record(visit: Visit, options: { k?: number; capture: string }): Promise<Recorded | null>;
+  async record(visit: Visit, { k = DEFAULT_K, capture }: { k?: number; capture?: string } = {}): Promise<Recorded | null> {
     const simhash = fingerprintToHex(visit.simhash);
     const check = fingerprintToHex(visit.check);
-    return this.write(async ({ rows, tally, passages, rewrites, recheckCopies, stored, groups: groupsMeta }) => {
+    return this.write(async ({ rows, tally, passages, rewrites, recheckCopies, stored, groups: groupsMeta, meta }) => {
+      if (capture !== undefined) {
+        const captures = parseCaptures(await meta.get('captures'));
+        if (hasCapture(captures, capture)) return null;
+        await meta.put(withCapture(captures, capture, visit.now), 'captures');
+      }
       const old = await rows.byUrl(visit.url);
       const design = tablesOf(stored);
       checkK(design, Math.min(k, design.k));

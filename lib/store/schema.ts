@@ -28,6 +28,7 @@
 // Every module of lib/store may import this one; it imports none of them.
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { PendingPassages } from '../index/pending-blocks';
+import type { StoredCaptures } from '../protocol/captures';
 import type { RunChunkKey, RunIndex } from '../index/runs';
 import type { DesignParams as DesignMeta } from '../index/tables';
 import type { PageRecord, StoredBlock } from '../rows/record';
@@ -94,6 +95,8 @@ export interface MetaValues {
   nextId: number;
   /** Pages whose passage fingerprints are not yet in the postings; none when every page's are. */
   passagePending: PendingPassages;
+  /** The content scripts' captures whose visit is stored (lib/protocol/captures.ts), kept by PageStore.record. */
+  captures: StoredCaptures;
 }
 
 export interface DoppelDB extends DBSchema {

@@ -401,6 +401,62 @@ export async function stopServiceWorker(ctx: BrowserContext, extensionId: string
   }
 }
 
+/**
+ * Stops the extension's service worker over CDP (ServiceWorker.stopWorker) and returns when it was
+ * seen stopped (Date.now()). Unlike the harness's stopServiceWorker this does not wait for it to
+ * stay stopped: the pages' messages restart it at once, which is the point of stopping it so.
+ * CDP talks through `page`, which must stay where it is meanwhile.
+ */
+export async function stopWorkerOnce(ext: ExtensionSession, page: Page, timeout = 10_000): Promise<number> {
+  const stopper = await workerStopper(ext, page);
+  try {
+    return await stopper.stop(timeout);
+  } finally {
+    await stopper.close();
+  }
+}
+
+/**
+ * stopWorkerOnce in two steps: the CDP session made and the worker's versions followed first, so
+ * that `stop` asks at once when called (making the session takes seconds while thirty tabs load).
+ */
+export async function workerStopper(ext: ExtensionSession, page: Page): Promise<{ stop(timeout?: number): Promise<number>; close(): Promise<void> }> {
+  const session = await ext.ctx.newCDPSession(page);
+  const prefix = `chrome-extension://${ext.extensionId}/`;
+  type Version = { versionId: string; scriptURL: string; status: string; runningStatus: string };
+  const versions = new Map<string, Version>();
+  let stoppedAt = 0;
+  let asked = false;
+  session.on('ServiceWorker.workerVersionUpdated', (event: { versions: Version[] }) => {
+    for (const v of event.versions) {
+      if (!v.scriptURL.startsWith(prefix)) continue;
+      versions.set(v.versionId, v);
+      if (asked && v.runningStatus === 'stopped' && !stoppedAt) stoppedAt = Date.now();
+    }
+  });
+  await session.send('ServiceWorker.enable');
+  return {
+    async stop(timeout = 10_000) {
+      const deadline = Date.now() + timeout;
+      // never while installing: a worker stopped then is made redundant (see stopServiceWorker)
+      while (![...versions.values()].some((v) => v.status === 'activated') && Date.now() < deadline) await sleep(10);
+      asked = true;
+      for (const v of versions.values()) {
+        if (v.runningStatus === 'stopped') continue;
+        await session.send('ServiceWorker.stopWorker', { versionId: v.versionId });
+      }
+      if ([...versions.values()].every((v) => v.runningStatus === 'stopped')) stoppedAt ||= Date.now();
+      while (!stoppedAt && Date.now() < deadline) await sleep(10);
+      if (!stoppedAt) throw new Error(`the service worker was not seen stopped within ${timeout} ms`);
+      return stoppedAt;
+    },
+    async close() {
+      await session.send('ServiceWorker.disable').catch(() => {});
+      await session.detach().catch(() => {});
+    },
+  };
+}
+
 /** How long getServiceWorker waits for a worker it asked to start before it asks again. */
 const WAKE_AGAIN_MS = 3_000;
 

@@ -209,11 +209,14 @@ describe.skipIf(disk.skip !== null)('a full disk in Chromium', () => {
     for (let i = 10; i < refused; i++) expect(urls.has(address(i)), `${address(i)}, recorded before the refusal`).toBe(true);
     expect(storeProblems(after)).toEqual([]);
 
-    // The page refused while the disk was full is recorded when visited again.
+    // The page refused while the disk was full is recorded when visited again, unless its content
+    // script, sending it again until acknowledged (lib/content/delivery.ts), recorded it already.
+    const resent = urls.has(address(refused));
+    console.info(`the refused page ${resent ? 'was recorded by its content script sending it again' : 'was not recorded until visited again'}`);
     await visit(tab, address(refused));
     await waitForPopupState(popup, address(refused), 'ready', 30_000);
     const final = await dumpStore(history);
-    expect(final.records).toHaveLength(after.records.length + 1);
+    expect(final.records).toHaveLength(after.records.length + (resent ? 0 : 1));
     expect(storeProblems(final)).toEqual([]);
     expect(ext.pageErrors.filter((e) => e.startsWith('chrome-extension://')), 'extension page errors').toEqual([]);
   });
