@@ -1,4 +1,4 @@
-// docs/bench/ keeps only the benchmark outputs the documents cite, at most 20: every output the
+// docs/bench/ keeps only the benchmark outputs the documents cite, at most 24 (20 until issue 48's scale runs and issue 49's burst came): every output the
 // README, docs/benchmarks.md or docs/methods.md cites is there, and every output there is cited by
 // one of them; the README and docs/benchmarks.md stay at most 250 lines. (Any other document may cite a kept output; an output no longer kept is named with
 // the commit that has it, `git show <commit>:docs/bench/FILE`, which is not a citation.)
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CITING = ['README.md', 'docs/benchmarks.md', 'docs/methods.md'];
-const MAX_OUTPUTS = 20;
+const MAX_OUTPUTS = 24;
 
 /** The outputs a document's text cites: `docs/bench/NAME.txt` or, from docs/, `bench/NAME.txt`. */
 export function citedOutputs(text: string): Set<string> {

@@ -157,9 +157,11 @@ async function main(): Promise<number> {
     await step('pairs (distance checked in SQL)', () => db.run('INSERT INTO out_pairs SELECT a, b, distance, NULL, NULL FROM simhash_candidates'), 'out_pairs');
     await step('clusters (union-find)', () => unionFindClusters(db, 'out_pairs', n), 'cluster_members');
     await step('passage boilerplate', () => db.run(sql.passageBoilerplateSql(BOILERPLATE.maxPages, BOILERPLATE.maxSitePages)), 'passage_boilerplate');
-    await step('passage candidates', () => db.run(sql.passageCandidatesSql(['out_pairs'])), 'passage_candidates');
+    const passageParts = sql.joinParts(await count('passage_hashes'));
+    await step(`passage candidates (${passageParts} parts)`, () => db.run(sql.passageCandidatesSql(['out_pairs'], passageParts)), 'passage_candidates');
     await step('rewrite frequent hashes', () => db.run(sql.rewriteFrequentSql(REWRITE_MAX_PAGES)), 'rewrite_frequent');
-    await step(`rewrite candidates (≥ ${REWRITE_RULE.minIndexShared} shared)`, () => db.run(sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'passage_candidates'])), 'rewrite_candidates');
+    const rewriteParts = sql.joinParts(await count('rewrite_index'));
+    await step(`rewrite candidates (≥ ${REWRITE_RULE.minIndexShared}, ${rewriteParts} parts)`, () => db.run(sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'passage_candidates'], rewriteParts)), 'rewrite_candidates');
     const total = (performance.now() - started) / 1000;
     clearInterval(poll);
     await db.sample();

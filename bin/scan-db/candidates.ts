@@ -117,14 +117,36 @@ UNION
 SELECT p.hash FROM passage_hashes p JOIN documents d ON d.id = p.doc WHERE d.site IS NOT NULL GROUP BY d.site, p.hash HAVING count(*) >= ${maxSitePages}`);
 }
 
-/** Pairs sharing a passage hash that is not boilerplate, not already in `reported`. */
-export function passageCandidatesSql(reported: readonly string[]): string {
-  return table('passage_candidates', `WITH kept AS (
-  SELECT p.hash, p.doc FROM passage_hashes p LEFT JOIN passage_boilerplate x ON x.hash = p.hash WHERE x.hash IS NULL
-), shared AS (
-  SELECT DISTINCT x.doc AS a, y.doc AS b FROM kept x JOIN kept y ON x.hash = y.hash AND x.doc < y.doc
-)
-${unreported('shared', reported)}`);
+/**
+ * Postings (rows of passage_hashes or rewrite_index) a part of a shared-hash self-join holds on its
+ * build side. A join of every posting at once ran out of DuckDB's 1 GB at ten million documents
+ * (370 million passage postings: docs/bench/2026-11-29-scan-join-10m.txt's first run, kept in
+ * docs/scale.md); split by the first document's id, each part's side is about this many rows.
+ */
+export const POSTINGS_PER_PART = 8_000_000;
+
+/** How many parts a self-join over `postings` rows is split into. */
+export function joinParts(postings: number): number {
+  return Math.max(1, Math.ceil(postings / POSTINGS_PER_PART));
+}
+
+/**
+ * Pairs (a < b) of `kept` (a table of hash, doc) sharing a hash, `select` over each, into `into`:
+ * in `parts` parts by a's id, each its own statement, so that no join holds every posting at once.
+ * A pair lands in one part only (the part of its a), so each part's DISTINCT or GROUP BY is whole.
+ */
+function partedSelfJoin(into: string, kept: string, select: string, rest: string, parts: number): string {
+  const part = (i: number): string => `${select} FROM ${kept} x JOIN ${kept} y ON x.hash = y.hash AND x.doc < y.doc${parts > 1 ? ` WHERE x.doc % ${parts} = ${i}` : ''}${rest}`;
+  return [table(into, part(0)), ...Array.from({ length: parts - 1 }, (_, i) => `INSERT INTO ${into} ${part(i + 1)};`)].join('\n');
+}
+
+/** Pairs sharing a passage hash that is not boilerplate, not already in `reported`; the self-join in `parts` parts. */
+export function passageCandidatesSql(reported: readonly string[], parts = 1): string {
+  return `${table('passage_kept', 'SELECT p.hash, p.doc FROM passage_hashes p LEFT JOIN passage_boilerplate x ON x.hash = p.hash WHERE x.hash IS NULL')}
+${partedSelfJoin('passage_shared', 'passage_kept', 'SELECT DISTINCT x.doc AS a, y.doc AS b', '', parts)}
+${table('passage_candidates', unreported('passage_shared', reported))}
+DROP TABLE passage_kept;
+DROP TABLE passage_shared;`;
 }
 
 /** Rewrite index hashes on more than maxPages pages: left out of candidates and of the comparison (lib/index/rewrite-index.ts). */
@@ -132,14 +154,13 @@ export function rewriteFrequentSql(maxPages: number): string {
   return table('rewrite_frequent', `SELECT hash FROM rewrite_index GROUP BY hash HAVING count(*) > ${maxPages}`);
 }
 
-/** Pairs sharing at least minShared index hashes that are not frequent, not already in `reported`. */
-export function rewriteCandidatesSql(minShared: number, reported: readonly string[]): string {
-  return table('rewrite_candidates', `WITH kept AS (
-  SELECT r.hash, r.doc FROM rewrite_index r LEFT JOIN rewrite_frequent f ON f.hash = r.hash WHERE f.hash IS NULL
-), shared AS (
-  SELECT x.doc AS a, y.doc AS b FROM kept x JOIN kept y ON x.hash = y.hash AND x.doc < y.doc GROUP BY x.doc, y.doc HAVING count(*) >= ${minShared}
-)
-${unreported('shared', reported)}`);
+/** Pairs sharing at least minShared index hashes that are not frequent, not already in `reported`; the self-join in `parts` parts. */
+export function rewriteCandidatesSql(minShared: number, reported: readonly string[], parts = 1): string {
+  return `${table('rewrite_kept', 'SELECT r.hash, r.doc FROM rewrite_index r LEFT JOIN rewrite_frequent f ON f.hash = r.hash WHERE f.hash IS NULL')}
+${partedSelfJoin('rewrite_shared', 'rewrite_kept', 'SELECT x.doc AS a, y.doc AS b', ` GROUP BY x.doc, y.doc HAVING count(*) >= ${minShared}`, parts)}
+${table('rewrite_candidates', unreported('rewrite_shared', reported))}
+DROP TABLE rewrite_kept;
+DROP TABLE rewrite_shared;`;
 }
 
 /**

@@ -140,11 +140,13 @@ export class OnDiskScan {
         await this.clusterEntries();
       }],
       ['reuse', 'passages pairs', async () => {
-        await this.db.run(`${sql.passageBoilerplateSql(BOILERPLATE.maxPages, BOILERPLATE.maxSitePages)}\n${sql.passageCandidatesSql(['out_pairs'])}`);
+        const parts = sql.joinParts(await this.rowCount('passage_hashes'));
+        await this.db.run(`${sql.passageBoilerplateSql(BOILERPLATE.maxPages, BOILERPLATE.maxSitePages)}\n${sql.passageCandidatesSql(['out_pairs'], parts)}`);
         await this.judgeInto('passage_candidates', passagesJudge, REUSE);
       }],
       ['rewrites', 'rewrites pairs', async () => {
-        await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'])}`);
+        const parts = sql.joinParts(await this.rowCount('rewrite_index'));
+        await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'], parts)}`);
         await this.judgeInto('rewrite_candidates', rewritesJudge, REWRITES);
       }],
     ];
@@ -160,6 +162,12 @@ export class OnDiskScan {
       last = now;
       lap(name);
     }
+  }
+
+  /** The rows of a table. */
+  private async rowCount(table: string): Promise<number> {
+    const [row] = await this.db.rows(`SELECT count(*)::BIGINT AS n FROM ${table}`);
+    return Number(row!.n);
   }
 
   /** The statements that fill the method's candidates table. */
