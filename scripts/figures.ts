@@ -302,8 +302,8 @@ export const HEADLINES: Figure[] = [
   figureStarting('import, 1,000,000 pages'),
   figureStarting('popup ready'),
   figureStarting('storage per page'),
-  figureStarting('fingerprinting speed'),
   figureStarting('`scan` from HTML against Readability plus Dolos'),
+  figureStarting('`scan` on 1,000,000 documents with planted copies'),
 ];
 
 /** "2 × AMD EPYC, v20.20.2, load average 0.13 at the start" → "2 × AMD EPYC". */
