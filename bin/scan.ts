@@ -21,10 +21,11 @@ import { OnDiskScan } from './scan-db/scan-on-disk';
 import { ScanState, StateError, diskFullLine } from './scan-db/state';
 import { resultLists, writeOutputs } from './scan-db/outputs';
 import { writeKeep } from './scan-db/keep';
+import { writeFingerprintShards } from './scan-db/shards';
 import { ScanProgress } from './scan-progress';
 import { originalWords, withOriginals } from '../lib/scan/original';
 
-const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk|--in-memory] [--memory-limit SIZE] [--state DIR] [--out DIR] [--keep FILE] [--quiet], or npm run scan -- --compare A B`;
+const USAGE_LINE = `usage: npm run scan -- [PATH...] [--method ${DETECTORS.map((d) => d.name).join('|')}] [--threshold T] [--jobs N] [--json|--ndjson] [--explain] [--on-disk|--in-memory] [--memory-limit SIZE] [--state DIR] [--out DIR] [--keep FILE] [--fingerprints DIR] [--quiet], or npm run scan -- --compare A B`;
 
 /** Each detector's lines of the help text, from the registry. */
 const METHOD_HELP = DETECTORS.map((d) =>
@@ -64,6 +65,9 @@ ${METHOD_HELP}
   --in-memory     hold every document's fingerprints in memory, whatever the input's size
   --memory-limit SIZE
                   on disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
+  --fingerprints DIR
+                  on disk, and write the fingerprint tables into DIR as TABLE.parquet, one file
+                  each: a shard for a join on several machines (docs/scan-schema.md, docs/scale.md)
   --state DIR     on disk, with the database kept in DIR: a run killed, or stopped by a full disk,
                   goes on where it stopped when started again with the same inputs, options and
                   --state DIR, reading no document twice (docs/scan.md)
@@ -106,10 +110,11 @@ interface Args {
   keep: string | undefined;
   quiet: boolean;
   state: string | undefined;
+  fingerprints: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, path: undefined, memoryLimit: undefined, out: undefined, keep: undefined, quiet: false, state: undefined };
+  const args: Args = { inputs: [SAMPLES_DIR], method: DEFAULT_DETECTOR, threshold: undefined, jobs: availableParallelism(), json: false, ndjson: false, explain: false, help: false, timings: false, path: undefined, memoryLimit: undefined, out: undefined, keep: undefined, quiet: false, state: undefined, fingerprints: undefined };
   const inputs: string[] = [];
   let k: string | undefined;
   let threshold: string | undefined;
@@ -140,6 +145,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (is(arg, '--keep')) [args.keep, i] = valueOf('--keep', arg, i);
     else if (arg === '--quiet' || arg === '-q') args.quiet = true;
     else if (is(arg, '--state')) [args.state, i] = valueOf('--state', arg, i);
+    else if (is(arg, '--fingerprints')) [args.fingerprints, i] = valueOf('--fingerprints', arg, i);
     else if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '-k' || is(arg, '--k')) [k, i] = valueOf('--k', arg, i);
     else if (is(arg, '--threshold')) [threshold, i] = valueOf('--threshold', arg, i);
@@ -164,6 +170,8 @@ function parseArgs(argv: readonly string[]): Args {
   if (args.state !== undefined && args.ndjson) throw new UsageError('--state does not stream --ndjson: --out DIR writes each list as NDJSON');
   if (args.state !== undefined && args.path === 'memory') throw new UsageError('--state keeps the on-disk database: not with --in-memory');
   if (args.state !== undefined) args.path = 'disk';
+  if (args.fingerprints !== undefined && (args.path === 'memory' || args.ndjson)) throw new UsageError('--fingerprints writes the on-disk tables: not with --in-memory or --ndjson');
+  if (args.fingerprints !== undefined) args.path = 'disk';
   if (args.path === 'disk' && args.ndjson) throw new UsageError('--on-disk does not stream --ndjson: --out DIR writes each list as NDJSON');
   if (args.memoryLimit !== undefined && (args.path === 'memory' || args.ndjson)) throw new UsageError('--memory-limit is the limit of the on-disk path: not with --in-memory or --ndjson');
   if (k !== undefined) {
@@ -327,6 +335,11 @@ async function main(argv: readonly string[]): Promise<number> {
 
     const lap = (step: string): void => timings.lap(step);
     if (scan instanceof OnDiskScan) await scan.join(lap, state?.joinRecord, progress.begin);
+    if (args.fingerprints !== undefined && scan instanceof OnDiskScan) {
+      progress.begin('writing the fingerprint shards');
+      await writeFingerprintShards(scan.db, args.fingerprints);
+      lap(`write the fingerprint tables to ${args.fingerprints}`);
+    }
     // in memory the lists are found once, for --keep and the output
     const found = scan instanceof MemoryScan ? await scan.result(lap, progress.begin) : null;
     if (args.keep !== undefined) {
