@@ -21,7 +21,7 @@ import { FingerprintWriter, type OnDiskDocument } from './ingest';
 import { type OutputList, type WrittenList, writeOutputs } from './outputs';
 import { MEASURE_TYPES, outputTables } from './schema';
 import { killPoint } from './test-hooks';
-import { type Candidate, type Entry, type Judge, methodJudge, passagesJudge, rewritesJudge } from './verify';
+import { type Entry, type Judge, methodJudge, passagesJudge, rewritesJudge } from './verify';
 
 export type { OnDiskDocument } from './ingest';
 
@@ -31,8 +31,6 @@ export type { OnDiskDocument } from './ingest';
  * buckets to 16 documents on average (chooseDesign), so a bucket of a thousand holds copies of a page.
  */
 export const DEFAULT_BUCKET_CAP = 1000;
-/** Candidates judged at a time: their fingerprints are looked up in one query. */
-export const BATCH_PAIRS = 2048;
 
 export interface OnDiskOptions extends DatabaseOptions {
   method: Detector;
@@ -147,7 +145,7 @@ export class OnDiskScan {
       ['rewrites', 'rewrites pairs', async () => {
         const parts = sql.joinParts(await this.rowCount('rewrite_index'));
         await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'], parts)}`);
-        await this.judgeInto('rewrite_candidates', rewritesJudge, REWRITES);
+        await this.judgeInto('rewrite_candidates', rewritesJudge(), REWRITES);
       }],
     ];
     for (const [key, name, run] of steps) {
@@ -189,18 +187,44 @@ export class OnDiskScan {
     return `${sql.simhashBlocksSql(design)}\n${sql.simhashCandidatesSql(this.threshold, this.bucketCap)}`;
   }
 
-  /** Streams a candidates table in (a, b) order, judges it in batches, and appends what is kept (with its original) to `list`. */
+  /**
+   * Streams a candidates table joined with its two documents' report columns and the judge's rows,
+   * in one query (each table read once, in no particular order: the lists are read back in order),
+   * judges each candidate, and appends what is kept (with its original) to `list`.
+   */
   private async judgeInto(candidates: string, judge: Judge, list: ListTable): Promise<void> {
+    await judge.prepare?.(this.db);
     const app = await this.db.output.createAppender(list.table);
-    const judgeBatch = async (batch: Candidate[]): Promise<void> => {
-      const docs = await this.documentsOf(batch);
-      const entries = await judge(batch, this.db, (id) => docs.get(id)!.path);
-      const originals = withOriginals([...docs.values()]);
-      entries.forEach((entry, i) => {
-        if (entry === null) return;
-        const { original, evidence } = originals.pair(entry);
-        app.appendUInteger(batch[i]!.a);
-        app.appendUInteger(batch[i]!.b);
+    const documentColumns = DOCUMENT_COLUMNS.split(', ');
+    const side = (doc: string, rows: string, prefix: string): string[] => [
+      ...documentColumns.map((c) => `${doc}.${c} AS ${prefix}d_${c}`),
+      ...judge.columns.map((c) => `${rows}.${c} AS ${prefix}j_${c}`),
+    ];
+    const query = `WITH judged AS (${judge.rows})
+SELECT c.a, c.b, ${[...side('da', 'ja', 'a'), ...side('db', 'jb', 'b')].join(', ')}
+FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id = c.b JOIN judged ja ON ja.doc = c.a JOIN judged jb ON jb.doc = c.b`;
+    const result = await this.db.main.stream(query);
+    const names = result.columnNames();
+    const pick = (row: JS[], prefix: string): [Record<string, JS>, Record<string, JS>] => {
+      const document: Record<string, JS> = {};
+      const judged: Record<string, JS> = {};
+      names.forEach((name, i) => {
+        if (name.startsWith(`${prefix}d_`)) document[name.slice(prefix.length + 2)] = row[i]!;
+        else if (name.startsWith(`${prefix}j_`)) judged[name.slice(prefix.length + 2)] = row[i]!;
+      });
+      return [document, judged];
+    };
+    for await (const rows of result.yieldRowsJs()) {
+      for (const row of rows) {
+        const [docA, rowA] = pick(row, 'a');
+        const [docB, rowB] = pick(row, 'b');
+        const a = documentOfRow(docA);
+        const b = documentOfRow(docB);
+        const entry = judge.judge(rowA, rowB, a.path, b.path);
+        if (entry === null) continue;
+        const { original, evidence } = withOriginals([a, b]).pair(entry);
+        app.appendUInteger(row[0] as number);
+        app.appendUInteger(row[1] as number);
         for (const [field, type] of list.fields) {
           const value = (entry as Entry & Record<string, unknown>)[field];
           if (type === 'INTEGER') app.appendInteger(value as number);
@@ -212,29 +236,10 @@ export class OnDiskScan {
           else app.appendVarchar(text);
         }
         app.endRow();
-      });
-    };
-    let batch: Candidate[] = [];
-    for await (const rows of this.db.stream(`SELECT a, b FROM ${candidates} ORDER BY a, b`)) {
-      for (const [a, b] of rows) {
-        batch.push({ a: a as number, b: b as number });
-        if (batch.length === BATCH_PAIRS) {
-          await judgeBatch(batch);
-          batch = [];
-        }
       }
     }
-    if (batch.length > 0) await judgeBatch(batch);
     app.closeSync();
     await this.db.sample();
-  }
-
-  /** The report entries of a batch's documents, by id. */
-  private async documentsOf(batch: readonly Candidate[]): Promise<Map<number, ScannedDocument>> {
-    const ids = new Set<number>();
-    for (const { a, b } of batch) ids.add(a).add(b);
-    const rows = await this.db.rows(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id IN (${[...ids].join(', ')})`);
-    return new Map(rows.map((row) => [row.id as number, documentOfRow(row)]));
   }
 
   /** out_clusters from cluster_members: each cluster's members' paths in id order, and its original. */
