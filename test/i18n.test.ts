@@ -101,6 +101,8 @@ const NOT_SHOWN: Record<string, string[]> = {
   'lib/text/provenance.ts': ['article footer'],
   // the reply to the content script, which does not show it (it only logs)
   'entrypoints/background/index.ts': ['Doppel is still updating how your history is stored; it will record this page when that is done.'],
+  // why a delivery was not acknowledged, kept in its end state for tests; the page never shows it
+  'lib/content/delivery.ts': ['the worker gave no reply', 'the worker replied without an acknowledgement', "the worker replied without the page's state", 'no reply within '],
   // chrome.offscreen's justification, read by Chrome's reviewers
   'entrypoints/background/reader.ts': ["Reads the article of a visited page from its HTML with Readability, off the page's main thread."],
   'entrypoints/history/list.ts': ['tag copy'], // class names
