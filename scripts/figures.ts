@@ -58,9 +58,7 @@ export interface Figure {
   target: string;
   /** The output's file name in docs/bench. */
   source: string;
-  /** A second output the figure compares with (a ratio), cited beside the first. */
-  baseline?: string;
-  measured(output: BenchOutput, baseline?: BenchOutput): string;
+  measured(output: BenchOutput): string;
 }
 
 const PERCENT = String.raw`(\d+(?:\.\d+)?)%`;
@@ -300,9 +298,7 @@ export function figuresTable(read: (file: string) => string, figures: readonly F
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   const rows = figures.map((f) => {
     const o = output(f.source);
-    const baseline = f.baseline === undefined ? undefined : output(f.baseline);
-    const cited = baseline === undefined ? citation(o, base) : `${citation(o, base)}; against ${citation(baseline, base)}`;
-    return `| ${cell(f.figure)} | ${cell(f.measured(o, baseline))} | ${cell(f.target)} | ${cell(cited)} |`;
+    return `| ${cell(f.figure)} | ${cell(f.measured(o))} | ${cell(f.target)} | ${cell(citation(o, base))} |`;
   });
   return ['| figure | measured | target | output: command, date, commit, machine |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -50,7 +50,8 @@ export function resultLists(result: ScanResult): OutputList[] {
   ];
 }
 
-const quoted = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+/** A string as an SQL literal. */
+export const quoted = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /**
  * Writes each list's NDJSON, then its Parquet: copied from the list's query, or else from its entries

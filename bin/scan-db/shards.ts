@@ -6,12 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { signedSimhash } from './candidates';
+import { FINGERPRINT_TABLES } from './ingest';
+import { quoted } from './outputs';
 import type { ScanDatabase } from './database';
 
-/** The fingerprint tables, in INPUT_TABLES' order. */
-export const SHARD_TABLES = ['documents', 'minhash_bands', 'minhash_signatures', 'nilsimsa_codes', 'passage_hashes', 'passage_texts', 'rewrite_index', 'rewrite_samples'] as const;
+/** The fingerprint tables, each a shard's file. */
+export const SHARD_TABLES = FINGERPRINT_TABLES;
 
-const quoted = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /** Writes DIR/TABLE.parquet for each fingerprint table; the rows of each. */
 export async function writeFingerprintShards(db: ScanDatabase, dir: string): Promise<{ table: string; rows: number }[]> {

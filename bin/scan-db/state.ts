@@ -26,6 +26,7 @@ import { ScanDatabase } from './database';
 import { FINGERPRINT_TABLES } from './ingest';
 import { DEFAULT_BUCKET_CAP, JOIN_STEPS, type JoinRecord, type JoinStep, OnDiskScan } from './scan-on-disk';
 import { commitEveryFromEnv, killPoint } from './test-hooks';
+import { quoted } from './outputs';
 
 /** The state's layout: a state written by another is refused, not read wrongly. */
 export const STATE_VERSION = '1';
@@ -303,7 +304,6 @@ async function namesGiven(db: ScanDatabase, taken: number): Promise<string[]> {
   return rows.map((r) => r.path as string);
 }
 
-const quoted = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 const DISK_FULL = /No space left on device|File too large|ENOSPC|EFBIG|disk is full/i;
 
