@@ -18,6 +18,7 @@ import { estimateInput } from './scan-size';
 import { GZIP_RATIO, HTML_TEXT_SHARE, ON_DISK_FROM, type PathChoice, type ScanPath, chooseScanPath } from '../lib/scan/scan-path';
 import { MemoryScan, type ScanResult, scanJson } from './scan-lists';
 import { OnDiskScan } from './scan-db/scan-on-disk';
+import { StreamCutError } from './scan-db/database';
 import { ScanState, StateError, diskFullLine } from './scan-db/state';
 import { resultLists, writeOutputs } from './scan-db/outputs';
 import { writeKeep } from './scan-db/keep';
@@ -367,7 +368,7 @@ async function main(argv: readonly string[]): Promise<number> {
     } else printResult(result, args.method, threshold, args.json);
     return timings.done(args.timings, scan instanceof OnDiskScan ? scan.db : undefined);
   } catch (error) {
-    const full = args.state === undefined ? null : diskFullLine(error, args.state);
+    const full = error instanceof StreamCutError ? `scan: ${error.message}` : args.state === undefined ? null : diskFullLine(error, args.state);
     if (full === null) throw error;
     progress.stop();
     process.stderr.write(`${full}\n`);

@@ -15,7 +15,7 @@ import { COPY_DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { bruteForcePairs } from '../lib/scan/scan';
 import * as sql from '../bin/scan-db/candidates';
 import { firstMembers, sqlClusters } from '../bin/scan-db/components';
-import { DATABASE_FILE, ScanDatabase } from '../bin/scan-db/database';
+import { DATABASE_FILE, ScanDatabase, StreamCutError } from '../bin/scan-db/database';
 import { resultLists, writeOutputs } from '../bin/scan-db/outputs';
 import { OnDiskScan, scanOnDisk } from '../bin/scan-db/scan-on-disk';
 import { outputTables } from '../bin/scan-db/schema';
@@ -242,6 +242,28 @@ describe('the database', () => {
     scan.close();
     expect(existsSync(dir)).toBe(false);
     await expect(ScanDatabase.open({ memoryLimit: '512' })).rejects.toThrow('the memory limit is a number and a unit');
+  });
+
+  it('a stream gives every row it must, and fails naming both counts when it gives other than those; one thread while singleThreaded runs, the setting back after', async () => {
+    const db = await ScanDatabase.open({ threads: 2 });
+    try {
+      const read = async (expected: number): Promise<number> => {
+        let n = 0;
+        for await (const rows of db.stream('SELECT range AS i FROM range(5000)', expected)) n += rows.length;
+        return n;
+      };
+      expect(await db.count('SELECT range AS i FROM range(5000)')).toBe(5000);
+      expect(await read(5000)).toBe(5000);
+      await expect(read(5001)).rejects.toThrow(new StreamCutError(5000, 5001));
+      await expect(read(4999)).rejects.toThrow('DuckDB ended a result after 5000 of its 4999 rows');
+      const threads = async (): Promise<number> => Number((await db.rows("SELECT current_setting('threads') AS t"))[0]!.t);
+      expect(await db.singleThreaded(threads)).toBe(1);
+      expect(await threads()).toBe(2);
+      await expect(db.singleThreaded(() => Promise.reject(new Error('inside')))).rejects.toThrow('inside');
+      expect(await threads()).toBe(2);
+    } finally {
+      db.close();
+    }
   });
 });
 

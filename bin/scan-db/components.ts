@@ -25,7 +25,7 @@ export function firstMembers(sets: UnionFind): Int32Array {
 /** Fills cluster_members from `edges` (a table of a, b) by union-find over the `n` documents. */
 export async function unionFindClusters(db: ScanDatabase, edges: string, n: number): Promise<void> {
   const sets = new UnionFind(n);
-  for await (const rows of db.stream(`SELECT a, b FROM ${edges}`)) for (const [a, b] of rows) sets.union(a as number, b as number);
+  for await (const rows of db.stream(`SELECT a, b FROM ${edges}`, await db.count(`SELECT a FROM ${edges}`))) for (const [a, b] of rows) sets.union(a as number, b as number);
   const first = firstMembers(sets);
   const app = await db.output.createAppender('cluster_members');
   for (let i = 0; i < n; i++) {

@@ -17,7 +17,7 @@ ORDER BY d.id`;
 
 /** The kept names of a joined scan's database, a chunk of rows at a time. */
 export async function* keptOnDisk(db: ScanDatabase): AsyncGenerator<string> {
-  for await (const rows of db.stream(KEEP_SQL)) for (const [path] of rows) yield path as string;
+  for await (const rows of db.stream(KEEP_SQL, await db.count(KEEP_SQL))) for (const [path] of rows) yield path as string;
 }
 
 /** Writes the kept names of a scan, in memory (its result) or on disk (its joined database); how many. */

@@ -145,7 +145,7 @@ export class OnDiskScan {
       ['rewrites', 'rewrites pairs', async () => {
         const parts = sql.joinParts(await this.rowCount('rewrite_index'));
         await this.db.run(`${sql.rewriteFrequentSql(REWRITE_MAX_PAGES)}\n${sql.rewriteCandidatesSql(REWRITE_RULE.minIndexShared, ['out_pairs', 'out_reuse'], parts)}`);
-        await this.judgeInto('rewrite_candidates', rewritesJudge(), REWRITES);
+        await this.judgeInto('rewrite_candidates', rewritesJudge(this.documents), REWRITES);
       }],
     ];
     for (const [key, name, run] of steps) {
@@ -190,21 +190,23 @@ export class OnDiskScan {
   /**
    * Streams a candidates table joined with its two documents' report columns and the judge's rows,
    * in one query (each table read once, in no particular order: the lists are read back in order),
-   * judges each candidate, and appends what is kept (with its original) to `list`.
+   * judges each candidate, and appends what is kept (with its original) to `list`. DuckDB runs it
+   * on one thread, and every candidate must come back: each has both documents' rows.
    */
   private async judgeInto(candidates: string, judge: Judge, list: ListTable): Promise<void> {
     await judge.prepare?.(this.db);
+    const expected = await this.rowCount(candidates);
     const app = await this.db.output.createAppender(list.table);
     const documentColumns = DOCUMENT_COLUMNS.split(', ');
-    const side = (doc: string, rows: string, prefix: string): string[] => [
-      ...documentColumns.map((c) => `${doc}.${c} AS ${prefix}d_${c}`),
-      ...judge.columns.map((c) => `${rows}.${c} AS ${prefix}j_${c}`),
+    const side = (doc: string, rows: string, prefix: string): [string, string][] => [
+      ...documentColumns.map((c): [string, string] => [`${doc}.${c}`, `${prefix}d_${c}`]),
+      ...judge.columns.map((c): [string, string] => [`${rows}.${c}`, `${prefix}j_${c}`]),
     ];
+    const selected = [...side('da', 'ja', 'a'), ...side('db', 'jb', 'b')];
     const query = `WITH judged AS (${judge.rows})
-SELECT c.a, c.b, ${[...side('da', 'ja', 'a'), ...side('db', 'jb', 'b')].join(', ')}
+SELECT c.a, c.b, ${selected.map(([column, name]) => `${column} AS ${name}`).join(', ')}
 FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id = c.b JOIN judged ja ON ja.doc = c.a JOIN judged jb ON jb.doc = c.b`;
-    const result = await this.db.main.stream(query);
-    const names = result.columnNames();
+    const names = ['a', 'b', ...selected.map(([, name]) => name)];
     const pick = (row: JS[], prefix: string): [Record<string, JS>, Record<string, JS>] => {
       const document: Record<string, JS> = {};
       const judged: Record<string, JS> = {};
@@ -214,30 +216,32 @@ FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id
       });
       return [document, judged];
     };
-    for await (const rows of result.yieldRowsJs()) {
-      for (const row of rows) {
-        const [docA, rowA] = pick(row, 'a');
-        const [docB, rowB] = pick(row, 'b');
-        const a = documentOfRow(docA);
-        const b = documentOfRow(docB);
-        const entry = judge.judge(rowA, rowB, a.path, b.path);
-        if (entry === null) continue;
-        const { original, evidence } = withOriginals([a, b]).pair(entry);
-        app.appendUInteger(row[0] as number);
-        app.appendUInteger(row[1] as number);
-        for (const [field, type] of list.fields) {
-          const value = (entry as Entry & Record<string, unknown>)[field];
-          if (type === 'INTEGER') app.appendInteger(value as number);
-          else if (type === 'DOUBLE') app.appendDouble(value as number);
-          else app.appendBoolean(value as boolean);
+    await this.db.singleThreaded(async () => {
+      for await (const rows of this.db.stream(query, expected)) {
+        for (const row of rows) {
+          const [docA, rowA] = pick(row, 'a');
+          const [docB, rowB] = pick(row, 'b');
+          const a = documentOfRow(docA);
+          const b = documentOfRow(docB);
+          const entry = judge.judge(rowA, rowB, a.path, b.path);
+          if (entry === null) continue;
+          const { original, evidence } = withOriginals([a, b]).pair(entry);
+          app.appendUInteger(row[0] as number);
+          app.appendUInteger(row[1] as number);
+          for (const [field, type] of list.fields) {
+            const value = (entry as Entry & Record<string, unknown>)[field];
+            if (type === 'INTEGER') app.appendInteger(value as number);
+            else if (type === 'DOUBLE') app.appendDouble(value as number);
+            else app.appendBoolean(value as boolean);
+          }
+          for (const text of [original, evidence]) {
+            if (text === null) app.appendNull();
+            else app.appendVarchar(text);
+          }
+          app.endRow();
         }
-        for (const text of [original, evidence]) {
-          if (text === null) app.appendNull();
-          else app.appendVarchar(text);
-        }
-        app.endRow();
       }
-    }
+    });
     app.closeSync();
     await this.db.sample();
   }
@@ -259,7 +263,7 @@ FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id
       app.endRow();
     };
     const columns = DOCUMENT_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ');
-    for await (const rows of this.db.stream(`SELECT m.cluster, ${columns} FROM cluster_members m JOIN documents d ON d.id = m.doc ORDER BY m.cluster, d.id`)) {
+    for await (const rows of this.db.stream(`SELECT m.cluster, ${columns} FROM cluster_members m JOIN documents d ON d.id = m.doc ORDER BY m.cluster, d.id`, await this.rowCount('cluster_members'))) {
       for (const row of rows) {
         const at = row[0] as number;
         if (at !== cluster) {
@@ -281,20 +285,20 @@ FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id
     const paths = (table: string, fields: string): string =>
       `SELECT da.path AS a, db.path AS b, ${fields}, ${origin} FROM ${table} p JOIN documents da ON da.id = p.a JOIN documents db ON db.id = p.b ORDER BY p.a, p.b`;
     const quote = (fields: ListTable['fields']): string => fields.map(([f]) => `p."${f}"`).join(', ');
-    const queries: [OutputList['name'], string][] = [
-      ['pairs', paths('out_pairs', quote(this.pairs.fields))],
-      ['reuse', paths('out_reuse', quote(REUSE.fields))],
-      ['rewrites', paths('out_rewrites', quote(REWRITES.fields))],
-      ['clusters', `SELECT members, ${origin} FROM out_clusters p ORDER BY cluster`],
+    const queries: [OutputList['name'], string, string][] = [
+      ['pairs', 'out_pairs', paths('out_pairs', quote(this.pairs.fields))],
+      ['reuse', 'out_reuse', paths('out_reuse', quote(REUSE.fields))],
+      ['rewrites', 'out_rewrites', paths('out_rewrites', quote(REWRITES.fields))],
+      ['clusters', 'out_clusters', `SELECT members, ${origin} FROM out_clusters p ORDER BY cluster`],
     ];
-    return queries.map(([name, query]) => ({ name, entries: this.objects(query), query }));
+    return queries.map(([name, table, query]) => ({ name, entries: this.objects(query, table), query }));
   }
 
-  /** The rows of a query as objects with its columns' names, in order. */
-  private async *objects(query: string): AsyncGenerator<Record<string, JS>> {
-    const result = await this.db.side.stream(query);
-    const names = result.columnNames();
-    for await (const rows of result.yieldRowsJs()) {
+  /** The rows of a query over a list's table (one row each) as objects with its columns' names, in order. */
+  private async *objects(query: string, table: string): AsyncGenerator<Record<string, JS>> {
+    const prepared = await this.db.side.prepare(query);
+    const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    for await (const rows of this.db.stream(query, await this.rowCount(table), this.db.side)) {
       for (const row of rows) yield Object.fromEntries(names.map((n, i) => [n, row[i]!]));
     }
   }
