@@ -12,7 +12,9 @@ import { type ScanInput, bruteForcePairs } from '../lib/scan/scan';
 import { buildDetectorReport, fingerprintFor, parseThreshold, scanDocumentsBy } from '../lib/scan/detector';
 import { COPY_DETECTORS, DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { passages } from '../lib/scan/detectors/passages';
-import { rewrites, verifiedComparison } from '../lib/scan/detectors/rewrites';
+import { readFileSync } from 'node:fs';
+import { REWRITE_RULE, rewriteFingerprintsWithWide } from '../lib/fingerprint/rewrites';
+import { CHANCE_FREE_UP_TO, rewriteEntry, rewrites, scanRewriteRule, verifiedComparison } from '../lib/scan/detectors/rewrites';
 import { compareRewrites, isRewritePair } from '../lib/fingerprint/rewrites';
 import { mulberry32 } from '../lib/random';
 import { simhash } from '../lib/scan/detectors/simhash';
@@ -118,6 +120,30 @@ describe('scanDocumentsBy', () => {
     expect(parseThreshold(minhash, '.75')).toBe(0.75);
     expect(parseThreshold(nilsimsa, '-10')).toBe(-10);
     expect(() => buildDetectorReport(minhash, [], [], 0)).toThrow(RangeError);
+  });
+});
+
+describe('the rewrite rule by the number of documents', () => {
+  it.each([
+    [2, 3],
+    [CHANCE_FREE_UP_TO, 3],
+    [CHANCE_FREE_UP_TO + 1, 4],
+    [1_000_000, 4],
+    [3_000_000, 4],
+    [3_000_001, 5],
+    [10_000_000, 5],
+    [30_000_001, 6],
+  ])('among %i documents a rewrite shares at least %i pairs; the rest of REWRITE_RULE is kept', (documents, minShared) => {
+    expect(scanRewriteRule(documents)).toEqual({ ...REWRITE_RULE, minShared });
+  });
+
+  it('two unrelated articles of bench:scan-scale sharing 3 pairs by chance are a rewrite among a few documents, not among a million', () => {
+    // documents 0029321 and 0114994 of `npm run bench:scan-scale -- --documents 1000000` (seed 1): "2025 Vetouuine … 2020" in both
+    const code = (name: string) => rewriteFingerprintsWithWide(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scale-chance', name), 'utf8'));
+    const [a, b] = [code('0029321.txt'), code('0114994.txt')];
+    expect(rewriteEntry('a', 'b', a, b)).toEqual({ a: 'a', b: 'b', share: 0.3, translated: false });
+    expect(rewriteEntry('a', 'b', a, b, scanRewriteRule(2))).not.toBeNull();
+    expect(rewriteEntry('a', 'b', a, b, scanRewriteRule(1_000_000))).toBeNull();
   });
 });
 

@@ -14,7 +14,7 @@ import type { RewriteLanguage } from '../../lib/fingerprint/rewrite-anchors';
 import { comparePassages } from '../../lib/index/passage-index';
 import { candidateComparison } from '../../lib/index/rewrite-index';
 import { reuseEntry } from '../../lib/scan/reuse';
-import { CANDIDATE_RULE, type ScanCode, rewriteEntry } from '../../lib/scan/detectors/rewrites';
+import { CANDIDATE_RULE, type ScanCode, rewriteEntry, scanRewriteRule } from '../../lib/scan/detectors/rewrites';
 import { int32sOf, nilsimsaOfWords, uint32sOf } from './codec';
 import type { ScanDatabase } from './database';
 
@@ -110,9 +110,11 @@ export const passagesJudge: Judge = {
 /**
  * Rewrites (lib/index/rewrite-index.ts, then lib/scan/detectors/rewrites.ts): a candidate pair at
  * VERIFY_FROM with the frequent hashes left out (all of rewrite_frequent, read once, as the
- * in-memory index leaves them out of every comparison), then scan's verdict.
+ * in-memory index leaves them out of every comparison), then scan's verdict by the rule for the
+ * scan's `documents` (scanRewriteRule).
  */
-export function rewritesJudge(): Judge {
+export function rewritesJudge(documents: number): Judge {
+  const rule = scanRewriteRule(documents);
   let frequent = new Set<number>();
   const code = (row: Row): ScanCode => {
     const c: ScanCode = { hashes: uint32sOf(row.hashes as Uint8Array), limit: Number(row.sample_limit), anchors: row.anchors as number, lang: row.lang as RewriteLanguage };
@@ -129,7 +131,7 @@ export function rewritesJudge(): Judge {
       const cx = code(x);
       const cy = code(y);
       if (candidateComparison(cx, cy, CANDIDATE_RULE, (h) => frequent.has(h)) === null) return null;
-      return rewriteEntry(a, b, cx, cy);
+      return rewriteEntry(a, b, cx, cy, rule);
     },
   };
 }

@@ -2,7 +2,7 @@
 // one holds at least REWRITE_THRESHOLD of the other's pairs of rare words in order (names, places,
 // numbers), the larger share and whether the two are in different languages. A page's code is a
 // few dozen hashes, so `--ndjson` lists them too.
-import { REWRITE_RULE, type RewriteComparison, type RewriteFingerprints, type WideSample, compareRewrites, isRewritePair, rewriteFingerprintsWithWide, translated } from '../../fingerprint/rewrites';
+import { REWRITE_RULE, type RewriteComparison, type RewriteRule, type RewriteFingerprints, type WideSample, compareRewrites, isRewritePair, rewriteFingerprintsWithWide, translated } from '../../fingerprint/rewrites';
 import { findRewritePairs } from '../../index/rewrite-index';
 import type { CopyDetector, CopyPair } from '../detector';
 import { type OriginalOf, originalWords } from '../original';
@@ -41,20 +41,36 @@ export function verifiedComparison(a: ScanCode, b: ScanCode): RewriteComparison 
 }
 
 /** scan's verdict on a candidate (VERIFY_FROM says the rule), with the comparison it rests on: the wide samples', or the samples'. */
-export function judgeRewrite(a: ScanCode, b: ScanCode): { linked: boolean; comparison: RewriteComparison } {
+export function judgeRewrite(a: ScanCode, b: ScanCode, rule: RewriteRule = REWRITE_RULE): { linked: boolean; comparison: RewriteComparison } {
   const wide = verifiedComparison(a, b);
-  if (isRewritePair(wide, REWRITE_RULE)) return { linked: true, comparison: wide };
+  if (isRewritePair(wide, rule)) return { linked: true, comparison: wide };
   const sampled = compareRewrites(a, b);
-  if (isRewritePair(sampled, REWRITE_RULE) && Math.max(wide.aInB, wide.bInA) >= VERIFY_FROM) return { linked: true, comparison: sampled };
+  if (isRewritePair(sampled, rule) && Math.max(wide.aInB, wide.bInA) >= VERIFY_FROM) return { linked: true, comparison: sampled };
   return { linked: false, comparison: wide };
+}
+
+/** Up to this many documents scan judges by REWRITE_RULE as it is. */
+export const CHANCE_FREE_UP_TO = 300_000;
+
+/**
+ * The rule scan judges rewrites by among `documents` documents: REWRITE_RULE, asking one more
+ * shared pair for each tenfold (or part of one) past CHANCE_FREE_UP_TO. Unrelated pairs that share
+ * a few rare words in order by chance grow as the square of the documents: among a million
+ * (bench:scan-scale) three unrelated pairs shared exactly 3 and were linked, while every planted
+ * rewrite found shared 4 or more (one 4, the rest 5 or more), and among 100,000 no pair shared
+ * fewer than 5. Small folders and the extension keep REWRITE_RULE.
+ */
+export function scanRewriteRule(documents: number): RewriteRule {
+  const extra = documents > CHANCE_FREE_UP_TO ? Math.ceil(Math.log10(documents / CHANCE_FREE_UP_TO)) : 0;
+  return { ...REWRITE_RULE, minShared: REWRITE_RULE.minShared + extra };
 }
 
 /** What makes two pages a candidate: the rule at VERIFY_FROM (findRewritePairs, or candidateComparison for one pair). */
 export const CANDIDATE_RULE = { ...REWRITE_RULE, threshold: VERIFY_FROM };
 
 /** The list's entry for a candidate (a before b), when judgeRewrite links it; null otherwise. */
-export function rewriteEntry(a: string, b: string, codeA: ScanCode, codeB: ScanCode): ScanRewrite | null {
-  const { linked, comparison } = judgeRewrite(codeA, codeB);
+export function rewriteEntry(a: string, b: string, codeA: ScanCode, codeB: ScanCode, rule: RewriteRule = REWRITE_RULE): ScanRewrite | null {
+  const { linked, comparison } = judgeRewrite(codeA, codeB, rule);
   if (!linked) return null;
   return { a, b, share: round3(Math.max(comparison.aInB, comparison.bInA)), translated: translated(codeA, codeB) };
 }
@@ -71,11 +87,12 @@ export const rewrites: CopyDetector = {
     const present = documents.flatMap((d, i) => (d.code === null ? [] : [i]));
     const codes = present.map((i) => documents[i]!.code as ScanCode);
     const out: ScanRewrite[] = [];
+    const rule = scanRewriteRule(documents.length);
     for (const { a, b } of findRewritePairs(codes, CANDIDATE_RULE, REWRITE_MAX_PAGES)) {
       const pa = documents[present[a]!]!.path;
       const pb = documents[present[b]!]!.path;
       if (reported(pa, pb)) continue;
-      const entry = rewriteEntry(pa, pb, codes[a]!, codes[b]!);
+      const entry = rewriteEntry(pa, pb, codes[a]!, codes[b]!, rule);
       if (entry !== null) out.push(entry);
     }
     return out as unknown as CopyPair[];
