@@ -17,7 +17,7 @@ import * as sql from '../bin/scan-db/candidates';
 import { firstMembers, sqlClusters } from '../bin/scan-db/components';
 import { DATABASE_FILE, ScanDatabase, StreamCutError } from '../bin/scan-db/database';
 import { resultLists, writeOutputs } from '../bin/scan-db/outputs';
-import { OnDiskScan, scanOnDisk } from '../bin/scan-db/scan-on-disk';
+import { OnDiskScan, judgePartRows, scanOnDisk } from '../bin/scan-db/scan-on-disk';
 import { outputTables } from '../bin/scan-db/schema';
 import { MemoryScan, type ReadDocument } from '../bin/scan-lists';
 import { readDocument } from '../bin/scan-read';
@@ -244,8 +244,8 @@ describe('the database', () => {
     await expect(ScanDatabase.open({ memoryLimit: '512' })).rejects.toThrow('the memory limit is a number and a unit');
   });
 
-  it('a stream gives every row it must, and fails naming both counts when it gives other than those; one thread while singleThreaded runs, the setting back after', async () => {
-    const db = await ScanDatabase.open({ threads: 2 });
+  it('a stream gives every row it must, and fails naming both counts when it gives other than those', async () => {
+    const db = await ScanDatabase.open();
     try {
       const read = async (expected: number): Promise<number> => {
         let n = 0;
@@ -256,14 +256,20 @@ describe('the database', () => {
       expect(await read(5000)).toBe(5000);
       await expect(read(5001)).rejects.toThrow(new StreamCutError(5000, 5001));
       await expect(read(4999)).rejects.toThrow('DuckDB ended a result after 5000 of its 4999 rows');
-      const threads = async (): Promise<number> => Number((await db.rows("SELECT current_setting('threads') AS t"))[0]!.t);
-      expect(await db.singleThreaded(threads)).toBe(1);
-      expect(await threads()).toBe(2);
-      await expect(db.singleThreaded(() => Promise.reject(new Error('inside')))).rejects.toThrow('inside');
-      expect(await threads()).toBe(2);
     } finally {
       db.close();
     }
+  });
+
+  it.each([
+    [1, 1],
+    [3, 1],
+    [292, 146],
+    [100_000, 50_000],
+    [500_000, 250_000],
+    [1_000_000, 250_000],
+  ])('among %i documents the judges take candidates %i at a time', (documents, rows) => {
+    expect(judgePartRows(documents)).toBe(rows);
   });
 });
 

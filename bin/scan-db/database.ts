@@ -75,8 +75,9 @@ export class ScanDatabase {
   /**
    * Streams a query's rows, a chunk (up to 2,048 rows) at a time, and throws a StreamCutError when
    * they are not the `expected` many: DuckDB 1.5 can end a streamed result early with no error
-   * when its joins run short of memory (a million documents' passage texts joined under 1 GB on
-   * two threads gave 6,000 of 1.5 million rows), so every stream says how many rows it must give.
+   * when a join's build side spills (a million documents' passage texts joined under 1 GB gave
+   * 6,000 to 13,000 of 1.5 million rows: scan-on-disk.ts judgeInto), so every stream says how many
+   * rows it must give.
    */
   async *stream(sql: string, expected: number, on: DuckDBConnection = this.main): AsyncGenerator<JS[][]> {
     const result = await on.stream(sql);
@@ -92,21 +93,6 @@ export class ScanDatabase {
   async count(sql: string): Promise<number> {
     const [row] = await this.rows(`SELECT count(*)::BIGINT AS n FROM (${sql})`);
     return Number(row!.n);
-  }
-
-  /**
-   * Runs `work` with DuckDB on one thread: a streamed join of large rows (the judges') then holds
-   * one thread's hash tables and buffers rather than one per core, and ends where two threads
-   * under the same memory limit were cut short (stream, above).
-   */
-  async singleThreaded<T>(work: () => Promise<T>): Promise<T> {
-    const [row] = await this.rows("SELECT current_setting('threads')::INTEGER AS threads");
-    await this.main.run('SET threads = 1');
-    try {
-      return await work();
-    } finally {
-      await this.main.run(`SET threads = ${Number(row!.threads)}`);
-    }
   }
 
   /** Notes DuckDB's memory and spill now (duckdb_memory()). */

@@ -188,14 +188,17 @@ export class OnDiskScan {
   }
 
   /**
-   * Streams a candidates table joined with its two documents' report columns and the judge's rows,
-   * in one query (each table read once, in no particular order: the lists are read back in order),
-   * judges each candidate, and appends what is kept (with its original) to `list`. DuckDB runs it
-   * on one thread, and every candidate must come back: each has both documents' rows.
+   * Streams a candidates table joined with its two documents' report columns and the judge's rows
+   * (each table read once a part, in no particular order: the lists are read back in order), judges
+   * each candidate, and appends what is kept (with its original) to `list`. The candidates go in
+   * parts of at most half the documents (judgePartRows): with more candidates than documents DuckDB
+   * builds its hash tables on the documents' rows (3 GB of passage texts at a million), spills, and
+   * its streamed result ended after some thousands of rows with no error (1.5.6); with fewer it builds
+   * on the part's candidates and reads the big tables once a part. Every candidate of a part must
+   * come back: each has both documents' rows.
    */
   private async judgeInto(candidates: string, judge: Judge, list: ListTable): Promise<void> {
     await judge.prepare?.(this.db);
-    const expected = await this.rowCount(candidates);
     const app = await this.db.output.createAppender(list.table);
     const documentColumns = DOCUMENT_COLUMNS.split(', ');
     const side = (doc: string, rows: string, prefix: string): [string, string][] => [
@@ -203,9 +206,9 @@ export class OnDiskScan {
       ...judge.columns.map((c): [string, string] => [`${rows}.${c}`, `${prefix}j_${c}`]),
     ];
     const selected = [...side('da', 'ja', 'a'), ...side('db', 'jb', 'b')];
-    const query = `WITH judged AS (${judge.rows})
+    const query = (part: string): string => `WITH judged AS (${judge.rows}), part AS (${part})
 SELECT c.a, c.b, ${selected.map(([column, name]) => `${column} AS ${name}`).join(', ')}
-FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id = c.b JOIN judged ja ON ja.doc = c.a JOIN judged jb ON jb.doc = c.b`;
+FROM part c JOIN documents da ON da.id = c.a JOIN documents db ON db.id = c.b JOIN judged ja ON ja.doc = c.a JOIN judged jb ON jb.doc = c.b`;
     const names = ['a', 'b', ...selected.map(([, name]) => name)];
     const pick = (row: JS[], prefix: string): [Record<string, JS>, Record<string, JS>] => {
       const document: Record<string, JS> = {};
@@ -216,8 +219,12 @@ FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id
       });
       return [document, judged];
     };
-    await this.db.singleThreaded(async () => {
-      for await (const rows of this.db.stream(query, expected)) {
+    const [span] = await this.db.rows(`SELECT min(rowid)::BIGINT AS first, max(rowid)::BIGINT AS last FROM ${candidates}`);
+    const perPart = judgePartRows(this.documents);
+    for (let from = Number(span!.first ?? 0); span!.last !== null && from <= Number(span!.last); from += perPart) {
+      // by row id, which DuckDB reads from the row groups it names rather than the whole table
+      const part = `SELECT a, b FROM ${candidates} WHERE rowid >= ${from} AND rowid < ${from + perPart}`;
+      for await (const rows of this.db.stream(query(part), await this.db.count(part))) {
         for (const row of rows) {
           const [docA, rowA] = pick(row, 'a');
           const [docB, rowB] = pick(row, 'b');
@@ -241,7 +248,7 @@ FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id
           app.endRow();
         }
       }
-    });
+    }
     app.closeSync();
     await this.db.sample();
   }
@@ -334,6 +341,15 @@ FROM ${candidates} c JOIN documents da ON da.id = c.a JOIN documents db ON db.id
  * Scans fingerprinted documents (readDocument's results, with the copies OnDiskScan.copies) on disk:
  * appends them as they come, then joins. The caller reads result() or writes the outputs, then closes it.
  */
+/**
+ * Candidates judged in one streamed join (judgeInto): at most half the documents, so that DuckDB
+ * builds on the part's candidates rather than on the documents' rows, and at most 250,000, the
+ * part bench:scan-scale streamed whole at a million documents under 1 GB.
+ */
+export function judgePartRows(documents: number): number {
+  return Math.max(1, Math.min(250_000, Math.floor(documents / 2)));
+}
+
 export async function scanOnDisk(documents: AsyncIterable<OnDiskDocument> | Iterable<OnDiskDocument>, options: OnDiskOptions): Promise<OnDiskScan> {
   const scan = await OnDiskScan.open(options);
   try {
