@@ -58,7 +58,9 @@ export interface Figure {
   target: string;
   /** The output's file name in docs/bench. */
   source: string;
-  measured(output: BenchOutput): string;
+  /** A second output the figure compares with (a ratio), cited beside the first. */
+  baseline?: string;
+  measured(output: BenchOutput, baseline?: BenchOutput): string;
 }
 
 const PERCENT = String.raw`(\d+(?:\.\d+)?)%`;
@@ -69,6 +71,7 @@ const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
 const MILLION = '2026-11-28-1m-packed-3.txt';
 const BROWSER_REWRITES = '2026-11-29-browser-quality-rewrites-held-out.txt';
 const SCALE_100K = '2026-11-29-scan-scale-100k.txt';
+const SCALE_1M = '2026-11-29-scan-scale-1m.txt';
 const JOIN_10M = '2026-11-29-scan-join-10m.txt';
 
 /** bench:scan-scale's scan: wall seconds, CPU seconds, peak MiB. */
@@ -189,6 +192,18 @@ export const FIGURES: Figure[] = [
     },
   },
   {
+    figure: '`scan` on 1,000,000 documents (JSONL, `--on-disk`): planted copies found (whole / passages / rewrites), false pairs; peak memory (VmHWM); CPU time against 100,000 documents\' (the run before it, same commit)',
+    target: '≥ 99% / 95% / 85%, 0; ≤ 2 GB; ≤ 11×',
+    source: SCALE_1M,
+    baseline: SCALE_100K,
+    measured: (o, baseline) => {
+      const group = (name: string): string => `${find(o, new RegExp(String.raw`^${name}\s+≥ \d+%\s+${PERCENT}`))[0]}%`;
+      const { cpu, peak } = scaleScan(o);
+      const base = scaleScan(baseline!);
+      return `${['whole', 'passages', 'rewrites'].map(group).join(' / ')}, ${find(o, /^false\s+0\s+(\d+)/)[0]}; ${peak.toLocaleString('en-US')} MiB; ${(cpu / base.cpu).toFixed(1)}× (${Math.round(cpu).toLocaleString('en-US')} s against ${Math.round(base.cpu)} s)`;
+    },
+  },
+  {
     figure: '10,000,000 documents\' fingerprints joined (`bench:scan-join`, no text): peak memory, time, disk at most; planted simhash / passage / rewrite pairs among the candidates',
     target: '≤ 4 GB',
     source: JOIN_10M,
@@ -280,7 +295,7 @@ export const HEADLINES: Figure[] = [
   figureStarting('import, 1,000,000 pages'),
   figureStarting('popup ready'),
   figureStarting('storage per page'),
-  figureStarting('fingerprinting speed'),
+  figureStarting('`scan` on 1,000,000 documents'),
   figureStarting('`scan` from HTML against Readability plus Dolos'),
 ];
 
@@ -298,7 +313,9 @@ export function figuresTable(read: (file: string) => string, figures: readonly F
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   const rows = figures.map((f) => {
     const o = output(f.source);
-    return `| ${cell(f.figure)} | ${cell(f.measured(o))} | ${cell(f.target)} | ${cell(citation(o, base))} |`;
+    const baseline = f.baseline === undefined ? undefined : output(f.baseline);
+    const cited = baseline === undefined ? citation(o, base) : `${citation(o, base)}; against ${citation(baseline, base)}`;
+    return `| ${cell(f.figure)} | ${cell(f.measured(o, baseline))} | ${cell(f.target)} | ${cell(cited)} |`;
   });
   return ['| figure | measured | target | output: command, date, commit, machine |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
