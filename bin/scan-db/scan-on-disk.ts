@@ -163,9 +163,8 @@ export class OnDiskScan {
   }
 
   /** The rows of a table. */
-  private async rowCount(table: string): Promise<number> {
-    const [row] = await this.db.rows(`SELECT count(*)::BIGINT AS n FROM ${table}`);
-    return Number(row!.n);
+  private rowCount(table: string): Promise<number> {
+    return this.db.count(`SELECT * FROM ${table}`);
   }
 
   /** The statements that fill the method's candidates table. */
@@ -338,10 +337,6 @@ FROM part c JOIN documents da ON da.id = c.a JOIN documents db ON db.id = c.b JO
 }
 
 /**
- * Scans fingerprinted documents (readDocument's results, with the copies OnDiskScan.copies) on disk:
- * appends them as they come, then joins. The caller reads result() or writes the outputs, then closes it.
- */
-/**
  * Candidates judged in one streamed join (judgeInto): at most half the documents, so that DuckDB
  * builds on the part's candidates rather than on the documents' rows, and at most 250,000, the
  * part bench:scan-scale streamed whole at a million documents under 1 GB.
@@ -350,6 +345,10 @@ export function judgePartRows(documents: number): number {
   return Math.max(1, Math.min(250_000, Math.floor(documents / 2)));
 }
 
+/**
+ * Scans fingerprinted documents (readDocument's results, with the copies OnDiskScan.copies) on disk:
+ * appends them as they come, then joins. The caller reads result() or writes the outputs, then closes it.
+ */
 export async function scanOnDisk(documents: AsyncIterable<OnDiskDocument> | Iterable<OnDiskDocument>, options: OnDiskOptions): Promise<OnDiskScan> {
   const scan = await OnDiskScan.open(options);
   try {
