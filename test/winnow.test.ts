@@ -1,6 +1,6 @@
 // Winnowing against a brute-force reference on seeded random data, and its guarantee.
 import { describe, expect, it } from 'vitest';
-import { karpRabinHashes, kgramHashes, winnow, winnowHashes } from '../lib/fingerprint/winnow';
+import { karpRabinHashes, kgramHashes, kgramSecondHashes, winnow, winnowHashes } from '../lib/fingerprint/winnow';
 import { mulberry32, uint32s } from '../lib/random';
 
 /** Every window's rightmost minimum, by scanning the window; each position once, in order. */
@@ -80,6 +80,55 @@ describe('kgramHashes', () => {
   it('gives none for fewer than k tokens and rejects a bad k', () => {
     expect(kgramHashes(Uint32Array.from([1, 2]), 3)).toHaveLength(0);
     expect(() => kgramHashes(Uint32Array.from([1]), 0)).toThrow('k must be a positive integer: got 0');
+  });
+});
+
+describe('kgramSecondHashes', () => {
+  it('gives a k-gram the same second hash wherever it stands, and depends on its order', () => {
+    const a = Uint32Array.from([7, 1, 2, 3, 9]);
+    const b = Uint32Array.from([1, 2, 3, 1, 2, 3]);
+    const [inA, atStart, again, reordered] = [kgramSecondHashes(a, [1], 3)[0], kgramSecondHashes(b, [0], 3)[0], kgramSecondHashes(b, [3], 3)[0], kgramSecondHashes(Uint32Array.from([3, 2, 1]), [0], 3)[0]];
+    expect(inA).toBe(atStart);
+    expect(again).toBe(atStart);
+    expect(reordered).not.toBe(atStart);
+    expect(kgramSecondHashes(b, [0, 1, 2], 3)).toHaveLength(3);
+  });
+
+  it('is mixed apart from kgramHashes: k-grams meeting on the first hash seldom meet on the second', () => {
+    // 50,000 distinct 5-grams of a 1,000-word vocabulary; about 76,000 pairs share the first hash's
+    // low 14 bits, and of those about 4.6 would share the second's by chance if the two were independent
+    const random = mulberry32(7);
+    const seen = new Set<string>();
+    const grams: Uint32Array[] = [];
+    while (grams.length < 50_000) {
+      const gram = Uint32Array.from({ length: 5 }, () => 1 + Math.floor(random() * 1000));
+      if (seen.has(gram.join())) continue;
+      seen.add(gram.join());
+      grams.push(gram);
+    }
+    const byLow = new Map<number, number[]>();
+    for (const gram of grams) {
+      const first = kgramHashes(gram, 5)[0]!;
+      const second = kgramSecondHashes(gram, [0], 5)[0]!;
+      const group = byLow.get(first & 0x3fff) ?? [];
+      group.push(second & 0x3fff);
+      byLow.set(first & 0x3fff, group);
+    }
+    let pairs = 0;
+    let agree = 0;
+    for (const group of byLow.values()) {
+      for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) {
+        pairs++;
+        if (group[i] === group[j]) agree++;
+      }
+    }
+    expect(pairs).toBeGreaterThan(60_000);
+    expect(agree).toBeLessThan(20);
+  });
+
+  it('rejects a k-gram that runs past the tokens, and a bad k', () => {
+    expect(() => kgramSecondHashes(Uint32Array.from([1, 2, 3]), [1], 3)).toThrow('a k-gram at 1 runs past the 3 tokens');
+    expect(() => kgramSecondHashes(Uint32Array.from([1, 2, 3]), [0], 0)).toThrow('k must be a positive integer: got 0');
   });
 });
 

@@ -79,7 +79,7 @@ FROM (SELECT CAST(range AS UBIGINT) AS id FROM range(${n}))`,
     },
     {
       name: 'passage_hashes',
-      sql: `INSERT INTO passage_hashes SELECT DISTINCT ${u32(`hash(${owner(Math.floor(p / 2), 2)}, j, 1)`)} AS hash, CAST(id AS UINTEGER) AS doc
+      sql: `INSERT INTO passage_hashes SELECT DISTINCT ${u32(`hash(${owner(Math.floor(p / 2), 2)}, j, 1)`)} AS hash, ${u32(`hash(${owner(Math.floor(p / 2), 2)}, j, 3)`)} AS second_hash, CAST(id AS UINTEGER) AS doc
 FROM (SELECT CAST(range AS UBIGINT) AS id FROM range(${n})), (SELECT range AS j FROM range(${p}))`,
     },
     {

@@ -3,7 +3,8 @@
 // document stays in this process once it is appended. A document's id is its place in the input.
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { minhashBanding } from '../../lib/scan/detectors/minhash';
-import type { WordPassageFingerprints } from '../../lib/fingerprint/passages';
+import { PASSAGE_PARAMS, type WordPassageFingerprints } from '../../lib/fingerprint/passages';
+import { kgramSecondHashes } from '../../lib/fingerprint/winnow';
 import type { ScanCode } from '../../lib/scan/detectors/rewrites';
 import { indexHashes, REWRITE_RULE } from '../../lib/fingerprint/rewrites';
 import { bandKey } from '../../lib/index/lsh';
@@ -121,11 +122,15 @@ export class FingerprintWriter {
 
   private appendPassages(id: number, f: WordPassageFingerprints): void {
     const app = this.appenders.passage_hashes;
-    // each hash once a document: the postings count pages, not repeats
-    const distinct = Uint32Array.from(f.hashes).sort();
-    for (let i = 0; i < distinct.length; i++) {
-      if (i > 0 && distinct[i] === distinct[i - 1]) continue;
-      app.appendUInteger(distinct[i]!);
+    // each (hash, second hash) once a document: the postings count pages, not repeats
+    const seconds = kgramSecondHashes(f.wordHashes, f.positions, PASSAGE_PARAMS.k);
+    const pairs = new Float64Array(f.hashes.length);
+    for (let i = 0; i < pairs.length; i++) pairs[i] = f.hashes[i]! * 4294967296 + seconds[i]!;
+    pairs.sort();
+    for (let i = 0; i < pairs.length; i++) {
+      if (i > 0 && pairs[i] === pairs[i - 1]) continue;
+      app.appendUInteger(Math.floor(pairs[i]! / 4294967296));
+      app.appendUInteger(pairs[i]! % 4294967296);
       app.appendUInteger(id);
       app.endRow();
     }

@@ -87,3 +87,22 @@ export function kgramHashes(tokenHashes: Uint32Array, k: number): Uint32Array {
   }
   return out;
 }
+
+/**
+ * A second 32-bit hash of the k-grams starting at `positions`, mixed apart from kgramHashes': two
+ * pages whose winnowed hashes meet by chance (32 bits, and minima of windows, so crowded near 0)
+ * seldom agree on this one too, while a k-gram they share gives both the same. `scan --on-disk`
+ * joins on both, so that chance meetings are not judged (docs/scale.md).
+ */
+export function kgramSecondHashes(tokenHashes: Uint32Array, positions: ArrayLike<number>, k: number): Uint32Array {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer: got ${k}`);
+  const out = new Uint32Array(positions.length);
+  for (let i = 0; i < positions.length; i++) {
+    const start = positions[i]!;
+    if (!(Number.isInteger(start) && start >= 0 && start + k <= tokenHashes.length)) throw new RangeError(`a k-gram at ${start} runs past the ${tokenHashes.length} tokens`);
+    let h = 0x85ebca6b ^ k;
+    for (let j = start; j < start + k; j++) h = Math.imul(((h ^ tokenHashes[j]!) << 13) | ((h ^ tokenHashes[j]!) >>> 19), 0xcc9e2d51) + 0xe6546b64;
+    out[i] = fmix32(h ^ k);
+  }
+  return out;
+}
