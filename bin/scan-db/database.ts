@@ -20,6 +20,8 @@ export interface DatabaseOptions {
 
 export const DEFAULT_MEMORY_LIMIT = '1GB';
 export const DATABASE_FILE = 'scan.duckdb';
+/** The write-ahead log's size that makes DuckDB checkpoint (its default: 16 MB). */
+export const CHECKPOINT_THRESHOLD = '256MB';
 
 /** What memory_limit accepts here: a number and a unit. */
 const MEMORY_LIMIT = /^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i;
@@ -51,6 +53,10 @@ export class ScanDatabase {
       temp_directory: join(dir, 'tmp'),
       // every query that needs an order says it: DuckDB may then stream inserts and joins in less memory
       preserve_insertion_order: 'false',
+      // DuckDB checkpoints its write-ahead log every 16 MB by default, and each checkpoint cost more
+      // as the tables grew: a million documents' rows appended in 198 s that way, 112 s at 256 MB
+      // (and a lower peak); at 1 GB 88 s, but 280 MB more memory
+      checkpoint_threshold: CHECKPOINT_THRESHOLD,
     };
     if (threads !== undefined) config.threads = String(threads);
     const instance = await DuckDBInstance.create(join(dir, DATABASE_FILE), config);
