@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DETECTORS } from '../lib/scan/registry';
+import { PASSAGE_PARAMS, type WordPassageFingerprints } from '../lib/fingerprint/passages';
+import { kgramSecondHashes } from '../lib/fingerprint/winnow';
 import { scanJson } from '../bin/scan-lists';
 import { scanOnDisk } from '../bin/scan-db/scan-on-disk';
 import { scanCorpus, writeCorpus } from './support/scan-corpus';
@@ -58,6 +60,18 @@ describe('on disk: the generated folder', () => {
         SELECT count(*) FILTER (WHERE n > 100)::INTEGER AS by_count, count(*) FILTER (WHERE n <= 100)::INTEGER AS by_site FROM passage_boilerplate JOIN df USING (hash)`);
       expect(rules!.by_count).toBeGreaterThan(0);
       expect(rules!.by_site).toBeGreaterThan(0);
+      // each document's passage postings: its (hash, k-gram's second hash) pairs, each once, exactly
+      // (hashes of 2^21 and more among them: the two as one number would pass 2^53 and be rounded)
+      const expected: string[] = [];
+      documents.forEach((d, id) => {
+        const f = (d.copies.passages as { fingerprints: WordPassageFingerprints } | null)?.fingerprints;
+        if (d.fingerprinted.fingerprints === null || f === undefined) return;
+        const seconds = kgramSecondHashes(f.wordHashes, f.positions, PASSAGE_PARAMS.k);
+        for (const key of new Set(Array.from(f.hashes, (h, i) => `${h} ${seconds[i]} ${id}`))) expected.push(key);
+      });
+      const stored = (await byUnion.db.rows('SELECT hash, second_hash, doc FROM passage_hashes')).map((r) => `${String(r.hash)} ${String(r.second_hash)} ${String(r.doc)}`);
+      expect(stored.sort()).toEqual(expected.sort());
+      expect(expected.filter((key) => Number(key.split(' ')[0]) >= 2 ** 21).length).toBeGreaterThan(100);
       const clusters = (await byUnion.result()).clusters;
       expect(clusters.length).toBeGreaterThan(10);
       expect((await bySql.result()).clusters).toEqual(clusters);

@@ -124,13 +124,13 @@ export class FingerprintWriter {
     const app = this.appenders.passage_hashes;
     // each (hash, second hash) once a document: the postings count pages, not repeats
     const seconds = kgramSecondHashes(f.wordHashes, f.positions, PASSAGE_PARAMS.k);
-    const pairs = new Float64Array(f.hashes.length);
-    for (let i = 0; i < pairs.length; i++) pairs[i] = f.hashes[i]! * 4294967296 + seconds[i]!;
-    pairs.sort();
-    for (let i = 0; i < pairs.length; i++) {
-      if (i > 0 && pairs[i] === pairs[i - 1]) continue;
-      app.appendUInteger(Math.floor(pairs[i]! / 4294967296));
-      app.appendUInteger(pairs[i]! % 4294967296);
+    // sorted by (hash, second hash) through their indices: the two as one number would pass 2^53
+    const order = Array.from(f.hashes.keys()).sort((a, b) => f.hashes[a]! - f.hashes[b]! || seconds[a]! - seconds[b]!);
+    for (let i = 0; i < order.length; i++) {
+      const at = order[i]!;
+      if (i > 0 && f.hashes[at] === f.hashes[order[i - 1]!] && seconds[at] === seconds[order[i - 1]!]) continue;
+      app.appendUInteger(f.hashes[at]!);
+      app.appendUInteger(seconds[at]!);
       app.appendUInteger(id);
       app.endRow();
     }
