@@ -101,7 +101,10 @@ export function kgramSecondHashes(tokenHashes: Uint32Array, positions: ArrayLike
     const start = positions[i]!;
     if (!(Number.isInteger(start) && start >= 0 && start + k <= tokenHashes.length)) throw new RangeError(`a k-gram at ${start} runs past the ${tokenHashes.length} tokens`);
     let h = 0x85ebca6b ^ k;
-    for (let j = start; j < start + k; j++) h = Math.imul(((h ^ tokenHashes[j]!) << 13) | ((h ^ tokenHashes[j]!) >>> 19), 0xcc9e2d51) + 0xe6546b64;
+    for (let j = start; j < start + k; j++) {
+      const mixed = h ^ tokenHashes[j]!;
+      h = Math.imul((mixed << 13) | (mixed >>> 19), 0xcc9e2d51) + 0xe6546b64;
+    }
     out[i] = fmix32(h ^ k);
   }
   return out;
