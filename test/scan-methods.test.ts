@@ -13,10 +13,10 @@ import { buildDetectorReport, fingerprintFor, parseThreshold, scanDocumentsBy } 
 import { COPY_DETECTORS, DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { passages } from '../lib/scan/detectors/passages';
 import { readFileSync } from 'node:fs';
-import { REWRITE_RULE, rewriteFingerprintsWithWide } from '../lib/fingerprint/rewrites';
-import { CHANCE_FREE_UP_TO, rewriteEntry, rewrites, scanRewriteRule, verifiedComparison } from '../lib/scan/detectors/rewrites';
+import { REWRITE_PARAMS, REWRITE_RULE, indexHashes, rewriteFingerprints, sampleHashes, truncateHashes } from '../lib/fingerprint/rewrites';
+import { CHANCE_FREE_UP_TO, rewriteEntry, rewrites, scanRewriteCode, scanRewriteRule, verifiedComparison } from '../lib/scan/detectors/rewrites';
 import { compareRewrites, isRewritePair } from '../lib/fingerprint/rewrites';
-import { mulberry32 } from '../lib/random';
+import { mulberry32, uint32s } from '../lib/random';
 import { simhash } from '../lib/scan/detectors/simhash';
 import { minhash, minhashBanding } from '../lib/scan/detectors/minhash';
 import { nilsimsa } from '../lib/scan/detectors/nilsimsa';
@@ -139,11 +139,45 @@ describe('the rewrite rule by the number of documents', () => {
 
   it('two unrelated articles of bench:scan-scale sharing 3 pairs by chance are a rewrite among a few documents, not among a million', () => {
     // documents 0029321 and 0114994 of `npm run bench:scan-scale -- --documents 1000000` (seed 1): "2025 Vetouuine … 2020" in both
-    const code = (name: string) => rewriteFingerprintsWithWide(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scale-chance', name), 'utf8'));
+    const code = (name: string) => scanRewriteCode(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scale-chance', name), 'utf8'));
     const [a, b] = [code('0029321.txt'), code('0114994.txt')];
     expect(rewriteEntry('a', 'b', a, b)).toEqual({ a: 'a', b: 'b', share: 0.3, translated: false });
     expect(rewriteEntry('a', 'b', a, b, scanRewriteRule(2))).not.toBeNull();
     expect(rewriteEntry('a', 'b', a, b, scanRewriteRule(1_000_000))).toBeNull();
+  });
+});
+
+describe("scan's rewrite codes keep whole hashes", () => {
+  it('a short page: the extension\'s code is scan\'s cut to 20 bits; scan\'s hashes keep their low bits', () => {
+    const text = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scale-chance', '0029321.txt'), 'utf8');
+    const scan = scanRewriteCode(text);
+    const extension = rewriteFingerprints(text);
+    expect(scan.hashes.length).toBeGreaterThanOrEqual(10);
+    expect(scan.hashes.length).toBeLessThan(REWRITE_PARAMS.sample.cap); // not capped: both keep every pair
+    expect(Array.from(truncateHashes(scan.hashes, REWRITE_PARAMS.sample.bits))).toEqual(Array.from(extension.hashes));
+    expect(Array.from(scan.hashes).filter((h) => h % 2 ** 12 !== 0).length).toBeGreaterThan(scan.hashes.length / 2);
+  });
+
+  it('long unrelated pages meet on index hashes by chance 129,065 times under 20 bits, 80 times under 32', () => {
+    // 3,000 seeded pages of 1,000 pairs each: 64 kept, the index hashes the smallest half of them
+    const next = uint32s(48);
+    const pages = Array.from({ length: 3000 }, () => Uint32Array.from({ length: 1000 }, () => next() >>> 0).sort());
+    const meetings = (bits: number): number => {
+      const holders = new Map<number, number>();
+      let met = 0;
+      for (const pairs of pages) {
+        const { hashes, limit } = sampleHashes(truncateHashes(pairs, bits), REWRITE_PARAMS.sample);
+        for (const h of indexHashes({ hashes, limit }, REWRITE_RULE.indexShare)) {
+          const before = holders.get(h) ?? 0;
+          met += before; // this page meets every page that holds h already
+          holders.set(h, before + 1);
+        }
+      }
+      return met;
+    };
+    const [cut, whole] = [meetings(20), meetings(32)];
+    expect(cut).toBe(129_065);
+    expect(whole).toBe(80);
   });
 });
 

@@ -29,7 +29,7 @@ import { commitEveryFromEnv, killPoint } from './test-hooks';
 import { quoted } from './outputs';
 
 /** The state's layout: a state written by another is refused, not read wrongly. 2: passage_hashes holds each k-gram's second hash. */
-export const STATE_VERSION = '2';
+export const STATE_VERSION = '3';
 /** Documents between commits of the state, or seconds, whichever comes first: what a kill can cost. */
 export const STATE_COMMIT_EVERY = 4096;
 export const STATE_COMMIT_SECONDS = 10;

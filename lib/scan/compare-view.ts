@@ -7,8 +7,8 @@ import type { WordRange } from '../index/passage-match';
 import { comparePassages } from '../index/passage-index';
 import type { WordSpans } from '../text/words';
 import { rewriteAnchors } from '../fingerprint/rewrite-anchors';
-import { rewriteFingerprintsWithWide, translated } from '../fingerprint/rewrites';
-import { judgeRewrite } from './detectors/rewrites';
+import { translated } from '../fingerprint/rewrites';
+import { judgeRewrite, scanRewriteCode } from './detectors/rewrites';
 
 export interface CompareSide {
   name: string;
@@ -88,7 +88,7 @@ export function rareWordsView(a: CompareSide, b: CompareSide, options: CompareVi
   const marks = colour ? MARK.colour : MARK.plain;
   const half = Math.max(20, Math.floor((columns - 3) / 2));
   // judged as scan judges a pair: on the wide samples of long pages
-  const [fa, fb] = [rewriteFingerprintsWithWide(a.text), rewriteFingerprintsWithWide(b.text)];
+  const [fa, fb] = [scanRewriteCode(a.text), scanRewriteCode(b.text)];
   const { linked, comparison: c } = judgeRewrite(fa, fb);
   const [anchorsA, anchorsB] = [rewriteAnchors(a.text), rewriteAnchors(b.text)];
   const side = (text: string, anchors: typeof anchorsA, other: ReadonlySet<string>): { token: string; width: number }[] =>

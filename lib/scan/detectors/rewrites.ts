@@ -2,7 +2,7 @@
 // one holds at least REWRITE_THRESHOLD of the other's pairs of rare words in order (names, places,
 // numbers), the larger share and whether the two are in different languages. A page's code is a
 // few dozen hashes, so `--ndjson` lists them too.
-import { REWRITE_RULE, type RewriteComparison, type RewriteRule, type RewriteFingerprints, type WideSample, compareRewrites, isRewritePair, rewriteFingerprintsWithWide, translated } from '../../fingerprint/rewrites';
+import { REWRITE_PARAMS, REWRITE_RULE, type RewriteComparison, type RewriteParams, type RewriteRule, type RewriteFingerprints, type WideSample, compareRewrites, isRewritePair, rewriteFingerprintsWithWide, translated, WIDE_CAP } from '../../fingerprint/rewrites';
 import { findRewritePairs } from '../../index/rewrite-index';
 import type { CopyDetector, CopyPair } from '../detector';
 import { type OriginalOf, originalWords } from '../original';
@@ -16,6 +16,19 @@ export interface ScanRewrite {
   /** Whether the two are in different languages (a guess from their scripts and function words). */
   translated: boolean;
 }
+
+/**
+ * scan keeps each pair hash whole (32 bits) where the extension cuts it to 20 to store fewer bytes:
+ * a long page's index hashes are the smallest below its limit, so at a million documents a 20-bit
+ * value is on dozens of documents by chance, and the candidates' self-join (on disk) or postings
+ * (in memory) made 461 million pair rows to find 302,656 candidates (docs/scale.md). Two documents
+ * meet on a 32-bit hash only when they share the pair of rare words, or by a chance 4,096 times
+ * rarer. Both paths take these fingerprints, so they agree.
+ */
+export const SCAN_REWRITE_PARAMS: RewriteParams = { ...REWRITE_PARAMS, sample: { ...REWRITE_PARAMS.sample, bits: 32 } };
+
+/** A text's rewrite code as scan takes it: whole hashes, and the wide sample of a long page. */
+export const scanRewriteCode = (text: string): ScanCode => rewriteFingerprintsWithWide(text, WIDE_CAP, SCAN_REWRITE_PARAMS);
 
 /** A pair of rare words on more than this many documents is left out: it says the subject, not the article (as for passages' boilerplate). */
 export const REWRITE_MAX_PAGES = 100;
@@ -81,7 +94,7 @@ export const rewrites: CopyDetector = {
   streams: true,
   entry: 'rewrite',
   noteKey: 'rewriteNote',
-  code: (text) => rewriteFingerprintsWithWide(text),
+  code: (text) => scanRewriteCode(text),
   noteOf: (code) => (code as RewriteFingerprints | null)?.note,
   async find(documents, reported) {
     const present = documents.flatMap((d, i) => (d.code === null ? [] : [i]));
