@@ -65,7 +65,7 @@ ${METHOD_HELP}
                   (docs/scan.md); --ndjson streams only in memory, whatever the size
   --in-memory     hold every document's fingerprints in memory, whatever the input's size
   --memory-limit SIZE
-                  on disk: how much memory DuckDB may take (default 1GB; e.g. 512MB)
+                  on disk: how much memory DuckDB may take (default 768MB; e.g. 2GB)
   --fingerprints DIR
                   on disk, and write the fingerprint tables into DIR as TABLE.parquet, one file
                   each: a shard for a join on several machines (docs/scan-schema.md, docs/scale.md)
