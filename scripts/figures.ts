@@ -183,7 +183,7 @@ export const FIGURES: Figure[] = [
     measured: (o) => `${find(o, /scan's time for [\d.]+× the pages: at most ([\d.]+)×/)[0]}×`,
   },
   {
-    figure: '`scan` on 100,000 documents (JSONL, `--on-disk`, DuckDB\'s default 1 GB limit): peak memory (VmHWM), wall and CPU time',
+    figure: '`scan` on 100,000 documents (JSONL, `--on-disk`, DuckDB\'s default 768 MB limit): peak memory (VmHWM), wall and CPU time',
     target: '',
     source: SCALE_100K,
     measured: (o) => {
