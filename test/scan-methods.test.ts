@@ -13,9 +13,8 @@ import { buildDetectorReport, fingerprintFor, parseThreshold, scanDocumentsBy } 
 import { COPY_DETECTORS, DETECTORS, detectorNamed } from '../lib/scan/registry';
 import { passages } from '../lib/scan/detectors/passages';
 import { readFileSync } from 'node:fs';
-import { REWRITE_PARAMS, REWRITE_RULE, indexHashes, rewriteFingerprints, sampleHashes, truncateHashes } from '../lib/fingerprint/rewrites';
+import { REWRITE_PARAMS, REWRITE_RULE, compareRewrites, indexHashes, isRewritePair, rewriteFingerprints, sampleHashes, truncateHashes } from '../lib/fingerprint/rewrites';
 import { CHANCE_FREE_UP_TO, rewriteEntry, rewrites, scanRewriteCode, scanRewriteRule, verifiedComparison } from '../lib/scan/detectors/rewrites';
-import { compareRewrites, isRewritePair } from '../lib/fingerprint/rewrites';
 import { mulberry32, uint32s } from '../lib/random';
 import { simhash } from '../lib/scan/detectors/simhash';
 import { minhash, minhashBanding } from '../lib/scan/detectors/minhash';

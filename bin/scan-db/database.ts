@@ -21,8 +21,8 @@ export interface DatabaseOptions {
 /**
  * DuckDB's memory_limit unless --memory-limit says another. Its buffer pool fills to the limit while
  * the judges read the big tables, on top of the reading threads' heaps: at a million documents
- * (bench:scan-scale) 1GB peaked at 1,929–2,015 MiB for the process, 768MB at 1,632–1,642 MiB
- * (docs/scale.md).
+ * (bench:scan-scale) 1GB peaked at 1,929–2,015 MiB for the process, 768MB at 1,433–1,660 MiB in
+ * four runs (docs/scale.md).
  */
 export const DEFAULT_MEMORY_LIMIT = '768MB';
 export const DATABASE_FILE = 'scan.duckdb';

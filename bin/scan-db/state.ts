@@ -28,7 +28,7 @@ import { DEFAULT_BUCKET_CAP, JOIN_STEPS, type JoinRecord, type JoinStep, OnDiskS
 import { commitEveryFromEnv, killPoint } from './test-hooks';
 import { quoted } from './outputs';
 
-/** The state's layout: a state written by another is refused, not read wrongly. 2: passage_hashes holds each k-gram's second hash. */
+/** The state's layout: a state written by another is refused, not read wrongly. 2: passage_hashes holds each k-gram's second hash; 3: the rewrite hashes are whole (32 bits). */
 export const STATE_VERSION = '3';
 /** Documents between commits of the state, or seconds, whichever comes first: what a kill can cost. */
 export const STATE_COMMIT_EVERY = 4096;
