@@ -1,6 +1,6 @@
 // Groups of near-duplicates: the pure rules (lib/report/groups.ts), their upkeep in the store one visit
 // or forgetting at a time (PageStore.record, forgetMany), the whole-store regroup
-// (lib/store/regroup.ts) and the history page's reads (lib/ui/history-data.ts). Every grouping is checked against a brute-force reference: union-find over
+// (lib/organise/regroup.ts) and the history page's reads (lib/ui/history-data.ts). Every grouping is checked against a brute-force reference: union-find over
 // every pair of pages.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -9,7 +9,7 @@ import { type Fingerprint, asFingerprint, fingerprintFromHex, fingerprintToHex }
 import { type GroupMember, areNearDuplicates, chooseGroupId, componentsOf, groupFieldsOf, newGroupId, rootOf, siteStanding } from '../lib/report/groups';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { openDoppelDb } from '../lib/store/db';
-import { needsRegroup, regroupAll } from '../lib/store/regroup';
+import { needsRegroup, regroupAll } from '../lib/organise/regroup';
 import { type HistoryEntry, readHistory, readOverview, readSiteEvidence, readSiteStandings } from '../lib/ui/history-data';
 import { PageStore } from '../lib/store/pages';
 import { NO_CHECK } from '../lib/store/records';

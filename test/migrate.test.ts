@@ -1,4 +1,4 @@
-// lib/store/migrate.ts: choosing the design from the store's size, and building the tables of a
+// lib/organise/migrate.ts: choosing the design from the store's size, and building the tables of a
 // new design from every record with every query answered exactly (vs a brute-force scan) before,
 // during (after interruptions at every batch boundary of the pass) and after, and the trees kept
 // exactly as the records say (test/kept-tables.ts) throughout.
@@ -11,7 +11,7 @@ import { mulberry32 } from '../lib/random';
 import { randomFingerprints } from '../lib/fingerprint/bits';
 import { openDoppelDb } from '../lib/store/db';
 import { HEADROOM, designFor } from '../lib/index/design';
-import { type MigrationProgress, keepDesignFitted, migrateDesign } from '../lib/store/migrate';
+import { type MigrationProgress, keepDesignFitted, migrateDesign } from '../lib/organise/migrate';
 import { PageStore } from '../lib/store/pages';
 import { NO_CHECK, type NearDuplicate } from '../lib/store/records';
 import type { Db, PageRecord } from '../lib/store/schema';

@@ -24,7 +24,7 @@ import { MIN_PASSAGE_WORDS, type PassageFingerprints, passageFingerprints } from
 import { BOILERPLATE, PassageIndex, hashesInside } from '../lib/index/passage-index';
 import { coveredShare, sharedPassages } from '../lib/index/passage-match';
 import { mulberry32 } from '../lib/random';
-import { indexPending } from '../lib/store/passage-organise';
+import { indexPending } from '../lib/organise/passage-organise';
 import { type PageStore } from '../lib/store/pages';
 import { decodePassageBlock, encodePassageBlock } from '../lib/store/passages';
 import { isMarked, marksFit } from '../lib/index/passage-marks';

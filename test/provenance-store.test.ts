@@ -15,7 +15,7 @@ import { passageFingerprints } from '../lib/fingerprint/passages';
 import { rewriteFingerprints } from '../lib/fingerprint/rewrites';
 import type { Provenance } from '../lib/text/provenance';
 import type { PageStore, Visit } from '../lib/store/pages';
-import { organise } from '../lib/store/regroup';
+import { organise } from '../lib/organise/regroup';
 import { exportPages, importLines } from '../lib/store/transfer';
 import { readSiteEvidence, readSiteStanding } from '../lib/ui/history-data';
 import { mulberry32 } from '../lib/random';

@@ -1,6 +1,6 @@
 // Rewrites fold into their original's group (lib/report/groups.ts componentsOf with rewrite links,
 // rewriteLinksAmong, lookUpRewriteLinks; kept by lib/store/page-groups.ts on each visit and
-// forgetting, recomputed by lib/store/regroup.ts regroupAll). The reference is brute force: the
+// forgetting, recomputed by lib/organise/regroup.ts regroupAll). The reference is brute force: the
 // connected components of every pair of pages that are near-duplicates or rewrite-linked (the
 // detector's rule, written out here), over synthetic pages whose simhash clusters and rewrite
 // families are drawn independently, after a seeded random sequence of visits, text changes and
@@ -15,8 +15,8 @@ import { PackedRewriteIndex } from '../lib/index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../lib/index/rewrite-store';
 import { mulberry32, pick, splitmix64, uint32s } from '../lib/random';
 import type { PageStore } from '../lib/store/pages';
-import { indexPending } from '../lib/store/passage-organise';
-import { organise, regroupAll } from '../lib/store/regroup';
+import { type PassageOrganised, indexPending } from '../lib/organise/passage-organise';
+import { organise, regroupAll } from '../lib/organise/regroup';
 import { updateMany } from '../lib/store/transfer';
 import { readHistory } from '../lib/ui/history-data';
 import { freshStore } from './support/fresh-store';
@@ -345,5 +345,80 @@ describe('the whole-store regroup with rewrites', () => {
     const want = referenceGroups(pages);
     expect(entries.map((e) => [e.root.url, ...e.copies.map((c) => c.url)].sort().join(' ')).sort()).toEqual([...new Set(want.values())].sort());
     for (const e of entries) expect(e.copies.every((c) => c.firstSeen >= e.root.firstSeen)).toBe(true);
+  });
+});
+
+describe('organising looks each page up once: the regroup hands its rewrite lookups to the copy marking', () => {
+  const history = (seed: number): Stored[] => {
+    const draw = drawPages(seed, 60);
+    return Array.from({ length: 60 }, (_, i) => ({ ...draw(), firstSeen: 1_000 + i * 7 }));
+  };
+  /** Pages whose lookup finds another, by the rule written out. */
+  const findingSomething = (pages: readonly Stored[]): Stored[] => pages.filter((p) => pages.some((q) => q !== p && rewriteLinked(p.f, q.f)));
+
+  /**
+   * An import organised, `between` run as the copy marking's step begins (after the regroup):
+   * 'handed' by organise (the regroup's lookups used), 'again' by the regroup then indexPending
+   * without them (every page looked up again, as before the hand-over), 'blind' with them but their
+   * watch closed before `between` (the changes unseen).
+   */
+  async function organisedWith(pages: readonly Stored[], how: 'handed' | 'again' | 'blind', between: (store: PageStore) => Promise<unknown> = async () => undefined) {
+    const store = await freshStore();
+    await importPages(store, pages);
+    let ran = false;
+    const onProgress = async ({ phase }: { phase: string }): Promise<void> => {
+      if (phase !== 'passages' || ran) return;
+      ran = true;
+      await between(store);
+    };
+    let passages: PassageOrganised | null;
+    if (how === 'handed') passages = (await organise(store, K, { onProgress })).passages;
+    else {
+      const regrouped = await regroupAll(store, K, { keepLinks: how === 'blind' });
+      regrouped.links?.watch.close();
+      passages = await indexPending(store, { onProgress, links: regrouped.links });
+    }
+    expect(ran).toBe(true);
+    await expectCountsKept(store.db, `organised (${how})`);
+    return { passages, outcome: (await storedPages(store.db)).map((p) => JSON.stringify(p)) };
+  }
+
+  it('with nothing between, the copy marking makes no lookup and reads only the pages that found something, with the outcome of looking every page up again', async () => {
+    for (const seed of [25, 26, 27]) {
+      const pages = history(seed);
+      const handed = await organisedWith(pages, 'handed');
+      const again = await organisedWith(pages, 'again');
+      expect(again.passages).toMatchObject({ rewriteLookups: pages.filter((p) => p.f !== undefined).length, rewritesHanded: 0 });
+      expect(handed.passages).toMatchObject({ rewriteLookups: 0, rewritesHanded: findingSomething(pages).length });
+      expect(findingSomething(pages).length).toBeGreaterThan(10);
+      expect(handed.outcome).toEqual(again.outcome);
+      expect(handed.outcome.filter((p) => p.includes('"contentCopy":true')).length).toBeGreaterThan(3); // the lookups mark copies
+    }
+  });
+
+  // what happens between the regroup and the copy marking; each changes what some lookup finds
+  const pages = history(28);
+  const linked = findingSomething(pages);
+  const other = pages.find((p) => p.f !== undefined && !rewriteLinked(p.f, linked[0]!.f))!;
+  const newPage = (f: RewriteFingerprints | undefined, name: string): Page => ({ url: `https://n.example/${name}`, site: 'n.example', simhash: asFingerprint(0x1234_5678_9abc_def0n), check: asFingerprint(0x0fed_cba9_8765_4321n), ...(f === undefined ? {} : { f }) });
+  // looksAgain: whether any page is looked up again (a page without rewrite fingerprints changes no lookup)
+  const BETWEEN: readonly { what: string; between: (store: PageStore) => Promise<unknown>; blindDiffers: boolean; looksAgain: boolean }[] = [
+    { what: 'a new page rewriting an imported one (its visit cannot find it: the postings are not written yet)', between: (store) => store.record(visitOf(newPage(linked[0]!.f, 'rewrite'), 10_000)), blindDiffers: true, looksAgain: true },
+    { what: 'a new page published before the imported page it rewrites', between: (store) => store.record({ ...visitOf(newPage(linked[0]!.f, 'first'), 10_000), provenance: { published: 60_000 } }), blindDiffers: true, looksAgain: true },
+    { what: 'an imported page visited again with the text of another', between: (store) => store.record(visitOf({ ...linked[0]!, f: other.f }, 10_000)), blindDiffers: true, looksAgain: true },
+    // (a link to a forgotten page finds no record: the regroup's lookups give the outcome even unseen)
+    { what: 'a page the lookups found, forgotten', between: (store) => store.forget(linked[1]!.url), blindDiffers: false, looksAgain: true },
+    { what: 'a new page without rewrite fingerprints', between: (store) => store.record(visitOf(newPage(undefined, 'plain'), 10_000)), blindDiffers: false, looksAgain: false },
+  ];
+  it.each(BETWEEN)('$what: the outcome of looking every page up again', async ({ between, blindDiffers, looksAgain }) => {
+    const handed = await organisedWith(pages, 'handed', between);
+    const again = await organisedWith(pages, 'again', between);
+    expect(handed.outcome).toEqual(again.outcome);
+    expect(handed.passages!.rewriteLookups).toBeLessThan(again.passages!.rewriteLookups / 2); // only what the change reached…
+    expect(handed.passages!.rewriteLookups > 0).toBe(looksAgain); // …and that much
+    // the watch is what handles it: unseen, the regroup's lookups give another outcome
+    const blind = await organisedWith(pages, 'blind', between);
+    if (blindDiffers) expect(blind.outcome).not.toEqual(again.outcome);
+    else expect(blind.outcome).toEqual(again.outcome);
   });
 });

@@ -14,7 +14,7 @@ import type { PageStore } from '../lib/store/pages';
 import { mulberry32, pick, uint32s } from '../lib/random';
 import { freshStore } from './support/fresh-store';
 import { exportPages, importLines } from '../lib/store/transfer';
-import { indexPending } from '../lib/store/passage-organise';
+import { indexPending } from '../lib/organise/passage-organise';
 
 interface Page {
   url: string;

@@ -7,11 +7,11 @@ import { CHECK_MAX_DISTANCE, confirmsNearDuplicate } from '../lib/fingerprint/fe
 import { type Fingerprint, asFingerprint, fingerprintToHex, hammingDistance } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { randomFingerprints } from '../lib/fingerprint/bits';
-import { regroupAll } from '../lib/store/regroup';
+import { regroupAll } from '../lib/organise/regroup';
 import { readOverview, readSiteStanding } from '../lib/ui/history-data';
 import { siteBucket } from '../lib/store/tally';
 import { within } from '../lib/store/within';
-import { migrateDesign } from '../lib/store/migrate';
+import { migrateDesign } from '../lib/organise/migrate';
 import { getDb, isOpen, openDoppelDb, openVersioned, resetDb, upgradeSchema } from '../lib/store/db';
 import { DEFAULT_DESIGN, PageStore, keptPageStore } from '../lib/store/pages';
 import type { NearDuplicate } from '../lib/store/records';

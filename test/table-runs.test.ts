@@ -23,7 +23,7 @@ import { flipBits } from './support/index-suite';
 import { expectTablesOfRecords, storedPages } from './support/kept-tables';
 import { recordVisit } from './support/store-queries';
 import { updateMany } from '../lib/store/transfer';
-import { compactTables } from '../lib/store/migrate';
+import { compactTables } from '../lib/organise/migrate';
 import { decodeRunChunk } from '../lib/index/run-chunks';
 
 const opened: Db[] = [];

@@ -88,7 +88,7 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   log(`  total, to data-state "${imp['finalState'] as string}"        ${s(imp['doneS'] as number)}`);
   log(`  data-state sequence             ${(imp['states'] as [string, number][]).map(([st, t]) => `"${st}" at ${s(t)}`).join(' → ')}`);
   const summaryS = imp['summaryS'] as number;
-  log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/store/regroup.ts organise)`);
+  log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/organise/regroup.ts organise)`);
   log(`  summary                         ${JSON.stringify(imp['summary'])}${imp['error'] ? `; error: ${JSON.stringify(imp['error'])}` : ''}`);
   log(`  CPU over the import (/proc)     ${cpuList(imp['cpu'] as [string, number][])}  (wall ${s(imp['wallSeconds'] as number)}, ${cpus().length} cores)`);
   log(`  of it, saving the lines          ${cpuList(imp['cpuSaving'] as [string, number][])}  (wall ${s(imp['savingWall'] as number)}, to the first poll after "importing")`);

@@ -13,7 +13,7 @@ import { FIELD_TREE_BASE } from '../../lib/rows/page-rows';
 import { PageStore } from '../../lib/store/pages';
 import { TABLE_STRIDE } from '../../lib/index/table-runs';
 import { updateMany } from '../../lib/store/transfer';
-import { compactTables } from '../../lib/store/migrate';
+import { compactTables } from '../../lib/organise/migrate';
 
 const pages = Number(process.argv[2] ?? 20_000);
 if (!Number.isInteger(pages) || pages < 1) throw new Error(`pages must be a whole number from 1: got ${process.argv[2]}`);

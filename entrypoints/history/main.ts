@@ -3,7 +3,7 @@
 // its own module; this one starts them, and first has the worker bring the store up to date if an
 // import or a change of k left the groups incomplete (the worker may be doing it already: the job
 // waits its turn).
-import { needsRegroup } from '@/lib/store/regroup';
+import { needsRegroup } from '@/lib/organise/regroup';
 import { setupData } from './data';
 import { setupList } from './list';
 import { localizePage } from '@/lib/ui/i18n';

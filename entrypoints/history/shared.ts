@@ -6,7 +6,7 @@ import { browser } from 'wxt/browser';
 import type { Settings } from '@/lib/protocol/messages';
 import { createSend } from '@/lib/protocol/send';
 import { WRITER_PORT } from '@/lib/protocol/messages';
-import type { OrganiseProgress } from '@/lib/store/regroup';
+import type { OrganiseProgress } from '@/lib/organise/regroup';
 import { keptPageReader } from '@/lib/store/pages';
 import type { PageRecord } from '@/lib/store/schema';
 import { isRecordableUrl } from '@/lib/url';

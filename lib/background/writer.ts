@@ -4,7 +4,7 @@
 // and the organising the worker does when it starts), so two multi-transaction jobs never
 // interleave; a single visit's write is one transaction and goes on meanwhile.
 import { type PageStore } from '../store/pages';
-import { type OrganiseProgress, organise } from '../store/regroup';
+import { type OrganiseProgress, organise } from '../organise/regroup';
 import { ImportError, ImportInterruptedError, importLines } from '../store/transfer';
 import { InvalidMessage } from '../protocol/validation';
 import { type PortLike, type WriterEvent, type WriterRequest, IMPORT_WINDOW_LINES, parseWriterRequest } from '../protocol/writer-protocol';

@@ -1,5 +1,5 @@
 // The table design: choosing it from the store's size, and reading it from meta (with the
-// migration to another under way, lib/store/migrate.ts).
+// migration to another under way, lib/organise/migrate.ts).
 //
 // Choice (designFor). For 2^d stored pages and a table keyed on p bits, a query's lookup in that
 // table returns 2^(d − p) random candidates on average (the true near-duplicates aside), so a

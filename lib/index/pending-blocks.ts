@@ -1,5 +1,5 @@
 // The pages an import left for organising to index (meta `passagePending`: lib/store/passages.ts,
-// lib/store/passage-organise.ts), as ranges of block numbers. Pure: no IndexedDB here.
+// lib/organise/passage-organise.ts), as ranges of block numbers. Pure: no IndexedDB here.
 import { groupOf } from './slots';
 
 /**

@@ -1,4 +1,4 @@
-// What organising (lib/store/passage-organise.ts) keeps in memory between its reads and writes:
+// What organising (lib/organise/passage-organise.ts) keeps in memory between its reads and writes:
 // postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
 import { type Bucket, hashOf, heldByAnother, highCounts, idsWith, isFlagged, lowerBound } from './postings';
 

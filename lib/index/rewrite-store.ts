@@ -102,7 +102,7 @@ export class RewriteRows implements RewriteSource {
   /**
    * Keeps `fingerprints` for page `id` (undefined: none; bytes: already checked) in place of what it
    * had. At flush its old postings are removed and its new ones added, or (`pending`: an import's)
-   * left for organising (lib/store/passage-organise.ts), which adds them for the blocks flush names.
+   * left for organising (lib/organise/passage-organise.ts), which adds them for the blocks flush names.
    */
   async set(id: number, fingerprints: RewriteFingerprints | Uint8Array | undefined, { pending = false }: { pending?: boolean } = {}): Promise<void> {
     const bytes = fingerprints === undefined || fingerprints instanceof Uint8Array ? fingerprints : encodeRewriteBytes(fingerprints);
@@ -118,6 +118,25 @@ export class RewriteRows implements RewriteSource {
 
   get isChanged(): boolean {
     return this.changed.size > 0;
+  }
+
+  /** The pages whose fingerprints this transaction changed (not set again to the same bytes) and their index hashes, before and after (for RewriteWatch: lib/store/rewrite-watch.ts); call before flush. */
+  async changedIndexHashes(): Promise<{ pages: number[]; hashes: number[]; damaged: boolean }> {
+    const pages: number[] = [];
+    const hashes: number[] = [];
+    let damaged = false;
+    for (const [id, { before }] of this.changed) {
+      const now = await this.bytesOf(id);
+      if (before === now || (before !== undefined && now !== undefined && before.length === now.length && before.every((byte, i) => byte === now[i]))) continue; // set again as it was
+      pages.push(id);
+      try {
+        if (before !== undefined) hashes.push(...rewriteIndexHashes(decodeRewriteBytes(before)));
+        if (now !== undefined) hashes.push(...rewriteIndexHashes(decodeRewriteBytes(now)));
+      } catch {
+        damaged = true; // bytes that do not decode: which hashes they held is unknown
+      }
+    }
+    return { pages, hashes, damaged };
   }
 
   /** Writes what this transaction changed: the groups, and the postings (old ones removed, new ones added unless pending); returns the groups with pages pending. Call once, after the last change. */

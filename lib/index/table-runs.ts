@@ -181,7 +181,7 @@ export interface TableChange {
 }
 
 /**
- * Keeps the tables of the designs `designsOf(id)` gives each page (lib/store/migrate.ts
+ * Keeps the tables of the designs `designsOf(id)` gives each page (lib/organise/migrate.ts
  * writeDesigns) in step with `changes`: a page whose simhash is unchanged is left as it is, others
  * have their old entries purged and their new ones added. Returns the index to write.
  */

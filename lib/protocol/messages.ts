@@ -221,7 +221,7 @@ export interface Protocol {
   'site/exclude': { request: { site: string; excluded: boolean }; reply: Settings & { forgotten: number } };
   /** Marks a site trusted or a content farm; null removes the mark. */
   'site/mark': { request: { site: string; mark: SiteMark | null }; reply: Settings };
-  /** Sets k; the history page then has the worker regroup the store (lib/store/regroup.ts). */
+  /** Sets k; the history page then has the worker regroup the store (lib/organise/regroup.ts). */
   'settings/k': { request: { k: number }; reply: Settings };
   /** Forgets every recorded page (settings are kept). */
   'data/clear': { request: Record<string, never>; reply: { forgotten: number } };

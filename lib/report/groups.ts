@@ -1,5 +1,5 @@
 // Groups of near-duplicate pages, and which pages are copies: the pure rules behind the history
-// page's entries and its "sites that copy" (lib/store/regroup.ts keeps them in IndexedDB).
+// page's entries and its "sites that copy" (lib/organise/regroup.ts keeps them in IndexedDB).
 //
 // - Two pages are near-duplicates when their simhashes are within k bits and their check
 //   fingerprints confirm it (lib/fingerprint/features.ts; a page without a check is taken on its simhash).
@@ -57,7 +57,7 @@ export function rootOf<T extends Claims>(members: readonly T[]): T {
  * The connected components of `members` under areNearDuplicates(·, ·, k) and the `links` (pairs of
  * indices into `members`: rewrites), each in the input order, components ordered by their first
  * member. Pairwise: for the few pages one visit or one forgetting touches, not for a whole store
- * (lib/store/regroup.ts regroups a store through tables).
+ * (lib/organise/regroup.ts regroups a store through tables).
  */
 export function componentsOf<T extends GroupMember>(members: readonly T[], k: number, links: Iterable<readonly [number, number]> = []): T[][] {
   const sets = new UnionFind(members.length);

@@ -18,6 +18,7 @@ import { type Kept, PassageRows, type RecordMatch, storedPassageMatches, withByt
 import { parsePending, pendingAfter } from '../index/pending-blocks';
 import { forget, recheckContentCopies, recordPassages } from './page-passages';
 import { recordRewrites } from './page-rewrites';
+import { isWatched, reportRewriteChanges } from './rewrite-watch';
 import { regroupAround } from './page-groups';
 import { type NearDuplicate, NO_CHECK, checkOf, findNear, withProvenance } from './records';
 import type { Provenance } from '../text/provenance';
@@ -132,14 +133,14 @@ export class PageStore implements PageReader {
 
   /**
    * The design whose plain `${table}:${hex}` keys queries read: the design in meta, as of the
-   * last transaction of this store that read it. During a migration (lib/store/migrate.ts) that is
+   * last transaction of this store that read it. During a migration (lib/organise/migrate.ts) that is
    * the old design while new keys are added, the new one once meta has flipped.
    */
   get design(): TableDesign {
     return tablesOf(this.stored);
   }
 
-  /** The migration under way (lib/store/migrate.ts), as of the last read of meta; undefined if none. */
+  /** The migration under way (lib/organise/migrate.ts), as of the last read of meta; undefined if none. */
   get migration(): MigrationState | undefined {
     return this.stored.migration;
   }
@@ -181,6 +182,7 @@ export class PageStore implements PageReader {
       const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
       const recheckCopies = new Set<number>();
       const result = await work({ rows, tally, passages, rewrites, recheckCopies, stored, groups, meta });
+      if (rewrites.isChanged && isWatched(this.db)) reportRewriteChanges(this.db, await rewrites.changedIndexHashes());
       const rewritesPending = rewrites.isChanged ? await rewrites.flush() : [];
       if (passages.isChanged || rewritesPending.length > 0) {
         const written = await passages.flush(async (id) => (await rows.get(id))?.site);
@@ -257,7 +259,7 @@ export class PageStore implements PageReader {
    * and keys replaced (the page's text may have changed), firstSeen kept. One readwrite
    * transaction: concurrent visits to a page are serialised and none is lost, and the record, its
    * table keys (those of the design in meta at that moment; both designs' during a migration:
-   * lib/store/migrate.ts) and its groups are written together or not at all. The page joins the
+   * lib/organise/migrate.ts) and its groups are written together or not at all. The page joins the
    * groups of its near-duplicates (merging them), or leaves its old group if its text changed;
    * groups use the k they were computed with (meta `groups`), not this call's k. With a `capture`
    * (lib/protocol/captures.ts), null and nothing written if that capture's visit is stored already.
@@ -360,7 +362,7 @@ export class PageStore implements PageReader {
    * (confirmsNearDuplicate), nearest first, then earliest first. A null `check` (the query's is
    * unknown), or a record whose check is NO_CHECK (imported without one), cannot confirm: such a
    * match is accepted on the simhash alone. One lookup per table tree of meta's design, read in
-   * this readonly transaction (lib/store/migrate.ts).
+   * this readonly transaction (lib/organise/migrate.ts).
    */
   async nearDuplicates(simhash: Fingerprint, check: Fingerprint | null, options: NearDuplicateOptions = {}): Promise<NearDuplicate[]> {
     return this.read(async (rows, tx) => {
@@ -391,6 +393,7 @@ export class PageStore implements PageReader {
 
   /** Forgets every page; returns how many there were. The table design and settings stay. */
   async clear(): Promise<number> {
+    reportRewriteChanges(this.db, 'everything');
     const tx = this.db.transaction(STORES, 'readwrite');
     return within(tx, async () => {
       const meta = tx.objectStore('meta');

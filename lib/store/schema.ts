@@ -79,9 +79,9 @@ export interface SiteBucket {
 
 /** The values of the `meta` store, by key. */
 export interface MetaValues {
-  /** The table design, and a migration to another under way (lib/index/design.ts, lib/store/migrate.ts). */
+  /** The table design, and a migration to another under way (lib/index/design.ts, lib/organise/migrate.ts). */
   design: DesignMeta;
-  /** The k the groups were computed with, and whether they are complete (lib/store/regroup.ts). */
+  /** The k the groups were computed with, and whether they are complete (lib/organise/regroup.ts). */
   groups: GroupsMeta;
   /** How many pages are stored, kept by every write that adds or removes one, in its transaction. */
   pageCount: number;

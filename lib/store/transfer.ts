@@ -327,9 +327,9 @@ export async function importLines(store: PageStore, lines: AsyncIterable<string>
  * it commit early); if it throws, nothing is written. `update` gives records without ids or group
  * fields: a new page gets the next id, and the tables are those the design in meta requires at
  * the moment of the write (this store's `design` may be stale: another store may have migrated the
- * database, lib/store/migrate.ts; during a migration, both designs' while the new trees are
+ * database, lib/organise/migrate.ts; during a migration, both designs' while the new trees are
  * being built). A record whose simhash is unchanged keeps its group fields; a new or changed one
- * is written in no group, and meta `groups` is marked incomplete: regroup (lib/store/regroup.ts)
+ * is written in no group, and meta `groups` is marked incomplete: regroup (lib/organise/regroup.ts)
  * then finds its near-duplicates. With a `filter` (urlFilter), the URLs it says no page has
  * are not looked up; the URLs written are added to it once the transaction commits.
  */

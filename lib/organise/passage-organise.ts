@@ -22,7 +22,10 @@
 //    shares with, or rewrites, was seen before it on another site. A page looked up joins the
 //    groups of the pages it finds, as a visit would (page-groups.ts), where the whole-store regroup
 //    has not joined them. An import of more than MAX_REWRITE_LOOKUPS pages is looked up in the
-//    store's rewrite index read into memory (PackedRewriteIndex), not bucket by bucket.
+//    store's rewrite index read into memory (PackedRewriteIndex), not bucket by bucket. After a
+//    whole-store regroup (organise), its lookups are used instead (RewriteLinks): only the pages a
+//    rewrite change since can have reached are looked up again, and a record is read only for a
+//    lookup that found something (or a page the regroup read as a copy).
 // 3. The blocks are taken off the pending list.
 import { BOILERPLATE, comparePassages } from '../index/passage-index';
 import type { PassageFingerprints } from '../fingerprint/passages';
@@ -33,15 +36,16 @@ import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_MAX_PAGES, bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { tablesOf } from '../index/design';
-import type { PageStore } from './pages';
-import { regroupAround } from './page-groups';
-import { rewriteMatchesOf } from './page-rewrites';
-import { storedRecord } from './records';
-import { PASSAGE_GROUP_PAGES, decodePassageBlock } from './passages';
+import type { PageStore } from '../store/pages';
+import { regroupAround } from '../store/page-groups';
+import { rewriteMatchesOf } from '../store/page-rewrites';
+import { storedRecord } from '../store/records';
+import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
 import { NO_PLACE, PendingPlaces, SharedPairs, Words, byBucket, withoutPages } from '../index/posting-passes';
-import type { PageRecord, PendingPassages } from './schema';
-import { within } from './within';
+import type { PageRecord, PendingPassages } from '../store/schema';
+import type { RewriteLinks } from '../store/rewrite-watch';
+import { within } from '../store/within';
 
 /** Postings a pass keeps in memory: 12 bytes each as read (bucket and high, page id, place), as many again sorted by bucket, about 200 MB with the lists' spare room. */
 export const POSTINGS_PER_PASS = 8_000_000;
@@ -62,6 +66,8 @@ const REWRITE_LOOKUPS_PER_READ = 256;
  * the pages' fingerprints, about 240 bytes a page with the postings) and the lookups read nothing.
  */
 export const MAX_REWRITE_LOOKUPS = 20_000;
+/** Index hashes whose postings are read a readonly transaction, for the pages a change reached. */
+const HASHES_PER_READ = 1024;
 /** Groups of rewrite fingerprints read a transaction when the index is read into memory. */
 const REWRITE_GROUPS_PER_READ = 512;
 
@@ -79,9 +85,11 @@ export interface PassageOrganised {
   /** Pairs of pages compared, and the pages whose contentCopy changed. */
   pairs: number;
   copiesChanged: number;
-  /** Pages looked up in the rewrite index, and whether in the index read into memory (more than MAX_REWRITE_LOOKUPS pages pending). */
+  /** Pages looked up in the rewrite index, and whether in the index read into memory (more than MAX_REWRITE_LOOKUPS of them). */
   rewriteLookups: number;
   rewritesInMemory: boolean;
+  /** Pages whose lookup the regroup had made (organise: RewriteLinks) and that found something: their records read, the lookup not made again. */
+  rewritesHanded: number;
 }
 
 async function readPending(store: PageStore): Promise<PendingPassages> {
@@ -124,7 +132,14 @@ export async function indexPending(
     onProgress,
     postingsPerPass = POSTINGS_PER_PASS,
     maxRewriteLookups = MAX_REWRITE_LOOKUPS,
-  }: { onProgress?: (progress: PassageProgress) => void | Promise<void>; postingsPerPass?: number; maxRewriteLookups?: number } = {},
+    links,
+  }: {
+    onProgress?: (progress: PassageProgress) => void | Promise<void>;
+    postingsPerPass?: number;
+    maxRewriteLookups?: number;
+    /** The whole-store regroup's rewrite lookups, made before this run (organise): used, not made again. */
+    links?: RewriteLinks;
+  } = {},
 ): Promise<PassageOrganised | null> {
   const pending = await readPending(store);
   if (pending.blocks.length === 0) return null;
@@ -184,7 +199,7 @@ export async function indexPending(
   await writeMarks(store, places);
   await indexPendingRewrites(store, blocks, passes);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
-  const { pairs, copiesChanged, rewriteLookups, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups);
+  const { pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups, links);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 2, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
@@ -197,7 +212,7 @@ export async function indexPending(
     }
   });
   await onProgress?.({ phase: 'passages', done: steps, total: steps });
-  return { pages, fingerprints, passes, pairs, copiesChanged, rewriteLookups, rewritesInMemory };
+  return { pages, fingerprints, passes, pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory };
 }
 
 /**
@@ -265,7 +280,12 @@ async function indexPendingRewrites(store: PageStore, groups: readonly number[],
 }
 
 /** Step 2 (see the top of the file); returns how many pairs were compared and how many records changed. */
-async function markCopies(store: PageStore, pending: PendingPassages, maxRewriteLookups: number): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewritesInMemory'>> {
+async function markCopies(
+  store: PageStore,
+  pending: PendingPassages,
+  maxRewriteLookups: number,
+  links: RewriteLinks | undefined,
+): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewritesHanded' | 'rewritesInMemory'>> {
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
   const shared = new SharedPairs(isPending, BOILERPLATE.maxPages);
@@ -290,12 +310,23 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
       if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
     }
   }
-  // the rewrites: the pending pages' lookups, then those of the later pages they find that are not pending (each pending page was looked up)
+  // the rewrites: the pending pages' lookups, then those of the later pages they find that are not
+  // pending (each pending page was looked up). The regroup's lookups (links) stand for those that no
+  // change since can have reached; the others are made now.
   const pendingIds = [...pendingBlocks(pending)].flatMap((block) => Array.from({ length: PASSAGE_GROUP_PAGES }, (_, slot) => block * PASSAGE_GROUP_PAGES + slot));
-  const inMemory = pendingIds.length > maxRewriteLookups ? await packedRewriteIndex(store) : undefined;
-  const { found: looked, count: lookups } = await rewriteLookups(store, pendingIds, inMemory);
+  const reached = links === undefined || links.watch.everything ? undefined : await reachedByChanges(store, links);
+  const toMake = (ids: readonly number[]): number[] => (reached === undefined ? [...ids] : ids.filter((id) => reached.has(id)));
+  const inMemory = toMake(pendingIds).length > maxRewriteLookups ? await packedRewriteIndex(store) : undefined;
+  const lookUp = async (ids: readonly number[]): Promise<{ found: Map<number, RewriteLookup>; count: number; handed: number }> => {
+    const made = await rewriteLookups(store, toMake(ids), inMemory);
+    if (reached === undefined || links === undefined) return { ...made, handed: 0 };
+    const handed = await handedLookups(store, ids.filter((id) => !reached.has(id) && (links.found.has(id) || links.copies.has(id))), links.found);
+    for (const [id, lookup] of handed) made.found.set(id, lookup);
+    return { ...made, handed: handed.size };
+  };
+  const { found: looked, count: lookups, handed } = await lookUp(pendingIds);
   const later = new Set([...looked.values()].flatMap(({ makes }) => makes).filter((id) => !isPending(id)));
-  const again = await rewriteLookups(store, [...later], inMemory);
+  const again = await lookUp([...later]);
   for (const [id, lookup] of again.found) looked.set(id, lookup);
   for (const [id, { isCopy }] of looked) copy.set(id, isCopy || copy.get(id) === true);
   // pending pages get exactly what the pairs and lookups say; pages stored before only become copies here
@@ -328,7 +359,60 @@ async function markCopies(store: PageStore, pending: PendingPassages, maxRewrite
       }
     });
   }
-  return { pairs: pairs.length, copiesChanged: changed.length, rewriteLookups: lookups + again.count, rewritesInMemory: inMemory !== undefined };
+  return { pairs: pairs.length, copiesChanged: changed.length, rewriteLookups: lookups + again.count, rewritesHanded: handed + again.handed, rewritesInMemory: inMemory !== undefined };
+}
+
+/**
+ * The pages whose lookups may differ from the regroup's (links): those whose rewrite fingerprints
+ * changed since it began reading, those it did not look up (links.unread), and every page holding
+ * an index hash that one of them holds or held, when the hash is on few enough pages to be in a
+ * lookup, now or then (its count moved by at most one a changed page). A lookup only reads the
+ * postings of its own index hashes and the fingerprints of pages sharing them, so any other page's
+ * lookup finds what the regroup's found.
+ */
+async function reachedByChanges(store: PageStore, links: RewriteLinks): Promise<Set<number>> {
+  const reached = new Set([...links.watch.pages, ...links.unread]);
+  const hashes = new Set(links.watch.hashes);
+  for (let start = 0; start < links.unread.length; start += REWRITE_LOOKUPS_PER_READ) {
+    await store.read(async (_rows, _tx, _passages, rewrites) => {
+      const read = await Promise.all(links.unread.slice(start, start + REWRITE_LOOKUPS_PER_READ).map((id) => rewrites.fingerprintsOf(id).catch(() => undefined)));
+      for (const own of read) if (own !== undefined) for (const h of rewriteIndexHashes(own)) hashes.add(h);
+    });
+  }
+  const most = REWRITE_MAX_PAGES + reached.size;
+  const asked = [...hashes];
+  for (let start = 0; start < asked.length; start += HASHES_PER_READ) {
+    await store.read(async (_rows, _tx, _passages, rewrites) => {
+      for (const holders of (await rewrites.postingsOf(asked.slice(start, start + HASHES_PER_READ))).values()) {
+        if (holders.length <= most) for (const id of holders) reached.add(id);
+      }
+    });
+  }
+  return reached;
+}
+
+/** The regroup's lookups of `ids` (each found something, or was marked contentCopy), with the records read now: no lookup is made. */
+async function handedLookups(store: PageStore, ids: readonly number[], found: ReadonlyMap<number, readonly number[]>): Promise<Map<number, RewriteLookup>> {
+  const out = new Map<number, RewriteLookup>();
+  for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
+    await store.read((rows) =>
+      Promise.all(
+        ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
+          const [record, others] = await Promise.all([rows.get(id), Promise.all((found.get(id) ?? []).map((other) => rows.get(other)))]);
+          const matches = others.filter((other): other is PageRecord => other !== undefined).map((other) => ({ record: other }));
+          if (record === undefined || (matches.length === 0 && record.contentCopy !== true)) return; // as rewriteLookups keeps them
+          out.set(id, lookupOf(record, matches));
+        }),
+      ),
+    );
+  }
+  return out;
+}
+
+/** What a page's lookup says, from its record and those of the pages it found. */
+function lookupOf(record: PageRecord, matches: readonly { record: PageRecord }[]): RewriteLookup {
+  const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
+  return { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded };
 }
 
 /** The store's whole rewrite index in memory: every page's fingerprints, REWRITE_GROUPS_PER_READ groups a readonly transaction. */
@@ -370,8 +454,7 @@ async function rewriteLookups(store: PageStore, ids: readonly number[], inMemory
           count++;
           const matches = await rewriteMatchesOf(rows, source, own, id);
           if (matches.length === 0 && record.contentCopy !== true) return; // no copy, nothing to fold
-          const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
-          found.set(id, { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded });
+          found.set(id, lookupOf(record, matches));
         }),
       ),
     );

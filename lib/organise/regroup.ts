@@ -21,10 +21,12 @@ import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { chooseDesign, designTables } from '../index/tables';
 import { keepDesignFitted } from './migrate';
 import { type PassageOrganised, indexPending } from './passage-organise';
-import type { PageReader, PageStore } from './pages';
-import { checkOf, storedRecord, withProvenance } from './records';
+import type { PageReader, PageStore } from '../store/pages';
+import { checkOf, storedRecord, withProvenance } from '../store/records';
 import { compactTables } from './migrate';
-import type { GroupsMeta, PageRecord } from './schema';
+import { type RewriteLinks, type RewriteWatch, watchRewrites } from '../store/rewrite-watch';
+import { Words } from '../index/posting-passes';
+import type { GroupsMeta, PageRecord } from '../store/schema';
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;
@@ -40,6 +42,8 @@ export interface RegroupOptions {
   batchSize?: number;
   /** Called after each slice of work; throwing stops the pass (meta stays incomplete). */
   onProgress?: (progress: RegroupProgress) => void | Promise<void>;
+  /** Keep the rewrite links found, for the copy marking that follows (RegroupResult.links; the caller closes its watch). */
+  keepLinks?: boolean;
 }
 
 export interface RegroupResult {
@@ -51,6 +55,8 @@ export interface RegroupResult {
   rewritten: number;
   /** Pages looked up among the others' rewrite fingerprints (those that have them). */
   rewriteLookups: number;
+  /** With keepLinks: the lookups' findings. */
+  links?: RewriteLinks;
 }
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -71,13 +77,27 @@ export async function needsRegroup(store: PageReader, k: number): Promise<boolea
  * it leaves {k, complete: false} and every record with the group fields of before or after: run
  * it again. Visits during the pass keep the groups with the new k.
  */
-export async function regroupAll(store: PageStore, k: number, { batchSize = 2000, onProgress }: RegroupOptions = {}): Promise<RegroupResult> {
+export async function regroupAll(store: PageStore, k: number, options: RegroupOptions = {}): Promise<RegroupResult> {
   if (!Number.isInteger(k) || k < 0 || k > 8) throw new RangeError(`k must be an integer from 0 to 8: got ${k}`);
+  // watched from before the first read: a change made while reading is among those looked up again
+  const watch = options.keepLinks === true ? watchRewrites(store.db) : undefined;
+  try {
+    return await regroupWatched(store, k, options, watch);
+  } catch (error) {
+    watch?.close();
+    throw error;
+  }
+}
+
+async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, onProgress }: RegroupOptions, watch: RewriteWatch | undefined): Promise<RegroupResult> {
   await setGroupsState(store, { k, complete: false });
   const total = await store.count();
 
   // 1. read, and each page's rewrite fingerprints, under its node's index (damaged ones link nothing)
   const nodes: (GroupMember & { group: string | undefined; copySite: string | undefined; simhashHex: string })[] = [];
+  const nodeIds = new Words();
+  const copies = new Set<number>();
+  const unread: number[] = [];
   const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES);
   let after: number | undefined;
   for (;;) {
@@ -92,10 +112,13 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
         simhash = fingerprintFromHex(record.simhash);
         check = checkOf(record);
       } catch {
+        unread.push(record.id);
         continue; // unreadable: in no group
       }
       const bytes = kept[j];
-      if (bytes !== undefined) rewriteIndex.add(nodes.length, bytes);
+      const looked = bytes !== undefined && rewriteIndex.add(nodes.length, bytes); // looked up below
+      if (looked && record.contentCopy === true) copies.add(record.id);
+      nodeIds.push(record.id);
       nodes.push(withProvenance({ url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: record.simhash }, record));
     }
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
@@ -123,7 +146,19 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   }
   // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
   rewriteIndex.seal();
-  await lookUpRewriteLinks(rewriteIndex, (i, j) => sets.union(i, j), (done) => pauseIfDue(nodes.length + done));
+  const found = new Map<number, number[]>();
+  const ids = nodeIds.view();
+  await lookUpRewriteLinks(
+    rewriteIndex,
+    (i, j) => {
+      sets.union(i, j);
+      if (watch === undefined) return;
+      const list = found.get(ids[i]!);
+      if (list === undefined) found.set(ids[i]!, [ids[j]!]);
+      else list.push(ids[j]!);
+    },
+    (done) => pauseIfDue(nodes.length + done),
+  );
 
   // 3. the fields each record should have, with the simhash they were worked out from
   const { groups, changes: fieldsOf } = changedGroupFields(nodes, sets);
@@ -157,11 +192,13 @@ export async function regroupAll(store: PageStore, k: number, { batchSize = 2000
   }
 
   await setGroupsState(store, { k, complete: true });
-  return { k, pages: nodes.length, groups, rewritten, rewriteLookups: rewriteIndex.size };
+  const result: RegroupResult = { k, pages: nodes.length, groups, rewritten, rewriteLookups: rewriteIndex.size };
+  if (watch !== undefined) result.links = { found, copies, unread, watch };
+  return result;
 }
 
 export interface OrganiseProgress {
-  /** 'design': moving the tables to the design the store's size and k call for (lib/store/migrate.ts); 'passages': the passage index (lib/store/passage-organise.ts). */
+  /** 'design': moving the tables to the design the store's size and k call for (lib/organise/migrate.ts); 'passages': the passage index (lib/organise/passage-organise.ts). */
   phase: 'design' | RegroupProgress['phase'] | 'passages';
   done: number;
   total: number;
@@ -185,8 +222,15 @@ export interface OrganiseResult {
  */
 export async function organise(store: PageStore, k: number, { onProgress }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void> } = {}): Promise<OrganiseResult> {
   const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
-  const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress }) : null;
-  const passages = await indexPending(store, { onProgress });
+  // the regroup's rewrite lookups are handed to the copy marking: each page is looked up once
+  const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress, keepLinks: true }) : null;
+  let passages: PassageOrganised | null;
+  try {
+    passages = await indexPending(store, { onProgress, links: regrouped?.links });
+  } finally {
+    regrouped?.links?.watch.close();
+  }
+  if (regrouped !== null) delete regrouped.links;
   const compacted = await compactTables(store);
   return { moved, regrouped, passages, compacted };
 }

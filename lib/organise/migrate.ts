@@ -19,14 +19,14 @@
 // transaction, so it always reads complete trees. A migration interrupted at any point (a failed
 // batch is rolled back whole) goes on from its cursor when migrateDesign is called again.
 import { DESIGN_K, type StoredDesign, designFor, parseStoredDesign, sameDesign, tablesOf } from '../index/design';
-import type { PageStore } from './pages';
+import type { PageStore } from '../store/pages';
 import { MERGE_AT, type RunIndex, type RunTree, mergeAll } from '../index/runs';
-import type { Db, DesignMeta } from './schema';
+import type { Db, DesignMeta } from '../store/schema';
 import { addToTables, tablePagesOf, tableTree } from '../index/table-runs';
 import { dropTables, readRunIndex, writeRunIndex } from '../rows/run-index';
 import { FIELD_TREES, PageRows, treeRange } from '../rows/page-rows';
 import { runChunkWords, runChunks } from '../index/run-chunks';
-import { within } from './within';
+import { within } from '../store/within';
 
 export interface MigrationProgress {
   phase: 'adding';
