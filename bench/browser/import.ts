@@ -9,6 +9,7 @@
 // lines are all written) and what comes after it (today: the table-design migration). CPU time
 // of each Chromium process over the import comes from /proc, and the history page's script
 // time from CDP Performance.getMetrics, to show where the time goes.
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -89,6 +90,8 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   log(`  data-state sequence             ${(imp['states'] as [string, number][]).map(([st, t]) => `"${st}" at ${s(t)}`).join(' → ')}`);
   const summaryS = imp['summaryS'] as number;
   log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/organise/regroup.ts organise)`);
+  const steps = imp['organising'] as ReturnType<typeof organisingSteps>;
+  log(`  organising by step              ${steps.map((o) => `"${o.step}" ${s(o.seconds)}`).join('; ')}  (the history page's progress texts, from each step's first to the next's)`);
   log(`  summary                         ${JSON.stringify(imp['summary'])}${imp['error'] ? `; error: ${JSON.stringify(imp['error'])}` : ''}`);
   log(`  CPU over the import (/proc)     ${cpuList(imp['cpu'] as [string, number][])}  (wall ${s(imp['wallSeconds'] as number)}, ${cpus().length} cores)`);
   log(`  of it, saving the lines          ${cpuList(imp['cpuSaving'] as [string, number][])}  (wall ${s(imp['savingWall'] as number)}, to the first poll after "importing")`);
@@ -113,13 +116,41 @@ interface ImportTimes {
   summaries: [string, number][];
   /** Where the click happened, performance.now() in the page. */
   clickAt: number;
+  /** The progress bar's aria-valuetext (the organising step and its share, as the worker reports them), ms after the click. */
+  steps: [string, number][];
+}
+
+/** The history page's English words for organising's phases (public/_locales/en/messages.json organise*): the passage index's are steps of their own. */
+const PHASE_WORDS = JSON.parse(readFileSync(new URL('../../public/_locales/en/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
+
+/**
+ * Organising's steps from the progress texts: each phase from its first text to the next's; the
+ * passage index's shares each a step (a pass's reading, its writing, the marks, the copies, the
+ * pending list: lib/organise/passage-organise.ts). Texts of no phase (the lines read) are left out.
+ */
+function organisingSteps(texts: readonly [string, number][], end: number): { step: string; from: number; seconds: number }[] {
+  const words = ['organiseDesign', 'organiseReading', 'organiseComparing', 'organiseWriting', 'organisePassages'].map((key) => PHASE_WORDS[key]!.message);
+  const out: { step: string; from: number; seconds: number }[] = [];
+  for (const [text, t] of texts) {
+    const phase = words.find((w) => text.startsWith(w));
+    if (phase === undefined) continue;
+    const step = phase === words[4] ? text : phase;
+    if (out.at(-1)?.step !== step) out.push({ step, from: t, seconds: 0 });
+  }
+  out.forEach((o, i) => (o.seconds = (out[i + 1]?.from ?? end) - o.from));
+  return out;
 }
 
 async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>): Promise<Record<string, unknown>> {
   await history.evaluate(() => {
     const w = window as unknown as { __bench: ImportTimes };
-    w.__bench = { states: [], summaries: [], clickAt: NaN };
+    w.__bench = { states: [], summaries: [], clickAt: NaN, steps: [] };
     const form = document.getElementById('import-form')!;
+    const bar = document.getElementById('import-progress')!;
+    new MutationObserver(() => {
+      const text = bar.getAttribute('aria-valuetext') ?? '';
+      if (form.dataset['state'] === 'organising' && text !== w.__bench.steps.at(-1)?.[0]) w.__bench.steps.push([text, performance.now()]);
+    }).observe(bar, { attributes: true, attributeFilter: ['aria-valuetext'] });
     const summary = document.getElementById('import-summary')!;
     document.getElementById('import')!.addEventListener('click', () => (w.__bench.clickAt = performance.now()), { capture: true });
     new MutationObserver(() => w.__bench.states.push([form.dataset['state'] ?? '', performance.now()])).observe(form, { attributes: true, attributeFilter: ['data-state'] });
@@ -200,5 +231,9 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     meanLoad: loads.reduce((a, b) => a + b, 0) / Math.max(loads.length, 1),
     historyScriptS: metric('ScriptDuration'),
     historyTaskS: metric('TaskDuration'),
+    organising: organisingSteps(
+      times.steps.map(([text, t]) => [text, rel(t)]),
+      done?.[1] ?? NaN,
+    ),
   };
 }
