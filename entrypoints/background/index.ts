@@ -82,6 +82,10 @@ export default defineBackground(() => {
     writer.serve(port);
   });
 
+  // The browser starts the worker when it starts (a listener for onStartup asks it to): organising
+  // cut off by a crash or a quit resumes then, not at the first page the reader opens.
+  browser.runtime.onStartup.addListener(() => undefined);
+
   // A store that has grown past its table design, a change of k, or an import that left the groups
   // incomplete (or such work cut off when the worker was stopped) is brought up to date at start-up,
   // in batches, while queries keep working; a job of the history page waits its turn. That can take

@@ -11,7 +11,9 @@
 // and writes the group fields of the records whose fields change, a batch per transaction. It
 // yields to the event loop every SLICE_MS so that the context running it (a page, or the worker)
 // keeps answering. A record recorded or changed during the pass keeps what PageStore.record gave
-// it: a batch only writes a record whose simhash is still the one the pass read.
+// it: a batch only writes a record whose simhash is still the one the pass read. Run by organise,
+// it keeps what each rewrite lookup found for the copy marking that follows (RewriteLinks), which
+// then looks up again only the pages a change since can reach.
 import { type Fingerprint, fingerprintFromHex } from '../fingerprint/bits';
 import { UnionFind } from '../report/clusters';
 import { type GroupMember, areNearDuplicates, changedGroupFields, lookUpRewriteLinks } from '../report/groups';
@@ -19,11 +21,10 @@ import { MemoryIndex } from '../index/near';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { chooseDesign, designTables } from '../index/tables';
-import { keepDesignFitted } from './migrate';
+import { compactTables, keepDesignFitted } from './migrate';
 import { type PassageOrganised, indexPending } from './passage-organise';
 import type { PageReader, PageStore } from '../store/pages';
 import { checkOf, storedRecord, withProvenance } from '../store/records';
-import { compactTables } from './migrate';
 import { type RewriteLinks, type RewriteWatch, watchRewrites } from '../store/rewrite-watch';
 import { Words } from '../index/posting-passes';
 import type { GroupsMeta, PageRecord } from '../store/schema';
@@ -147,34 +148,35 @@ async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, o
   // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
   rewriteIndex.seal();
   const found = new Map<number, number[]>();
-  const ids = nodeIds.view();
+  const pageIds = nodeIds.view();
   await lookUpRewriteLinks(
     rewriteIndex,
     (i, j) => {
       sets.union(i, j);
       if (watch === undefined) return;
-      const list = found.get(ids[i]!);
-      if (list === undefined) found.set(ids[i]!, [ids[j]!]);
-      else list.push(ids[j]!);
+      const list = found.get(pageIds[i]!);
+      if (list === undefined) found.set(pageIds[i]!, [pageIds[j]!]);
+      else list.push(pageIds[j]!);
     },
     (done) => pauseIfDue(nodes.length + done),
   );
 
   // 3. the fields each record should have, with the simhash they were worked out from
   const { groups, changes: fieldsOf } = changedGroupFields(nodes, sets);
-  const changes = new Map([...fieldsOf].map(([i, fields]) => [nodes[i]!.url, { ...fields, simhash: nodes[i]!.simhashHex }]));
+  const changes = new Map([...fieldsOf].map(([i, fields]) => [pageIds[i]!, { ...fields, simhash: nodes[i]!.simhashHex }]));
 
-  // 4. write
-  const urls = [...changes.keys()];
+  // 4. write, by id: a block read each, where a URL is a walk down the url tree (a page forgotten
+  // since has no record; visited again, a new id, and PageStore.record grouped it)
+  const ids = [...changes.keys()].sort((a, b) => a - b);
   let rewritten = 0;
-  for (let start = 0; start < urls.length; start += batchSize) {
-    const batch = urls.slice(start, start + batchSize);
+  for (let start = 0; start < ids.length; start += batchSize) {
+    const batch = ids.slice(start, start + batchSize);
     const count = await store.write(async ({ rows, tally }) => {
-      const found = await Promise.all(batch.map((url) => rows.byUrl(url)));
+      const found = await Promise.all(batch.map((id) => rows.get(id)));
       const puts: Promise<unknown>[] = [];
       for (const record of found) {
         if (record === undefined) continue;
-        const change = changes.get(record.url)!;
+        const change = changes.get(record.id)!;
         if (record.simhash !== change.simhash) continue; // changed since it was read: PageStore.record grouped it
         const written: PageRecord = storedRecord(record);
         delete written.group;
@@ -188,7 +190,7 @@ async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, o
       return puts.length;
     });
     rewritten += count;
-    await onProgress?.({ phase: 'writing', done: Math.min(start + batchSize, urls.length), total: urls.length });
+    await onProgress?.({ phase: 'writing', done: Math.min(start + batchSize, ids.length), total: ids.length });
   }
 
   await setGroupsState(store, { k, complete: true });
