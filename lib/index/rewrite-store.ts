@@ -19,7 +19,7 @@ import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } f
 import { type Bucket, POSTING_BUCKET_BITS, applyBucketChange, bucketOf, highOf, idsWith } from './postings';
 import { decodeRiceBucket, encodeRiceBucket } from './rice-buckets';
 import { MAX_REWRITE_CANDIDATES, type RewriteMatch, type RewriteSource, findRewriteMatches } from './rewrite-index';
-import { type PostingReader, type PostingStore, ReadOnce, type SlotReader, type SlotStore, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from './slots';
+import { type PostingReader, type PostingStore, ReadOnce, type SlotReader, type SlotStore, decodeSlots, encodeSlots, groupOf, readBucket, sameBytes, withRecords } from './slots';
 
 /** A hash on more pages than this is left out of lookups: it names a subject, not an article (as `scan`'s REWRITE_MAX_PAGES). */
 export const REWRITE_MAX_PAGES = 100;
@@ -127,7 +127,7 @@ export class RewriteRows implements RewriteSource {
     let damaged = false;
     for (const [id, { before }] of this.changed) {
       const now = await this.bytesOf(id);
-      if (before === now || (before !== undefined && now !== undefined && before.length === now.length && before.every((byte, i) => byte === now[i]))) continue; // set again as it was
+      if (before === now || sameBytes(before, now)) continue; // set again as it was (or absent both times)
       pages.push(id);
       try {
         if (before !== undefined) hashes.push(...rewriteIndexHashes(decodeRewriteBytes(before)));

@@ -120,3 +120,8 @@ export async function withRecords<M extends { id: number }, R>(found: readonly M
     return record === undefined ? [] : [{ record, match }];
   });
 }
+
+/** Whether two pages' kept bytes are the same (both absent is not the same: nothing to compare). */
+export function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
+}

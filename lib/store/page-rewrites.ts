@@ -5,14 +5,10 @@ import { encodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import type { RewriteFingerprints } from '../fingerprint/rewrites';
 import { type RewriteRecordMatch, type RewriteRows, rewriteMatches } from '../index/rewrite-store';
 import type { RewriteSource } from '../index/rewrite-index';
+import { sameBytes } from '../index/slots';
 import { mayCopy } from '../report/copies';
 import type { PageRows } from '../rows/page-rows';
 import type { PageRecord } from './schema';
-
-/** Whether two pages' kept bytes are the same (both absent is not the same: nothing to compare). */
-export function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  return a !== undefined && b !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
 
 /** The rewrite matches of a page, its record's and every other record's, at most MAX_REWRITE_CANDIDATES compared (rewriteMatches); `rewrites` is the store's index, or all of it in memory. */
 export function rewriteMatchesOf(rows: PageRows, rewrites: RewriteSource, own: RewriteFingerprints, id: number): Promise<RewriteRecordMatch<PageRecord>[]> {
