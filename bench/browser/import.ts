@@ -19,7 +19,7 @@ import { IMPORT_CPU_PROFILE, PAGES, PASSAGES, PROVENANCE, REWRITES, SEED, TARGET
 import { atLeast, cpuList, int, log, mb, progress, results, s } from './output';
 import { chromiumProcesses, chromiumThreads, cpuBetween, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
 import { rewriteFolding } from './rewrite-folding';
-import { profiledInWorker } from './worker-cdp';
+import { profiledInWorker, withWorkerTarget } from './worker-cdp';
 
 /** Writes the synthetic history into `dir` and prints what it holds. */
 export async function writeHistory(dir: string): Promise<SyntheticHistory> {
@@ -98,6 +98,9 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   log(`  the same by thread (≥ 0.5 s)    ${cpuList(imp['threadsSaving'] as [string, number][])}`);
   log(`  the rest of the machine         ${s(imp['otherCpu'] as number)} of CPU in other processes over the import; mean load average ${(imp['meanLoad'] as number).toFixed(1)}`);
   log(`  history page's main thread      script ${s(imp['historyScriptS'] as number)}, all tasks ${s(imp['historyTaskS'] as number)} (CDP Performance.getMetrics ScriptDuration, TaskDuration)`);
+  log(`  resident by step (1 s polls)    ${(imp['residentByStep'] as [string, number][]).map(([step, bytes]) => `"${step}" ${mb(bytes)}`).join('; ')}  (the extension renderer's most at a poll during each step: data-state, or the progress text while organising)`);
+  log(`  worker JS heap by step          ${(imp['workerHeapByStep'] as [string, number, number][]).map(([step, used, total]) => `"${step}" ${mb(used)} of ${mb(total)}`).join('; ')}  (the most used and allocated at a poll, Runtime.getHeapUsage on the worker's target)`);
+  log(`  history page JS heap by step    ${(imp['pageHeapByStep'] as [string, number][]).map(([step, used]) => `"${step}" ${mb(used)}`).join('; ')}  (the most used at a poll, performance.memory: it reads the file)`);
   const peaks = peakResident();
   results['peakResident'] = peaks;
   log(`  peak resident memory (VmHWM)    ${peaks.map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join('; ')}  (each process's most since it started: the import and organising, for the extension renderer)`);
@@ -141,6 +144,23 @@ function organisingSteps(texts: readonly [string, number][], end: number): { ste
   return out;
 }
 
+/** The organising step a progress text names (as organisingSteps names them), or undefined. */
+function stepOf(text: string): string | undefined {
+  const words = ['organiseDesign', 'organiseReading', 'organiseComparing', 'organiseWriting', 'organisePassages'].map((key) => PHASE_WORDS[key]!.message);
+  const phase = words.find((w) => text.startsWith(w));
+  if (phase === undefined) return undefined;
+  return phase === words[4] ? text : phase; // the passage index's shares are steps of their own
+}
+
+/** The most of each step's samples, in the order the steps first came. */
+function mostByStep(samples: readonly [string, number][]): [string, number][] {
+  const most = new Map<string, number>();
+  for (const [step, bytes] of samples) most.set(step, Math.max(most.get(step) ?? 0, bytes));
+  return [...most];
+}
+
+const extensionResident = (): number => chromiumProcesses().filter((p) => p.kind.startsWith('extension renderer')).reduce((sum, p) => sum + p.rssBytes, 0);
+
 async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>): Promise<Record<string, unknown>> {
   await history.evaluate(() => {
     const w = window as unknown as { __bench: ImportTimes };
@@ -174,15 +194,28 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
   const wallStart = performance.now();
   await history.locator('#import').click();
 
+  // the extension renderer's resident memory at each poll, under the step the progress bar names
+  const residentSamples: [string, number][] = [];
+  // and the worker's JS heap (used, allocated), through CDP on its target
+  const heapSamples: [string, number, number][] = [];
+  const pageHeapSamples: [string, number][] = [];
+  const extensionId = new URL(history.url()).host;
   let lastReport = performance.now();
+  await withWorkerTarget(history.context(), extensionId, async (send) => {
   for (;;) {
     await sleep(1000);
-    const { state, value, max: total } = await history.evaluate(() => {
+    const { state, value, max: total, text, pageHeap } = await history.evaluate(() => {
       const form = document.getElementById('import-form')!;
       const bar = document.getElementById('import-progress') as HTMLProgressElement;
-      return { state: form.dataset['state'] ?? '', value: bar.value, max: bar.max };
+      const heap = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN;
+      return { state: form.dataset['state'] ?? '', value: bar.value, max: bar.max, text: bar.getAttribute('aria-valuetext') ?? '', pageHeap: heap };
     });
     loads.push(loadavg()[0]!);
+    const step = state === 'organising' ? (stepOf(text) ?? state) : state;
+    residentSamples.push([step, extensionResident()]);
+    const heap = (await send('Runtime.getHeapUsage').catch(() => undefined)) as { usedSize: number; totalSize: number } | undefined;
+    if (heap !== undefined) heapSamples.push([step, heap.usedSize, heap.totalSize]);
+    pageHeapSamples.push([step, pageHeap]);
     if (state !== 'importing' && Number.isNaN(savingWall)) {
       // every line saved (to within the 1 s poll): the CPU of that phase alone, before organising
       savingWall = (performance.now() - wallStart) / 1000;
@@ -193,11 +226,11 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     if (state === 'done' || state === 'failed') break;
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
-      const renderer = chromiumProcesses().filter((p) => p.kind.startsWith('extension renderer')).reduce((sum, p) => sum + p.rssBytes, 0);
-      progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}; extension renderer resident ${mb(renderer)}`);
+      progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}; extension renderer resident ${mb(residentSamples.at(-1)![1])}`);
     }
     if (performance.now() - wallStart > 4 * 3600_000) throw new Error('the import did not finish within 4 hours');
   }
+  });
   const wallSeconds = (performance.now() - wallStart) / 1000;
   const procsAfter = chromiumProcesses();
   const busy = machineBusy() - busyBefore;
@@ -231,6 +264,9 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     meanLoad: loads.reduce((a, b) => a + b, 0) / Math.max(loads.length, 1),
     historyScriptS: metric('ScriptDuration'),
     historyTaskS: metric('TaskDuration'),
+    residentByStep: mostByStep(residentSamples),
+    pageHeapByStep: mostByStep(pageHeapSamples),
+    workerHeapByStep: mostByStep(heapSamples.map(([step, used]) => [step, used])).map(([step, used]) => [step, used, mostByStep(heapSamples.map(([st, , total]) => [st, total])).find(([st]) => st === step)![1]]),
     organising: organisingSteps(
       times.steps.map(([text, t]) => [text, rel(t)]),
       done?.[1] ?? NaN,

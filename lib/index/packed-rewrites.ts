@@ -82,6 +82,13 @@ export class PackedRewriteIndex implements RewriteSource {
     }
     this.holders = holders;
     this.counter = new DenseHolderCounter(ids.length === 0 ? 0 : ids[ids.length - 1]!);
+    // the buffer grew by doubling: the spare room goes
+    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
+  }
+
+  /** Bytes held in typed arrays: the fingerprints' bytes, the ids and ends, the postings and the counter. */
+  heldBytes(): number {
+    return this.bytes.byteLength + this.ids.data.byteLength + this.ends.data.byteLength + this.starts.byteLength + (this.holders?.byteLength ?? 0) + (this.counter?.heldBytes() ?? 0);
   }
 
   /** Each page's id and fingerprints, in id order. */

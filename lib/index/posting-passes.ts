@@ -4,8 +4,12 @@ import { type Bucket, hashOf, heldByAnother, highCounts, idsWith, isFlagged, low
 
 /** A growable array of 32-bit words. */
 export class Words {
-  data = new Uint32Array(1024);
+  data: Uint32Array;
   length = 0;
+  /** `capacity`: the words expected, so that a list that gets them never doubles (its spare room would be held). */
+  constructor(capacity = 1024) {
+    this.data = new Uint32Array(Math.max(1, Math.ceil(capacity)));
+  }
   push(value: number): void {
     if (this.length === this.data.length) {
       const grown = new Uint32Array(this.data.length * 2);
@@ -78,6 +82,11 @@ export class PendingPlaces {
     this.starts.push(this.size + count);
   }
 
+  /** Bytes held in typed arrays. */
+  heldBytes(): number {
+    return this.ids.data.byteLength + this.starts.data.byteLength + this.held.byteLength;
+  }
+
   /** Places listed. */
   get size(): number {
     return this.starts.data[this.starts.length - 1]!;
@@ -125,6 +134,11 @@ export class SharedPairs {
   private readonly firsts = new Words();
   private readonly seconds = new Words();
   readonly boilerplate = new Set<number>();
+
+  /** Bytes held in typed arrays (the pairs found). */
+  heldBytes(): number {
+    return this.firsts.data.byteLength + this.seconds.data.byteLength;
+  }
 
   constructor(
     private readonly involved: (id: number) => boolean,

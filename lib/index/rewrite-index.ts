@@ -113,6 +113,10 @@ export class DenseHolderCounter implements HolderCounter {
     this.slots = new Uint32Array(2 * (maxId + 1));
   }
 
+  heldBytes(): number {
+    return this.slots.byteLength + this.seen.byteLength;
+  }
+
   count(lists: readonly ArrayLike<number>[], min: number): [number, number][] {
     if (++this.stamp === 2 ** 32) {
       for (let at = 0; at < this.slots.length; at += 2) this.slots[at] = 0;

@@ -45,10 +45,11 @@ import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../inde
 import { NO_PLACE, PendingPlaces, SharedPairs, Words, byBucket, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
+import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
 
-/** Postings a pass keeps in memory: 12 bytes each as read (bucket and high, page id, place), as many again sorted by bucket, about 200 MB with the lists' spare room. */
-export const POSTINGS_PER_PASS = 8_000_000;
+/** The lists of a pass are sized for its share of the postings times this. */
+const POSTING_SLACK = 1.05;
 /** Blocks of fingerprints read a transaction. */
 const BLOCKS_PER_READ = 256;
 /** Buckets changed a transaction. */
@@ -133,12 +134,15 @@ export async function indexPending(
     postingsPerPass = POSTINGS_PER_PASS,
     maxRewriteLookups = MAX_REWRITE_LOOKUPS,
     links,
+    onMemory,
   }: {
     onProgress?: (progress: PassageProgress) => void | Promise<void>;
     postingsPerPass?: number;
     maxRewriteLookups?: number;
     /** The whole-store regroup's rewrite lookups, made before this run (organise): used, not made again. */
     links?: RewriteLinks;
+    /** Told what each pass holds in memory at its most (lib/organise/budget.ts). */
+    onMemory?: (held: HeldMemory) => void;
   } = {},
 ): Promise<PassageOrganised | null> {
   const pending = await readPending(store);
@@ -156,9 +160,11 @@ export async function indexPending(
     const high = Math.floor(((pass + 1) * POSTING_BUCKETS) / passes);
     // the postings of buckets [low, high): (bucket − low) << 16 | high16, the page id (a page's
     // repeated hash is dropped when its bucket takes them), and the fingerprint's place
-    const keys = new Words();
-    const ids = new Words();
-    const at = new Words();
+    // sized for the pass's share (a bucket is a hash's low bits: they spread evenly), not to double
+    const expected = POSTING_SLACK * pending.fingerprints * ((high - low) / POSTING_BUCKETS) + 1024;
+    let keys = new Words(expected);
+    let ids = new Words(expected);
+    let at = new Words(expected);
     await forEachPendingPage(store, blocks, (id, bytes) => {
       // a page changed since the first pass (a visit: touched, its marks left to it) has no places
       const { first, count } = pass === 0 ? { first: places.size, count: Infinity } : (places.placesOf(id) ?? { first: 0, count: 0 });
@@ -179,6 +185,9 @@ export async function indexPending(
     });
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
     const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high - low, at.view());
+    onMemory?.({ pass: 'passage postings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + places.heldBytes(), pages: places.ids.length });
+    // the lists read are sorted into pairs: they go before the buckets are written
+    keys = ids = at = new Words(1);
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
       const to = Math.min(high, from + BUCKETS_PER_WRITE);
       if (starts[to - low] === starts[from - low]) continue;
@@ -197,9 +206,9 @@ export async function indexPending(
   }
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
   await writeMarks(store, places);
-  await indexPendingRewrites(store, blocks, passes);
+  await indexPendingRewrites(store, blocks, passes, onMemory);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
-  const { pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups, links);
+  const { pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups, links, onMemory);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 2, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
@@ -239,7 +248,7 @@ async function writeMarks(store: PageStore, places: PendingPlaces): Promise<void
  * hashes than passage hashes, so a pass holds fewer postings), each bucket changed once; pages
  * visited or forgotten since they were listed (touched) already have theirs as they should be.
  */
-async function indexPendingRewrites(store: PageStore, groups: readonly number[], passes: number): Promise<void> {
+async function indexPendingRewrites(store: PageStore, groups: readonly number[], passes: number, onMemory: ((held: HeldMemory) => void) | undefined): Promise<void> {
   for (let pass = 0; pass < passes; pass++) {
     const low = Math.floor((pass * POSTING_BUCKETS) / passes);
     const high = Math.floor(((pass + 1) * POSTING_BUCKETS) / passes);
@@ -263,6 +272,7 @@ async function indexPendingRewrites(store: PageStore, groups: readonly number[],
       });
     }
     const { starts, pairs } = byBucket(keys.view(), ids.view(), high - low);
+    onMemory?.({ pass: 'rewrite postings', bytes: keys.data.byteLength + ids.data.byteLength + starts.byteLength + pairs.byteLength, pages: groups.length * PASSAGE_GROUP_PAGES });
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
       const to = Math.min(high, from + BUCKETS_PER_WRITE);
       if (starts[to - low] === starts[from - low]) continue;
@@ -285,6 +295,7 @@ async function markCopies(
   pending: PendingPassages,
   maxRewriteLookups: number,
   links: RewriteLinks | undefined,
+  onMemory: ((held: HeldMemory) => void) | undefined,
 ): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewritesHanded' | 'rewritesInMemory'>> {
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
@@ -317,6 +328,7 @@ async function markCopies(
   const reached = links === undefined || links.watch.everything ? undefined : await reachedByChanges(store, links);
   const toMake = (ids: readonly number[]): number[] => (reached === undefined ? [...ids] : ids.filter((id) => reached.has(id)));
   const inMemory = toMake(pendingIds).length > maxRewriteLookups ? await packedRewriteIndex(store) : undefined;
+  onMemory?.({ pass: 'copies', bytes: shared.heldBytes() + (inMemory?.heldBytes() ?? 0), pages: await store.count() });
   const lookUp = async (ids: readonly number[]): Promise<{ found: Map<number, RewriteLookup>; count: number; handed: number }> => {
     const made = await rewriteLookups(store, toMake(ids), inMemory);
     if (reached === undefined || links === undefined) return { ...made, handed: 0 };

@@ -3,21 +3,23 @@
 // the groups are kept by PageStore.record and forgetMany, one visit at a time; this pass is for
 // when many pages change at once.
 //
-// The pass reads every record (URL, site, fingerprints, first seen, what the page says of where it
-// comes from: about 100 bytes each in memory) and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 240 bytes a page
-// with the postings), finds every near-duplicate pair through an in-memory permuted-block index
-// (MemoryIndex, the same tables as the store's) and every rewrite link, each page looked up among
-// the others' rewrite fingerprints as a visit would, joins them by union-find,
-// and writes the group fields of the records whose fields change, a batch per transaction. It
+// The pass reads every record and keeps its fingerprints in columns (PageColumns: 24 bytes a
+// page), and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 240 bytes a page
+// with the postings), finds every near-duplicate pair through the permuted-block tables kept as
+// sorted lists, one table at a time (lib/index/table-pairs.ts), and every rewrite link, each page
+// looked up among the others' rewrite fingerprints as a visit would, joins them by union-find,
+// reads again the records of the pages that end up in a group (their URL, site and claims decide
+// the group's root and id) and writes the group fields of the records whose fields change, a batch per transaction. It
 // yields to the event loop every SLICE_MS so that the context running it (a page, or the worker)
 // keeps answering. A record recorded or changed during the pass keeps what PageStore.record gave
 // it: a batch only writes a record whose simhash is still the one the pass read. Run by organise,
 // it keeps what each rewrite lookup found for the copy marking that follows (RewriteLinks), which
 // then looks up again only the pages a change since can reach.
-import { type Fingerprint, fingerprintFromHex } from '../fingerprint/bits';
+import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves } from '../fingerprint/bits';
+import { confirmsNearDuplicate } from '../fingerprint/features';
 import { UnionFind } from '../report/clusters';
-import { type GroupMember, areNearDuplicates, changedGroupFields, lookUpRewriteLinks } from '../report/groups';
-import { MemoryIndex } from '../index/near';
+import { type GroupFields, type GroupMember, changedGroupFields, lookUpRewriteLinks } from '../report/groups';
+import { forEachNearPair } from '../index/table-pairs';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { chooseDesign, designTables } from '../index/tables';
@@ -28,6 +30,7 @@ import { checkOf, storedRecord, withProvenance } from '../store/records';
 import { type RewriteLinks, type RewriteWatch, watchRewrites } from '../store/rewrite-watch';
 import { Words } from '../index/posting-passes';
 import type { GroupsMeta, PageRecord } from '../store/schema';
+import type { HeldMemory } from './budget';
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;
@@ -45,6 +48,8 @@ export interface RegroupOptions {
   onProgress?: (progress: RegroupProgress) => void | Promise<void>;
   /** Keep the rewrite links found, for the copy marking that follows (RegroupResult.links; the caller closes its watch). */
   keepLinks?: boolean;
+  /** Told what the pass holds in memory at its most (organise's memory budget: lib/organise/budget.ts). */
+  onMemory?: (held: HeldMemory) => void;
 }
 
 export interface RegroupResult {
@@ -90,13 +95,90 @@ export async function regroupAll(store: PageStore, k: number, options: RegroupOp
   }
 }
 
-async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, onProgress }: RegroupOptions, watch: RewriteWatch | undefined): Promise<RegroupResult> {
+/** A record's simhash and check fingerprint; undefined if either is damaged. */
+function fingerprintsOf(record: PageRecord): { simhash: Fingerprint; check: Fingerprint | null } | undefined {
+  try {
+    return { simhash: fingerprintFromHex(record.simhash), check: checkOf(record) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bits of PageColumns.flags. */
+const HAS_CHECK = 1;
+const HAS_GROUP_FIELDS = 2;
+
+/**
+ * What the regroup keeps of each page while it compares, by node index: its id, simhash and check
+ * fingerprint as 32-bit halves, and whether it has a check and group fields. 28 bytes a page
+ * (with the Words' spare room, up to twice that); the rest of a record is read again only for the
+ * pages that end up in a group.
+ */
+class PageColumns {
+  readonly ids: Words;
+  readonly his: Words;
+  readonly los: Words;
+  readonly checkHis: Words;
+  readonly checkLos: Words;
+  readonly flags: Words;
+
+  /** `expected`: the pages to be read (the store's count), so that the columns do not double. */
+  constructor(expected: number) {
+    const column = (): Words => new Words(expected + 64);
+    this.ids = column();
+    this.his = column();
+    this.los = column();
+    this.checkHis = column();
+    this.checkLos = column();
+    this.flags = column();
+  }
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  push(id: number, simhash: Fingerprint, check: Fingerprint | null, hasGroupFields: boolean): void {
+    const { hi, lo } = fingerprintHalves(simhash);
+    const c = check === null ? { hi: 0, lo: 0 } : fingerprintHalves(check);
+    this.ids.push(id);
+    this.his.push(hi);
+    this.los.push(lo);
+    this.checkHis.push(c.hi);
+    this.checkLos.push(c.lo);
+    this.flags.push((check === null ? 0 : HAS_CHECK) | (hasGroupFields ? HAS_GROUP_FIELDS : 0));
+  }
+
+  /** Near-duplicates by the rule of areNearDuplicates, for two nodes already within k bits. */
+  confirms(i: number, j: number): boolean {
+    const flags = this.flags.data;
+    if ((flags[i]! & HAS_CHECK) === 0 || (flags[j]! & HAS_CHECK) === 0) return true;
+    return confirmsNearDuplicate(fingerprintFromHalves(this.checkHis.data[i]!, this.checkLos.data[i]!), fingerprintFromHalves(this.checkHis.data[j]!, this.checkLos.data[j]!));
+  }
+
+  hasGroupFields(i: number): boolean {
+    return (this.flags.data[i]! & HAS_GROUP_FIELDS) !== 0;
+  }
+
+  /** The simhash as stored (16 lowercase hex digits): a record still holding it is the one read. */
+  simhashHex(i: number): string {
+    return this.his.data[i]!.toString(16).padStart(8, '0') + this.los.data[i]!.toString(16).padStart(8, '0');
+  }
+
+  /** Bytes held (the Words' arrays, spare room included). */
+  heldBytes(): number {
+    return [this.ids, this.his, this.los, this.checkHis, this.checkLos, this.flags].reduce((sum, words) => sum + words.data.byteLength, 0);
+  }
+}
+
+/** A grouped page as the regroup works its fields out: a record's claims and group fields, and the simhash read first. */
+type Member = GroupMember & GroupFields & { id: number; simhashHex: string };
+
+async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, onProgress, onMemory }: RegroupOptions, watch: RewriteWatch | undefined): Promise<RegroupResult> {
   await setGroupsState(store, { k, complete: false });
   const total = await store.count();
 
-  // 1. read, and each page's rewrite fingerprints, under its node's index (damaged ones link nothing)
-  const nodes: (GroupMember & { group: string | undefined; copySite: string | undefined; simhashHex: string })[] = [];
-  const nodeIds = new Words();
+  // 1. read each page's fingerprints, and its rewrite fingerprints under its node's index (damaged ones link nothing)
+  const nodes = new PageColumns(total);
   const copies = new Set<number>();
   const unread: number[] = [];
   const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES);
@@ -107,48 +189,43 @@ async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, o
       return [records, await Promise.all(records.map((r) => rewrites.bytesOf(r.id).catch(() => undefined)))] as const;
     });
     for (const [j, record] of chunk.entries()) {
-      let simhash: Fingerprint;
-      let check: Fingerprint | null;
-      try {
-        simhash = fingerprintFromHex(record.simhash);
-        check = checkOf(record);
-      } catch {
+      const fingerprints = fingerprintsOf(record);
+      if (fingerprints === undefined) {
         unread.push(record.id);
         continue; // unreadable: in no group
       }
+      const { simhash, check } = fingerprints;
       const bytes = kept[j];
       const looked = bytes !== undefined && rewriteIndex.add(nodes.length, bytes); // looked up below
       if (looked && record.contentCopy === true) copies.add(record.id);
-      nodeIds.push(record.id);
-      nodes.push(withProvenance({ url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: record.simhash }, record));
+      nodes.push(record.id, simhash, check, record.group !== undefined || record.copySite !== undefined);
     }
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
     if (chunk.length < batchSize) break;
     after = chunk[chunk.length - 1]!.id;
   }
 
-  // 2. compare: every pair within k, through tables for max(k, 1) bits (k = 0 needs blocks too)
-  const design = designTables({ k: Math.max(k, 1), b: chooseDesign({ k: Math.max(k, 1), expectedSize: nodes.length }).design.b });
-  const index = new MemoryIndex<number>(design, Math.max(nodes.length, 1));
-  nodes.forEach((node, i) => index.add(i, node.simhash));
-  const sets = new UnionFind(nodes.length);
+  // 2. compare: every pair within k, through tables for max(k, 1) bits (k = 0 needs blocks too),
+  // kept as sorted lists; a pair already joined is not looked at
+  const count = nodes.length;
+  const design = designTables({ k: Math.max(k, 1), b: chooseDesign({ k: Math.max(k, 1), expectedSize: count }).design.b });
+  const sets = new UnionFind(count);
   let sliceStart = Date.now();
   const pauseIfDue = async (done: number): Promise<void> => {
     if (Date.now() - sliceStart < SLICE_MS) return;
-    await onProgress?.({ phase: 'comparing', done, total: nodes.length + rewriteIndex.size }); // the near-duplicates, then the rewrites
+    await onProgress?.({ phase: 'comparing', done, total: count + rewriteIndex.size }); // the near-duplicates, then the rewrites
     await nextTick();
     sliceStart = Date.now();
   };
-  for (let i = 0; i < nodes.length; i++) {
-    for (const match of index.query(nodes[i]!.simhash, k)) {
-      if (match.id > i && areNearDuplicates(nodes[i]!, nodes[match.id]!, k)) sets.union(i, match.id);
-    }
-    await pauseIfDue(i + 1);
-  }
+  await forEachNearPair(design, nodes.his.view(), nodes.los.view(), k, (i, j) => void (nodes.confirms(i, j) && sets.union(i, j)), {
+    joined: (i, j) => sets.find(i) === sets.find(j),
+    pause: pauseIfDue,
+  });
   // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
   rewriteIndex.seal();
+  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + rewriteIndex.heldBytes() + sets.heldBytes() + count * 12, pages: count });
   const found = new Map<number, number[]>();
-  const pageIds = nodeIds.view();
+  const pageIds = nodes.ids.view();
   await lookUpRewriteLinks(
     rewriteIndex,
     (i, j) => {
@@ -158,12 +235,26 @@ async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, o
       if (list === undefined) found.set(pageIds[i]!, [pageIds[j]!]);
       else list.push(pageIds[j]!);
     },
-    (done) => pauseIfDue(nodes.length + done),
+    (done) => pauseIfDue(count + done),
   );
 
-  // 3. the fields each record should have, with the simhash they were worked out from
-  const { groups, changes: fieldsOf } = changedGroupFields(nodes, sets);
-  const changes = new Map([...fieldsOf].map(([i, fields]) => [pageIds[i]!, { ...fields, simhash: nodes[i]!.simhashHex }]));
+  // 3. the groups' pages read again (only theirs: the others need no more than their flags), and
+  // the fields each record should have, with the simhash they were worked out from
+  const componentOf = new Map<number, number[]>(); // by root, in the order of their first node
+  for (let i = 0; i < count; i++) {
+    if (sets.sizeOf(i) < 2) continue;
+    const root = sets.find(i);
+    const list = componentOf.get(root);
+    if (list === undefined) componentOf.set(root, [i]);
+    else list.push(i);
+  }
+  const grouped = [...componentOf.values()];
+  const membersOf = await readMembers(store, nodes, grouped.flat(), batchSize);
+  const components = grouped.map((indices) => indices.flatMap((i) => membersOf.get(i) ?? [])); // a page forgotten since is left out
+  const changes = new Map<number, GroupFields & { simhash: string }>();
+  for (const [member, fields] of changedGroupFields(components)) changes.set(member.id, { ...fields, simhash: member.simhashHex });
+  for (let i = 0; i < count; i++) if (sets.sizeOf(i) < 2 && nodes.hasGroupFields(i)) changes.set(pageIds[i]!, { simhash: nodes.simhashHex(i) });
+  const groups = components.filter((component) => component.length >= 2).length;
 
   // 4. write, by id: a block read each, where a URL is a walk down the url tree (a page forgotten
   // since has no record; visited again, a new id, and PageStore.record grouped it)
@@ -171,32 +262,54 @@ async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, o
   let rewritten = 0;
   for (let start = 0; start < ids.length; start += batchSize) {
     const batch = ids.slice(start, start + batchSize);
-    const count = await store.write(async ({ rows, tally }) => {
+    const written = await store.write(async ({ rows, tally }) => {
       const found = await Promise.all(batch.map((id) => rows.get(id)));
       const puts: Promise<unknown>[] = [];
       for (const record of found) {
         if (record === undefined) continue;
         const change = changes.get(record.id)!;
         if (record.simhash !== change.simhash) continue; // changed since it was read: PageStore.record grouped it
-        const written: PageRecord = storedRecord(record);
-        delete written.group;
-        delete written.copySite;
-        if (change.group !== undefined) written.group = change.group;
-        if (change.copySite !== undefined) written.copySite = change.copySite;
-        tally.change(record, written);
-        puts.push(rows.put(written));
+        const next: PageRecord = storedRecord(record);
+        delete next.group;
+        delete next.copySite;
+        if (change.group !== undefined) next.group = change.group;
+        if (change.copySite !== undefined) next.copySite = change.copySite;
+        tally.change(record, next);
+        puts.push(rows.put(next));
       }
       await Promise.all(puts);
       return puts.length;
     });
-    rewritten += count;
+    rewritten += written;
     await onProgress?.({ phase: 'writing', done: Math.min(start + batchSize, ids.length), total: ids.length });
   }
 
   await setGroupsState(store, { k, complete: true });
-  const result: RegroupResult = { k, pages: nodes.length, groups, rewritten, rewriteLookups: rewriteIndex.size };
+  const result: RegroupResult = { k, pages: count, groups, rewritten, rewriteLookups: rewriteIndex.size };
   if (watch !== undefined) result.links = { found, copies, unread, watch };
   return result;
+}
+
+/**
+ * The records of the nodes `indices` (ascending) as members: their claims and group fields, read
+ * now, and the simhash the regroup read (a record changed since keeps what PageStore.record gave
+ * it: the write compares them). A page forgotten since has none.
+ */
+async function readMembers(store: PageStore, nodes: PageColumns, indices: readonly number[], batchSize: number): Promise<Map<number, Member>> {
+  const out = new Map<number, Member>();
+  const ids = nodes.ids.view();
+  for (let start = 0; start < indices.length; start += batchSize) {
+    const chunk = indices.slice(start, start + batchSize);
+    const records = await store.read((rows) => Promise.all(chunk.map((i) => rows.get(ids[i]!))));
+    chunk.forEach((i, at) => {
+      const record = records[at];
+      const fingerprints = record === undefined ? undefined : fingerprintsOf(record);
+      if (record === undefined || fingerprints === undefined) return; // forgotten, or damaged since it was read: in no group
+      const { simhash, check } = fingerprints;
+      out.set(i, withProvenance({ id: record.id, url: record.url, site: record.site, simhash, check, firstSeen: record.firstSeen, group: record.group, copySite: record.copySite, simhashHex: nodes.simhashHex(i) }, record));
+    });
+  }
+  return out;
 }
 
 export interface OrganiseProgress {
@@ -222,13 +335,17 @@ export interface OrganiseResult {
  * store that is up to date. In the extension only the worker's writer runs it (lib/background/writer.ts), one
  * job at a time.
  */
-export async function organise(store: PageStore, k: number, { onProgress }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void> } = {}): Promise<OrganiseResult> {
+export async function organise(
+  store: PageStore,
+  k: number,
+  { onProgress, onMemory }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void>; onMemory?: (held: HeldMemory) => void } = {},
+): Promise<OrganiseResult> {
   const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
   // the regroup's rewrite lookups are handed to the copy marking: each page is looked up once
-  const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress, keepLinks: true }) : null;
+  const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress, onMemory, keepLinks: true }) : null;
   let passages: PassageOrganised | null;
   try {
-    passages = await indexPending(store, { onProgress, links: regrouped?.links });
+    passages = await indexPending(store, { onProgress, onMemory, links: regrouped?.links });
   } finally {
     regrouped?.links?.watch.close();
   }

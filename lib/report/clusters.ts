@@ -14,6 +14,11 @@ export class UnionFind {
     for (let i = 0; i < n; i++) this.parent[i] = i;
   }
 
+  /** Bytes held in typed arrays. */
+  heldBytes(): number {
+    return this.parent.byteLength + this.size.byteLength;
+  }
+
   /** The representative of x's set. */
   find(x: number): number {
     this.check(x);

@@ -150,36 +150,24 @@ export function groupFieldsOf<T extends GroupMember>(component: readonly T[], id
 }
 
 /**
- * What a whole-store regroup writes, from `sets` (union-find over `members`: the pages linked by
- * near-duplicates and rewrites): each member whose group fields change (by index into `members`)
- * with the fields it should have ({}: in no group), and how many groups of two or more there are.
- * The largest groups choose their ids first, as lib/store/page-groups.ts writeComponents does.
+ * What a whole-store regroup writes for its groups: `components` are the connected components of
+ * two or more pages (the pages linked by near-duplicates and rewrites), in the order of their
+ * first page, each member with the group fields it has now. Returns each member whose group
+ * fields change, with the fields it should have. The largest groups choose their ids first, as
+ * lib/store/page-groups.ts writeComponents does. (A page in no component that has group fields
+ * gets {}: the regroup writes those.)
  */
-export function changedGroupFields(members: readonly (GroupMember & GroupFields)[], sets: UnionFind): { groups: number; changes: Map<number, GroupFields> } {
-  const components = new Map<number, number[]>();
-  for (let i = 0; i < members.length; i++) {
-    if (sets.sizeOf(i) < 2) continue;
-    const root = sets.find(i);
-    const list = components.get(root);
-    if (list === undefined) components.set(root, [i]);
-    else list.push(i);
-  }
+export function changedGroupFields<T extends GroupMember & GroupFields>(components: readonly (readonly T[])[]): Map<T, GroupFields> {
   const claimed = new Set<string>();
-  const changes = new Map<number, GroupFields>();
-  const inGroup = new Set<number>();
-  for (const indices of [...components.values()].sort((x, y) => y.length - x.length)) {
-    const component = indices.map((i) => members[i]!);
+  const changes = new Map<T, GroupFields>();
+  for (const component of [...components].sort((x, y) => y.length - x.length)) {
     const fields = groupFieldsOf(component, chooseGroupId(component.map((member) => member.group), rootOf(component).url, claimed));
-    for (const i of indices) {
-      inGroup.add(i);
-      const [member, next] = [members[i]!, fields.get(members[i]!.url)!];
-      if (next.group !== member.group || next.copySite !== member.copySite) changes.set(i, next);
+    for (const member of component) {
+      const next = fields.get(member.url)!;
+      if (next.group !== member.group || next.copySite !== member.copySite) changes.set(member, next);
     }
   }
-  members.forEach((member, i) => {
-    if (!inGroup.has(i) && (member.group !== undefined || member.copySite !== undefined)) changes.set(i, {});
-  });
-  return { groups: components.size, changes };
+  return changes;
 }
 
 export type SiteMark = 'trusted' | 'farm';
