@@ -40,22 +40,23 @@ import type { PageStore } from '../store/pages';
 import { regroupAround } from '../store/page-groups';
 import { rewriteMatchesOf } from '../store/page-rewrites';
 import { storedRecord } from '../store/records';
-import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
+import { PASSAGE_GROUP_PAGES } from '../store/passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
 import { NO_PLACE, PendingPlaces, SharedPairs, Words, byBucket, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
+import { BLOCKS_PER_READ, forEachPendingPage, forEachValue, readPagesAndFingerprints } from './bulk-reads';
 
 /** The lists of a pass are sized for its share of the postings times this. */
 const POSTING_SLACK = 1.05;
-/** Blocks of fingerprints read a transaction. */
-const BLOCKS_PER_READ = 256;
 /** Buckets changed a transaction. */
 const BUCKETS_PER_WRITE = 1024;
 /** Buckets read a transaction when looking for pairs. */
 const BUCKETS_PER_SCAN = 4096;
+/** Pairs of pages sharing passages compared at a time, their records and fingerprints read for them. */
+const PAIRS_PER_READ = 4096;
 /** Records rewritten a transaction when copies change. */
 const RECORDS_PER_WRITE = 500;
 /** Pages looked up in the rewrite index a readonly transaction (the buckets it reads are kept until it ends). */
@@ -96,34 +97,6 @@ export interface PassageOrganised {
 async function readPending(store: PageStore): Promise<PendingPassages> {
   const tx = store.db.transaction('meta', 'readonly');
   return within(tx, async () => parsePending(await tx.store.get('passagePending')));
-}
-
-/** Calls `each` with every value of a store of byte values by number (the postings' buckets, the rewrite groups), in key order, `perRead` a readonly transaction. */
-async function forEachValue(store: PageStore, name: 'postings' | 'rewrites', perRead: number, each: (key: number, value: Uint8Array) => void): Promise<void> {
-  for (let after = -1; ; ) {
-    const range = IDBKeyRange.lowerBound(after, true);
-    const tx = store.db.transaction(name, 'readonly');
-    const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range, perRead), tx.store.getAll(range, perRead)]));
-    keys.forEach((key, i) => each(key, values[i]!));
-    if (keys.length < perRead) return;
-    after = keys.at(-1)!;
-  }
-}
-
-/** Calls `each` with every page of the blocks (in order, BLOCKS_PER_READ a readonly transaction) that has fingerprints, as their bytes. */
-async function forEachPendingPage(store: PageStore, blocks: readonly number[], each: (id: number, bytes: Uint8Array) => void): Promise<void> {
-  for (let start = 0; start < blocks.length; start += BLOCKS_PER_READ) {
-    const chunk = blocks.slice(start, start + BLOCKS_PER_READ);
-    const tx = store.db.transaction('passages', 'readonly');
-    const values = await within(tx, () => Promise.all(chunk.map((block) => tx.store.get(block))));
-    chunk.forEach((block, i) => {
-      const value = values[i];
-      if (value === undefined) return;
-      decodePassageBlock(block, value).forEach((bytes, slot) => {
-        if (bytes !== undefined) each(block * PASSAGE_GROUP_PAGES + slot, bytes);
-      });
-    });
-  }
 }
 
 /** Organises the passage index if an import left pages pending; null if none are. */
@@ -304,21 +277,29 @@ async function markCopies(
   const { boilerplate } = shared;
   const pairs = shared.sharingTwo();
 
-  // each pair compared from both sides, as a lookup of either page would (boilerplate judged on its own hashes)
-  const ids = [...new Set(pairs.flat())].sort((x, y) => x - y);
-  const found = await readPagesAndFingerprints(store, ids);
+  // each pair compared from both sides, as a lookup of either page would (boilerplate judged on its
+  // own hashes), PAIRS_PER_READ pairs at a time: their pages' records and fingerprints are read for
+  // them and let go (a million-page import pairs tens of thousands of pages); what is kept of a
+  // record is whether it was a copy
   const shareOf = (own: PassageFingerprints, other: PassageFingerprints): number => {
     const mine = new Set(own.hashes);
     return comparePassages(own, other, { ignore: (h) => mine.has(h) && boilerplate.has(h) }).share;
   };
   const copy = new Map<number, boolean>();
-  for (const id of ids) if (isPending(id)) copy.set(id, false);
-  for (const [x, y] of pairs) {
-    const px = found.get(x);
-    const py = found.get(y);
-    if (px === undefined || py === undefined) continue;
-    for (const [page, other] of [[px, py], [py, px]] as const) {
-      if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
+  const wasCopy = new Map<number, boolean>();
+  for (let start = 0; start < pairs.length; start += PAIRS_PER_READ) {
+    const chunk = pairs.slice(start, start + PAIRS_PER_READ);
+    const ids = [...new Set(chunk.flat())].sort((x, y) => x - y);
+    const found = await readPagesAndFingerprints(store, ids);
+    for (const id of ids) if (isPending(id) && !copy.has(id)) copy.set(id, false);
+    for (const [id, { record }] of found) wasCopy.set(id, record.contentCopy === true);
+    for (const [x, y] of chunk) {
+      const px = found.get(x);
+      const py = found.get(y);
+      if (px === undefined || py === undefined) continue;
+      for (const [page, other] of [[px, py], [py, px]] as const) {
+        if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
+      }
     }
   }
   // the rewrites: the pending pages' lookups, then those of the later pages they find that are not
@@ -343,8 +324,9 @@ async function markCopies(
   for (const [id, { isCopy }] of looked) copy.set(id, isCopy || copy.get(id) === true);
   // pending pages get exactly what the pairs and lookups say; pages stored before only become copies here
   const changed = [...copy].filter(([id, isCopy]) => {
-    const record = found.get(id)?.record ?? looked.get(id)?.record;
-    return record !== undefined && isCopy !== (record.contentCopy === true) && (isPending(id) || isCopy);
+    const lookedUp = looked.get(id)?.record;
+    const was = wasCopy.get(id) ?? (lookedUp === undefined ? undefined : lookedUp.contentCopy === true);
+    return was !== undefined && isCopy !== was && (isPending(id) || isCopy);
   });
   for (let start = 0; start < changed.length; start += RECORDS_PER_WRITE) {
     const chunk = changed.slice(start, start + RECORDS_PER_WRITE);
@@ -481,20 +463,4 @@ interface RewriteLookup {
   /** The pages it finds, and whether they are in its group already. */
   linked: number[];
   folded: boolean;
-}
-
-/** The records and fingerprints of `ids` (ascending), a few hundred blocks a readonly transaction; pages without either are left out. */
-async function readPagesAndFingerprints(store: PageStore, ids: readonly number[]): Promise<Map<number, { record: PageRecord; fingerprints: PassageFingerprints }>> {
-  const out = new Map<number, { record: PageRecord; fingerprints: PassageFingerprints }>();
-  for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
-    const chunk = ids.slice(start, start + BLOCKS_PER_READ);
-    await store.read(async (rows, _tx, passages) => {
-      const read = await Promise.all(chunk.map(async (id) => [await rows.get(id), await passages.fingerprintsOf(id)] as const));
-      chunk.forEach((id, i) => {
-        const [record, fingerprints] = read[i]!;
-        if (record !== undefined && fingerprints !== undefined) out.set(id, { record, fingerprints });
-      });
-    });
-  }
-  return out;
 }
