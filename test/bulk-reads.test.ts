@@ -23,7 +23,7 @@ describe('bulk reads', () => {
       expect(withPassages.length).toBeGreaterThan(250);
 
       const pending = parsePending(await store.db.get('meta', 'passagePending'));
-      const seen: [number, number[]][] = [];
+      const seen: [number, ArrayLike<number>][] = [];
       await forEachPendingPage(store, [...pendingBlocks(pending)], (id, bytes) => seen.push([id, decodePassageBytes(bytes).hashes]));
       expect(seen).toEqual(withPassages.map((r) => [r.id, decodePassageBytes(r.passages!).hashes]));
 

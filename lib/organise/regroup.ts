@@ -173,10 +173,22 @@ class PageColumns {
 /** A grouped page as the regroup works its fields out: a record's claims and group fields, and the simhash read first. */
 type Member = GroupMember & GroupFields & { id: number; simhashHex: string };
 
-async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, onProgress, onMemory }: RegroupOptions, watch: RewriteWatch | undefined): Promise<RegroupResult> {
-  await setGroupsState(store, { k, complete: false });
-  const total = await store.count();
+/** What linkPages finds: the pages' columns, their sets (near-duplicates and rewrites joined), and what the rewrite lookups found (with keepLinks). */
+interface Linked {
+  nodes: PageColumns;
+  sets: UnionFind;
+  found: Map<number, number[]>;
+  copies: Set<number>;
+  unread: number[];
+  rewriteLookups: number;
+}
 
+/**
+ * Steps 1 and 2 of the regroup: every page read, and joined to its near-duplicates and rewrites.
+ * The packed rewrite index lives only here: it is let go before the groups are read and written.
+ */
+async function linkPages(store: PageStore, k: number, { batchSize = 2000, onProgress, onMemory }: RegroupOptions, keepLinks: boolean): Promise<Linked> {
+  const total = await store.count();
   // 1. read each page's fingerprints, and its rewrite fingerprints under its node's index (damaged ones link nothing)
   const nodes = new PageColumns(total);
   const copies = new Set<number>();
@@ -223,20 +235,29 @@ async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, o
   });
   // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
   rewriteIndex.seal();
-  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + rewriteIndex.heldBytes() + sets.heldBytes() + count * 12, pages: count });
   const found = new Map<number, number[]>();
+  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + rewriteIndex.heldBytes() + sets.heldBytes() + count * 12, pages: count });
   const pageIds = nodes.ids.view();
   await lookUpRewriteLinks(
     rewriteIndex,
     (i, j) => {
       sets.union(i, j);
-      if (watch === undefined) return;
+      if (!keepLinks) return;
       const list = found.get(pageIds[i]!);
       if (list === undefined) found.set(pageIds[i]!, [pageIds[j]!]);
       else list.push(pageIds[j]!);
     },
     (done) => pauseIfDue(count + done),
   );
+  return { nodes, sets, found, copies, unread, rewriteLookups: rewriteIndex.size };
+}
+
+async function regroupWatched(store: PageStore, k: number, options: RegroupOptions, watch: RewriteWatch | undefined): Promise<RegroupResult> {
+  const { batchSize = 2000, onProgress } = options;
+  await setGroupsState(store, { k, complete: false });
+  const { nodes, sets, found, copies, unread, rewriteLookups } = await linkPages(store, k, options, watch !== undefined);
+  const count = nodes.length;
+  const pageIds = nodes.ids.view();
 
   // 3. the groups' pages read again (only theirs: the others need no more than their flags), and
   // the fields each record should have, with the simhash they were worked out from
@@ -285,7 +306,7 @@ async function regroupWatched(store: PageStore, k: number, { batchSize = 2000, o
   }
 
   await setGroupsState(store, { k, complete: true });
-  const result: RegroupResult = { k, pages: count, groups, rewritten, rewriteLookups: rewriteIndex.size };
+  const result: RegroupResult = { k, pages: count, groups, rewritten, rewriteLookups };
   if (watch !== undefined) result.links = { found, copies, unread, watch };
   return result;
 }
