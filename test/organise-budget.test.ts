@@ -43,7 +43,7 @@ describe('organising holds at most its budget in each pass', () => {
   it('organise: the regroup, each postings pass and the copy marking are within budget', async () => {
     const held: HeldMemory[] = [];
     await organise(await imported(), K, { onMemory: (h) => held.push(h) });
-    expect(held.map((h) => h.pass)).toEqual(['regroup', 'passage postings', 'rewrite postings', 'copies']);
+    expect(held.map((h) => h.pass)).toEqual(['regroup', 'passagePostings', 'rewritePostings', 'copies']);
     expect(held[0]!.pages).toBe(PAGES);
     expect(over(held)).toEqual([]);
     // the regroup holds more than its fixed part: the check weighs its bytes a page
@@ -56,14 +56,14 @@ describe('organising holds at most its budget in each pass', () => {
     const result = await indexPending(await imported(), { postingsPerPass: POSTINGS_PER_PASS, maxRewriteLookups: 0, onMemory: (h) => held.push(h) });
     expect(result!.passes).toBeGreaterThan(10);
     expect(result!.rewritesInMemory).toBe(true);
-    const passes = held.filter((h) => h.pass === 'passage postings');
+    const passes = held.filter((h) => h.pass === 'passagePostings');
     expect(passes.length).toBe(result!.passes);
-    expect(held.filter((h) => h.pass === 'rewrite postings').length).toBe(result!.passes);
+    expect(held.filter((h) => h.pass === 'rewritePostings').length).toBe(result!.passes);
     expect(over(held, { postingsPerPass: POSTINGS_PER_PASS })).toEqual([]);
     // what a pass holds follows the postings it is given: passes half as large hold much less
     const halves: HeldMemory[] = [];
     await indexPending(await imported(), { postingsPerPass: POSTINGS_PER_PASS / 2, onMemory: (h) => halves.push(h) });
-    const most = (list: readonly HeldMemory[]): number => Math.max(...list.filter((h) => h.pass === 'passage postings').map((h) => h.bytes));
+    const most = (list: readonly HeldMemory[]): number => Math.max(...list.filter((h) => h.pass === 'passagePostings').map((h) => h.bytes));
     expect(most(halves)).toBeLessThan(0.75 * most(held));
     // and the copy marking's packed index is most of what it holds, a few hundred bytes a page
     const copies = held.find((h) => h.pass === 'copies')!;

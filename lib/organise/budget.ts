@@ -5,7 +5,7 @@
 // a copy marking that reads the whole rewrite index hold a few hundred bytes a page.
 // bench:browser reports what the extension's processes hold (VmHWM) at 100,000 and 1,000,000 pages.
 
-export type OrganisePass = 'regroup' | 'passage postings' | 'rewrite postings' | 'copies';
+export type OrganisePass = 'regroup' | 'passagePostings' | 'rewritePostings' | 'copies';
 
 export interface HeldMemory {
   pass: OrganisePass;
@@ -35,12 +35,12 @@ export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PA
       return { fixed: PACKED_STARTS + 64 * KB, perPage: 340 };
     // the lists read (sized for the pass, 5% spare) and sorted, the bucket starts (at most 2^16
     // words); the pending pages' places (two lists of words that double, and a bit a fingerprint)
-    case 'passage postings':
+    case 'passagePostings':
       return { fixed: 26 * postingsPerPass + 300 * KB, perPage: 40 };
     // a page's rewrite index hashes are fewer than its passage fingerprints (28 and 50 a page in
     // bench's histories): at most postingsPerPass a pass, 8 bytes each as read (lists that double)
     // and 8 sorted
-    case 'rewrite postings':
+    case 'rewritePostings':
       return { fixed: 24 * postingsPerPass + 300 * KB, perPage: 0 };
     // the pairs sharing passages, and the whole rewrite index packed when many pages are looked up
     case 'copies':

@@ -158,7 +158,7 @@ export async function indexPending(
     });
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
     const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high - low, at.view());
-    onMemory?.({ pass: 'passage postings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + places.heldBytes(), pages: places.ids.length });
+    onMemory?.({ pass: 'passagePostings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + places.heldBytes(), pages: places.ids.length });
     // the lists read are sorted into pairs: they go before the buckets are written
     keys = ids = at = new Words(1);
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
@@ -245,7 +245,7 @@ async function indexPendingRewrites(store: PageStore, groups: readonly number[],
       });
     }
     const { starts, pairs } = byBucket(keys.view(), ids.view(), high - low);
-    onMemory?.({ pass: 'rewrite postings', bytes: keys.data.byteLength + ids.data.byteLength + starts.byteLength + pairs.byteLength, pages: groups.length * PASSAGE_GROUP_PAGES });
+    onMemory?.({ pass: 'rewritePostings', bytes: keys.data.byteLength + ids.data.byteLength + starts.byteLength + pairs.byteLength, pages: groups.length * PASSAGE_GROUP_PAGES });
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
       const to = Math.min(high, from + BUCKETS_PER_WRITE);
       if (starts[to - low] === starts[from - low]) continue;
