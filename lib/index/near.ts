@@ -134,8 +134,9 @@ const TWO_30 = 2 ** 30;
  * Bucket maps are keyed by small integers, which V8 hashes and stores without allocating: keys
  * below 2^30 as they are, longer keys folded to 30 bits. A fold collision only adds candidates,
  * which the exact distance check drops; every true match still shares its table's folded key.
+ * (lib/index/table-pairs.ts sorts on the same folded keys.)
  */
-function bucketKey(key: number): number {
+export function bucketKey(key: number): number {
   if (key < TWO_30) return key;
   const high = Math.floor(key / TWO_30);
   return ((key - high * TWO_30) ^ Math.imul(high, 0x9e3779b1)) & (TWO_30 - 1);

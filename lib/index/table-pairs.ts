@@ -4,23 +4,13 @@
 // whole-store regroup (lib/organise/regroup.ts): one table at a time, 12 bytes a fingerprint beside
 // the caller's halves, where a MemoryIndex holds a map entry a fingerprint in every table.
 import { hammingDistanceHalves } from '../fingerprint/bits';
+import { bucketKey } from './near';
 import { type TableDesign, keyOf } from './tables';
 
-const TWO_30 = 2 ** 30;
 const TWO_32 = 2 ** 32;
 const RADIX = 1 << 15;
 /** Fingerprints between two calls of `pause`. */
 const PAUSE_EVERY = 4096;
-
-/**
- * A table key folded to 30 bits (as MemoryIndex folds them): a fold collision only adds
- * candidates, which the exact distance check drops; every true pair still shares the folded key.
- */
-function foldedKey(key: number): number {
-  if (key < TWO_30) return key;
-  const high = Math.floor(key / TWO_30);
-  return ((key - high * TWO_30) ^ Math.imul(high, 0x9e3779b1)) & (TWO_30 - 1);
-}
 
 /** The indices 0…n−1 ordered by their 30-bit keys, ties ascending: a radix sort, 15 bits a pass. */
 export function sortedByKey(keys: Uint32Array): Uint32Array {
@@ -66,7 +56,7 @@ export async function forEachNearPair(
   const keys = new Uint32Array(n);
   for (let t = 0; t < tables; t++) {
     const steps = design.tables[t]!.steps;
-    for (let i = 0; i < n; i++) keys[i] = foldedKey(keyOf(steps, his[i]!, los[i]!));
+    for (let i = 0; i < n; i++) keys[i] = bucketKey(keyOf(steps, his[i]!, los[i]!)); // folded to 30 bits, as MemoryIndex folds them
     const order = sortedByKey(keys);
     for (let start = 0; start < n; ) {
       const key = keys[order[start]!]!;

@@ -15,10 +15,9 @@
 // it: a batch only writes a record whose simhash is still the one the pass read. Run by organise,
 // it keeps what each rewrite lookup found for the copy marking that follows (RewriteLinks), which
 // then looks up again only the pages a change since can reach.
-import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves } from '../fingerprint/bits';
-import { confirmsNearDuplicate } from '../fingerprint/features';
+import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves, fingerprintToHex } from '../fingerprint/bits';
 import { UnionFind } from '../report/clusters';
-import { type GroupFields, type GroupMember, changedGroupFields, lookUpRewriteLinks } from '../report/groups';
+import { type GroupFields, type GroupMember, changedGroupFields, checksConfirm, lookUpRewriteLinks } from '../report/groups';
 import { forEachNearPair } from '../index/table-pairs';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
@@ -31,6 +30,9 @@ import { type RewriteLinks, type RewriteWatch, watchRewrites } from '../store/re
 import { Words } from '../index/posting-passes';
 import type { GroupsMeta, PageRecord } from '../store/schema';
 import type { HeldMemory } from './budget';
+
+/** Records read (and written) per transaction, unless the options say otherwise. */
+const REGROUP_BATCH = 2000;
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;
@@ -110,8 +112,8 @@ const HAS_GROUP_FIELDS = 2;
 
 /**
  * What the regroup keeps of each page while it compares, by node index: its id, simhash and check
- * fingerprint as 32-bit halves, and whether it has a check and group fields. 28 bytes a page
- * (with the Words' spare room, up to twice that); the rest of a record is read again only for the
+ * fingerprint as 32-bit halves, and whether it has a check and group fields: 24 bytes a page
+ * (the columns are sized for the store's count); the rest of a record is read again only for the
  * pages that end up in a group.
  */
 class PageColumns {
@@ -150,9 +152,11 @@ class PageColumns {
 
   /** Near-duplicates by the rule of areNearDuplicates, for two nodes already within k bits. */
   confirms(i: number, j: number): boolean {
-    const flags = this.flags.data;
-    if ((flags[i]! & HAS_CHECK) === 0 || (flags[j]! & HAS_CHECK) === 0) return true;
-    return confirmsNearDuplicate(fingerprintFromHalves(this.checkHis.data[i]!, this.checkLos.data[i]!), fingerprintFromHalves(this.checkHis.data[j]!, this.checkLos.data[j]!));
+    return checksConfirm(this.checkOf(i), this.checkOf(j));
+  }
+
+  private checkOf(i: number): Fingerprint | null {
+    return (this.flags.data[i]! & HAS_CHECK) === 0 ? null : fingerprintFromHalves(this.checkHis.data[i]!, this.checkLos.data[i]!);
   }
 
   hasGroupFields(i: number): boolean {
@@ -161,7 +165,7 @@ class PageColumns {
 
   /** The simhash as stored (16 lowercase hex digits): a record still holding it is the one read. */
   simhashHex(i: number): string {
-    return this.his.data[i]!.toString(16).padStart(8, '0') + this.los.data[i]!.toString(16).padStart(8, '0');
+    return fingerprintToHex(fingerprintFromHalves(this.his.data[i]!, this.los.data[i]!));
   }
 
   /** Bytes held (the Words' arrays, spare room included). */
@@ -187,7 +191,7 @@ interface Linked {
  * Steps 1 and 2 of the regroup: every page read, and joined to its near-duplicates and rewrites.
  * The packed rewrite index lives only here: it is let go before the groups are read and written.
  */
-async function linkPages(store: PageStore, k: number, { batchSize = 2000, onProgress, onMemory }: RegroupOptions, keepLinks: boolean): Promise<Linked> {
+async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATCH, onProgress, onMemory }: RegroupOptions, keepLinks: boolean): Promise<Linked> {
   const total = await store.count();
   // 1. read each page's fingerprints, and its rewrite fingerprints under its node's index (damaged ones link nothing)
   const nodes = new PageColumns(total);
@@ -253,7 +257,7 @@ async function linkPages(store: PageStore, k: number, { batchSize = 2000, onProg
 }
 
 async function regroupWatched(store: PageStore, k: number, options: RegroupOptions, watch: RewriteWatch | undefined): Promise<RegroupResult> {
-  const { batchSize = 2000, onProgress } = options;
+  const { batchSize = REGROUP_BATCH, onProgress } = options;
   await setGroupsState(store, { k, complete: false });
   const { nodes, sets, found, copies, unread, rewriteLookups } = await linkPages(store, k, options, watch !== undefined);
   const count = nodes.length;

@@ -44,8 +44,12 @@ export interface GroupMember extends Claims {
 
 /** True if a and b are near-duplicates within k bits (the rule PageStore.nearDuplicates applies). */
 export function areNearDuplicates(a: GroupMember, b: GroupMember, k: number): boolean {
-  if (hammingDistance(a.simhash, b.simhash) > k) return false;
-  return a.check === null || b.check === null || confirmsNearDuplicate(a.check, b.check);
+  return hammingDistance(a.simhash, b.simhash) <= k && checksConfirm(a.check, b.check);
+}
+
+/** Whether two pages' check fingerprints confirm a simhash match (an unknown check, null, confirms any). */
+export function checksConfirm(a: Fingerprint | null, b: Fingerprint | null): boolean {
+  return a === null || b === null || confirmsNearDuplicate(a, b);
 }
 
 /** A group's root: its original by the pages' own evidence (lib/report/original.ts originalAmong). */
