@@ -9,6 +9,8 @@ import { type TableDesign, keyOf } from './tables';
 
 const TWO_32 = 2 ** 32;
 const RADIX = 1 << 15;
+/** What forEachNearPair holds a fingerprint beside the halves: its key, and its place in the order and in the sort's spare list. */
+export const TABLE_PAIRS_BYTES_PER_FINGERPRINT = 12;
 /** Fingerprints between two calls of `pause`. */
 const PAUSE_EVERY = 4096;
 

@@ -18,7 +18,7 @@
 import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves, fingerprintToHex } from '../fingerprint/bits';
 import { UnionFind } from '../report/clusters';
 import { type GroupFields, type GroupMember, changedGroupFields, checksConfirm, lookUpRewriteLinks } from '../report/groups';
-import { forEachNearPair } from '../index/table-pairs';
+import { TABLE_PAIRS_BYTES_PER_FINGERPRINT, forEachNearPair } from '../index/table-pairs';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { chooseDesign, designTables } from '../index/tables';
@@ -234,13 +234,13 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
     sliceStart = Date.now();
   };
   await forEachNearPair(design, nodes.his.view(), nodes.los.view(), k, (i, j) => void (nodes.confirms(i, j) && sets.union(i, j)), {
-    joined: (i, j) => sets.find(i) === sets.find(j),
+    joined: (i, j) => sets.connected(i, j),
     pause: pauseIfDue,
   });
   // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
   rewriteIndex.seal();
   const found = new Map<number, number[]>();
-  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + rewriteIndex.heldBytes() + sets.heldBytes() + count * 12, pages: count });
+  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + rewriteIndex.heldBytes() + sets.heldBytes() + count * TABLE_PAIRS_BYTES_PER_FINGERPRINT, pages: count });
   const pageIds = nodes.ids.view();
   await lookUpRewriteLinks(
     rewriteIndex,
