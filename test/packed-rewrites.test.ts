@@ -6,6 +6,7 @@ import { REWRITE_RULE, type RewriteFingerprints } from '../lib/fingerprint/rewri
 import { decodeRewriteBytes, encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
 import { PackedRewriteIndex } from '../lib/index/packed-rewrites';
 import { DenseHolderCounter, RewriteIndex, findRewriteMatches } from '../lib/index/rewrite-index';
+import { mulberry32 } from '../lib/random';
 import { randomRewritePages } from './support/rewrite-pages';
 
 /** Pages of several caps (at most the store's 64) and languages. */
@@ -104,5 +105,27 @@ describe('DenseHolderCounter', () => {
     expect(counter.count([many], 1).length).toBe(3000);
     expect(() => counter.count([[5001]], 1)).toThrow('not from 0 to 5000');
     expect(() => counter.count([[-1]], 1)).toThrow('not from 0 to 5000');
+    // a call that throws after counting some ids leaves nothing behind for the next
+    expect(() => counter.count([[3, 4], [3, 5001]], 1)).toThrow('not from 0 to 5000');
+    expect(counter.count([[3], [4]], 2)).toEqual([]);
+    expect(sorted(counter.count([[3, 4]], 1))).toEqual([[3, 1], [4, 1]]);
+  });
+
+  it('equals a count by map on seeded lists, ids sharing a word of its bit sets and not', () => {
+    const random = mulberry32(49);
+    for (let trial = 0; trial < 40; trial++) {
+      const maxId = 1 + Math.floor(random() * (trial % 2 === 0 ? 64 : 100_000));
+      const counter = new DenseHolderCounter(maxId);
+      for (let call = 0; call < 5; call++) {
+        const lists = Array.from({ length: Math.floor(random() * 12) }, () =>
+          Uint32Array.from(new Set(Array.from({ length: Math.floor(random() * 30) }, () => Math.floor(random() * (maxId + 1))))),
+        );
+        const min = 1 + Math.floor(random() * 3);
+        const byMap = new Map<number, number>();
+        for (const list of lists) for (const id of list) byMap.set(id, (byMap.get(id) ?? 0) + 1);
+        const want = sorted([...byMap].filter(([, n]) => n >= min));
+        expect(sorted(counter.count(lists, min))).toEqual(want);
+      }
+    }
   });
 });

@@ -1,8 +1,8 @@
 // The rewrite index of a whole store in memory, packed: the pages' fingerprint bytes (as stored,
 // lib/fingerprint/rewrite-codec.ts) in one buffer, and the postings of their index hashes in one
 // array ordered by key (a counting sort): about 113 bytes a page for the bytes (bench:browser's
-// --store-bytes), 4 a posting (about 28 postings a page) and 8 an id for counting a lookup's
-// holders, some 240 MB for a million pages, where RewriteIndex keeps a decoded object and arrays a
+// --store-bytes), 4 a posting (about 28 postings a page) and 2 bits an id for counting a lookup's
+// holders, some 230 MB for a million pages, where RewriteIndex keeps a decoded object and arrays a
 // page and a map entry a hash. Organising an import of many pages and the
 // whole-store regroup look every page up here, through findRewriteMatches as a visit looks a page
 // up in the store: the same postings (each index hash's 20 bits are its key) and the same

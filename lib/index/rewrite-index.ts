@@ -98,59 +98,82 @@ const sortingCounter: HolderCounter = {
 };
 
 /**
- * Ids from 0 to maxId: a count per id, reset by a stamp of the call rather than cleared (8 bytes an
- * id, kept between calls), so a call costs one step a holder where sorting costs log n: for the
- * lookups of a whole store in memory (PackedRewriteIndex), a million of them, each with a few
- * hundred to a few thousand holders.
+ * Ids from 0 to maxId, counted in two bit sets (an id seen once, and seen again) cleared after each
+ * call through the ids it touched: 2 bits an id kept between calls, small enough to stay in the
+ * processor's cache, where a count per id (8 bytes) at a million ids was read from memory at every
+ * holder. A call costs one step a holder where sorting costs log n: for the lookups of a whole
+ * store in memory (PackedRewriteIndex), a million of them, each with a few hundred to a few
+ * thousand holders. Only the ids seen twice are counted exactly, in a second pass.
  */
 export class DenseHolderCounter implements HolderCounter {
-  /** For id i: at 2i the stamp of the call that last counted it, at 2i + 1 its count in that call. */
-  private readonly slots: Uint32Array;
-  private stamp = 0;
-  private seen = new Uint32Array(1024);
+  private readonly once: Uint32Array;
+  private readonly again: Uint32Array;
+  /** The ids the call saw, in order of first sight; then the ids it saw twice. */
+  private touched = new Uint32Array(1024);
+  private repeated = new Uint32Array(64);
 
   constructor(readonly maxId: number) {
-    this.slots = new Uint32Array(2 * (maxId + 1));
+    const words = (maxId >>> 5) + 1;
+    this.once = new Uint32Array(words);
+    this.again = new Uint32Array(words);
   }
 
   heldBytes(): number {
-    return this.slots.byteLength + this.seen.byteLength;
+    return this.once.byteLength + this.again.byteLength + this.touched.byteLength + this.repeated.byteLength;
   }
 
   count(lists: readonly ArrayLike<number>[], min: number): [number, number][] {
-    if (++this.stamp === 2 ** 32) {
-      for (let at = 0; at < this.slots.length; at += 2) this.slots[at] = 0;
-      this.stamp = 1;
-    }
-    const { slots, stamp, maxId } = this;
-    let seen = this.seen;
+    const { once, again, maxId } = this;
+    let touched = this.touched;
+    let repeated = this.repeated;
     let distinct = 0;
-    for (let l = 0; l < lists.length; l++) {
-      const list = lists[l]!;
-      for (let i = 0; i < list.length; i++) {
-        const id = list[i]!;
-        if (slots[2 * id] === stamp) {
-          slots[2 * id + 1]!++;
-          continue;
+    let twice = 0;
+    try {
+      for (let l = 0; l < lists.length; l++) {
+        const list = lists[l]!;
+        for (let i = 0; i < list.length; i++) {
+          const id = list[i]!;
+          if (!(id >= 0 && id <= maxId)) throw new RangeError(`DenseHolderCounter: id ${id} is not from 0 to ${maxId}`);
+          const word = id >>> 5;
+          const bit = 1 << (id & 31);
+          if ((once[word]! & bit) === 0) {
+            once[word]! |= bit;
+            if (distinct === touched.length) this.touched = touched = grown(touched);
+            touched[distinct++] = id;
+          } else if ((again[word]! & bit) === 0) {
+            again[word]! |= bit;
+            if (twice === repeated.length) this.repeated = repeated = grown(repeated);
+            repeated[twice++] = id;
+          }
         }
-        if (!(id >= 0 && id <= maxId)) throw new RangeError(`DenseHolderCounter: id ${id} is not from 0 to ${maxId}`);
-        slots[2 * id] = stamp;
-        slots[2 * id + 1] = 1;
-        if (distinct === seen.length) {
-          const grown = new Uint32Array(2 * distinct);
-          grown.set(seen);
-          this.seen = seen = grown;
-        }
-        seen[distinct++] = id;
       }
+      // the ids seen twice or more, counted exactly: few, beside the many seen once
+      const counts = new Map<number, number>();
+      if (twice > 0) {
+        for (let l = 0; l < lists.length; l++) {
+          const list = lists[l]!;
+          for (let i = 0; i < list.length; i++) {
+            const id = list[i]!;
+            if ((again[id >>> 5]! & (1 << (id & 31))) !== 0) counts.set(id, (counts.get(id) ?? 0) + 1);
+          }
+        }
+      }
+      const out: [number, number][] = [];
+      if (min <= 1) for (let i = 0; i < distinct; i++) if (!counts.has(touched[i]!)) out.push([touched[i]!, 1]);
+      for (const [id, n] of counts) if (n >= min) out.push([id, n]);
+      return out;
+    } finally {
+      for (let i = 0; i < distinct; i++) once[touched[i]! >>> 5] = 0;
+      for (let i = 0; i < twice; i++) again[repeated[i]! >>> 5] = 0;
     }
-    const out: [number, number][] = [];
-    for (let i = 0; i < distinct; i++) {
-      const n = slots[2 * seen[i]! + 1]!;
-      if (n >= min) out.push([seen[i]!, n]);
-    }
-    return out;
   }
+}
+
+/** `array` in one twice as long, its values kept. */
+function grown(array: Uint32Array): Uint32Array<ArrayBuffer> {
+  const larger = new Uint32Array(2 * array.length);
+  larger.set(array);
+  return larger;
 }
 
 type MaybePromise<T> = T | Promise<T>;
