@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SyntheticHistory, writeSyntheticHistory } from '../bench/data/synthetic-history';
-import { base64ToBytes, bytesToBase64, decodePassageBytes } from '../lib/fingerprint/passage-codec';
+import { base64ToBytes, bytesToBase64, decodePassageBytes, passageBytesFromVersion1 } from '../lib/fingerprint/passage-codec';
 import { PASSAGE_PARAMS, type PassageFingerprints } from '../lib/fingerprint/passages';
 import { decodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
 import { compareRewrites, isRewritePair } from '../lib/fingerprint/rewrites';
@@ -221,5 +221,28 @@ describe('writeSyntheticHistory', () => {
     const withoutLines = readFileSync(without.file, 'utf8').trimEnd().split('\n').slice(1);
     expect(withoutLines).toEqual(raw.map(({ published: _p, source: _s, sourceBy: _b, ...line }) => JSON.stringify(line)));
     expect(without.provenanceBytes).toBe(0);
+  });
+
+  it("writes the first release's file: passages in version 1 of their bytes (the same fingerprints, no word bits), no rewrites or provenance, the rest unchanged", async () => {
+    const first = await writeSyntheticHistory(join(dir, 'first-release.ndjson'), { ...OPTIONS, firstRelease: true });
+    const [firstHeader, ...firstLines] = readFileSync(first.file, 'utf8').trimEnd().split('\n');
+    expect((JSON.parse(firstHeader!) as Record<string, unknown>)['passages']).toEqual({ k, w });
+    expect(JSON.parse(firstHeader!)).not.toHaveProperty('rewrites');
+    expect(first.passages).toEqual({ k, w });
+    expect(firstLines).toHaveLength(lines.length);
+    let fingerprints = 0;
+    firstLines.forEach((text, i) => {
+      const line = JSON.parse(text) as Line & Record<string, unknown>;
+      for (const field of ['rewrites', 'published', 'source', 'sourceBy']) expect(line).not.toHaveProperty(field);
+      const { passages: oldBytes, ...rest } = line;
+      const { passages: newBytes, rewrites: _r, published: _p, source: _s, sourceBy: _b, ...want } = lines[i]! as Line & Record<string, unknown>;
+      expect(rest).toEqual(want);
+      const now = decodePassageBytes(base64ToBytes(newBytes as string));
+      const read = decodePassageBytes(passageBytesFromVersion1(base64ToBytes(oldBytes as string)));
+      expect(read.wordBits).toBeUndefined();
+      expect({ words: read.words, hashes: [...read.hashes], positions: [...read.positions] }).toEqual({ words: now.words, hashes: [...now.hashes], positions: [...now.positions] });
+      fingerprints += read.hashes.length;
+    });
+    expect(fingerprints).toBeGreaterThan(20 * lines.length);
   });
 });

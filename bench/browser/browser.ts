@@ -23,12 +23,16 @@
 // --no-rewrites (the history without rewrite fingerprints and planted rewrites, and the storage
 // target before them), --no-provenance (the history without what its pages say of where they
 // come from: no published, source or sourceBy; the storage a page before them),
+// --first-release-history (the history as the first release, 63168aa, reads it: passages in
+// version 1 of their bytes, without rewrites or provenance; for its build through
+// DOPPEL_EXTENSION_DIR and this one alike),
 // --skip-import (only the content script and the burst),
 // --skip-content, --skip-burst, --burst-runs N (1: how many times the burst runs each way), --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
 // --cpu-profile FILE (the worker's CPU profile over the queries, its top functions printed),
-// --import-cpu-profile FILE (the same over the import's saving of the lines, before organising),
+// --import-cpu-profile FILE (the same over the import's saving of the lines, before organising;
+// with --profile-organising, over organising too),
 // --store-bytes (at the end, every object store's values' bytes a page),
 // --keep-profile DIR (use and keep the browser profile DIR/profile; when DIR already holds an
 // import of the same --pages and --seed, skip the import and measure on it: a 1,000,000-page store

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { type ExtensionSession, sleep } from '../../test/e2e/harness';
 import { type SyntheticHistory, writeSyntheticHistory } from '../data/synthetic-history';
-import { IMPORT_CPU_PROFILE, PAGES, PASSAGES, PROVENANCE, REWRITES, SEED, TARGETS } from './options';
+import { FIRST_RELEASE_HISTORY, IMPORT_CPU_PROFILE, PAGES, PROFILE_ORGANISING, PASSAGES, PROVENANCE, REWRITES, SEED, TARGETS } from './options';
 import { atLeast, cpuList, int, log, mb, progress, results, s } from './output';
 import { chromiumProcesses, chromiumThreads, cpuBetween, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
 import { rewriteFolding } from './rewrite-folding';
@@ -24,7 +24,7 @@ import { profiledInWorker, withWorkerTarget } from './worker-cdp';
 /** Writes the synthetic history into `dir` and prints what it holds. */
 export async function writeHistory(dir: string): Promise<SyntheticHistory> {
   const t0 = performance.now();
-  const history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES, rewrites: REWRITES, provenance: PROVENANCE });
+  const history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: PAGES, seed: SEED, passages: PASSAGES, rewrites: REWRITES, provenance: PROVENANCE, firstRelease: FIRST_RELEASE_HISTORY });
   const seconds = (performance.now() - t0) / 1000;
   const { partial } = history;
   const excerpts = partial.filter((p) => p.kind === 'excerpt').length;
@@ -66,10 +66,11 @@ export async function writeHistory(dir: string): Promise<SyntheticHistory> {
         `${(history.rewriteBytes / history.pages).toFixed(0)} of the bytes a line; ${int(history.rewrites.length)} planted rewrites of an earlier page on another host (70% of its pairs kept, its own otherwise).`,
     );
   }
+  if (FIRST_RELEASE_HISTORY) log("  as the first release (63168aa) reads it (--first-release-history): passages in version 1 of their bytes (a varint gap and 4 bytes a fingerprint, no word bits), no rewrites or provenance.");
   log(
     PROVENANCE
       ? `  provenance: half the pages state a publication time (0–7 days before first seen), a fifth of the planted copies name their original by canonical link or credit line, 1% of the others another site's page; ${(history.provenanceBytes / history.pages).toFixed(1)} of the bytes a line.`
-      : '  no published, source or sourceBy (--no-provenance): the history as it was before them.',
+      : `  no published, source or sourceBy (${FIRST_RELEASE_HISTORY ? '--first-release-history' : '--no-provenance'}): the history as it was before them.`,
   );
   return history;
 }
@@ -80,7 +81,9 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   const imp =
     IMPORT_CPU_PROFILE === undefined
       ? await importThroughHistoryPage(historyPage, history.file, history.pages)
-      : await profiledInWorker(session, IMPORT_CPU_PROFILE, "the import's saving of the lines", (stopProfile) => importThroughHistoryPage(historyPage, history.file, history.pages, stopProfile));
+      : PROFILE_ORGANISING
+        ? await profiledInWorker(session, IMPORT_CPU_PROFILE, 'the import and its organising', () => importThroughHistoryPage(historyPage, history.file, history.pages))
+        : await profiledInWorker(session, IMPORT_CPU_PROFILE, "the import's saving of the lines", (stopProfile) => importThroughHistoryPage(historyPage, history.file, history.pages, stopProfile));
   results['import'] = imp;
   log('');
   log('Import (history.html: #import-file, #import; times from the click, taken in the page)');

@@ -47,6 +47,8 @@ export const STORE_BYTES = argv.includes('--store-bytes');
 export const CPU_PROFILE = fileOption('--cpu-profile', 'report-get.cpuprofile');
 /** --import-cpu-profile FILE: the worker's V8 CPU profile while the import saves the lines (to the first poll after "importing"), its top functions printed. */
 export const IMPORT_CPU_PROFILE = fileOption('--import-cpu-profile', 'import.cpuprofile');
+/** --profile-organising (with --import-cpu-profile): the profile runs on until organising is done, rather than stopping at the import's summary. */
+export const PROFILE_ORGANISING = argv.includes('--profile-organising');
 /** The file an option names (resolved), `fallback` when the option has none; undefined without the option. */
 function fileOption(name: string, fallback: string): string | undefined {
   const at = argv.indexOf(name);
@@ -65,10 +67,12 @@ export const KEEP_PROFILE = ((): string | undefined => {
 export const COMMAND = `npm run bench:browser${argv.length ? ' -- ' + argv.join(' ') : ''}`;
 /** Passage fingerprints in the history, and the targets of "Passages, part 2"; --no-passages: the history and targets before it. */
 export const PASSAGES = !argv.includes('--no-passages');
+/** --first-release-history: the history as the first release (63168aa) reads it (bench/data/synthetic-history.ts firstRelease), for a build of it through DOPPEL_EXTENSION_DIR and this build alike. */
+export const FIRST_RELEASE_HISTORY = PASSAGES && argv.includes('--first-release-history');
 /** Rewrite fingerprints in the history (with passages), and the storage target of "Rewrites, part 2"; --no-rewrites: as before them. */
-export const REWRITES = PASSAGES && !argv.includes('--no-rewrites');
+export const REWRITES = PASSAGES && !FIRST_RELEASE_HISTORY && !argv.includes('--no-rewrites');
 /** What the pages say of where they come from (bench/data/synthetic-history.ts provenanceOf); --no-provenance: the history as before it. */
-export const PROVENANCE = PASSAGES && !argv.includes('--no-provenance');
+export const PROVENANCE = PASSAGES && !FIRST_RELEASE_HISTORY && !argv.includes('--no-provenance');
 
 export const TARGETS = {
   importRate: 10_000, // pages/s, at least

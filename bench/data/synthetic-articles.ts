@@ -12,6 +12,7 @@ import { kgramHashes, winnowHashes } from '../../lib/fingerprint/winnow';
 import { fmix32 } from '../../lib/fingerprint/hash';
 import { encodePassageBytes } from '../../lib/fingerprint/passage-codec';
 import { PASSAGE_PARAMS, packWordBits } from '../../lib/fingerprint/passages';
+import { varintSize, writeVarint } from '../../lib/fingerprint/varint';
 
 const VOCABULARY = 131_072;
 const LN_VOCABULARY = Math.log(VOCABULARY + 1);
@@ -134,10 +135,31 @@ export class Articles {
   }
 }
 
-/** The export's `passages` field of a page: its fingerprints as lib/fingerprint/passage-codec.ts's bytes, in base64. */
-export function passageField(words: Uint32Array): { base64: string; fingerprints: number } {
+/**
+ * The export's `passages` field of a page: its fingerprints as lib/fingerprint/passage-codec.ts's
+ * bytes, in base64; with `version1`, as the first release wrote and reads them (varint words ·
+ * varint n · n × (varint gap · hash as 4 bytes, big-endian), no word bits): passageBytesFromVersion1
+ * reads them back.
+ */
+export function passageField(words: Uint32Array, version1 = false): { base64: string; fingerprints: number } {
   const { hashes, positions } = winnowHashes(kgramHashes(words, PASSAGE_PARAMS.k), PASSAGE_PARAMS.w);
-  const bytes = encodePassageBytes({ words: words.length, hashes, positions, wordBits: packWordBits(words) });
+  const bytes = version1 ? passageBytesVersion1(words.length, hashes, positions) : encodePassageBytes({ words: words.length, hashes, positions, wordBits: packWordBits(words) });
   // Buffer's base64 is codec.ts's bytesToBase64, several times faster in Node (the test compares them)
   return { base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), fingerprints: hashes.length };
+}
+
+function passageBytesVersion1(words: number, hashes: ArrayLike<number>, positions: ArrayLike<number>): Uint8Array {
+  let size = varintSize(words) + varintSize(hashes.length);
+  for (let i = 0; i < hashes.length; i++) size += varintSize(positions[i]! - (i === 0 ? 0 : positions[i - 1]!)) + 4;
+  const out = new Uint8Array(size);
+  let at = writeVarint(out, writeVarint(out, 0, words), hashes.length);
+  for (let i = 0; i < hashes.length; i++) {
+    at = writeVarint(out, at, positions[i]! - (i === 0 ? 0 : positions[i - 1]!));
+    const h = hashes[i]!;
+    out[at++] = h >>> 24;
+    out[at++] = (h >>> 16) & 0xff;
+    out[at++] = (h >>> 8) & 0xff;
+    out[at++] = h & 0xff;
+  }
+  return out;
 }

@@ -71,7 +71,7 @@ export interface SyntheticHistory {
   /** A seeded sample of pages that are not planted copies (their originals may be among them). */
   sample: string[];
   /** The winnowing parameters of the pages' passage fingerprints, as in the header; null: written without passages. */
-  passages: (PassageParams & { bytes: number }) | null;
+  passages: (PassageParams & { bytes?: number }) | null;
   /** Every planted partial copy, in file order (none without passages). */
   partial: PlantedPartialCopy[];
   /** Mean words of a page's article and passage fingerprints a page (0 without passages). */
@@ -104,6 +104,12 @@ export interface SyntheticOptions {
   partialRate?: number;
   /** What the pages say of where they come from (published, source, sourceBy: provenanceOf; default: with rewrites); false writes the file as before it. */
   provenance?: boolean;
+  /**
+   * The file as the first release (63168aa) reads it: passages in version 1 of their bytes, no word
+   * bits, the header's `passages` without `bytes` (and no rewrites or provenance, which it predates:
+   * both default to false). Its import refuses every line of this version's bytes.
+   */
+  firstRelease?: boolean;
 }
 
 const END = Date.UTC(2025, 10, 1);
@@ -143,9 +149,10 @@ function rewriteField(pairs: readonly number[]): { base64: string; hashes: numbe
 export async function writeSyntheticHistory(file: string, options: SyntheticOptions): Promise<SyntheticHistory> {
   const { pages, seed, copyRate = 0.01, sampleSize = 400, partialRate = 0.01 } = options;
   const withPassages = options.passages ?? true;
-  const withRewrites = options.rewrites ?? withPassages;
+  const firstRelease = options.firstRelease ?? false;
+  const withRewrites = options.rewrites ?? (withPassages && !firstRelease);
   const rewriteRate = options.rewriteRate ?? 0.005;
-  const withProvenance = options.provenance ?? withPassages;
+  const withProvenance = options.provenance ?? (withPassages && !firstRelease);
   // what the pages say of where they come from, drawn apart: the other fields are the same without it
   const provenanceRandom = mulberry32(fmix32(seed ^ 0x85ebca6b));
   let provenanceBytes = 0;
@@ -183,7 +190,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     bytes += Buffer.byteLength(text);
     return out.write(text) ? Promise.resolve() : new Promise((ok) => out.once('drain', () => ok()));
   };
-  const passageParams = withPassages ? { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w, bytes: PASSAGE_BYTES_VERSION } : null;
+  const passageParams = withPassages ? { k: PASSAGE_PARAMS.k, w: PASSAGE_PARAMS.w, ...(!firstRelease && { bytes: PASSAGE_BYTES_VERSION }) } : null;
   const rewriteHeader = withRewrites ? { scheme: REWRITE_SCHEME, bits: REWRITE_PARAMS.sample.bits, cap: REWRITE_PARAMS.sample.cap } : null;
   await write(JSON.stringify({ format: 'doppel', version: 1, exported: new Date(END).toISOString(), pages, k: 3, ...(passageParams && { passages: passageParams }), ...(rewriteHeader && { rewrites: rewriteHeader }) }) + '\n');
 
@@ -246,7 +253,7 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     if (articles) {
       const kind = isCopy ? NEAR : !isPartial ? OWN : partialRandom() < 0.5 ? EXCERPT : QUOTE;
       const article = articles.add(i, kind, original);
-      const field = passageField(article.words);
+      const field = passageField(article.words, firstRelease);
       passages = field.base64;
       words += article.words.length;
       fingerprints += field.fingerprints;
