@@ -28,7 +28,8 @@
 // DOPPEL_EXTENSION_DIR and this one alike),
 // --skip-import (only the content script and the burst),
 // --skip-content, --skip-burst, --burst-runs N (1: how many times the burst runs each way), --json (one JSON object on stdout), --history-only (with an import: skip the
-// queries and popups), --settle-seconds N (wait N s before storage is measured again at the end of
+// queries and popups), --import-only (with an import: only the import, its storage and the worker's memory after it;
+// what bench:targets runs, as the first release's history page differs), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
 // --cpu-profile FILE (the worker's CPU profile over the queries, its top functions printed),
 // --import-cpu-profile FILE (the same over the import's saving of the lines, before organising;
@@ -53,7 +54,7 @@ import { measureContentScript } from './content-script';
 import { measureHistoryPage } from './history-page';
 import { measureImport, writeHistory } from './import';
 import { memoryAfterImport, memoryAfterQueries } from './memory';
-import { COMMAND, EXTENSION_DIR, HISTORY_ONLY, KEEP_PROFILE, PAGES, PASSAGES, ROOT, SEED, SKIP_BURST, SKIP_CONTENT, SKIP_IMPORT, json } from './options';
+import { COMMAND, EXTENSION_DIR, HISTORY_ONLY, IMPORT_ONLY, KEEP_PROFILE, PAGES, PASSAGES, ROOT, SEED, SKIP_BURST, SKIP_CONTENT, SKIP_IMPORT, json } from './options';
 import { int, log, results, s } from './output';
 import { measurePopups } from './popup';
 import { drawPages, measureQueries, sendTimed } from './queries';
@@ -151,7 +152,7 @@ async function main(): Promise<void> {
       if (marker && !imp['error'] && imp['finalState'] === 'done') writeFileSync(marker, imported);
     }
 
-    if (history) {
+    if (history && !IMPORT_ONLY) {
       // 4. Queries and 5. popup (not with --history-only)
       const draws = drawPages(history);
       if (!HISTORY_ONLY) {

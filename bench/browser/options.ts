@@ -41,6 +41,7 @@ export const SKIP_BURST = argv.includes('--skip-burst');
 /** How many times the burst of 30 tabs runs each way (the worker running, then stopped). */
 export const BURST_RUNS = intOption('--burst-runs', 1);
 export const HISTORY_ONLY = argv.includes('--history-only');
+export const IMPORT_ONLY = argv.includes('--import-only');
 /** --store-bytes: at the end, the bytes of every object store's values, read in history.html. */
 export const STORE_BYTES = argv.includes('--store-bytes');
 /** --cpu-profile FILE: the worker's V8 CPU profile over the report/get queries, written to FILE (a .cpuprofile), its top functions by self time printed. */

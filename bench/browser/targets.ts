@@ -1,0 +1,95 @@
+// `npm run bench:targets -- --first-release DIR [--pages N] [--runs N]`: the import and organising
+// of a whole history against the first release (issue 49's targets: a timing is a ratio to the
+// first release's build on the same machine in the same hour, each the median of fresh runs).
+// Runs bench:browser with --first-release-history (one synthetic history both builds read:
+// passages in version 1 of their bytes, no rewrites or provenance), --import-only --skip-content
+// --skip-burst, N times each (3), alternately the first release's build (DIR, through
+// DOPPEL_EXTENSION_DIR; `bash scripts/build-at.sh 63168aa DIR` builds it) and this tree's
+// (.output/chrome-mv3: `npm run build` first), each in a fresh browser. Prints every run (import
+// rate, organising after the summary, the extension renderer's most at a 1 s poll and its VmHWM,
+// the summary line), then the medians and their ratios.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ROOT } from './options';
+
+const argv = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : argv[at + 1];
+};
+const firstRelease = option('--first-release');
+const pages = Number(option('--pages') ?? 1_000_000);
+const runs = Number(option('--runs') ?? 3);
+if (firstRelease === undefined || !Number.isInteger(pages) || pages < 1000 || !Number.isInteger(runs) || runs < 1) {
+  console.error('usage: npm run bench:targets -- --first-release DIR [--pages N (1000000)] [--runs N (3)]   (DIR: the first release built, `bash scripts/build-at.sh 63168aa DIR`; `npm run build` first)');
+  process.exit(2);
+}
+const builds = [
+  { name: 'first release', dir: resolve(firstRelease) },
+  { name: 'this build', dir: join(ROOT, '.output/chrome-mv3') },
+];
+for (const { name, dir } of builds) {
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    console.error(`bench:targets: no built extension for ${name} at ${dir}`);
+    process.exit(2);
+  }
+}
+
+interface Run {
+  rate: number;
+  organisingS: number;
+  polled: number;
+  vmHwm: number;
+  summary: string;
+  finalState: string;
+}
+
+function runOnce(dir: string): Run {
+  const args = ['tsx', 'bench/browser/browser.ts', '--json', '--pages', String(pages), '--first-release-history', '--import-only', '--skip-content', '--skip-burst'];
+  const child = spawnSync('npx', args, { cwd: ROOT, env: { ...process.env, DOPPEL_EXTENSION_DIR: dir }, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (child.status !== 0) throw new Error(`bench:browser failed (status ${child.status}) with ${dir}`);
+  const results = JSON.parse(child.stdout.trim().split('\n').pop()!) as { import: Record<string, unknown>; mostResidentAtPoll: number; peakResident: [string, number][] };
+  const imp = results.import;
+  return {
+    rate: imp['rate'] as number,
+    organisingS: (imp['doneS'] as number) - (imp['summaryS'] as number),
+    polled: results.mostResidentAtPoll,
+    vmHwm: results.peakResident.find(([kind]) => kind.startsWith('extension renderer'))?.[1] ?? NaN,
+    summary: String(imp['summary']),
+    finalState: String(imp['finalState']),
+  };
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+console.log(`Targets against the first release: ${int(pages)} pages (bench:browser --first-release-history: passages in version 1 of their bytes, no rewrites or provenance), ${runs} runs a build, alternately, each in a fresh browser`);
+console.log(`  first release: ${builds[0]!.dir}; this build: ${builds[1]!.dir}`);
+const byBuild: Run[][] = [[], []];
+for (let r = 0; r < runs; r++) {
+  builds.forEach(({ name, dir }, b) => {
+    const t0 = Date.now();
+    const run = runOnce(dir);
+    byBuild[b]!.push(run);
+    console.log(
+      `  run ${r + 1}, ${name.padEnd(13)}  import ${int(run.rate)} pages/s; organising after the summary ${run.organisingS.toFixed(1)} s; renderer most at a poll ${mb(run.polled)} (VmHWM ${mb(run.vmHwm)}); ` +
+        `data-state "${run.finalState}"; summary ${JSON.stringify(run.summary)}  (${((Date.now() - t0) / 1000).toFixed(0)} s, ${new Date().toISOString().slice(11, 16)} UTC)`,
+    );
+  });
+}
+const [first, now] = byBuild.map((list) => ({
+  rate: median(list.map((run) => run.rate)),
+  organisingS: median(list.map((run) => run.organisingS)),
+  polled: median(list.map((run) => run.polled)),
+})) as [{ rate: number; organisingS: number; polled: number }, { rate: number; organisingS: number; polled: number }];
+console.log('');
+console.log(`Medians of ${runs} (first release → this build, ratio)`);
+console.log(`  import rate                          ${int(first.rate)} → ${int(now.rate)} pages/s, ${(now.rate / first.rate).toFixed(2)}×   target ≥ 1.00×: ${now.rate >= first.rate ? 'met' : 'missed'}`);
+console.log(`  organising after the summary         ${first.organisingS.toFixed(1)} → ${now.organisingS.toFixed(1)} s, ${(now.organisingS / first.organisingS).toFixed(2)}×   target ≤ 0.75×: ${now.organisingS <= 0.75 * first.organisingS ? 'met' : 'missed'}`);
+console.log(`  extension renderer, most at a poll   ${mb(first.polled)} → ${mb(now.polled)}   target ≤ ${pages >= 1_000_000 ? 500 : 200} MB: ${now.polled <= (pages >= 1_000_000 ? 500e6 : 200e6) ? 'met' : 'missed'}`);
