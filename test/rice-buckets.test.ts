@@ -75,3 +75,27 @@ describe('Rice-coded rewrite buckets', () => {
     expect(() => decodeRiceBucket(Uint8Array.from(bytes), 2)).toThrow(why);
   });
 });
+
+describe('applyBucketChange: additions sorted or not', () => {
+  const start = bucket([[3, 7], [9, 1], [9, 4]]);
+  const entries = (b: Bucket): [number, number][] => Array.from(b.highs, (h, i) => [h, b.ids[i]!]);
+  it.each([
+    { what: 'sorted, each once (taken as they are)', add: [[1, 2], [3, 7], [9, 2], [700, 0]] },
+    { what: 'shuffled', add: [[9, 2], [700, 0], [1, 2], [3, 7]] },
+    { what: 'sorted with a repeat', add: [[1, 2], [1, 2], [3, 7], [9, 2], [700, 0]] },
+    { what: 'one high, ids falling', add: [[9, 2], [3, 7], [1, 2], [700, 0], [1, 2]] },
+  ])('gives the same bucket for additions $what', ({ add }) => {
+    expect(entries(applyBucketChange(start, { add: add.flat(), remove: [] }))).toEqual([[1, 2], [3, 7], [9, 1], [9, 2], [9, 4], [700, 0]]);
+  });
+
+  it('equals a sort of the union on seeded changes, sorted and shuffled', () => {
+    const random = mulberry32(31);
+    for (let trial = 0; trial < 50; trial++) {
+      const pairs = Array.from({ length: Math.floor(random() * 40) }, () => [Math.floor(random() * 8), Math.floor(random() * 20)] as [number, number]);
+      const unique = [...new Map(pairs.map((p) => [`${p[0]},${p[1]}`, p])).values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      const want = [...new Map([...entries(start), ...unique].map((p) => [`${p[0]},${p[1]}`, p])).values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      expect(entries(applyBucketChange(start, { add: unique.flat(), remove: [] }))).toEqual(want);
+      expect(entries(applyBucketChange(start, { add: pairs.flat(), remove: [] }))).toEqual(want);
+    }
+  });
+});

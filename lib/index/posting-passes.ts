@@ -107,11 +107,14 @@ export class PendingPlaces {
       grown.set(this.held);
       this.held = grown;
     }
+    // the pairs come sorted by hash: a hash's holders are searched once for its run of pairs
+    let high = -1;
+    let holders: Uint32Array | undefined;
     for (let j = 0; j < places.length; j++) {
       const place = places[j]!;
       if (place === NO_PLACE || place >= this.size) continue;
-      const own = pairs[2 * j + 1]!;
-      if (heldByAnother(idsWith(bucket, pairs[2 * j]!), own)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
+      if (pairs[2 * j] !== high || holders === undefined) holders = idsWith(bucket, (high = pairs[2 * j]!));
+      if (heldByAnother(holders, pairs[2 * j + 1]!)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
     }
   }
 

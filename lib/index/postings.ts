@@ -166,6 +166,18 @@ export interface BucketChange {
 /** Sorts [high, id] pairs (flat) and drops repeats; returns them as two arrays. */
 function sortedPairs(flat: ArrayLike<number>): { highs: Uint16Array; ids: Uint32Array } {
   const n = flat.length / 2;
+  // organising's pairs come sorted, each once: taken as they are, without the sort
+  let ordered = true;
+  for (let i = 1; i < n && ordered; i++) ordered = flat[2 * i]! > flat[2 * i - 2]! || (flat[2 * i] === flat[2 * i - 2] && flat[2 * i + 1]! > flat[2 * i - 1]!);
+  if (ordered) {
+    const highs = new Uint16Array(n);
+    const ids = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      highs[i] = flat[2 * i]!;
+      ids[i] = flat[2 * i + 1]!;
+    }
+    return { highs, ids };
+  }
   // high (16 bits) × 2^32 + id is below 2^48: exact as a double, so one numeric sort orders both
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = flat[2 * i]! * 2 ** 32 + flat[2 * i + 1]!;

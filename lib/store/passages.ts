@@ -227,9 +227,11 @@ export class PassageRows {
         let bucket = applyBucketChange(before, c);
         const touched = new Set<number>();
         for (let i = 0; i < c.add.length; i += 2) {
-          touched.add(c.add[i]!);
-          const alone = idsWith(before, c.add[i]!);
-          if (alone.length === 1 && idsWith(bucket, c.add[i]!).length > 1) nowShared.push([alone[0]!, hashOf(b, c.add[i]!)]);
+          const high = c.add[i]!;
+          if (i > 0 && high === c.add[i - 2]) continue; // the pairs of one hash come together: it is looked at once
+          touched.add(high);
+          const alone = idsWith(before, high);
+          if (alone.length === 1 && idsWith(bucket, high).length > 1) nowShared.push([alone[0]!, hashOf(b, high)]);
         }
         for (let i = 0; i < c.remove.length; i += 2) touched.add(c.remove[i]!);
         for (const high of touched) bucket = withFlag(bucket, high, await this.isSiteBoilerplate(idsWith(bucket, high), siteOf));
