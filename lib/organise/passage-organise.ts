@@ -48,7 +48,6 @@ import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
 import { BLOCKS_PER_READ, forEachPendingPage, forEachValue, readPagesAndFingerprints } from './bulk-reads';
-import { SiteMemo } from './site-memo';
 
 /** The lists of a pass are sized for its share of the postings times this. */
 const POSTING_SLACK = 1.05;
@@ -128,7 +127,6 @@ export async function indexPending(
   let pages = 0;
   let fingerprints = 0;
   const places = new PendingPlaces(); // listed by the first pass
-  const sites = new SiteMemo(); // the boilerplate rule's sites, each block read once
   for (let pass = 0; pass < passes; pass++) {
     await onProgress?.({ phase: 'passages', done: 2 * pass, total: steps });
     const low = Math.floor((pass * POSTING_BUCKETS) / passes);
@@ -160,7 +158,7 @@ export async function indexPending(
     });
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
     const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high - low, at.view());
-    onMemory?.({ pass: 'passagePostings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + places.heldBytes() + sites.heldBytes(), pages: places.ids.length });
+    onMemory?.({ pass: 'passagePostings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + places.heldBytes(), pages: places.ids.length });
     // the lists read are sorted into pairs: they go before the buckets are written
     keys = ids = at = new Words(1);
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
@@ -173,7 +171,7 @@ export async function indexPending(
           const add = pairs.subarray(2 * starts[b - low]!, 2 * starts[b - low + 1]!);
           if (add.length > 0) changes.set(b, { add: touched.size === 0 ? add : withoutPages(add, touched), remove: [] });
         }
-        await passages.applyChanges(changes, (id) => sites.siteOf(id, rows));
+        await passages.applyChanges(changes, async (id) => (await rows.get(id))?.site);
         // each merged bucket tells which of the pending fingerprints in it another page holds
         for (const b of changes.keys()) places.markHeld(await passages.bucket(b), pairs.subarray(2 * starts[b - low]!, 2 * starts[b - low + 1]!), placed.subarray(starts[b - low]!, starts[b - low + 1]!));
       });
