@@ -68,13 +68,16 @@ const QUALITY = '2026-11-29-quality-held-out.txt';
 const NUMBER = String.raw`([\d,]+(?:\.\d+)?)`;
 const PEERS = '2026-11-27-peers.txt';
 const BROWSER_QUALITY = '2026-11-27-browser-quality.txt';
-const MILLION = '2026-11-28-1m-packed-3.txt';
+const MILLION = '2026-11-30-1m-memory.txt';
 const BROWSER_REWRITES = '2026-11-29-browser-quality-rewrites-held-out.txt';
 const SCALE_100K = '2026-11-30-scan-scale-100k.txt';
 const SCALE_1M = '2026-11-30-scan-scale-1m.txt';
 const JOIN_10M = '2026-11-29-scan-join-10m.txt';
 const MEMORY_1M = '2026-11-30-1m-memory.txt';
 const MEMORY_1M_BEFORE = '2026-11-30-1m-memory-before.txt';
+const ORGANISE_1M = '2026-11-30-1m-organise.txt';
+const ORGANISE_1M_BEFORE = '2026-11-30-1m-organise-before.txt';
+const TARGETS_1M = '2026-11-30-1m-targets.txt';
 
 /** bench:browser's organising after the import's summary, its copy-marking step (the passage index's last long step), and the extension renderer's peak. */
 const organising = (o: BenchOutput): { seconds: number; peak: number; polled: number } => ({
@@ -265,6 +268,27 @@ export const FIGURES: Figure[] = [
     measured: (o, baseline) => {
       const [now, before] = [organising(o), organising(baseline!)];
       return `${Math.round(now.seconds)} s against ${Math.round(before.seconds)} s (${(now.seconds / before.seconds).toFixed(2)}×); ${now.polled.toLocaleString('en-US')} MB against ${before.polled.toLocaleString('en-US')} MB (VmHWM ${now.peak.toLocaleString('en-US')} and ${before.peak.toLocaleString('en-US')} MB)`;
+    },
+  },
+  {
+    figure: 'organising that import after its summary, and the extension renderer\'s resident memory at its most (1 s polls), against the build before the rewrite lookups\' bit sets and the passage passes\' changes (4a4a685, DOPPEL_EXTENSION_DIR, the run before it)',
+    target: '',
+    source: ORGANISE_1M,
+    baseline: ORGANISE_1M_BEFORE,
+    measured: (o, baseline) => {
+      const [now, before] = [organising(o), organising(baseline!)];
+      return `${Math.round(now.seconds)} s against ${Math.round(before.seconds)} s (${(now.seconds / before.seconds).toFixed(2)}×); ${now.polled.toLocaleString('en-US')} MB against ${before.polled.toLocaleString('en-US')} MB`;
+    },
+  },
+  {
+    figure: 'against the first release (63168aa), on the history both read (passages, no rewrites or provenance): import rate, organising after the summary, and the extension renderer\'s resident memory at its most (1 s polls); medians of three runs each, alternating',
+    target: '≥ 1.0×; ≤ 0.75×; ≤ 500 MB',
+    source: TARGETS_1M,
+    measured: (o) => {
+      const [firstRate, nowRate, rateRatio] = find(o, new RegExp(`^\\s+import rate\\s+${NUMBER} → ${NUMBER} pages/s, ([\\d.]+)×`));
+      const [firstS, nowS, sRatio] = find(o, /^\s+organising after the summary\s+([\d.]+) → ([\d.]+) s, ([\d.]+)×/);
+      const [firstMb, nowMb] = find(o, /^\s+extension renderer, most at a poll\s+([\d.]+) MB → ([\d.]+) MB/);
+      return `${nowRate} against ${firstRate} pages/s (${rateRatio}×); ${Math.round(Number(nowS))} s against ${Math.round(Number(firstS))} s (${sRatio}×); ${Number(nowMb).toLocaleString('en-US')} MB against ${Number(firstMb).toLocaleString('en-US')} MB`;
     },
   },
   {
