@@ -11,7 +11,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { median } from '../shared/stats';
 import { ROOT } from './options';
+import { int, mb } from './output';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -60,14 +62,6 @@ function runOnce(dir: string): Run {
     finalState: String(imp['finalState']),
   };
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 console.log(`Targets against the first release: ${int(pages)} pages (bench:browser --first-release-history: passages in version 1 of their bytes, no rewrites or provenance), ${runs} runs a build, alternately, each in a fresh browser`);
 console.log(`  first release: ${builds[0]!.dir}; this build: ${builds[1]!.dir}`);
