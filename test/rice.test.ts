@@ -51,6 +51,43 @@ describe('Rice codes', () => {
     expect(values.reduce((sum, v) => sum + riceSize(v, best.k), 0)).toBe(best.bits);
   });
 
+  it('the best parameter equals trying every k, on seeded lists of every spread (the walk from an estimate relies on the bits being convex in k)', () => {
+    const tryEvery = (values: readonly number[], maxK: number): { k: number; bits: number } => {
+      let best = { k: 0, bits: Infinity };
+      for (let k = 0; k <= maxK; k++) {
+        const bits = values.reduce((sum, v) => sum + riceSize(v, k), 0);
+        if (bits < best.bits) best = { k, bits };
+      }
+      return values.length === 0 ? { k: 0, bits: 0 } : best;
+    };
+    const random = mulberry32(36);
+    let tried = 0;
+    for (let list = 0; list < 3000; list++) {
+      const top = Math.floor(random() * 33); // values below 2^top: from all zeros to full 32-bit words
+      const length = 1 + Math.floor(random() * (random() < 0.5 ? 4 : 200));
+      // uniform, crowded toward 0 (a product of uniforms), or a few large among small ones
+      const shape = list % 3;
+      const values = Array.from({ length }, () => {
+        const u = shape === 0 ? random() : shape === 1 ? random() * random() * random() : random() < 0.1 ? random() : random() / 4096;
+        return Math.min(2 ** 32 - 1, Math.floor(u * 2 ** top));
+      });
+      const maxK = [31, 16, 4, Math.floor(random() * 32)][list % 4]!;
+      expect(bestRiceK(values, maxK)).toEqual(tryEvery(values, maxK));
+      tried++;
+    }
+    expect(tried).toBe(3000);
+    // and every list of one to three values below 32, where ties between two k are common
+    const small: number[][] = [];
+    for (let a = 0; a < 32; a++) {
+      small.push([a]);
+      for (let b = 0; b < 32; b++) {
+        small.push([a, b]);
+        for (let c = 0; c < 32; c++) small.push([a, b, c]);
+      }
+    }
+    for (const values of small) for (const maxK of [1, 3, 31]) expect(bestRiceK(values, maxK)).toEqual(tryEvery(values, maxK));
+  });
+
   it('reads back what it writes, for every k from 0 to 31, from any starting bit (seeded)', () => {
     const random = mulberry32(35);
     for (let k = 0; k <= 31; k++) {

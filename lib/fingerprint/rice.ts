@@ -81,15 +81,35 @@ function word(bytes: Uint8Array, i: number): number {
   return (bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!;
 }
 
-/** The Rice parameter (0 to maxK, at most 31) that writes `values` (whole, below 2^32) shortest, tried rather than estimated, and the bits they then take. */
+/**
+ * The Rice parameter (0 to maxK, at most 31) that writes `values` (whole, below 2^32) shortest, and
+ * the bits they then take; the smallest such k on a tie. A step from k to k + 1 adds a bit a value
+ * and takes off ceil(⌊v / 2^k⌋ / 2) a value: a saving that shrinks as k grows, so the bits fall to
+ * their least and then rise. Below k0 = ⌊log2(mean + 1)⌋ − 1 the saving passes a bit a value
+ * (the quotients' halves sum to more than (mean + 1 − 2^k) / 2^(k+1) ≥ 1 a value), so the least
+ * is at k0 or above: the walk up from k0 tries two or three k, not all 32.
+ */
 export function bestRiceK(values: ArrayLike<number>, maxK: number): { k: number; bits: number } {
-  let best = { k: 0, bits: Infinity };
-  for (let k = 0; k <= maxK; k++) {
-    let bits = values.length * (k + 1);
-    for (let i = 0; i < values.length; i++) bits += values[i]! >>> k; // an unsigned shift: the quotient of any value below 2^32
-    if (bits < best.bits) best = { k, bits };
+  if (values.length === 0) return { k: 0, bits: 0 };
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
+  let k = Math.min(maxK, Math.max(0, Math.floor(Math.log2(sum / values.length + 1)) - 1));
+  let bits = riceBits(values, k);
+  // up while the bits fall: the first k where they stop is the smallest that takes the least
+  while (k < maxK) {
+    const up = riceBits(values, k + 1);
+    if (up >= bits) break;
+    k++;
+    bits = up;
   }
-  return best;
+  return { k, bits };
+}
+
+/** Bits the Rice codes of `values` take with parameter k. */
+function riceBits(values: ArrayLike<number>, k: number): number {
+  let bits = values.length * (k + 1);
+  for (let i = 0; i < values.length; i++) bits += values[i]! >>> k; // an unsigned shift: the quotient of any value below 2^32
+  return bits;
 }
 
 /** Bits the code of `value` takes with parameter k. */
