@@ -53,7 +53,25 @@ export function canonicalPage(url: string): { url: string; site: string } {
   return { url: parsed.href, site: parsed.host };
 }
 
-/** The site of a page, as `URL.host` (host and non-default port). */
+/**
+ * An http(s) URL as the URL parser writes it, whose host it would give back unchanged: lowercase
+ * labels, the last starting with a letter (not an IPv4 address), none punycode (xn--, which the
+ * parser checks), a port without a leading zero; then the path, query or fragment, or nothing.
+ */
+const PLAIN_HOST = /^https?:\/\/((?:(?!xn--)[a-z0-9_-]+\.)*(?!xn--)[a-z][a-z0-9_-]*(?::[1-9][0-9]{0,4})?)(?:[/?#]|$)/;
+
+/**
+ * The site of a page, as `URL.host` (host and non-default port). Records are read back by the
+ * million (organising), and their URLs are canonical: a plain host is read off the text, any other
+ * URL parsed (the parser drops a default port, reads IPv4 and IPv6 forms, punycode, case).
+ */
 export function siteOf(url: string): string {
+  const plain = PLAIN_HOST.exec(url);
+  if (plain !== null) {
+    const host = plain[1]!;
+    const colon = host.indexOf(':');
+    const port = colon < 0 ? '' : host.slice(colon + 1);
+    if (Number(port) <= 65535 && port !== (url.startsWith('https:') ? '443' : '80')) return host;
+  }
   return new URL(url).host;
 }

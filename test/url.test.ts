@@ -42,6 +42,27 @@ describe('isRecordableUrl and siteOf', () => {
     expect(siteOf('https://News.Example.com/a')).toBe('news.example.com');
   });
 
+  // siteOf reads a plain host off the text and parses any other URL: each of these is what URL.host says (or throws)
+  it.each([
+    'http://a.example/x', 'https://a.b.co.uk:8443/x?y#z', 'http://a.example', 'http://a.example?x', 'http://a.example#x',
+    'http://localhost:3000', 'http://-a.example/', 'http://a_b.example/', 'http://ab--cd.example/', `http://${'a'.repeat(70)}.example/`,
+    // left to the parser: a default or odd port, an address, punycode, case, user info, a backslash, a trailing dot
+    'http://a.example:80/', 'https://a.example:443/', 'https://a.example:80/', 'http://a.example:443/', 'http://a.example:08/', 'http://a.example:0/',
+    'http://a.example:/', 'http://a.example:65535/', 'http://a.example:65536/', 'http://a.example:99999/', 'http://1.2.3.4/', 'http://0x7f.1/',
+    'http://a.0x1/', 'http://[::1]:8080/', 'http://xn--nxasmq6b.example/', 'http://a.xn--p1ai/', 'http://xn--zz.example/', 'http://News.Example/',
+    'http://user:pw@a.example/', 'http://a.example\\x', 'http://a.example./', 'http://a..example/', 'http://a.ex\tample/', 'HTTP://a.example/',
+    'https:a.example/', ' http://a.example/', 'http://ünï.example/', 'http://a%41.example/', 'not a url',
+  ])('siteOf(%j) is URL.host', (url) => {
+    let host: string | Error;
+    try {
+      host = new URL(url).host;
+    } catch (error) {
+      host = error as Error;
+    }
+    if (host instanceof Error) expect(() => siteOf(url)).toThrow(TypeError);
+    else expect(siteOf(url)).toBe(host);
+  });
+
   it('canonicalPage gives canonicalUrl and siteOf from one parse', () => {
     for (const url of ['https://News.Example.com:8443/a?utm_source=x&id=3#top', 'http://127.0.0.1:8080/b', 'https://ex.example/ünïcode?fbclid=1']) {
       expect(canonicalPage(url)).toEqual({ url: canonicalUrl(url), site: siteOf(canonicalUrl(url)) });
