@@ -2,7 +2,7 @@
 // small bucket, round trips of seeded random buckets, smaller than the passage buckets' varints at
 // a million pages' spread, and damaged bytes named.
 import { describe, expect, it } from 'vitest';
-import { type Bucket, EMPTY_BUCKET, applyBucketChange, encodeBucket } from '../lib/index/postings';
+import { type Bucket, EMPTY_BUCKET, HighCursor, applyBucketChange, encodeBucket, idsWith } from '../lib/index/postings';
 import { decodeRiceBucket, encodeRiceBucket } from '../lib/index/rice-buckets';
 import { mulberry32 } from '../lib/random';
 
@@ -97,5 +97,36 @@ describe('applyBucketChange: additions sorted or not', () => {
       expect(entries(applyBucketChange(start, { add: unique.flat(), remove: [] }))).toEqual(want);
       expect(entries(applyBucketChange(start, { add: pairs.flat(), remove: [] }))).toEqual(want);
     }
+  });
+});
+
+describe('HighCursor: idsWith from where the last search ended', () => {
+  const start = bucket([[3, 7], [9, 1], [9, 4], [12, 5], [40, 2], [40, 3], [40, 8], [41, 0]]);
+  it.each([
+    { what: 'ascending, each once', asked: [0, 3, 9, 10, 12, 40, 41, 42] },
+    { what: 'ascending with repeats', asked: [3, 3, 9, 9, 40, 40, 40] },
+    { what: 'out of order', asked: [40, 3, 41, 9, 0, 12, 9] },
+    { what: 'past the end, then back', asked: [65535, 40, 3] },
+  ])('finds what idsWith finds, asked $what', ({ asked }) => {
+    const cursor = new HighCursor(start);
+    for (const high of asked) expect([...cursor.idsWith(high)], `high ${high}`).toEqual([...idsWith(start, high)]);
+  });
+
+  it('equals idsWith on seeded buckets and seeded runs of highs, dense, sparse and shuffled', () => {
+    const random = mulberry32(37);
+    let asked = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const spread = [4, 64, 65536][trial % 3]!;
+      const pairs = Array.from({ length: Math.floor(random() * 600) }, () => [Math.floor(random() * spread), Math.floor(random() * 1000)] as [number, number]);
+      const b = applyBucketChange(EMPTY_BUCKET, { add: pairs.flat(), remove: [] });
+      const highs = Array.from({ length: Math.floor(random() * 300) }, () => Math.floor(random() * spread));
+      if (trial % 2 === 0) highs.sort((x, y) => x - y);
+      const cursor = new HighCursor(b);
+      for (const high of highs) {
+        expect([...cursor.idsWith(high)]).toEqual([...idsWith(b, high)]);
+        asked++;
+      }
+    }
+    expect(asked).toBeGreaterThan(20_000);
   });
 });

@@ -68,6 +68,38 @@ export function idsWith(bucket: Bucket, high: number): Uint32Array {
   return bucket.ids.subarray(start, end);
 }
 
+/**
+ * idsWith for highs asked in ascending order, as a bucket's change lists them: each search gallops
+ * from where the last one ended (a few steps when the highs asked are dense, as in an import's
+ * merge) instead of halving the whole bucket. A high asked out of order is searched from the start.
+ */
+export class HighCursor {
+  private at = 0;
+  private last = -1;
+
+  constructor(private readonly bucket: Bucket) {}
+
+  idsWith(high: number): Uint32Array {
+    const { highs, ids } = this.bucket;
+    const start = gallop(highs, high, high >= this.last ? this.at : 0);
+    const end = gallop(highs, high + 1, start);
+    this.at = start;
+    this.last = high;
+    return ids.subarray(start, end);
+  }
+}
+
+/** lowerBound(sorted, value), given that every entry before `from` is below value: probes at from, from + 1, + 2, + 4, … then halves the last stride. */
+function gallop(sorted: ArrayLike<number>, value: number, from: number): number {
+  let low = from;
+  let probe = from;
+  for (let stride = 1; probe < sorted.length && sorted[probe]! < value; stride *= 2) {
+    low = probe + 1;
+    probe = from + stride;
+  }
+  return lowerBound(sorted, value, low, Math.min(probe, sorted.length));
+}
+
 /** Whether the holders of a hash (`ids`, each page once; none when undefined) include a page other than `own`: the rule of a page's marks. */
 export function heldByAnother(ids: ArrayLike<number> | undefined, own: number): boolean {
   if (ids === undefined) return false;

@@ -31,6 +31,7 @@ import {
   hashOf,
   highOf,
   heldByAnother,
+  HighCursor,
   idsWith,
   isFlagged,
   withFlag,
@@ -226,15 +227,19 @@ export class PassageRows {
         const before = await this.bucket(b);
         let bucket = applyBucketChange(before, c);
         const touched = new Set<number>();
+        // the additions come sorted by hash (a change's order): each search picks up where the last ended
+        const beforeCursor = new HighCursor(before);
+        const afterCursor = new HighCursor(bucket);
         for (let i = 0; i < c.add.length; i += 2) {
           const high = c.add[i]!;
           if (i > 0 && high === c.add[i - 2]) continue; // the pairs of one hash come together: it is looked at once
           touched.add(high);
-          const alone = idsWith(before, high);
-          if (alone.length === 1 && idsWith(bucket, high).length > 1) nowShared.push([alone[0]!, hashOf(b, high)]);
+          const alone = beforeCursor.idsWith(high);
+          if (alone.length === 1 && afterCursor.idsWith(high).length > 1) nowShared.push([alone[0]!, hashOf(b, high)]);
         }
         for (let i = 0; i < c.remove.length; i += 2) touched.add(c.remove[i]!);
-        for (const high of touched) bucket = withFlag(bucket, high, await this.isSiteBoilerplate(idsWith(bucket, high), siteOf));
+        const flagCursor = new HighCursor(bucket); // withFlag changes only the flags: the highs and ids stay
+        for (const high of touched) bucket = withFlag(bucket, high, await this.isSiteBoilerplate(flagCursor.idsWith(high), siteOf));
         this.buckets.set(b, bucket);
         return bucket.highs.length === 0 && bucket.flagged.length === 0 ? store.delete(b) : store.put(encodeBucket(bucket), b);
       }),
