@@ -217,6 +217,37 @@ describe('BlockCache', () => {
     expect(store.puts).toBe(2);
   });
 
+  it('writes the slots it never decoded as they were read: the same bytes as encoding every page again', async () => {
+    const random = mulberry32(41);
+    for (let trial = 0; trial < 20; trial++) {
+      const store = new CountingStore();
+      const filled = Array.from({ length: BLOCK_PAGES }, (_, slot) => slot).filter(() => random() < 0.7);
+      const pages = slots(0, filled.map((slot) => [slot, { visits: Math.floor(random() * 50), check: random() < 0.2 ? '' : 'fedcba9876543210', group: random() < 0.3 ? `g${slot}` : undefined }]));
+      await store.put(encodeBlock(0, pages), 0);
+      // one page changed, another read (decoded) and left as it was
+      const cache = new BlockCache(store);
+      const changed = filled[Math.floor(random() * filled.length)]!;
+      await cache.get(filled[0]!);
+      await cache.set(page(changed, { visits: 999, contentCopy: true }));
+      await cache.flush();
+      pages[changed] = page(changed, { visits: 999, contentCopy: true });
+      expect(store.values.get(0)).toEqual(encodeBlock(0, pages));
+    }
+  });
+
+  it('keeps a damaged slot it never read as it was, when another page of its block changes', async () => {
+    const good = encodeBlock(0, slots(0, [[0, {}], [1, { check: '' }]]));
+    const entries = [[page(0).url, page(0).title, 16, page(0).firstSeen, page(0).lastSeen, 3], [page(1).url, page(1).title, 8, page(1).firstSeen, page(1).lastSeen, -1]];
+    const store = new CountingStore();
+    await store.put([BLOCK_FORMAT, deflateSync(strToU8(JSON.stringify(entries))), good[2]] satisfies StoredBlock, 0);
+    const cache = new BlockCache(store);
+    await cache.set(page(0, { visits: 7 }));
+    await cache.flush();
+    const after = openBlock(0, store.values.get(0));
+    expect(after.get(0)).toEqual(page(0, { visits: 7 }));
+    expect(() => after.get(1)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");
+  });
+
   it('deletes a block whose last page is forgotten, and forgets nothing twice', async () => {
     const store = new CountingStore();
     const cache = new BlockCache(store);

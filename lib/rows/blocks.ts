@@ -40,14 +40,27 @@ export function blockOf(id: number): { block: number; slot: number } {
  */
 export function encodeBlock(block: number, pages: readonly (PageValue | undefined)[]): StoredBlock {
   if (pages.length > BLOCK_PAGES) throw new RangeError(`a block holds at most ${BLOCK_PAGES} pages: got ${pages.length}`);
-  let used = pages.length;
-  while (used > 0 && pages[used - 1] === undefined) used--;
+  return packBlock(block, pages.length, (slot) => pages[slot]);
+}
+
+/**
+ * The stored block of `length` slots, `slotOf` giving each: a page (encoded), undefined (empty), or
+ * a slot as it was stored (its entry and fingerprint bytes, kept as they are).
+ */
+function packBlock(block: number, length: number, slotOf: (slot: number) => PageValue | undefined | StoredSlot): StoredBlock {
+  let used = length;
+  while (used > 0 && slotOf(used - 1) === undefined) used--;
   const fingerprints = new Uint8Array(used * FINGERPRINT_BYTES);
   const entries: unknown[] = [];
   for (let slot = 0; slot < used; slot++) {
-    const page = pages[slot];
+    const page = slotOf(slot);
     if (page === undefined) {
       entries.push(null);
+      continue;
+    }
+    if (page instanceof StoredSlot) {
+      fingerprints.set(page.fingerprints, slot * FINGERPRINT_BYTES);
+      entries.push(page.entry);
       continue;
     }
     if (page.id !== block * BLOCK_PAGES + slot) throw new RangeError(`page ${page.id} cannot be stored in slot ${slot} of block ${block}`);
@@ -60,6 +73,14 @@ export function encodeBlock(block: number, pages: readonly (PageValue | undefine
     entries.push(stored);
   }
   return [BLOCK_FORMAT, deflateSync(strToU8(JSON.stringify(entries)), { level: 6 }), fingerprints];
+}
+
+/** A slot as it was read, not decoded: written back as it was. */
+class StoredSlot {
+  constructor(
+    readonly entry: unknown,
+    readonly fingerprints: Uint8Array,
+  ) {}
 }
 
 /**
@@ -110,6 +131,18 @@ export class BlockPages {
   /** Every slot, decoded. */
   all(): (PageValue | undefined)[] {
     return this.pages.map((_, slot) => this.get(slot));
+  }
+
+  /**
+   * The block's stored value. A slot never decoded is written as it was read, not decoded and
+   * encoded again: a change to one page of a block does not pay for the other 63 (organising
+   * writes a field of tens of thousands of pages, each in its own block).
+   */
+  stored(): StoredBlock {
+    return packBlock(this.block, this.pages.length, (slot) => {
+      const page = this.pages[slot];
+      return page !== null ? page : new StoredSlot(this.entries[slot], this.fingerprints.subarray(slot * FINGERPRINT_BYTES, (slot + 1) * FINGERPRINT_BYTES));
+    });
   }
 }
 
@@ -210,7 +243,7 @@ export class BlockCache {
     await Promise.all(
       blocks.map(async (block) => {
         const pages = await this.pagesOf(block);
-        return pages.isEmpty() ? store.delete(block) : store.put(encodeBlock(block, pages.all()), block);
+        return pages.isEmpty() ? store.delete(block) : store.put(pages.stored(), block);
       }),
     );
     return blocks.length;
