@@ -29,7 +29,8 @@
 // --skip-import (only the content script and the burst),
 // --skip-content, --skip-burst, --burst-runs N (1: how many times the burst runs each way), --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --import-only (with an import: only the import, its storage and the worker's memory after it;
-// what bench:targets runs, as the first release's history page differs), --settle-seconds N (wait N s before storage is measured again at the end of
+// what bench:targets runs, as the first release's history page differs), --popups-while-organising (a popup of a
+// stored page opened every 5 s from the import's summary until organising is done: its time to ready, median and p99), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
 // --cpu-profile FILE (the worker's CPU profile over the queries, its top functions printed),
 // --import-cpu-profile FILE (the same over the import's saving of the lines, before organising;

@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { type ExtensionSession, sleep } from '../../test/e2e/harness';
 import { type SyntheticHistory, writeSyntheticHistory } from '../data/synthetic-history';
-import { FIRST_RELEASE_HISTORY, IMPORT_CPU_PROFILE, PAGES, PROFILE_ORGANISING, PASSAGES, PROVENANCE, REWRITES, SEED, TARGETS } from './options';
-import { atLeast, cpuList, int, log, mb, progress, results, s } from './output';
+import { FIRST_RELEASE_HISTORY, IMPORT_CPU_PROFILE, PAGES, POPUPS_WHILE_ORGANISING, POPUP_WHILE_ORGANISING_S, PROFILE_ORGANISING, PASSAGES, PROVENANCE, REWRITES, SEED, TARGETS } from './options';
+import { atLeast, cpuList, int, log, mb, ms, progress, results, s } from './output';
+import { type PopupLoad, popupLoad } from './popup';
+import { median, percentile } from '../shared/stats';
 import { chromiumProcesses, chromiumThreads, cpuBetween, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
 import { rewriteFolding } from './rewrite-folding';
 import { profiledInWorker, withWorkerTarget } from './worker-cdp';
@@ -78,18 +80,37 @@ export async function writeHistory(dir: string): Promise<SyntheticHistory> {
 /** Imports `history` through history.html and prints the import's figures; returns them (its finalState and error say whether it finished). */
 export async function measureImport(session: ExtensionSession, historyPage: Page, history: SyntheticHistory): Promise<Record<string, unknown>> {
   progress(`Importing ${int(history.pages)} pages through history.html …`);
+  // --popups-while-organising: the popup of a stored page (the sample's, in turn) every few seconds while organising runs
+  const popups: PopupLoad[] = [];
+  let lastPopup = -Infinity;
+  const whileOrganising = POPUPS_WHILE_ORGANISING
+    ? async (): Promise<void> => {
+        if (performance.now() - lastPopup < POPUP_WHILE_ORGANISING_S * 1000) return;
+        lastPopup = performance.now();
+        popups.push(await popupLoad(session, history.sample[popups.length % history.sample.length]!));
+      }
+    : undefined;
   const imp =
     IMPORT_CPU_PROFILE === undefined
-      ? await importThroughHistoryPage(historyPage, history.file, history.pages)
+      ? await importThroughHistoryPage(historyPage, history.file, history.pages, undefined, whileOrganising)
       : PROFILE_ORGANISING
-        ? await profiledInWorker(session, IMPORT_CPU_PROFILE, 'the import and its organising', () => importThroughHistoryPage(historyPage, history.file, history.pages))
-        : await profiledInWorker(session, IMPORT_CPU_PROFILE, "the import's saving of the lines", (stopProfile) => importThroughHistoryPage(historyPage, history.file, history.pages, stopProfile));
+        ? await profiledInWorker(session, IMPORT_CPU_PROFILE, 'the import and its organising', () => importThroughHistoryPage(historyPage, history.file, history.pages, undefined, whileOrganising))
+        : await profiledInWorker(session, IMPORT_CPU_PROFILE, "the import's saving of the lines", (stopProfile) => importThroughHistoryPage(historyPage, history.file, history.pages, stopProfile, whileOrganising));
+  if (POPUPS_WHILE_ORGANISING) {
+    const ready = popups.filter((p) => p.state === 'ready').map((p) => p.ms);
+    imp['popupsWhileOrganising'] = { opened: popups.length, ready: ready.length, median: median(ready), p99: percentile(ready, 99), states: popups.map((p) => p.state) };
+  }
   results['import'] = imp;
   log('');
   log('Import (history.html: #import-file, #import; times from the click, taken in the page)');
   const rate = imp['rate'] as number;
   log(`  import rate                     ${int(rate)} pages/s   (${int(history.pages)} pages, click → data-state leaves "importing" after ${s(imp['leftImportingS'] as number)})   target ≥ ${int(TARGETS.importRate)} pages/s: ${atLeast(rate, TARGETS.importRate, (n) => `${int(n)} pages/s`)}`);
   log(`  total, to data-state "${imp['finalState'] as string}"        ${s(imp['doneS'] as number)}`);
+  if (POPUPS_WHILE_ORGANISING) {
+    const p = imp['popupsWhileOrganising'] as { opened: number; ready: number; median: number; p99: number; states: string[] };
+    const others = p.states.filter((state) => state !== 'ready');
+    log(`  popup ready while organising    median ${ms(p.median)}, p99 ${ms(p.p99)}  (${p.ready} of ${p.opened} popups ready, one every ${POPUP_WHILE_ORGANISING_S} s from the summary to "done": popup.html?url=<a stored page>, navigation start → data-state="ready"${others.length ? `; the others: ${others.join(', ')}` : ''})`);
+  }
   log(`  data-state sequence             ${(imp['states'] as [string, number][]).map(([st, t]) => `"${st}" at ${s(t)}`).join(' → ')}`);
   const summaryS = imp['summaryS'] as number;
   log(`  summary line shown at           ${s(summaryS)} (${int(history.pages / summaryS)} pages/s: every line read and written); after it, until "done": ${s((imp['doneS'] as number) - summaryS)} (organising: the table design if the size calls for another, the groups, the trees merged; lib/organise/regroup.ts organise)`);
@@ -168,7 +189,7 @@ function mostByStep(samples: readonly [string, number][]): [string, number][] {
 
 const extensionResident = (): number => chromiumProcesses().filter((p) => p.kind.startsWith('extension renderer')).reduce((sum, p) => sum + p.rssBytes, 0);
 
-async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>): Promise<Record<string, unknown>> {
+async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>, whileOrganising?: () => Promise<void>): Promise<Record<string, unknown>> {
   await history.evaluate(() => {
     const w = window as unknown as { __bench: ImportTimes };
     w.__bench = { states: [], summaries: [], clickAt: NaN, steps: [] };
@@ -231,6 +252,7 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
       await onSaved?.();
     }
     if (state === 'done' || state === 'failed') break;
+    if (state === 'organising') await whileOrganising?.();
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
       progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}; extension renderer resident ${mb(residentSamples.at(-1)![1])}`);

@@ -42,6 +42,9 @@ export const SKIP_BURST = argv.includes('--skip-burst');
 export const BURST_RUNS = intOption('--burst-runs', 1);
 export const HISTORY_ONLY = argv.includes('--history-only');
 export const IMPORT_ONLY = argv.includes('--import-only');
+/** --popups-while-organising: after the import's summary, a popup opened every POPUP_WHILE_ORGANISING_S seconds until organising is done, its time to ready printed (median, p99). */
+export const POPUPS_WHILE_ORGANISING = argv.includes('--popups-while-organising');
+export const POPUP_WHILE_ORGANISING_S = 5;
 /** --store-bytes: at the end, the bytes of every object store's values, read in history.html. */
 export const STORE_BYTES = argv.includes('--store-bytes');
 /** --cpu-profile FILE: the worker's V8 CPU profile over the report/get queries, written to FILE (a .cpuprofile), its top functions by self time printed. */

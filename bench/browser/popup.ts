@@ -58,7 +58,7 @@ export async function measurePopups(session: ExtensionSession, { random, planted
 }
 
 /** A popup load: its first settled state and when (ms from navigation start), its time origin, and when its script ran (the navigation's domInteractive). */
-interface PopupLoad {
+export interface PopupLoad {
   state: string;
   ms: number;
   origin: number;
@@ -66,7 +66,7 @@ interface PopupLoad {
 }
 
 /** Opens popup.html?url= in a new tab; ms from navigation start to the first settled data-state. */
-async function popupLoad(ext: ExtensionSession, url: string): Promise<PopupLoad> {
+export async function popupLoad(ext: ExtensionSession, url: string): Promise<PopupLoad> {
   const page = await ext.ctx.newPage();
   try {
     await page.addInitScript(() => {

@@ -3,11 +3,12 @@
 // first release's build on the same machine in the same hour, each the median of fresh runs).
 // Runs bench:browser with --first-release-history (one synthetic history both builds read:
 // passages in version 1 of their bytes, no rewrites or provenance), --import-only --skip-content
-// --skip-burst, N times each (3), alternately the first release's build (DIR, through
+// --skip-burst --popups-while-organising, N times each (3), alternately the first release's build (DIR, through
 // DOPPEL_EXTENSION_DIR; `bash scripts/build-at.sh 63168aa DIR` builds it) and this tree's
 // (.output/chrome-mv3: `npm run build` first), each in a fresh browser. Prints every run (import
-// rate, organising after the summary, the extension renderer's most at a 1 s poll and its VmHWM,
-// the summary line), then the medians and their ratios.
+// rate, organising after the summary, the popup's time to ready while organising runs, median and
+// p99, the extension renderer's most at a 1 s poll and its VmHWM, the summary line), then the
+// medians and their ratios.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,6 +42,9 @@ for (const { name, dir } of builds) {
 interface Run {
   rate: number;
   organisingS: number;
+  popupMedian: number;
+  popupP99: number;
+  popups: string;
   polled: number;
   vmHwm: number;
   summary: string;
@@ -48,14 +52,18 @@ interface Run {
 }
 
 function runOnce(dir: string): Run {
-  const args = ['tsx', 'bench/browser/browser.ts', '--json', '--pages', String(pages), '--first-release-history', '--import-only', '--skip-content', '--skip-burst'];
+  const args = ['tsx', 'bench/browser/browser.ts', '--json', '--pages', String(pages), '--first-release-history', '--import-only', '--skip-content', '--skip-burst', '--popups-while-organising'];
   const child = spawnSync('npx', args, { cwd: ROOT, env: { ...process.env, DOPPEL_EXTENSION_DIR: dir }, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] });
   if (child.status !== 0) throw new Error(`bench:browser failed (status ${child.status}) with ${dir}`);
   const results = JSON.parse(child.stdout.trim().split('\n').pop()!) as { import: Record<string, unknown>; mostResidentAtPoll: number; peakResident: [string, number][] };
   const imp = results.import;
+  const popups = imp['popupsWhileOrganising'] as { opened: number; ready: number; median: number; p99: number };
   return {
     rate: imp['rate'] as number,
     organisingS: (imp['doneS'] as number) - (imp['summaryS'] as number),
+    popupMedian: popups.median,
+    popupP99: popups.p99,
+    popups: `${popups.ready} of ${popups.opened} ready`,
     polled: results.mostResidentAtPoll,
     vmHwm: results.peakResident.find(([kind]) => kind.startsWith('extension renderer'))?.[1] ?? NaN,
     summary: String(imp['summary']),
@@ -72,18 +80,30 @@ for (let r = 0; r < runs; r++) {
     const run = runOnce(dir);
     byBuild[b]!.push(run);
     console.log(
-      `  run ${r + 1}, ${name.padEnd(13)}  import ${int(run.rate)} pages/s; organising after the summary ${run.organisingS.toFixed(1)} s; renderer most at a poll ${mb(run.polled)} (VmHWM ${mb(run.vmHwm)}); ` +
+      `  run ${r + 1}, ${name.padEnd(13)}  import ${int(run.rate)} pages/s; organising after the summary ${run.organisingS.toFixed(1)} s; popup while organising median ${run.popupMedian.toFixed(0)} ms, p99 ${run.popupP99.toFixed(0)} ms (${run.popups}); renderer most at a poll ${mb(run.polled)} (VmHWM ${mb(run.vmHwm)}); ` +
         `data-state "${run.finalState}"; summary ${JSON.stringify(run.summary)}  (${((Date.now() - t0) / 1000).toFixed(0)} s, ${new Date().toISOString().slice(11, 16)} UTC)`,
     );
   });
 }
+interface Medians {
+  rate: number;
+  organisingS: number;
+  popupMedian: number;
+  popupP99: number;
+  polled: number;
+}
 const [first, now] = byBuild.map((list) => ({
   rate: median(list.map((run) => run.rate)),
   organisingS: median(list.map((run) => run.organisingS)),
+  popupMedian: median(list.map((run) => run.popupMedian)),
+  popupP99: median(list.map((run) => run.popupP99)),
   polled: median(list.map((run) => run.polled)),
-})) as [{ rate: number; organisingS: number; polled: number }, { rate: number; organisingS: number; polled: number }];
+})) as [Medians, Medians];
 console.log('');
 console.log(`Medians of ${runs} (first release → this build, ratio)`);
 console.log(`  import rate                          ${int(first.rate)} → ${int(now.rate)} pages/s, ${(now.rate / first.rate).toFixed(2)}×   target ≥ 1.00×: ${now.rate >= first.rate ? 'met' : 'missed'}`);
 console.log(`  organising after the summary         ${first.organisingS.toFixed(1)} → ${now.organisingS.toFixed(1)} s, ${(now.organisingS / first.organisingS).toFixed(2)}×   target ≤ 0.75×: ${now.organisingS <= 0.75 * first.organisingS ? 'met' : 'missed'}`);
+for (const [name, key] of [['popup ready while organising, median', 'popupMedian'], ['popup ready while organising, p99   ', 'popupP99']] as const) {
+  console.log(`  ${name} ${first[key].toFixed(0)} → ${now[key].toFixed(0)} ms, ${(now[key] / first[key]).toFixed(2)}×   target ≤ 1.00×: ${now[key] <= first[key] ? 'met' : 'missed'}`);
+}
 console.log(`  extension renderer, most at a poll   ${mb(first.polled)} → ${mb(now.polled)}   target ≤ ${pages >= 1_000_000 ? 500 : 200} MB: ${now.polled <= (pages >= 1_000_000 ? 500e6 : 200e6) ? 'met' : 'missed'}`);
