@@ -30,7 +30,9 @@
 // --skip-content, --skip-burst, --burst-runs N (1: how many times the burst runs each way), --json (one JSON object on stdout), --history-only (with an import: skip the
 // queries and popups), --import-only (with an import: only the import, its storage and the worker's memory after it;
 // what bench:targets runs, as the first release's history page differs), --popups-while-organising (a popup of a
-// stored page opened every 5 s from the import's summary until organising is done: its time to ready, median and p99), --settle-seconds N (wait N s before storage is measured again at the end of
+// stored page opened every 5 s from the import's summary until organising is done: its time to ready, median and p99),
+// --put-floor (after the import, a plain put loop writes the bytes it stored into a scratch database: its rate, and
+// the import's share of it), --settle-seconds N (wait N s before storage is measured again at the end of
 // the history's measurements: LevelDB reclaims the space of rewritten chunks later, if at all),
 // --cpu-profile FILE (the worker's CPU profile over the queries, its top functions printed),
 // --import-cpu-profile FILE (the same over the import's saving of the lines, before organising;
@@ -55,7 +57,8 @@ import { measureContentScript } from './content-script';
 import { measureHistoryPage } from './history-page';
 import { measureImport, writeHistory } from './import';
 import { memoryAfterImport, memoryAfterQueries } from './memory';
-import { COMMAND, EXTENSION_DIR, HISTORY_ONLY, IMPORT_ONLY, KEEP_PROFILE, PAGES, PASSAGES, ROOT, SEED, SKIP_BURST, SKIP_CONTENT, SKIP_IMPORT, json } from './options';
+import { COMMAND, EXTENSION_DIR, HISTORY_ONLY, IMPORT_ONLY, KEEP_PROFILE, PAGES, PASSAGES, PUT_FLOOR, ROOT, SEED, SKIP_BURST, SKIP_CONTENT, SKIP_IMPORT, json } from './options';
+import { measurePutFloor } from './put-floor';
 import { int, log, results, s } from './output';
 import { measurePopups } from './popup';
 import { drawPages, measureQueries, sendTimed } from './queries';
@@ -146,6 +149,8 @@ async function main(): Promise<void> {
 
       // 2. Bytes per page
       await storageAfterImport(historyPage, history, storage);
+      // 2a. The floor: a plain put loop writing those bytes
+      if (PUT_FLOOR) await measurePutFloor(historyPage, history.pages, (results['storage'] as { perPage: number }).perPage, imp['rate'] as number);
 
       // 3. Worker memory
       await memoryAfterImport(session, historyPage);

@@ -45,6 +45,8 @@ export const IMPORT_ONLY = argv.includes('--import-only');
 /** --popups-while-organising: after the import's summary, a popup opened every POPUP_WHILE_ORGANISING_S seconds until organising is done, its time to ready printed (median, p99). */
 export const POPUPS_WHILE_ORGANISING = argv.includes('--popups-while-organising');
 export const POPUP_WHILE_ORGANISING_S = 5;
+/** --put-floor: after the import, a plain put loop writes the bytes it stored into a scratch database (bench/browser/put-floor.ts): the floor the import works toward. */
+export const PUT_FLOOR = argv.includes('--put-floor');
 /** --store-bytes: at the end, the bytes of every object store's values, read in history.html. */
 export const STORE_BYTES = argv.includes('--store-bytes');
 /** --cpu-profile FILE: the worker's V8 CPU profile over the report/get queries, written to FILE (a .cpuprofile), its top functions by self time printed. */

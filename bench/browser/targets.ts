@@ -3,7 +3,7 @@
 // first release's build on the same machine in the same hour, each the median of fresh runs).
 // Runs bench:browser with --first-release-history (one synthetic history both builds read:
 // passages in version 1 of their bytes, no rewrites or provenance), --import-only --skip-content
-// --skip-burst --popups-while-organising, N times each (3), alternately the first release's build (DIR, through
+// --skip-burst --popups-while-organising --put-floor, N times each (3), alternately the first release's build (DIR, through
 // DOPPEL_EXTENSION_DIR; `bash scripts/build-at.sh 63168aa DIR` builds it) and this tree's
 // (.output/chrome-mv3: `npm run build` first), each in a fresh browser. Prints every run (import
 // rate, organising after the summary, the popup's time to ready while organising runs, median and
@@ -47,15 +47,16 @@ interface Run {
   popups: string;
   polled: number;
   vmHwm: number;
+  floorRate: number;
   summary: string;
   finalState: string;
 }
 
 function runOnce(dir: string): Run {
-  const args = ['tsx', 'bench/browser/browser.ts', '--json', '--pages', String(pages), '--first-release-history', '--import-only', '--skip-content', '--skip-burst', '--popups-while-organising'];
+  const args = ['tsx', 'bench/browser/browser.ts', '--json', '--pages', String(pages), '--first-release-history', '--import-only', '--skip-content', '--skip-burst', '--popups-while-organising', '--put-floor'];
   const child = spawnSync('npx', args, { cwd: ROOT, env: { ...process.env, DOPPEL_EXTENSION_DIR: dir }, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] });
   if (child.status !== 0) throw new Error(`bench:browser failed (status ${child.status}) with ${dir}`);
-  const results = JSON.parse(child.stdout.trim().split('\n').pop()!) as { import: Record<string, unknown>; mostResidentAtPoll: number; peakResident: [string, number][] };
+  const results = JSON.parse(child.stdout.trim().split('\n').pop()!) as { import: Record<string, unknown>; mostResidentAtPoll: number; peakResident: [string, number][]; putFloor: { rate: number } };
   const imp = results.import;
   const popups = imp['popupsWhileOrganising'] as { opened: number; ready: number; median: number; p99: number };
   return {
@@ -66,6 +67,7 @@ function runOnce(dir: string): Run {
     popups: `${popups.ready} of ${popups.opened} ready`,
     polled: results.mostResidentAtPoll,
     vmHwm: results.peakResident.find(([kind]) => kind.startsWith('extension renderer'))?.[1] ?? NaN,
+    floorRate: results.putFloor.rate,
     summary: String(imp['summary']),
     finalState: String(imp['finalState']),
   };
@@ -80,7 +82,7 @@ for (let r = 0; r < runs; r++) {
     const run = runOnce(dir);
     byBuild[b]!.push(run);
     console.log(
-      `  run ${r + 1}, ${name.padEnd(13)}  import ${int(run.rate)} pages/s; organising after the summary ${run.organisingS.toFixed(1)} s; popup while organising median ${run.popupMedian.toFixed(0)} ms, p99 ${run.popupP99.toFixed(0)} ms (${run.popups}); renderer most at a poll ${mb(run.polled)} (VmHWM ${mb(run.vmHwm)}); ` +
+      `  run ${r + 1}, ${name.padEnd(13)}  import ${int(run.rate)} pages/s; organising after the summary ${run.organisingS.toFixed(1)} s; popup while organising median ${run.popupMedian.toFixed(0)} ms, p99 ${run.popupP99.toFixed(0)} ms (${run.popups}); renderer most at a poll ${mb(run.polled)} (VmHWM ${mb(run.vmHwm)}); plain put loop ${int(run.floorRate)} pages/s; ` +
         `data-state "${run.finalState}"; summary ${JSON.stringify(run.summary)}  (${((Date.now() - t0) / 1000).toFixed(0)} s, ${new Date().toISOString().slice(11, 16)} UTC)`,
     );
   });
@@ -91,6 +93,7 @@ interface Medians {
   popupMedian: number;
   popupP99: number;
   polled: number;
+  floorRate: number;
 }
 const [first, now] = byBuild.map((list) => ({
   rate: median(list.map((run) => run.rate)),
@@ -98,6 +101,7 @@ const [first, now] = byBuild.map((list) => ({
   popupMedian: median(list.map((run) => run.popupMedian)),
   popupP99: median(list.map((run) => run.popupP99)),
   polled: median(list.map((run) => run.polled)),
+  floorRate: median(list.map((run) => run.floorRate)),
 })) as [Medians, Medians];
 console.log('');
 console.log(`Medians of ${runs} (first release → this build, ratio)`);
@@ -107,3 +111,4 @@ for (const [name, key] of [['popup ready while organising, median', 'popupMedian
   console.log(`  ${name} ${first[key].toFixed(0)} → ${now[key].toFixed(0)} ms, ${(now[key] / first[key]).toFixed(2)}×   target ≤ 1.00×: ${now[key] <= first[key] ? 'met' : 'missed'}`);
 }
 console.log(`  extension renderer, most at a poll   ${mb(first.polled)} → ${mb(now.polled)}   target ≤ ${pages >= 1_000_000 ? 500 : 200} MB: ${now.polled <= (pages >= 1_000_000 ? 500e6 : 200e6) ? 'met' : 'missed'}`);
+console.log(`  plain put loop of the same bytes     ${int(first.floorRate)} and ${int(now.floorRate)} pages/s in the two builds' runs; the import's share of it ${((first.rate / first.floorRate) * 100).toFixed(0)}% → ${((now.rate / now.floorRate) * 100).toFixed(0)}%   (the floor: bench/browser/put-floor.ts)`);
