@@ -19,7 +19,7 @@ import { FIRST_RELEASE_HISTORY, IMPORT_CPU_PROFILE, PAGES, POPUPS_WHILE_ORGANISI
 import { atLeast, cpuList, int, log, mb, ms, progress, results, s } from './output';
 import { type PopupLoad, popupLoad } from './popup';
 import { median, percentile } from '../shared/stats';
-import { chromiumProcesses, chromiumThreads, cpuBetween, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
+import { chromiumProcesses, chromiumThreads, cpuBetween, extensionResidentSplit, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
 import { rewriteFolding } from './rewrite-folding';
 import { profiledInWorker, withWorkerTarget } from './worker-cdp';
 
@@ -122,6 +122,8 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   log(`  the same by thread (≥ 0.5 s)    ${cpuList(imp['threadsSaving'] as [string, number][])}`);
   log(`  the rest of the machine         ${s(imp['otherCpu'] as number)} of CPU in other processes over the import; mean load average ${(imp['meanLoad'] as number).toFixed(1)}`);
   log(`  history page's main thread      script ${s(imp['historyScriptS'] as number)}, all tasks ${s(imp['historyTaskS'] as number)} (CDP Performance.getMetrics ScriptDuration, TaskDuration)`);
+  const split = imp['residentSplitBefore'] as { anon: number; file: number; shmem: number };
+  log(`  resident before the import      extension renderer ${mb(imp['residentBefore'] as number)}: allocated ${mb(split.anon)}, mapped files ${mb(split.file)}, shared memory ${mb(split.shmem)}  (RssAnon, RssFile, RssShmem; the history page open, the file chosen, the worker started)`);
   log(`  resident by step (1 s polls)    ${(imp['residentByStep'] as [string, number][]).map(([step, bytes]) => `"${step}" ${mb(bytes)}`).join('; ')}  (the extension renderer's most at a poll during each step: data-state, or the progress text while organising)`);
   log(`  worker JS heap by step          ${(imp['workerHeapByStep'] as [string, number, number][]).map(([step, used, total]) => `"${step}" ${mb(used)} of ${mb(total)}`).join('; ')}  (the most used and allocated at a poll, Runtime.getHeapUsage on the worker's target)`);
   log(`  history page JS heap by step    ${(imp['pageHeapByStep'] as [string, number][]).map(([step, used]) => `"${step}" ${mb(used)}`).join('; ')}  (the most used at a poll, performance.memory: it reads the file)`);
@@ -130,7 +132,8 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   // Linux updates VmHWM lazily (at unmaps and exits): a renderer seen at more in a poll reported less
   const polled = Math.max(...(imp['residentByStep'] as [string, number][]).map(([, bytes]) => bytes));
   results['mostResidentAtPoll'] = polled;
-  log(`  most resident at a poll         extension renderer ${mb(polled)}  (the largest of the 1 s polls above; VmHWM below can be less: the kernel updates it lazily)`);
+  const atMost = imp['residentSplitAtMost'] as { anon: number; file: number; shmem: number };
+  log(`  most resident at a poll         extension renderer ${mb(polled)}: allocated ${mb(atMost.anon)}, mapped files ${mb(atMost.file)}, shared memory ${mb(atMost.shmem)}  (the largest of the 1 s polls above; VmHWM below can be less: the kernel updates it lazily)`);
   log(`  peak resident memory (VmHWM)    ${peaks.map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join('; ')}  (each process's most since it started: the import and organising, for the extension renderer)`);
   if (REWRITES && imp['finalState'] === 'done') {
     const folding = await rewriteFolding(historyPage, history.rewrites);
@@ -219,6 +222,10 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
   const busyBefore = machineBusy();
   const ownBefore = ownCpu();
   const loads: number[] = [];
+  // what the extension renderer holds before the import (the history page open, the file chosen, the worker started): the floor of the figures below
+  const residentBefore = extensionResident();
+  const residentSplitBefore = extensionResidentSplit();
+  let residentSplitAtMost = residentSplitBefore;
   const wallStart = performance.now();
   await history.locator('#import').click();
 
@@ -241,6 +248,7 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     loads.push(loadavg()[0]!);
     const step = state === 'organising' ? (stepOf(text) ?? state) : state;
     residentSamples.push([step, extensionResident()]);
+    if (residentSamples.at(-1)![1] >= Math.max(...residentSamples.map(([, bytes]) => bytes))) residentSplitAtMost = extensionResidentSplit();
     const heap = (await send('Runtime.getHeapUsage').catch(() => undefined)) as { usedSize: number; totalSize: number } | undefined;
     if (heap !== undefined) heapSamples.push([step, heap.usedSize, heap.totalSize]);
     pageHeapSamples.push([step, pageHeap]);
@@ -293,6 +301,9 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     meanLoad: loads.reduce((a, b) => a + b, 0) / Math.max(loads.length, 1),
     historyScriptS: metric('ScriptDuration'),
     historyTaskS: metric('TaskDuration'),
+    residentBefore,
+    residentSplitBefore,
+    residentSplitAtMost,
     residentByStep: mostByStep(residentSamples),
     pageHeapByStep: mostByStep(pageHeapSamples),
     workerHeapByStep: mostByStep(heapSamples.map(([step, used]) => [step, used])).map(([step, used]) => [step, used, mostByStep(heapSamples.map(([st, , total]) => [st, total])).find(([st]) => st === step)![1]]),

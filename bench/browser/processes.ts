@@ -108,6 +108,23 @@ export function cpuBetween(before: ProcInfo[], after: ProcInfo[]): [string, numb
   return [...byKind].filter(([, cpu]) => cpu >= 0.05).sort((a, b) => b[1] - a[1]);
 }
 
+/** The extension renderers' resident memory by kind of page (RssAnon, RssFile, RssShmem in /proc/PID/status), in bytes: what the process allocated, and the mapped files and shared memory it touched. */
+export function extensionResidentSplit(): { anon: number; file: number; shmem: number } {
+  const split = { anon: 0, file: 0, shmem: 0 };
+  for (const p of chromiumProcesses().filter((q) => q.kind.startsWith('extension renderer'))) {
+    try {
+      const status = readFileSync(`/proc/${p.pid}/status`, 'utf8');
+      const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+      split.anon += kb('RssAnon');
+      split.file += kb('RssFile');
+      split.shmem += kb('RssShmem');
+    } catch {
+      // gone
+    }
+  }
+  return split;
+}
+
 /** Each Chromium process kind's largest peak resident memory (VmHWM in /proc/PID/status), the largest first. */
 export function peakResident(): [string, number][] {
   const byKind = new Map<string, number>();
