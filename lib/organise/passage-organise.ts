@@ -51,8 +51,12 @@ import { BLOCKS_PER_READ, forEachPendingPage, forEachValue, readPagesAndFingerpr
 
 /** The lists of a pass are sized for its share of the postings times this. */
 const POSTING_SLACK = 1.05;
-/** Buckets changed a transaction. */
-const BUCKETS_PER_WRITE = 1024;
+/**
+ * Buckets changed a transaction. A write holds every store until it commits, and a popup's lookup
+ * waits for it: 1,024 buckets a transaction kept popups waiting 450–870 ms at a million pages, 256
+ * kept them 160–400 ms, organising as long (one run each, bench:browser --popups-while-organising).
+ */
+const BUCKETS_PER_WRITE = 256;
 /** Buckets read a transaction when looking for pairs. */
 const BUCKETS_PER_SCAN = 4096;
 /** Pairs of pages sharing passages compared at a time, their records and fingerprints read for them. */

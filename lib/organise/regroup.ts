@@ -33,6 +33,11 @@ import type { HeldMemory } from './budget';
 
 /** Records read (and written) per transaction, unless the options say otherwise. */
 const REGROUP_BATCH = 2000;
+/**
+ * Records written at most a transaction: a write holds every store until it commits, and a
+ * popup's lookup waits for it (2,000 scattered records took a second and more at a million pages).
+ */
+const REGROUP_WRITE_BATCH = 500;
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;
@@ -44,7 +49,7 @@ export interface RegroupProgress {
 }
 
 export interface RegroupOptions {
-  /** Records read (and written) per transaction (default 2000). */
+  /** Records read per transaction (default 2000), and written (at most 500). */
   batchSize?: number;
   /** Called after each slice of work; throwing stops the pass (meta stays incomplete). */
   onProgress?: (progress: RegroupProgress) => void | Promise<void>;
@@ -284,9 +289,10 @@ async function regroupWatched(store: PageStore, k: number, options: RegroupOptio
   // 4. write, by id: a block read each, where a URL is a walk down the url tree (a page forgotten
   // since has no record; visited again, a new id, and PageStore.record grouped it)
   const ids = [...changes.keys()].sort((a, b) => a - b);
+  const writeBatch = Math.min(batchSize, REGROUP_WRITE_BATCH);
   let rewritten = 0;
-  for (let start = 0; start < ids.length; start += batchSize) {
-    const batch = ids.slice(start, start + batchSize);
+  for (let start = 0; start < ids.length; start += writeBatch) {
+    const batch = ids.slice(start, start + writeBatch);
     const written = await store.write(async ({ rows, tally }) => {
       const found = await Promise.all(batch.map((id) => rows.get(id)));
       const puts: Promise<unknown>[] = [];
@@ -306,7 +312,7 @@ async function regroupWatched(store: PageStore, k: number, options: RegroupOptio
       return puts.length;
     });
     rewritten += written;
-    await onProgress?.({ phase: 'writing', done: Math.min(start + batchSize, ids.length), total: ids.length });
+    await onProgress?.({ phase: 'writing', done: Math.min(start + writeBatch, ids.length), total: ids.length });
   }
 
   await setGroupsState(store, { k, complete: true });
