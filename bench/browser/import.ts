@@ -81,13 +81,13 @@ export async function writeHistory(dir: string): Promise<SyntheticHistory> {
 export async function measureImport(session: ExtensionSession, historyPage: Page, history: SyntheticHistory): Promise<Record<string, unknown>> {
   progress(`Importing ${int(history.pages)} pages through history.html …`);
   // --popups-while-organising: the popup of a stored page (the sample's, in turn) every few seconds while organising runs
-  const popups: PopupLoad[] = [];
+  const popups: (PopupLoad & { step: string })[] = [];
   let lastPopup = -Infinity;
   const whileOrganising = POPUPS_WHILE_ORGANISING
-    ? async (): Promise<void> => {
+    ? async (step: string): Promise<void> => {
         if (performance.now() - lastPopup < POPUP_WHILE_ORGANISING_S * 1000) return;
         lastPopup = performance.now();
-        popups.push(await popupLoad(session, history.sample[popups.length % history.sample.length]!));
+        popups.push({ ...(await popupLoad(session, history.sample[popups.length % history.sample.length]!)), step });
       }
     : undefined;
   const imp =
@@ -98,7 +98,7 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
         : await profiledInWorker(session, IMPORT_CPU_PROFILE, "the import's saving of the lines", (stopProfile) => importThroughHistoryPage(historyPage, history.file, history.pages, stopProfile, whileOrganising));
   if (POPUPS_WHILE_ORGANISING) {
     const ready = popups.filter((p) => p.state === 'ready').map((p) => p.ms);
-    imp['popupsWhileOrganising'] = { opened: popups.length, ready: ready.length, median: median(ready), p99: percentile(ready, 99), states: popups.map((p) => p.state) };
+    imp['popupsWhileOrganising'] = { opened: popups.length, ready: ready.length, median: median(ready), p99: percentile(ready, 99), states: popups.map((p) => p.state), byStep: popups.map((p) => [p.step, p.ms]) };
   }
   results['import'] = imp;
   log('');
@@ -109,7 +109,10 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   if (POPUPS_WHILE_ORGANISING) {
     const p = imp['popupsWhileOrganising'] as { opened: number; ready: number; median: number; p99: number; states: string[] };
     const others = p.states.filter((state) => state !== 'ready');
+    const byStep = new Map<string, number[]>();
+    for (const [step, time] of (imp['popupsWhileOrganising'] as { byStep: [string, number][] }).byStep) byStep.set(step, [...(byStep.get(step) ?? []), time]);
     log(`  popup ready while organising    median ${ms(p.median)}, p99 ${ms(p.p99)}  (${p.ready} of ${p.opened} popups ready, one every ${POPUP_WHILE_ORGANISING_S} s from the summary to "done": popup.html?url=<a stored page>, navigation start → data-state="ready"${others.length ? `; the others: ${others.join(', ')}` : ''})`);
+    log(`  popup ready by organising step  ${[...byStep].map(([step, times]) => `"${step}" ${times.map((t) => t.toFixed(0)).join(', ')} ms`).join('; ')}`);
   }
   log(`  data-state sequence             ${(imp['states'] as [string, number][]).map(([st, t]) => `"${st}" at ${s(t)}`).join(' → ')}`);
   const summaryS = imp['summaryS'] as number;
@@ -192,7 +195,7 @@ function mostByStep(samples: readonly [string, number][]): [string, number][] {
 
 const extensionResident = (): number => chromiumProcesses().filter((p) => p.kind.startsWith('extension renderer')).reduce((sum, p) => sum + p.rssBytes, 0);
 
-async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>, whileOrganising?: () => Promise<void>): Promise<Record<string, unknown>> {
+async function importThroughHistoryPage(history: Page, file: string, pages: number, onSaved?: () => Promise<void>, whileOrganising?: (step: string) => Promise<void>): Promise<Record<string, unknown>> {
   await history.evaluate(() => {
     const w = window as unknown as { __bench: ImportTimes };
     w.__bench = { states: [], summaries: [], clickAt: NaN, steps: [] };
@@ -260,7 +263,7 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
       await onSaved?.();
     }
     if (state === 'done' || state === 'failed') break;
-    if (state === 'organising') await whileOrganising?.();
+    if (state === 'organising') await whileOrganising?.(step);
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
       progress(`  importing: ${((value / Math.max(total, 1)) * 100).toFixed(0)}% of the file read, data-state "${state}", ${s((performance.now() - wallStart) / 1000)}; extension renderer resident ${mb(residentSamples.at(-1)![1])}`);
