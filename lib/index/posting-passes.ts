@@ -1,6 +1,6 @@
 // What organising (lib/organise/passage-organise.ts) keeps in memory between its reads and writes:
 // postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
-import { type Bucket, HighCursor, hashOf, heldByAnother, highCounts, idsWith, isFlagged, lowerBound } from './postings';
+import { type Bucket, hashOf, heldByAnother, highCounts, idsWith, isFlagged, lowerBound } from './postings';
 
 /** A growable array of 32-bit words. */
 export class Words {
@@ -107,14 +107,13 @@ export class PendingPlaces {
       grown.set(this.held);
       this.held = grown;
     }
-    // the pairs come sorted by hash: a hash's holders are searched once for its run of pairs
-    const cursor = new HighCursor(bucket);
+    // the pairs come in page order: a hash's holders are searched again unless its pairs come together
     let high = -1;
     let holders: Uint32Array | undefined;
     for (let j = 0; j < places.length; j++) {
       const place = places[j]!;
       if (place === NO_PLACE || place >= this.size) continue;
-      if (pairs[2 * j] !== high || holders === undefined) holders = cursor.idsWith((high = pairs[2 * j]!));
+      if (pairs[2 * j] !== high || holders === undefined) holders = idsWith(bucket, (high = pairs[2 * j]!));
       if (heldByAnother(holders, pairs[2 * j + 1]!)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
     }
   }

@@ -196,9 +196,9 @@ export interface BucketChange {
 }
 
 /** Sorts [high, id] pairs (flat) and drops repeats; returns them as two arrays. */
-function sortedPairs(flat: ArrayLike<number>): { highs: Uint16Array; ids: Uint32Array } {
+export function sortedPairs(flat: ArrayLike<number>): { highs: Uint16Array; ids: Uint32Array } {
   const n = flat.length / 2;
-  // organising's pairs come sorted, each once: taken as they are, without the sort
+  // pairs that come sorted, each once (a visit's, a hash a bucket), are taken as they are, without the sort
   let ordered = true;
   for (let i = 1; i < n && ordered; i++) ordered = flat[2 * i]! > flat[2 * i - 2]! || (flat[2 * i] === flat[2 * i - 2] && flat[2 * i + 1]! > flat[2 * i - 1]!);
   if (ordered) {
@@ -228,11 +228,11 @@ function sortedPairs(flat: ArrayLike<number>): { highs: Uint16Array; ids: Uint32
 
 /**
  * The bucket with `change` applied: removals first, then additions, the result sorted with each
- * entry once. The flags are kept (the store reconsiders the highs whose pages changed).
+ * entry once. The flags are kept (the store reconsiders the highs whose pages changed). `adding`:
+ * the additions as sortedPairs gives them, when the caller has sorted them already.
  */
-export function applyBucketChange(bucket: Bucket, { add, remove }: BucketChange): Bucket {
+export function applyBucketChange(bucket: Bucket, { add, remove }: BucketChange, adding = sortedPairs(add)): Bucket {
   const removing = sortedPairs(remove);
-  const adding = sortedPairs(add);
   const total = bucket.highs.length + adding.highs.length;
   const highs = new Uint16Array(total);
   const ids = new Uint32Array(total);

@@ -34,6 +34,7 @@ import {
   HighCursor,
   idsWith,
   isFlagged,
+  sortedPairs,
   withFlag,
 } from '../index/postings';
 import { encodeMarks, finalMarks, hashesToLookUp, marksOfCount, provisionalMarks, withHashMarked } from '../index/passage-marks';
@@ -227,14 +228,16 @@ export class PassageRows {
     await Promise.all(
       [...changes].map(async ([b, c]) => {
         const before = await this.bucket(b);
-        let bucket = applyBucketChange(before, c);
+        // the additions sorted by hash (organising's come in page order): each hash is looked at
+        // once, and each search picks up where the last ended
+        const adding = sortedPairs(c.add);
+        let bucket = applyBucketChange(before, c, adding);
         const touched = new Set<number>();
-        // the additions come sorted by hash (a change's order): each search picks up where the last ended
         const beforeCursor = new HighCursor(before);
         const afterCursor = new HighCursor(bucket);
-        for (let i = 0; i < c.add.length; i += 2) {
-          const high = c.add[i]!;
-          if (i > 0 && high === c.add[i - 2]) continue; // the pairs of one hash come together: it is looked at once
+        for (let i = 0; i < adding.highs.length; i++) {
+          const high = adding.highs[i]!;
+          if (i > 0 && high === adding.highs[i - 1]) continue;
           touched.add(high);
           const alone = beforeCursor.idsWith(high);
           if (alone.length === 1 && afterCursor.idsWith(high).length > 1) nowShared.push([alone[0]!, hashOf(b, high)]);
