@@ -229,6 +229,7 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
   const residentBefore = extensionResident();
   const residentSplitBefore = extensionResidentSplit();
   let residentSplitAtMost = residentSplitBefore;
+  let mostResident = 0;
   const wallStart = performance.now();
   await history.locator('#import').click();
 
@@ -250,8 +251,12 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     });
     loads.push(loadavg()[0]!);
     const step = state === 'organising' ? (stepOf(text) ?? state) : state;
-    residentSamples.push([step, extensionResident()]);
-    if (residentSamples.at(-1)![1] >= Math.max(...residentSamples.map(([, bytes]) => bytes))) residentSplitAtMost = extensionResidentSplit();
+    const resident = extensionResident();
+    residentSamples.push([step, resident]);
+    if (resident >= mostResident) {
+      mostResident = resident;
+      residentSplitAtMost = extensionResidentSplit();
+    }
     const heap = (await send('Runtime.getHeapUsage').catch(() => undefined)) as { usedSize: number; totalSize: number } | undefined;
     if (heap !== undefined) heapSamples.push([step, heap.usedSize, heap.totalSize]);
     pageHeapSamples.push([step, pageHeap]);

@@ -3,12 +3,12 @@
 // first release's build on the same machine in the same hour, each the median of fresh runs).
 // Runs bench:browser with --first-release-history (one synthetic history both builds read:
 // passages in version 1 of their bytes, no rewrites or provenance), --import-only --skip-content
-// --skip-burst --popups-while-organising --put-floor, N times each (3), alternately the first release's build (DIR, through
-// DOPPEL_EXTENSION_DIR; `bash scripts/build-at.sh 63168aa DIR` builds it) and this tree's
-// (.output/chrome-mv3: `npm run build` first), each in a fresh browser. Prints every run (import
-// rate, organising after the summary, the popup's time to ready while organising runs, median and
-// p99, the extension renderer's most at a 1 s poll and its VmHWM, the summary line), then the
-// medians and their ratios.
+// --skip-burst --popups-while-organising --put-floor, N times each (3), alternately the first
+// release's build (DIR, through DOPPEL_EXTENSION_DIR; `bash scripts/build-at.sh 63168aa DIR`
+// builds it) and this tree's (.output/chrome-mv3: `npm run build` first), each in a fresh browser.
+// Prints every run (import rate, organising after the summary, the popup's time to ready while
+// organising runs, median and p99, the extension renderer's most at a 1 s poll and its VmHWM, the
+// plain put loop's rate, the summary line), then the medians and their ratios.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
