@@ -62,7 +62,7 @@ import { measurePutFloor } from './put-floor';
 import { int, log, results, s } from './output';
 import { measurePopups } from './popup';
 import { drawPages, measureQueries, sendTimed } from './queries';
-import { storageAfterImport, storageAtEnd, storageBeforeImport } from './storage';
+import { deleteDatabase, storageAfterImport, storageAtEnd, storageBeforeImport } from './storage';
 
 async function main(): Promise<void> {
   if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) {
@@ -137,11 +137,7 @@ async function main(): Promise<void> {
     } else if (history) {
       if (KEEP_PROFILE) {
         // an earlier, different import may be in it: start from an empty store
-        await historyPage.evaluate(() => new Promise<void>((done, fail) => {
-          const request = indexedDB.deleteDatabase('doppel');
-          request.onsuccess = () => done();
-          request.onerror = () => fail(request.error);
-        }));
+        await deleteDatabase(historyPage, 'doppel');
       }
       const storage = await storageBeforeImport(historyPage);
       storageBaseline = storage.before.usage;

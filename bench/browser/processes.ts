@@ -108,19 +108,26 @@ export function cpuBetween(before: ProcInfo[], after: ProcInfo[]): [string, numb
   return [...byKind].filter(([, cpu]) => cpu >= 0.05).sort((a, b) => b[1] - a[1]);
 }
 
-/** The extension renderers' resident memory by kind of page (RssAnon, RssFile, RssShmem in /proc/PID/status), in bytes: what the process allocated, and the mapped files and shared memory it touched. */
+/** Fields of /proc/PID/status given in kB (VmHWM, RssAnon, …), in bytes (NaN for one not there); undefined if the process is gone. */
+function statusBytes(pid: number, names: readonly string[]): number[] | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined; // gone
+  }
+  return names.map((name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024);
+}
+
+/** The extension renderers' resident memory by kind of memory (RssAnon, RssFile, RssShmem in /proc/PID/status), in bytes: what the process allocated, and the mapped files and shared memory it touched. */
 export function extensionResidentSplit(): { anon: number; file: number; shmem: number } {
   const split = { anon: 0, file: 0, shmem: 0 };
   for (const p of chromiumProcesses().filter((q) => q.kind.startsWith('extension renderer'))) {
-    try {
-      const status = readFileSync(`/proc/${p.pid}/status`, 'utf8');
-      const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-      split.anon += kb('RssAnon');
-      split.file += kb('RssFile');
-      split.shmem += kb('RssShmem');
-    } catch {
-      // gone
-    }
+    // a process gone, or a field missing, adds nothing
+    const [anon, file, shmem] = statusBytes(p.pid, ['RssAnon', 'RssFile', 'RssShmem']) ?? [];
+    split.anon += anon || 0;
+    split.file += file || 0;
+    split.shmem += shmem || 0;
   }
   return split;
 }
@@ -129,12 +136,8 @@ export function extensionResidentSplit(): { anon: number; file: number; shmem: n
 export function peakResident(): [string, number][] {
   const byKind = new Map<string, number>();
   for (const p of chromiumProcesses()) {
-    try {
-      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'))?.[1] ?? NaN);
-      if (Number.isFinite(kb)) byKind.set(p.kind, Math.max(byKind.get(p.kind) ?? 0, kb * 1024));
-    } catch {
-      // gone
-    }
+    const [peak = NaN] = statusBytes(p.pid, ['VmHWM']) ?? [];
+    if (Number.isFinite(peak)) byKind.set(p.kind, Math.max(byKind.get(p.kind) ?? 0, peak));
   }
   return [...byKind].sort((a, b) => b[1] - a[1]);
 }

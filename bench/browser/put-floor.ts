@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { IMPORT_BATCH } from '../../lib/store/transfer';
 import { BLOCK_PAGES } from '../../lib/rows/blocks';
 import { int, log, results, s } from './output';
+import { deleteDatabase } from './storage';
 
 const SCRATCH_DB = 'doppel-bench-put-floor';
 
@@ -16,14 +17,10 @@ export async function measurePutFloor(page: Page, pages: number, bytesPerPage: n
   const blockBytes = Math.max(1, Math.round(bytesPerPage * BLOCK_PAGES));
   const blocks = Math.ceil(pages / BLOCK_PAGES);
   const blocksPerTransaction = Math.max(1, Math.round(IMPORT_BATCH / BLOCK_PAGES));
+  await deleteDatabase(page, SCRATCH_DB);
   const seconds = await page.evaluate(
     async ({ name, blockBytes, blocks, blocksPerTransaction }) => {
       // no named functions in here: the bundler's name helper does not exist in the page
-      await new Promise((done, fail) => {
-        const deleting = indexedDB.deleteDatabase(name);
-        deleting.onsuccess = () => done(undefined);
-        deleting.onerror = () => fail(deleting.error);
-      });
       const db = await new Promise<IDBDatabase>((done, fail) => {
         const open = indexedDB.open(name, 1);
         open.onupgradeneeded = () => open.result.createObjectStore('blocks');
@@ -49,15 +46,11 @@ export async function measurePutFloor(page: Page, pages: number, bytesPerPage: n
       }
       const elapsed = (performance.now() - start) / 1000;
       db.close();
-      await new Promise((done, fail) => {
-        const deleting = indexedDB.deleteDatabase(name);
-        deleting.onsuccess = () => done(undefined);
-        deleting.onerror = () => fail(deleting.error);
-      });
       return elapsed;
     },
     { name: SCRATCH_DB, blockBytes, blocks, blocksPerTransaction },
   );
+  await deleteDatabase(page, SCRATCH_DB);
   const rate = pages / seconds;
   results['putFloor'] = { pages, bytesPerPage, seconds, rate, importShare: importRate / rate };
   log('');

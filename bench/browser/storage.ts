@@ -16,6 +16,18 @@ type Estimate = { usage: number; usageDetails?: Record<string, number> };
 /** navigator.storage.estimate() in an extension page: the extension origin's usage. */
 const estimate = (page: Page): Promise<Estimate> => page.evaluate(() => navigator.storage.estimate() as Promise<Estimate>);
 
+/** Deletes the extension origin's IndexedDB database `name` from an extension page (none there is no error). */
+export const deleteDatabase = (page: Page, name: string): Promise<void> =>
+  page.evaluate(
+    (name) =>
+      new Promise<void>((done, fail) => {
+        const request = indexedDB.deleteDatabase(name);
+        request.onsuccess = () => done();
+        request.onerror = () => fail(request.error);
+      }),
+    name,
+  );
+
 /** "target ≤ … B: met" (or missed) for a figure of bytes per page. */
 const bytesTarget = (perPage: number): string =>
   `target ≤ ${TARGETS.bytesPerPage} B${REWRITES ? ' with passages and rewrites' : PASSAGES ? ' with passages' : ''}: ${atMost(perPage, TARGETS.bytesPerPage, (n) => `${n.toFixed(0)} B`)}`;
