@@ -108,10 +108,11 @@ export class PassageRows {
    * A page without fingerprints now is left as it is.
    */
   async markOrganised(pages: readonly { id: number; held: (i: number) => boolean }[]): Promise<void> {
-    // every group read at once (the loop below then finds them read), not one round trip after another
-    await Promise.all(pages.map(({ id }) => Promise.all([this.bytesOf(id), this.marksOf(id)])));
-    for (const { id, held } of pages) {
-      const [own, earlier] = await Promise.all([this.bytesOf(id), this.marksOf(id)]);
+    // every group read at once, not one round trip after another (a page's marks are its own slot:
+    // setting one page's leaves what was read of the others as it was)
+    const read = await Promise.all(pages.map(({ id }) => Promise.all([this.bytesOf(id), this.marksOf(id)])));
+    for (const [i, { id, held }] of pages.entries()) {
+      const [own, earlier] = read[i]!;
       if (own !== undefined) await this.setMarks(id, finalMarks(passageCount(own), held, earlier));
     }
     await this.writeMarks();
