@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { serialize } from 'node:v8';
 import { openDB } from 'idb';
-import { deflateSync, strToU8 } from 'fflate';
+import { deflateSync, inflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, blockOf, decodeBlock, encodeBlock, openBlock } from '../lib/rows/blocks';
 import type { StoredBlock } from '../lib/store/schema';
@@ -90,6 +90,25 @@ describe('encodeBlock and decodeBlock', () => {
       while (used > 0 && pages[used - 1] === undefined) used--;
       expect(decodeBlock(block, structuredClone(encodeBlock(block, pages)))).toEqual(pages.slice(0, used));
     }
+  });
+
+  it('give back blocks whose text inflates past the buffer reused for inflating (256 kB): deflated, and stored as it is', () => {
+    const long = (id: number, title: string): PageValue => page(id, { title });
+    const random = mulberry32(11);
+    const noise = (length: number): string => Array.from({ length }, () => String.fromCharCode(0x4e00 + Math.floor(random() * 0x5200))).join('');
+    for (const pages of [
+      Array.from({ length: BLOCK_PAGES }, (_, s) => long(s, `${s} `.repeat(2_500))), // compressible: 64 × 10 kB of text
+      Array.from({ length: BLOCK_PAGES }, (_, s) => long(s, noise(1_500))), // 64 × 4.5 kB of UTF-8 that deflates little
+    ]) {
+      const stored = encodeBlock(0, pages);
+      expect(inflateSync(stored[1]).length).toBeGreaterThan(1 << 18);
+      expect(decodeBlock(0, structuredClone(stored))).toEqual(pages);
+      const uncompressed: StoredBlock = [stored[0], deflateSync(inflateSync(stored[1]), { level: 0 }), stored[2]];
+      expect(decodeBlock(0, uncompressed)).toEqual(pages);
+    }
+    // and the next block, inflated into the buffer again, is whole
+    const small = slots(1, [[0, {}], [9, {}]]);
+    expect(decodeBlock(1, encodeBlock(1, small))).toEqual(small.slice(0, 10));
   });
 
   it('refuse a page out of its place, or too many pages', () => {

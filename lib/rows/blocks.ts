@@ -158,6 +158,25 @@ function decodeSlot(block: number, slot: number, entry: unknown, fingerprints: U
   return decodePage(block * BLOCK_PAGES + slot, stored);
 }
 
+/**
+ * Inflated into one buffer, reused: fflate, not told the size, allocates 128 and then 256 kB to
+ * inflate each block (it grows its buffer to 128 kB past every match), and organising inflates
+ * blocks by the ten thousand. The text is decoded before the next inflate reuses the buffer. A
+ * block that fills it may be cut short (fflate drops what does not fit, or throws on a stored
+ * deflate block): it is inflated again into a buffer of its own.
+ */
+const INFLATE_BUFFER = new Uint8Array(1 << 18);
+
+function inflated(text: Uint8Array): Uint8Array {
+  try {
+    const out = inflateSync(text, { out: INFLATE_BUFFER });
+    if (out.length < INFLATE_BUFFER.length) return out;
+  } catch {
+    // too long for the buffer, or not deflate: inflated alone below, which says which
+  }
+  return inflateSync(text);
+}
+
 /** A block's slots from its stored value (each page decoded when read); a RangeError naming the block if the value is not a block. */
 export function openBlock(block: number, value: unknown): BlockPages {
   const fail = (why: string): never => blockFault(block, why);
@@ -168,7 +187,7 @@ export function openBlock(block: number, value: unknown): BlockPages {
   if (!(fingerprints instanceof Uint8Array)) return fail('its fingerprints are not bytes');
   let entries: unknown;
   try {
-    entries = JSON.parse(strFromU8(inflateSync(text)));
+    entries = JSON.parse(strFromU8(inflated(text)));
   } catch {
     return fail('its text does not inflate to JSON');
   }
