@@ -32,8 +32,17 @@ export function canonicalUrl(url: string): string {
   return canonicalPage(url).url;
 }
 
-/** canonicalUrl, and the page's site (siteOf), from one parse of the URL. */
+/**
+ * canonicalUrl, and the page's site (siteOf), from one parse of the URL. An import canonicalises
+ * every line: a URL the parser would give back as it is (a plain host, a plain path, nothing after)
+ * is not parsed.
+ */
 export function canonicalPage(url: string): { url: string; site: string } {
+  const host = plainHost(url);
+  if (host !== undefined) {
+    const path = url.slice(url.indexOf('//') + 2 + host.length);
+    if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return { url, site: host };
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -66,12 +75,24 @@ const PLAIN_HOST = /^https?:\/\/((?:(?!xn--)[a-z0-9_-]+\.)*(?!xn--)[a-z][a-z0-9_
  * URL parsed (the parser drops a default port, reads IPv4 and IPv6 forms, punycode, case).
  */
 export function siteOf(url: string): string {
-  const plain = PLAIN_HOST.exec(url);
-  if (plain !== null) {
-    const host = plain[1]!;
-    const colon = host.indexOf(':');
-    const port = colon < 0 ? '' : host.slice(colon + 1);
-    if (Number(port) <= 65535 && port !== (url.startsWith('https:') ? '443' : '80')) return host;
-  }
-  return new URL(url).host;
+  return plainHost(url) ?? new URL(url).host;
 }
+
+/** The host of a URL that PLAIN_HOST matches and whose port the parser keeps; else undefined. */
+function plainHost(url: string): string | undefined {
+  const plain = PLAIN_HOST.exec(url);
+  if (plain === null) return undefined;
+  const host = plain[1]!;
+  const colon = host.indexOf(':');
+  const port = colon < 0 ? '' : host.slice(colon + 1);
+  return Number(port) <= 65535 && port !== (url.startsWith('https:') ? '443' : '80') ? host : undefined;
+}
+
+/**
+ * A path the parser keeps as it is, with nothing after it: a slash, then no character it
+ * percent-encodes or reads otherwise (space, quotes, <>, `{}|^, a backslash, non-ASCII), no %
+ * (%2e is a dot), no ? or #.
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+/** A "." or ".." segment, which the parser removes. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;

@@ -63,6 +63,32 @@ describe('isRecordableUrl and siteOf', () => {
     else expect(siteOf(url)).toBe(host);
   });
 
+  // canonicalPage gives a plain URL back unparsed: each of these is what the parser gives (the fragment dropped), or a throw
+  it.each([
+    'https://a.example/news/2024/02/x-0', 'http://a.example/', 'https://a.example:8443/x', 'https://a.example//x', "https://a.example/a!$&'()*+,;=:@~_.-/b",
+    'https://a.example/a.b/c.', 'https://a.example/.a/..b/c../...', 'http://localhost:3000/x',
+    // left to the parser: dot segments (also percent-encoded), characters it encodes or reads otherwise, a default port, case, no path, a query or fragment
+    'https://a.example/./x', 'https://a.example/../x', 'https://a.example/a/..', 'https://a.example/a/.', 'https://a.example/%2e/x', 'https://a.example/.%2E/x',
+    'https://a.example/x/%2e%2e', 'https://a.example/a%41', 'https://a.example/a b', 'https://a.example/a"b', 'https://a.example/a<b>', 'https://a.example/a`b',
+    'https://a.example/a{b}', 'https://a.example/a|b', 'https://a.example/a^b', 'https://a.example/[x]', 'https://a.example/ä', 'https://a.example/a\\b',
+    'https://a.example/a\tb', 'https://a.example/a\nb', 'https://a.example:443/x', 'http://a.example:80/x', 'https://A.example/x', 'HTTPS://a.example/x',
+    'https://a.example', 'https://a.example?x/y', 'https://a.example#x/y', 'https://a.example/x?', 'https://a.example/x#', 'https://a.example/x?y=1#z/w',
+    'https://a.example/x?y=1&utm_source=2', 'http://1.2.3.4/x', 'http://a.example:65536/x', 'ftp://a.example/x',
+  ])('canonicalPage(%j) is what the parser gives', (url) => {
+    let expected: { url: string; site: string } | Error;
+    try {
+      const parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('not http');
+      parsed.hash = '';
+      if ([...parsed.searchParams].some(([name]) => name.startsWith('utm_'))) parsed.search = '?y=1';
+      expected = { url: parsed.href, site: parsed.host };
+    } catch (error) {
+      expected = error as Error;
+    }
+    if (expected instanceof Error) expect(() => canonicalPage(url)).toThrow(TypeError);
+    else expect(canonicalPage(url)).toEqual(expected);
+  });
+
   it('canonicalPage gives canonicalUrl and siteOf from one parse', () => {
     for (const url of ['https://News.Example.com:8443/a?utm_source=x&id=3#top', 'http://127.0.0.1:8080/b', 'https://ex.example/ünïcode?fbclid=1']) {
       expect(canonicalPage(url)).toEqual({ url: canonicalUrl(url), site: siteOf(canonicalUrl(url)) });
