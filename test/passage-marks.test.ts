@@ -111,6 +111,24 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
     expect(held > 0 && alone > 0, `both kinds (${held} held, ${alone} alone)`).toBe(true);
   });
 
+  it('byBucket gives each bucket its postings sorted by high, a high\'s in the order read, places alongside (seeded, against a stable sort)', () => {
+    const random = mulberry32(43);
+    for (let trial = 0; trial < 60; trial++) {
+      const buckets = 1 + Math.floor(random() * 6);
+      const spread = [3, 300, 65536][trial % 3]!;
+      const n = Math.floor(random() * 700);
+      const keys = Uint32Array.from({ length: n }, () => (Math.floor(random() * buckets) << 16) | Math.floor(random() * spread));
+      const ids = Uint32Array.from({ length: n }, (_, i) => Math.floor(i / 3)); // page order, a page's repeats included
+      const places = Uint32Array.from({ length: n }, (_, i) => (i % 11 === 0 ? NO_PLACE : i));
+      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (keys[a]! >>> 16) - (keys[b]! >>> 16) || (keys[a]! & 0xffff) - (keys[b]! & 0xffff)); // Array sort is stable
+      const { starts, pairs, placed } = byBucket(keys, ids, buckets, places);
+      expect([...pairs]).toEqual(order.flatMap((i) => [keys[i]! & 0xffff, ids[i]!]));
+      expect([...placed]).toEqual(order.map((i) => places[i]!));
+      expect([...starts]).toEqual(Array.from({ length: buckets + 1 }, (_, b) => order.filter((i) => keys[i]! >>> 16 < b).length));
+      expect(byBucket(keys, ids, buckets).pairs).toEqual(pairs); // without places, the same pairs
+    }
+  });
+
   it('a hash is held by another page when its holders name any page but the own one', () => {
     const cases: [number[] | undefined, boolean][] = [[undefined, false], [[], false], [[5], false], [[4], true], [[5, 9], true], [[2, 5], true]];
     for (const [ids, held] of cases) expect(heldByAnother(ids, 5), JSON.stringify(ids)).toBe(held);

@@ -2,7 +2,7 @@
 // small bucket, round trips of seeded random buckets, smaller than the passage buckets' varints at
 // a million pages' spread, and damaged bytes named.
 import { describe, expect, it } from 'vitest';
-import { type Bucket, EMPTY_BUCKET, HighCursor, applyBucketChange, encodeBucket, idsWith } from '../lib/index/postings';
+import { type Bucket, EMPTY_BUCKET, HighCursor, applyBucketChange, encodeBucket, idsWith, sortedPairs } from '../lib/index/postings';
 import { decodeRiceBucket, encodeRiceBucket } from '../lib/index/rice-buckets';
 import { mulberry32 } from '../lib/random';
 
@@ -84,6 +84,8 @@ describe('applyBucketChange: additions sorted or not', () => {
     { what: 'shuffled', add: [[9, 2], [700, 0], [1, 2], [3, 7]] },
     { what: 'sorted with a repeat', add: [[1, 2], [1, 2], [3, 7], [9, 2], [700, 0]] },
     { what: 'one high, ids falling', add: [[9, 2], [3, 7], [1, 2], [700, 0], [1, 2]] },
+    { what: 'sorted, a repeat not next to its first', add: [[1, 2], [3, 7], [1, 2], [9, 2], [700, 0]] },
+    { what: 'highs sorted, ids falling within one', add: [[1, 2], [3, 7], [9, 2], [9, 1], [700, 0]] },
   ])('gives the same bucket for additions $what', ({ add }) => {
     expect(entries(applyBucketChange(start, { add: add.flat(), remove: [] }))).toEqual([[1, 2], [3, 7], [9, 1], [9, 2], [9, 4], [700, 0]]);
   });
@@ -96,7 +98,22 @@ describe('applyBucketChange: additions sorted or not', () => {
       const want = [...new Map([...entries(start), ...unique].map((p) => [`${p[0]},${p[1]}`, p])).values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       expect(entries(applyBucketChange(start, { add: unique.flat(), remove: [] }))).toEqual(want);
       expect(entries(applyBucketChange(start, { add: pairs.flat(), remove: [] }))).toEqual(want);
+      const sortedWithRepeats = [...pairs].sort((a, b) => a[0] - b[0] || a[1] - b[1]); // as byBucket gives them, repeats next to each other
+      expect(entries(applyBucketChange(start, { add: sortedWithRepeats.flat(), remove: [] }))).toEqual(want);
     }
+  });
+});
+
+describe('sortedPairs: [high, id] pairs sorted, each once', () => {
+  it.each([
+    { what: 'sorted, each once', flat: [1, 2, 3, 7, 9, 2], want: [[1, 2], [3, 7], [9, 2]] },
+    { what: 'sorted, repeats next to their first', flat: [1, 2, 1, 2, 3, 7, 9, 2, 9, 2, 9, 2], want: [[1, 2], [3, 7], [9, 2]] },
+    { what: 'shuffled with a repeat apart', flat: [9, 2, 1, 2, 3, 7, 1, 2], want: [[1, 2], [3, 7], [9, 2]] },
+    { what: 'one high, ids falling', flat: [4, 9, 4, 3, 4, 3], want: [[4, 3], [4, 9]] },
+    { what: 'none', flat: [], want: [] },
+  ])('$what', ({ flat, want }) => {
+    const { highs, ids } = sortedPairs(flat);
+    expect(Array.from(highs, (h, i) => [h, ids[i]!])).toEqual(want);
   });
 });
 

@@ -27,11 +27,18 @@ export class Words {
  * The postings of a pass by bucket (a counting sort on the bucket, keys[i] >>> 16): `pairs` holds
  * [high16, id] of bucket low + j at pairs[2 · starts[j]] up to pairs[2 · starts[j + 1]], and
  * `placed` their places (given as `places`, in the order of `keys`) from starts[j] to starts[j + 1].
+ * A bucket's postings are sorted by high, those of one high in the order of `keys` (organising's
+ * come in page order: ids increasing), so a bucket takes them without a sort of its own
+ * (sortedPairs) and each hash's holders are searched once (markHeld).
  */
 export function byBucket(keys: Uint32Array, ids: Uint32Array, buckets: number, places?: Uint32Array): { starts: Uint32Array; pairs: Uint32Array; placed: Uint32Array } {
   const starts = new Uint32Array(buckets + 1);
   for (let i = 0; i < keys.length; i++) starts[(keys[i]! >>> 16) + 1]!++;
-  for (let j = 0; j < buckets; j++) starts[j + 1]! += starts[j]!;
+  let most = 0;
+  for (let j = 0; j < buckets; j++) {
+    most = Math.max(most, starts[j + 1]!);
+    starts[j + 1]! += starts[j]!;
+  }
   const next = starts.slice(0, buckets);
   const pairs = new Uint32Array(2 * keys.length);
   const placed = new Uint32Array(places === undefined ? 0 : keys.length);
@@ -41,7 +48,47 @@ export function byBucket(keys: Uint32Array, ids: Uint32Array, buckets: number, p
     pairs[2 * at + 1] = ids[i]!;
     if (places !== undefined) placed[at] = places[i]!;
   }
+  const sorter = new HighSorter(most, places !== undefined);
+  for (let j = 0; j < buckets; j++) sorter.sort(pairs, placed, starts[j]!, starts[j + 1]!);
   return { starts, pairs, placed };
+}
+
+/**
+ * Sorts postings [from, to) of `pairs` (and `placed` with them) by high, stably: two counting
+ * passes, the high's low byte then its high byte, through buffers of the largest bucket's size.
+ */
+class HighSorter {
+  private readonly pairs: Uint32Array;
+  private readonly placed: Uint32Array;
+  private readonly counts = new Uint32Array(257);
+
+  constructor(most: number, withPlaces: boolean) {
+    this.pairs = new Uint32Array(2 * most);
+    this.placed = new Uint32Array(withPlaces ? most : 0);
+  }
+
+  sort(pairs: Uint32Array, placed: Uint32Array, from: number, to: number): void {
+    let sorted = true;
+    for (let i = from + 1; i < to && sorted; i++) sorted = pairs[2 * i]! >= pairs[2 * i - 2]!;
+    if (sorted) return;
+    this.pass(pairs, placed, from, to, this.pairs, this.placed, 0, 0); // into the buffers by the low byte
+    this.pass(this.pairs, this.placed, 0, to - from, pairs, placed, from, 8); // back by the high byte
+  }
+
+  private pass(pairs: Uint32Array, placed: Uint32Array, from: number, to: number, intoPairs: Uint32Array, intoPlaced: Uint32Array, at: number, shift: number): void {
+    const { counts } = this;
+    counts.fill(0);
+    for (let i = from; i < to; i++) counts[((pairs[2 * i]! >>> shift) & 0xff) + 1]!++;
+    for (let d = 0; d < 256; d++) counts[d + 1]! += counts[d]!;
+    const withPlaces = intoPlaced.length > 0;
+    for (let i = from; i < to; i++) {
+      const digit = (pairs[2 * i]! >>> shift) & 0xff;
+      const j = at + counts[digit]!++;
+      intoPairs[2 * j] = pairs[2 * i]!;
+      intoPairs[2 * j + 1] = pairs[2 * i + 1]!;
+      if (withPlaces) intoPlaced[j] = placed[i]!;
+    }
+  }
 }
 
 /** [high, id] pairs without those of the pages `ids`. */
@@ -107,7 +154,7 @@ export class PendingPlaces {
       grown.set(this.held);
       this.held = grown;
     }
-    // the pairs come in page order: a hash's holders are searched again unless its pairs come together
+    // the pairs come sorted by high (byBucket): each hash's holders are searched once
     let high = -1;
     let holders: Uint32Array | undefined;
     for (let j = 0; j < places.length; j++) {

@@ -198,17 +198,21 @@ export interface BucketChange {
 /** Sorts [high, id] pairs (flat) and drops repeats; returns them as two arrays. */
 export function sortedPairs(flat: ArrayLike<number>): { highs: Uint16Array; ids: Uint32Array } {
   const n = flat.length / 2;
-  // pairs that come sorted, each once (a visit's, a hash a bucket), are taken as they are, without the sort
+  // pairs that come sorted (a visit's, a hash a bucket; organising's, byBucket sorts them), a repeat
+  // next to its first, are taken as they are without the sort, the repeats dropped
   let ordered = true;
-  for (let i = 1; i < n && ordered; i++) ordered = flat[2 * i]! > flat[2 * i - 2]! || (flat[2 * i] === flat[2 * i - 2] && flat[2 * i + 1]! > flat[2 * i - 1]!);
+  for (let i = 1; i < n && ordered; i++) ordered = flat[2 * i]! > flat[2 * i - 2]! || (flat[2 * i] === flat[2 * i - 2] && flat[2 * i + 1]! >= flat[2 * i - 1]!);
   if (ordered) {
     const highs = new Uint16Array(n);
     const ids = new Uint32Array(n);
+    let m = 0;
     for (let i = 0; i < n; i++) {
-      highs[i] = flat[2 * i]!;
-      ids[i] = flat[2 * i + 1]!;
+      if (i > 0 && flat[2 * i] === flat[2 * i - 2] && flat[2 * i + 1] === flat[2 * i - 1]) continue;
+      highs[m] = flat[2 * i]!;
+      ids[m] = flat[2 * i + 1]!;
+      m++;
     }
-    return { highs, ids };
+    return m === n ? { highs, ids } : { highs: highs.subarray(0, m), ids: ids.subarray(0, m) };
   }
   // high (16 bits) × 2^32 + id is below 2^48: exact as a double, so one numeric sort orders both
   const keys = new Float64Array(n);

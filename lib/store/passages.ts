@@ -229,7 +229,7 @@ export class PassageRows {
     await Promise.all(
       [...changes].map(async ([b, c]) => {
         const before = await this.bucket(b);
-        // the additions sorted by hash (organising's come in page order): each hash is looked at
+        // the additions sorted by hash (organising's come sorted: byBucket): each hash is looked at
         // once, and each search picks up where the last ended
         const adding = sortedPairs(c.add);
         let bucket = applyBucketChange(before, c, adding);
