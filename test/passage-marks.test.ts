@@ -5,7 +5,7 @@
 // test/passage-store.test.ts.
 import { describe, expect, it } from 'vitest';
 import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
-import { NO_PLACE, PendingPlaces, SharedPairs, byBucket } from '../lib/index/posting-passes';
+import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, byBucket, laterPasses } from '../lib/index/posting-passes';
 import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, hashOf, heldByAnother, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
 import { mulberry32 } from '../lib/random';
@@ -127,6 +127,43 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
       expect([...starts]).toEqual(Array.from({ length: buckets + 1 }, (_, b) => order.filter((i) => keys[i]! >>> 16 < b).length));
       expect(byBucket(keys, ids, buckets).pairs).toEqual(pairs); // without places, the same pairs
     }
+  });
+
+  it('CountedPostings gives each bucket what byBucket gives, counted exactly, or with more or fewer postings than counted (seeded)', () => {
+    const random = mulberry32(47);
+    const triples = (pairs: Uint32Array, placed: Uint32Array): string[] => Array.from(placed, (place, i) => `${pairs[2 * i]},${pairs[2 * i + 1]},${place}`);
+    for (let trial = 0; trial < 60; trial++) {
+      const buckets = 1 + Math.floor(random() * 6);
+      const spread = [3, 300, 65536][trial % 3]!;
+      const n = Math.floor(random() * 500);
+      const keys = Uint32Array.from({ length: n }, () => (Math.floor(random() * buckets) << 16) | Math.floor(random() * spread));
+      const ids = Uint32Array.from({ length: n }, (_, i) => Math.floor(i / 3));
+      const places = Uint32Array.from({ length: n }, (_, i) => (i % 11 === 0 ? NO_PLACE : i));
+      const exact = Array.from({ length: buckets }, (_, b) => keys.filter((k) => k >>> 16 === b).length);
+      const want = byBucket(keys, ids, buckets, places);
+      // counts as given, one more or one fewer in some buckets (a page whose text changed since they were counted)
+      for (const counts of [exact, exact.map((c, b) => (b % 2 === 0 ? c + 1 : c)), exact.map((c, b) => (b % 2 === 1 ? Math.max(0, c - 1 - (trial % 4)) : c))]) {
+        const counted = new CountedPostings(counts);
+        for (let i = 0; i < n; i++) counted.add(keys[i]! >>> 16, keys[i]! & 0xffff, ids[i]!, places[i]!);
+        counted.finish();
+        for (let b = 0; b < buckets; b++) {
+          const got = counted.bucket(b);
+          const wanted = { pairs: want.pairs.subarray(2 * want.starts[b]!, 2 * want.starts[b + 1]!), placed: want.placed.subarray(want.starts[b]!, want.starts[b + 1]!) };
+          if (counts[b]! >= exact[b]!) expect(got).toEqual(wanted); // all in place: sorted as byBucket sorts
+          else expect(triples(got.pairs, got.placed).sort()).toEqual(triples(wanted.pairs, wanted.placed).sort()); // some aside: the same postings
+        }
+      }
+    }
+  });
+
+  it.each([
+    { counts: [5, 5, 5, 5], from: 1, most: 10, ends: [3, 4] },
+    { counts: [5, 5, 5, 5], from: 0, most: 9, ends: [1, 2, 3, 4] },
+    { counts: [1, 20, 1, 1], from: 0, most: 5, ends: [1, 2, 4] }, // a bucket past `most` is a pass alone
+    { counts: [0, 0, 0], from: 0, most: 1, ends: [3] },
+    { counts: [4, 4], from: 2, most: 8, ends: [] },
+  ])('laterPasses($counts from $from, at most $most) ends at $ends', ({ counts, from, most, ends }) => {
+    expect(laterPasses(counts, from, most)).toEqual(ends);
   });
 
   it('a hash is held by another page when its holders name any page but the own one', () => {

@@ -403,7 +403,7 @@ describe('the passage index in the store', () => {
         if (done === 2 * passes) await visit(store, excerpts[1]!); // every pass merged; the marks are written next
       },
     });
-    expect(organised!.passes).toBeGreaterThan(5);
+    expect(organised!.passes).toBeGreaterThan(3);
     expect(steps, 'progress goes forward, one step at a time').toEqual(Array.from({ length: 2 * organised!.passes + 4 }, (_, i) => i));
     excerpts.forEach((excerpt, n) => {
       const original = pages[n]!;
@@ -411,6 +411,27 @@ describe('the passage index in the store', () => {
       expect(unique.some((h) => excerpt.f.hashes.includes(h)), `excerpt ${n} shares hashes its original held alone`).toBe(true);
     });
     await expectStoreMatches(store, [...pages, ...excerpts], 'organised in passes, pages visited between them and before the marks', true);
+  });
+
+  it('a pending page visited with a new text once the first pass has counted the buckets: the later passes read more of its postings in some buckets than counted, fewer in others, and the index is as the reference says', { timeout: 180_000 }, async () => {
+    const source = await freshStore();
+    for (const p of pages) await visit(source, p);
+    const lines: string[] = [];
+    for await (const line of exportPages(source)) lines.push(line);
+    const store = await freshStore();
+    await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
+    const revisited = pages.find((p) => p.url === 'https://stitch.example/s-1')!;
+    const newText = history(78)[3]!.words;
+    const organised = await indexPending(store, {
+      postingsPerPass: 200,
+      onProgress: async ({ done }) => {
+        if (done === 2) await visit(store, { ...revisited, at: revisited.at + 1e9 }, newText); // the second pass reads next
+      },
+    });
+    expect(organised!.passes).toBeGreaterThan(3);
+    const now = pages.map((p) => (p === revisited ? { ...p, words: newText, f: fingerprintsOf({ ...p, words: newText }) } : p));
+    // the marks of the hashes the page's old text shared stay set (marks may say more than is held: a lookup reads those hashes' postings)
+    await expectStoreMatches(store, now, 'organised in passes, a pending page visited with a new text after the first');
   });
 
   it('a file without passages still imports, its pages without fingerprints; one with other parameters has them left out', async () => {

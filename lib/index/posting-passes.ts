@@ -91,6 +91,96 @@ class HighSorter {
   }
 }
 
+/**
+ * The postings of a pass whose buckets' counts are known (organising's first pass counts every
+ * bucket's): each posting goes straight to its place in its bucket, 12 bytes a posting where
+ * byBucket holds 24 (the lists as read, then sorted), so a pass holds twice the postings in the
+ * same memory. A bucket given more postings than counted (a page visited since, its text new) keeps
+ * the others aside and gets them at `finish`; one given fewer holds only those it was given.
+ */
+export class CountedPostings {
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+  private readonly pairs: Uint32Array;
+  private readonly placed: Uint32Array;
+  private readonly aside = { keys: new Words(16), ids: new Words(16), at: new Words(16) };
+  private readonly joined = new Map<number, { pairs: Uint32Array; placed: Uint32Array }>();
+
+  /** `counts[j]`: the postings expected in the pass's bucket j. */
+  constructor(counts: ArrayLike<number>) {
+    this.starts = new Uint32Array(counts.length + 1);
+    for (let j = 0; j < counts.length; j++) this.starts[j + 1] = this.starts[j]! + counts[j]!;
+    this.ends = this.starts.slice(0, counts.length);
+    this.pairs = new Uint32Array(2 * this.starts[counts.length]!);
+    this.placed = new Uint32Array(this.starts[counts.length]!);
+  }
+
+  add(bucket: number, high: number, id: number, place: number): void {
+    const at = this.ends[bucket]!;
+    if (at < this.starts[bucket + 1]!) {
+      this.pairs[2 * at] = high;
+      this.pairs[2 * at + 1] = id;
+      this.placed[at] = place;
+      this.ends[bucket] = at + 1;
+    } else {
+      this.aside.keys.push((bucket << 16) | high);
+      this.aside.ids.push(id);
+      this.aside.at.push(place);
+    }
+  }
+
+  /** Sorts each bucket's postings by high, as byBucket does, and gives each bucket those kept aside. */
+  finish(): void {
+    let most = 0;
+    for (let j = 0; j < this.ends.length; j++) most = Math.max(most, this.ends[j]! - this.starts[j]!);
+    const sorter = new HighSorter(most, true);
+    for (let j = 0; j < this.ends.length; j++) sorter.sort(this.pairs, this.placed, this.starts[j]!, this.ends[j]!);
+    if (this.aside.keys.length === 0) return;
+    const aside = byBucket(this.aside.keys.view(), this.aside.ids.view(), this.ends.length, this.aside.at.view());
+    for (let j = 0; j < this.ends.length; j++) {
+      const [from, to] = [aside.starts[j]!, aside.starts[j + 1]!];
+      if (from === to) continue;
+      const own = this.bucket(j);
+      const pairs = new Uint32Array(own.pairs.length + 2 * (to - from));
+      pairs.set(own.pairs);
+      pairs.set(aside.pairs.subarray(2 * from, 2 * to), own.pairs.length);
+      const placed = new Uint32Array(own.placed.length + (to - from));
+      placed.set(own.placed);
+      placed.set(aside.placed.subarray(from, to), own.placed.length);
+      this.joined.set(j, { pairs, placed });
+    }
+  }
+
+  /** Bucket j's postings ([high, id] pairs) and their places: sorted by high, unless some were kept aside. */
+  bucket(j: number): { pairs: Uint32Array; placed: Uint32Array } {
+    return this.joined.get(j) ?? { pairs: this.pairs.subarray(2 * this.starts[j]!, 2 * this.ends[j]!), placed: this.placed.subarray(this.starts[j]!, this.ends[j]!) };
+  }
+
+  /** Bytes held in typed arrays. */
+  heldBytes(): number {
+    let joined = 0;
+    for (const { pairs, placed } of this.joined.values()) joined += pairs.byteLength + placed.byteLength;
+    const { keys, ids, at } = this.aside;
+    return this.starts.byteLength + this.ends.byteLength + this.pairs.byteLength + this.placed.byteLength + keys.data.byteLength + ids.data.byteLength + at.data.byteLength + joined;
+  }
+}
+
+/**
+ * The passes after a first one over buckets [0, from): consecutive ranges of buckets, each of at
+ * most `most` postings by `counts` (a bucket of more is a pass alone). Returns the ranges' ends.
+ */
+export function laterPasses(counts: ArrayLike<number>, from: number, most: number): number[] {
+  const ends: number[] = [];
+  for (let start = from; start < counts.length; ) {
+    let end = start;
+    let held = 0;
+    while (end < counts.length && (end === start || held + counts[end]! <= most)) held += counts[end++]!;
+    ends.push(end);
+    start = end;
+  }
+  return ends;
+}
+
 /** [high, id] pairs without those of the pages `ids`. */
 export function withoutPages(pairs: Uint32Array, ids: ReadonlySet<number>): Uint32Array {
   const out = new Uint32Array(pairs.length);

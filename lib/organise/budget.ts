@@ -16,13 +16,15 @@ export interface HeldMemory {
 }
 
 /**
- * Passage postings a pass keeps in memory: 12 bytes each as read (bucket and high, page id,
- * place), as many again sorted by bucket, about 200 MB (a million-page import of 50 fingerprints
- * a page takes seven passes).
+ * Passage postings the first pass keeps in memory: 12 bytes each as read (bucket and high, page id,
+ * place), as many again sorted by bucket, about 200 MB. The later passes put each posting in its
+ * place at once (12 bytes) and take twice as many: a million-page import of 50 fingerprints a page
+ * takes four passes (seven before they did).
  */
 export const POSTINGS_PER_PASS = 8_000_000;
 
 const KB = 1 << 10;
+const MB = 1 << 20;
 /** The packed rewrite index's starts: a word for each of its 2^20 keys. */
 const PACKED_STARTS = 4 * ((1 << 20) + 1);
 
@@ -33,10 +35,11 @@ export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PA
     // counter), the union-find (8) and the sorted table keys (12)
     case 'regroup':
       return { fixed: PACKED_STARTS + 64 * KB, perPage: 340 };
-    // the lists read (sized for the pass, 5% spare) and sorted, the bucket starts (at most 2^16
-    // words); the pending pages' places (two lists of words that double, and a bit a fingerprint)
+    // the first pass: the lists read (sized for the pass, 5% spare) and sorted; a later pass: twice
+    // the postings, placed at once; the bucket starts and ends and every bucket's count (2^16 words
+    // each); the pending pages' places (two lists of words that double, and a bit a fingerprint)
     case 'passagePostings':
-      return { fixed: 26 * postingsPerPass + 300 * KB, perPage: 40 };
+      return { fixed: 26 * postingsPerPass + MB, perPage: 40 };
     // a page's rewrite index hashes are fewer than its passage fingerprints (28 and 50 a page in
     // bench's histories): at most postingsPerPass a pass, 8 bytes each as read (lists that double)
     // and 8 sorted

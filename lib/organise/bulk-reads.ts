@@ -1,7 +1,10 @@
 // Organising's bulk reads of the store (lib/organise/passage-organise.ts): every value of a store of
-// bytes by number, the pending blocks' pages, and records with their passage fingerprints, each a
-// few hundred a readonly transaction.
+// bytes by number, the pending blocks' pages (and a later pass's postings from them), and records
+// with their passage fingerprints, each a few hundred a readonly transaction.
 import type { PassageFingerprints } from '../fingerprint/passages';
+import { forEachPassageHash } from '../fingerprint/passage-codec';
+import { CountedPostings, NO_PLACE, type PendingPlaces } from '../index/posting-passes';
+import { POSTING_BUCKETS } from '../index/postings';
 import type { PageStore } from '../store/pages';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
 import type { PageRecord } from '../store/schema';
@@ -52,4 +55,25 @@ export async function readPagesAndFingerprints(store: PageStore, ids: readonly n
     });
   }
   return out;
+}
+
+/**
+ * A later pass's postings of buckets [low, high) (CountedPostings, sized by `counts`, which the
+ * first pass counted), each with its fingerprint's place in `places`.
+ */
+export async function readCountedPostings(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, low: number, high: number): Promise<CountedPostings> {
+  const counted = new CountedPostings(counts.subarray(low, high));
+  await forEachPendingPage(store, blocks, (id, bytes) => {
+    // a page changed since the first pass (a visit: touched, its marks left to it) has no places
+    const { first, count } = places.placesOf(id) ?? { first: 0, count: 0 };
+    let i = 0;
+    forEachPassageHash(bytes, (h) => {
+      const place = i < count ? first + i : NO_PLACE;
+      i++;
+      const b = h & (POSTING_BUCKETS - 1);
+      if (b >= low && b < high) counted.add(b - low, h >>> 16, id, place);
+    });
+  });
+  counted.finish();
+  return counted;
 }

@@ -3,8 +3,9 @@
 // them are passage copies (and which pages they make copies) is worked out.
 //
 // 1. Postings. The pending blocks' fingerprints are read, the postings of a range of buckets kept
-//    in memory (at most POSTINGS_PER_PASS: a million-page import takes several passes, each
-//    reading the pending fingerprints again, rather than holding 52 million postings), and each
+//    in memory (a million-page import takes several passes, each reading the pending fingerprints
+//    again, rather than holding 52 million postings: the first at most POSTINGS_PER_PASS, counting
+//    every bucket's, the later ones twice as many, each put in its place at once), and each
 //    bucket of the range gets them in one change: read, merged, written. The pages a visit or a
 //    forgetting changed since they were listed (meta `passagePending`.touched) already have their
 //    postings as they should be and are left out, so a posting of a page's old text, or of a
@@ -42,12 +43,12 @@ import { rewriteMatchesOf } from '../store/page-rewrites';
 import { storedRecord } from '../store/records';
 import { PASSAGE_GROUP_PAGES } from '../store/passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
-import { NO_PLACE, PendingPlaces, SharedPairs, Words, byBucket, withoutPages } from '../index/posting-passes';
+import { PendingPlaces, SharedPairs, Words, byBucket, laterPasses, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
-import { BLOCKS_PER_READ, forEachPendingPage, forEachValue, readPagesAndFingerprints } from './bulk-reads';
+import { BLOCKS_PER_READ, forEachPendingPage, forEachValue, readCountedPostings, readPagesAndFingerprints } from './bulk-reads';
 
 /** The lists of a pass are sized for its share of the postings times this. */
 const POSTING_SLACK = 1.05;
@@ -127,65 +128,81 @@ export async function indexPending(
   const pending = await readPending(store);
   if (pending.blocks.length === 0) return null;
   const blocks = [...pendingBlocks(pending)];
-  const passes = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
+  // the first pass takes the share of the buckets that postingsPerPass allows, and counts every
+  // bucket's postings: the later passes hold half the bytes a posting (CountedPostings), so each
+  // takes twice the postings, in ranges planned by the counts
+  const planned = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
+  const counts = new Uint32Array(POSTING_BUCKETS);
+  let ends = [Math.floor(POSTING_BUCKETS / planned)];
   // a pass reads, then writes; then the marks, the copies, the list
-  const steps = 2 * passes + 3;
+  let steps = 2 * planned + 3;
   let pages = 0;
   let fingerprints = 0;
   const places = new PendingPlaces(); // listed by the first pass
-  for (let pass = 0; pass < passes; pass++) {
+  for (let pass = 0; pass < ends.length; pass++) {
     await onProgress?.({ phase: 'passages', done: 2 * pass, total: steps });
-    const low = Math.floor((pass * POSTING_BUCKETS) / passes);
-    const high = Math.floor(((pass + 1) * POSTING_BUCKETS) / passes);
-    // the postings of buckets [low, high): (bucket − low) << 16 | high16, the page id (a page's
-    // repeated hash is dropped when its bucket takes them), and the fingerprint's place
-    // sized for the pass's share (a bucket is a hash's low bits: they spread evenly), not to double
-    const expected = POSTING_SLACK * pending.fingerprints * ((high - low) / POSTING_BUCKETS) + 1024;
-    let keys = new Words(expected);
-    let ids = new Words(expected);
-    let at = new Words(expected);
-    await forEachPendingPage(store, blocks, (id, bytes) => {
-      // a page changed since the first pass (a visit: touched, its marks left to it) has no places
-      const { first, count } = pass === 0 ? { first: places.size, count: Infinity } : (places.placesOf(id) ?? { first: 0, count: 0 });
-      let i = 0;
-      forEachPassageHash(bytes, (h) => {
-        const place = i < count ? first + i : NO_PLACE;
-        i++;
-        const b = h & (POSTING_BUCKETS - 1);
-        if (b < low || b >= high) return;
-        keys.push(((b - low) << 16) | (h >>> 16));
-        ids.push(id);
-        at.push(place);
+    const low = pass === 0 ? 0 : ends[pass - 1]!;
+    const high = ends[pass]!;
+    let postings: { bucket(j: number): { pairs: Uint32Array; placed: Uint32Array } };
+    if (pass === 0) {
+      // the postings of buckets [low, high): (bucket − low) << 16 | high16, the page id (a page's
+      // repeated hash is dropped when its bucket takes them), and the fingerprint's place
+      // sized for the pass's share (a bucket is a hash's low bits: they spread evenly), not to double
+      const expected = POSTING_SLACK * pending.fingerprints * ((high - low) / POSTING_BUCKETS) + 1024;
+      let keys = new Words(expected);
+      let ids = new Words(expected);
+      let at = new Words(expected);
+      await forEachPendingPage(store, blocks, (id, bytes) => {
+        const first = places.size;
+        let i = 0;
+        forEachPassageHash(bytes, (h) => {
+          const b = h & (POSTING_BUCKETS - 1);
+          counts[b]!++;
+          const place = first + i++;
+          if (b < low || b >= high) return;
+          keys.push(((b - low) << 16) | (h >>> 16));
+          ids.push(id);
+          at.push(place);
+        });
+        pages++;
+        fingerprints += i;
+        places.add(id, i);
       });
-      if (pass > 0) return;
-      pages++;
-      fingerprints += i;
-      places.add(id, i);
-    });
+      const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high - low, at.view());
+      onMemory?.({ pass: 'passagePostings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + counts.byteLength + places.heldBytes(), pages: places.ids.length });
+      // the lists read are sorted into pairs: they go before the buckets are written
+      keys = ids = at = new Words(1);
+      postings = { bucket: (j) => ({ pairs: pairs.subarray(2 * starts[j]!, 2 * starts[j + 1]!), placed: placed.subarray(starts[j]!, starts[j + 1]!) }) };
+      // never more passes than planned: the progress only goes forward
+      const later = laterPasses(counts, high, 2 * postingsPerPass);
+      ends = [high, ...(later.length < planned ? later : Array.from({ length: planned - 1 }, (_, p) => Math.floor(((p + 2) * POSTING_BUCKETS) / planned)))];
+      steps = 2 * ends.length + 3;
+    } else {
+      const counted = await readCountedPostings(store, blocks, places, counts, low, high);
+      onMemory?.({ pass: 'passagePostings', bytes: counted.heldBytes() + counts.byteLength + places.heldBytes(), pages: places.ids.length });
+      postings = counted;
+    }
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
-    const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high - low, at.view());
-    onMemory?.({ pass: 'passagePostings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + places.heldBytes(), pages: places.ids.length });
-    // the lists read are sorted into pairs: they go before the buckets are written
-    keys = ids = at = new Words(1);
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
       const to = Math.min(high, from + BUCKETS_PER_WRITE);
-      if (starts[to - low] === starts[from - low]) continue;
+      const adding = Array.from({ length: to - from }, (_, j) => postings.bucket(from - low + j));
+      if (adding.every(({ pairs }) => pairs.length === 0)) continue;
       await store.write(async ({ rows, passages, meta }) => {
         const touched = new Set(parsePending(await meta.get('passagePending')).touched);
         const changes = new Map<number, BucketChange>();
-        for (let b = from; b < to; b++) {
-          const add = pairs.subarray(2 * starts[b - low]!, 2 * starts[b - low + 1]!);
-          if (add.length > 0) changes.set(b, { add: touched.size === 0 ? add : withoutPages(add, touched), remove: [] });
-        }
+        adding.forEach(({ pairs }, j) => {
+          if (pairs.length > 0) changes.set(from + j, { add: touched.size === 0 ? pairs : withoutPages(pairs, touched), remove: [] });
+        });
         await passages.applyChanges(changes, async (id) => (await rows.get(id))?.site);
         // each merged bucket tells which of the pending fingerprints in it another page holds
-        for (const b of changes.keys()) places.markHeld(await passages.bucket(b), pairs.subarray(2 * starts[b - low]!, 2 * starts[b - low + 1]!), placed.subarray(starts[b - low]!, starts[b - low + 1]!));
+        for (const b of changes.keys()) places.markHeld(await passages.bucket(b), adding[b - from]!.pairs, adding[b - from]!.placed);
       });
     }
   }
+  const passes = ends.length;
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
   await writeMarks(store, places);
-  await indexPendingRewrites(store, blocks, passes, onMemory);
+  await indexPendingRewrites(store, blocks, planned, onMemory);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
   const { pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups, links, onMemory);
   await onProgress?.({ phase: 'passages', done: 2 * passes + 2, total: steps });
