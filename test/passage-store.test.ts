@@ -270,6 +270,17 @@ async function expectMarks(store: PageStore, pages: readonly (TestPage & { f: Pa
   expect(marked > 0 && unmarked > 0, `${what}: marks both ways (${marked} marked, ${unmarked} not)`).toBe(true);
 }
 
+/** A fresh store that imported an export of `pages` (visited in another store): every page pending. */
+async function importedPending(pages: readonly TestPage[]): Promise<PageStore> {
+  const source = await freshStore();
+  for (const p of pages) await visit(source, p);
+  const lines: string[] = [];
+  for await (const line of exportPages(source)) lines.push(line);
+  const store = await freshStore();
+  await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
+  return store;
+}
+
 /** Checks the whole store against the reference for `pages` (the stored ones, with their fingerprints and first visits), and their marks (exact: see expectMarks). */
 async function expectStoreMatches(store: PageStore, pages: readonly (TestPage & { f: PassageFingerprints; firstSeen: number })[], what: string, exactMarks = false): Promise<void> {
   await expectMarks(store, pages, exactMarks, what);
@@ -373,12 +384,7 @@ describe('the passage index in the store', () => {
   });
 
   it('organising in many passes (a few buckets each) gives the same index as in one, and keeps the marks that visits set while it works', { timeout: 180_000 }, async () => {
-    const source = await freshStore();
-    for (const p of pages) await visit(source, p);
-    const lines: string[] = [];
-    for await (const line of exportPages(source)) lines.push(line);
-    const store = await freshStore();
-    await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
+    const store = await importedPending(pages);
     // a new page copies an imported one between two passes, and another after the passes' merges and
     // before the marks are written: the hashes each shares only with its original are marked by the
     // merges of later passes or by the visit, and organising must keep the visits' marks
@@ -414,12 +420,7 @@ describe('the passage index in the store', () => {
   });
 
   it('a pending page visited with a new text once the first pass has counted the buckets: the later passes read more of its postings in some buckets than counted, fewer in others, and the index is as the reference says', { timeout: 180_000 }, async () => {
-    const source = await freshStore();
-    for (const p of pages) await visit(source, p);
-    const lines: string[] = [];
-    for await (const line of exportPages(source)) lines.push(line);
-    const store = await freshStore();
-    await importLines(store, lines, { now: Date.UTC(2026, 5, 1) });
+    const store = await importedPending(pages);
     const revisited = pages.find((p) => p.url === 'https://stitch.example/s-1')!;
     const newText = history(78)[3]!.words;
     const organised = await indexPending(store, {

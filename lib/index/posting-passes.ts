@@ -106,13 +106,19 @@ export class CountedPostings {
   private readonly aside = { keys: new Words(16), ids: new Words(16), at: new Words(16) };
   private readonly joined = new Map<number, { pairs: Uint32Array; placed: Uint32Array }>();
 
-  /** `counts[j]`: the postings expected in the pass's bucket j. */
-  constructor(counts: ArrayLike<number>) {
+  /**
+   * `counts[j]`: the postings expected in the pass's bucket j. `buffers`, if given, hold them (each
+   * later pass of organising reuses one pair of buffers: a pass's own would be allocated before
+   * the last one's are collected).
+   */
+  constructor(counts: ArrayLike<number>, buffers?: PostingBuffers) {
     this.starts = new Uint32Array(counts.length + 1);
     for (let j = 0; j < counts.length; j++) this.starts[j + 1] = this.starts[j]! + counts[j]!;
     this.ends = this.starts.slice(0, counts.length);
-    this.pairs = new Uint32Array(2 * this.starts[counts.length]!);
-    this.placed = new Uint32Array(this.starts[counts.length]!);
+    const total = this.starts[counts.length]!;
+    if (buffers !== undefined && buffers.placed.length < total) throw new RangeError(`buffers for ${buffers.placed.length} postings cannot hold ${total}`);
+    this.pairs = buffers === undefined ? new Uint32Array(2 * total) : buffers.pairs;
+    this.placed = buffers === undefined ? new Uint32Array(total) : buffers.placed;
   }
 
   add(bucket: number, high: number, id: number, place: number): void {
@@ -163,6 +169,17 @@ export class CountedPostings {
     const { keys, ids, at } = this.aside;
     return this.starts.byteLength + this.ends.byteLength + this.pairs.byteLength + this.placed.byteLength + keys.data.byteLength + ids.data.byteLength + at.data.byteLength + joined;
   }
+}
+
+/** Room for a pass's postings: [high, id] pairs and their places. */
+export interface PostingBuffers {
+  pairs: Uint32Array;
+  placed: Uint32Array;
+}
+
+/** Buffers for `postings` postings. */
+export function postingBuffers(postings: number): PostingBuffers {
+  return { pairs: new Uint32Array(2 * postings), placed: new Uint32Array(postings) };
 }
 
 /**

@@ -3,7 +3,7 @@
 // with their passage fingerprints, each a few hundred a readonly transaction.
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
-import { CountedPostings, NO_PLACE, type PendingPlaces } from '../index/posting-passes';
+import { CountedPostings, NO_PLACE, type PendingPlaces, type PostingBuffers, Words, byBucket } from '../index/posting-passes';
 import { POSTING_BUCKETS } from '../index/postings';
 import type { PageStore } from '../store/pages';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
@@ -59,10 +59,10 @@ export async function readPagesAndFingerprints(store: PageStore, ids: readonly n
 
 /**
  * A later pass's postings of buckets [low, high) (CountedPostings, sized by `counts`, which the
- * first pass counted), each with its fingerprint's place in `places`.
+ * first pass counted, in `buffers`), each with its fingerprint's place in `places`.
  */
-export async function readCountedPostings(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, low: number, high: number): Promise<CountedPostings> {
-  const counted = new CountedPostings(counts.subarray(low, high));
+export async function readCountedPostings(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, low: number, high: number, buffers: PostingBuffers): Promise<CountedPostings> {
+  const counted = new CountedPostings(counts.subarray(low, high), buffers);
   await forEachPendingPage(store, blocks, (id, bytes) => {
     // a page changed since the first pass (a visit: touched, its marks left to it) has no places
     const { first, count } = places.placesOf(id) ?? { first: 0, count: 0 };
@@ -76,4 +76,42 @@ export async function readCountedPostings(store: PageStore, blocks: readonly num
   });
   counted.finish();
   return counted;
+}
+
+/** A pass's postings: bucket j of the pass's range, as [high, id] pairs and their places. */
+export interface PassPostings {
+  bucket(j: number): { pairs: Uint32Array; placed: Uint32Array };
+}
+
+/**
+ * The first pass: lists every pending page in `places`, counts every bucket's postings in `counts`,
+ * and gives the postings of buckets [0, high): as read, (bucket << 16 | high16, page id, place),
+ * then by bucket (a page's repeated hash is dropped when its bucket takes them).
+ */
+export async function readFirstPass(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, high: number, expected: number): Promise<{ postings: PassPostings; heldBytes: number; pages: number; fingerprints: number }> {
+  let keys = new Words(expected);
+  let ids = new Words(expected);
+  let at = new Words(expected);
+  let pages = 0;
+  let fingerprints = 0;
+  await forEachPendingPage(store, blocks, (id, bytes) => {
+    const first = places.size;
+    let i = 0;
+    forEachPassageHash(bytes, (h) => {
+      const b = h & (POSTING_BUCKETS - 1);
+      counts[b]!++;
+      const place = first + i++;
+      if (b >= high) return;
+      keys.push((b << 16) | (h >>> 16));
+      ids.push(id);
+      at.push(place);
+    });
+    pages++;
+    fingerprints += i;
+    places.add(id, i);
+  });
+  const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high, at.view());
+  const heldBytes = keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + counts.byteLength;
+  keys = ids = at = new Words(1); // the lists read are sorted into pairs: they go before the buckets are written
+  return { postings: { bucket: (j) => ({ pairs: pairs.subarray(2 * starts[j]!, 2 * starts[j + 1]!), placed: placed.subarray(starts[j]!, starts[j + 1]!) }) }, heldBytes, pages, fingerprints };
 }

@@ -32,7 +32,6 @@ import { BOILERPLATE, comparePassages } from '../index/passage-index';
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { isPassageCopyOf, isRewriteCopy, mayCopy } from '../report/copies';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket } from '../index/postings';
-import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_MAX_PAGES, bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
@@ -43,12 +42,12 @@ import { rewriteMatchesOf } from '../store/page-rewrites';
 import { storedRecord } from '../store/records';
 import { PASSAGE_GROUP_PAGES } from '../store/passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
-import { PendingPlaces, SharedPairs, Words, byBucket, laterPasses, withoutPages } from '../index/posting-passes';
+import { PendingPlaces, type PostingBuffers, SharedPairs, Words, byBucket, laterPasses, postingBuffers, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
-import { BLOCKS_PER_READ, forEachPendingPage, forEachValue, readCountedPostings, readPagesAndFingerprints } from './bulk-reads';
+import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, readCountedPostings, readFirstPass, readPagesAndFingerprints } from './bulk-reads';
 
 /** The lists of a pass are sized for its share of the postings times this. */
 const POSTING_SLACK = 1.05;
@@ -139,67 +138,38 @@ export async function indexPending(
   let pages = 0;
   let fingerprints = 0;
   const places = new PendingPlaces(); // listed by the first pass
+  let buffers: PostingBuffers | undefined; // the later passes' postings
+  // each pass's postings are let go before the next is read (held in the helpers' frames, not here)
   for (let pass = 0; pass < ends.length; pass++) {
     await onProgress?.({ phase: 'passages', done: 2 * pass, total: steps });
     const low = pass === 0 ? 0 : ends[pass - 1]!;
     const high = ends[pass]!;
-    let postings: { bucket(j: number): { pairs: Uint32Array; placed: Uint32Array } };
+    let postings: PassPostings | undefined;
     if (pass === 0) {
-      // the postings of buckets [low, high): (bucket − low) << 16 | high16, the page id (a page's
-      // repeated hash is dropped when its bucket takes them), and the fingerprint's place
       // sized for the pass's share (a bucket is a hash's low bits: they spread evenly), not to double
-      const expected = POSTING_SLACK * pending.fingerprints * ((high - low) / POSTING_BUCKETS) + 1024;
-      let keys = new Words(expected);
-      let ids = new Words(expected);
-      let at = new Words(expected);
-      await forEachPendingPage(store, blocks, (id, bytes) => {
-        const first = places.size;
-        let i = 0;
-        forEachPassageHash(bytes, (h) => {
-          const b = h & (POSTING_BUCKETS - 1);
-          counts[b]!++;
-          const place = first + i++;
-          if (b < low || b >= high) return;
-          keys.push(((b - low) << 16) | (h >>> 16));
-          ids.push(id);
-          at.push(place);
-        });
-        pages++;
-        fingerprints += i;
-        places.add(id, i);
-      });
-      const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high - low, at.view());
-      onMemory?.({ pass: 'passagePostings', bytes: keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + counts.byteLength + places.heldBytes(), pages: places.ids.length });
-      // the lists read are sorted into pairs: they go before the buckets are written
-      keys = ids = at = new Words(1);
-      postings = { bucket: (j) => ({ pairs: pairs.subarray(2 * starts[j]!, 2 * starts[j + 1]!), placed: placed.subarray(starts[j]!, starts[j + 1]!) }) };
+      const first = await readFirstPass(store, blocks, places, counts, high, POSTING_SLACK * pending.fingerprints * (high / POSTING_BUCKETS) + 1024);
+      onMemory?.({ pass: 'passagePostings', bytes: first.heldBytes + places.heldBytes(), pages: places.ids.length });
+      ({ postings } = first);
+      pages = first.pages;
+      fingerprints = first.fingerprints;
       // never more passes than planned: the progress only goes forward
       const later = laterPasses(counts, high, 2 * postingsPerPass);
       ends = [high, ...(later.length < planned ? later : Array.from({ length: planned - 1 }, (_, p) => Math.floor(((p + 2) * POSTING_BUCKETS) / planned)))];
       steps = 2 * ends.length + 3;
+      let most = 0;
+      for (let p = 1; p < ends.length; p++) most = Math.max(most, counts.subarray(ends[p - 1], ends[p]).reduce((sum, c) => sum + c, 0));
+      buffers = postingBuffers(most);
     } else {
-      const counted = await readCountedPostings(store, blocks, places, counts, low, high);
+      const counted = await readCountedPostings(store, blocks, places, counts, low, high, buffers!);
       onMemory?.({ pass: 'passagePostings', bytes: counted.heldBytes() + counts.byteLength + places.heldBytes(), pages: places.ids.length });
       postings = counted;
     }
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
-    for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
-      const to = Math.min(high, from + BUCKETS_PER_WRITE);
-      const adding = Array.from({ length: to - from }, (_, j) => postings.bucket(from - low + j));
-      if (adding.every(({ pairs }) => pairs.length === 0)) continue;
-      await store.write(async ({ rows, passages, meta }) => {
-        const touched = new Set(parsePending(await meta.get('passagePending')).touched);
-        const changes = new Map<number, BucketChange>();
-        adding.forEach(({ pairs }, j) => {
-          if (pairs.length > 0) changes.set(from + j, { add: touched.size === 0 ? pairs : withoutPages(pairs, touched), remove: [] });
-        });
-        await passages.applyChanges(changes, async (id) => (await rows.get(id))?.site);
-        // each merged bucket tells which of the pending fingerprints in it another page holds
-        for (const b of changes.keys()) places.markHeld(await passages.bucket(b), adding[b - from]!.pairs, adding[b - from]!.placed);
-      });
-    }
+    await writePassPostings(store, postings, low, high, places);
+    postings = undefined;
   }
   const passes = ends.length;
+  buffers = undefined;
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
   await writeMarks(store, places);
   await indexPendingRewrites(store, blocks, planned, onMemory);
@@ -234,6 +204,25 @@ async function writeMarks(store: PageStore, places: PendingPlaces): Promise<void
       const pages: { id: number; held: (i: number) => boolean }[] = [];
       for (let p = from; p < Math.min(ids.length, from + MARKS_PER_WRITE); p++) if (!touched.has(ids[p]!)) pages.push({ id: ids[p]!, held: places.heldOf(p) });
       await passages.markOrganised(pages);
+    });
+  }
+}
+
+/** Merges a pass's postings into buckets [low, high), BUCKETS_PER_WRITE a transaction, and marks in `places` the fingerprints another page holds. */
+async function writePassPostings(store: PageStore, postings: PassPostings, low: number, high: number, places: PendingPlaces): Promise<void> {
+  for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
+    const to = Math.min(high, from + BUCKETS_PER_WRITE);
+    const adding = Array.from({ length: to - from }, (_, j) => postings.bucket(from - low + j));
+    if (adding.every(({ pairs }) => pairs.length === 0)) continue;
+    await store.write(async ({ rows, passages, meta }) => {
+      const touched = new Set(parsePending(await meta.get('passagePending')).touched);
+      const changes = new Map<number, BucketChange>();
+      adding.forEach(({ pairs }, j) => {
+        if (pairs.length > 0) changes.set(from + j, { add: touched.size === 0 ? pairs : withoutPages(pairs, touched), remove: [] });
+      });
+      await passages.applyChanges(changes, async (id) => (await rows.get(id))?.site);
+      // each merged bucket tells which of the pending fingerprints in it another page holds
+      for (const b of changes.keys()) places.markHeld(await passages.bucket(b), adding[b - from]!.pairs, adding[b - from]!.placed);
     });
   }
 }
