@@ -5,7 +5,7 @@
 // test/passage-store.test.ts.
 import { describe, expect, it } from 'vitest';
 import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
-import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, byBucket, laterPasses } from '../lib/index/posting-passes';
+import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, byBucket, laterPasses, release } from '../lib/index/posting-passes';
 import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, hashOf, heldByAnother, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
 import { mulberry32 } from '../lib/random';
@@ -164,6 +164,18 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
     { counts: [4, 4], from: 2, most: 8, ends: [] },
   ])('laterPasses($counts from $from, at most $most) ends at $ends', ({ counts, from, most, ends }) => {
     expect(laterPasses(counts, from, most)).toEqual(ends);
+  });
+
+  it('release detaches the buffers of the arrays it is given where buffers can be transferred, once each, and does nothing elsewhere', () => {
+    const calls: number[] = [];
+    const transferable = { detached: false, transfer: (length: number) => { calls.push(length); transferable.detached = true; return new ArrayBuffer(length); } };
+    const view = (buffer: object): ArrayBufferView => ({ buffer }) as unknown as ArrayBufferView;
+    release(view(transferable), view(transferable), view({}));
+    expect(calls).toEqual([0]); // the second view's buffer is detached already; a buffer without transfer is left
+    const plain = new Uint32Array(4);
+    expect(() => release(plain, plain.subarray(1))).not.toThrow();
+    if (typeof (plain.buffer as { transfer?: unknown }).transfer === 'function') expect(plain.length).toBe(0); // Chromium and Firefox; Node 20 has no transfer
+    else expect(plain.length).toBe(4);
   });
 
   it('a hash is held by another page when its holders name any page but the own one', () => {

@@ -3,7 +3,7 @@
 // with their passage fingerprints, each a few hundred a readonly transaction.
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
-import { CountedPostings, NO_PLACE, type PendingPlaces, type PostingBuffers, Words, byBucket } from '../index/posting-passes';
+import { CountedPostings, NO_PLACE, type PendingPlaces, type PostingBuffers, Words, byBucket, release } from '../index/posting-passes';
 import { POSTING_BUCKETS } from '../index/postings';
 import type { PageStore } from '../store/pages';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
@@ -81,6 +81,8 @@ export async function readCountedPostings(store: PageStore, blocks: readonly num
 /** A pass's postings: bucket j of the pass's range, as [high, id] pairs and their places. */
 export interface PassPostings {
   bucket(j: number): { pairs: Uint32Array; placed: Uint32Array };
+  /** Lets the postings' arrays go (release): once they are written. */
+  release(): void;
 }
 
 /**
@@ -112,6 +114,12 @@ export async function readFirstPass(store: PageStore, blocks: readonly number[],
   });
   const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high, at.view());
   const heldBytes = keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + counts.byteLength;
-  keys = ids = at = new Words(1); // the lists read are sorted into pairs: they go before the buckets are written
-  return { postings: { bucket: (j) => ({ pairs: pairs.subarray(2 * starts[j]!, 2 * starts[j + 1]!), placed: placed.subarray(starts[j]!, starts[j + 1]!) }) }, heldBytes, pages, fingerprints };
+  release(keys.data, ids.data, at.data); // the lists read are sorted into pairs: they go before the buckets are written
+  keys = ids = at = new Words(1);
+  return {
+    postings: { bucket: (j) => ({ pairs: pairs.subarray(2 * starts[j]!, 2 * starts[j + 1]!), placed: placed.subarray(starts[j]!, starts[j + 1]!) }), release: () => release(starts, pairs, placed) },
+    heldBytes,
+    pages,
+    fingerprints,
+  };
 }

@@ -42,7 +42,7 @@ import { rewriteMatchesOf } from '../store/page-rewrites';
 import { storedRecord } from '../store/records';
 import { PASSAGE_GROUP_PAGES } from '../store/passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
-import { PendingPlaces, type PostingBuffers, SharedPairs, Words, byBucket, laterPasses, postingBuffers, withoutPages } from '../index/posting-passes';
+import { PendingPlaces, type PostingBuffers, SharedPairs, Words, byBucket, laterPasses, postingBuffers, release, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
@@ -166,9 +166,11 @@ export async function indexPending(
     }
     await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
     await writePassPostings(store, postings, low, high, places);
+    postings.release();
     postings = undefined;
   }
   const passes = ends.length;
+  if (buffers !== undefined) release(buffers.pairs, buffers.placed);
   buffers = undefined;
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
   await writeMarks(store, places);
@@ -261,6 +263,7 @@ async function indexPendingRewrites(store: PageStore, pendingGroups: readonly nu
     }
     const { starts, pairs } = byBucket(keys.view(), ids.view(), high - low);
     onMemory?.({ pass: 'rewritePostings', bytes: keys.data.byteLength + ids.data.byteLength + starts.byteLength + pairs.byteLength, pages: pendingGroups.length * PASSAGE_GROUP_PAGES });
+    release(keys.data, ids.data);
     for (let from = low; from < high; from += BUCKETS_PER_WRITE) {
       const to = Math.min(high, from + BUCKETS_PER_WRITE);
       if (starts[to - low] === starts[from - low]) continue;
@@ -274,6 +277,7 @@ async function indexPendingRewrites(store: PageStore, pendingGroups: readonly nu
         await rewrites.applyChanges(changes);
       });
     }
+    release(starts, pairs);
   }
 }
 
