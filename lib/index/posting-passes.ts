@@ -109,7 +109,7 @@ class HighSorter {
 /**
  * The postings of a pass whose buckets' counts are known (organising's first pass counts every
  * bucket's): each posting goes straight to its place in its bucket, 12 bytes a posting where
- * byBucket holds 24 (the lists as read, then sorted), so a pass holds twice the postings in the
+ * byBucket holds 24 (the lists as read, then sorted), so a pass holds up to twice the postings in the
  * same memory. A bucket given more postings than counted (a page visited since, its text new) keeps
  * the others aside and gets them at `finish`; one given fewer holds only those it was given.
  */

@@ -5,7 +5,7 @@
 // 1. Postings. The pending blocks' fingerprints are read, the postings of a range of buckets kept
 //    in memory (a million-page import takes several passes, each reading the pending fingerprints
 //    again, rather than holding 52 million postings: the first at most POSTINGS_PER_PASS, counting
-//    every bucket's, the later ones twice as many, each put in its place at once), and each
+//    every bucket's, the later ones LATER_PASS_SHARE times as many, each put in its place at once), and each
 //    bucket of the range gets them in one change: read, merged, written. The pages a visit or a
 //    forgetting changed since they were listed (meta `passagePending`.touched) already have their
 //    postings as they should be and are left out, so a posting of a page's old text, or of a
@@ -49,6 +49,12 @@ import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
 import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, readCountedPostings, readFirstPass, readPagesAndFingerprints } from './bulk-reads';
 
+/**
+ * A later passage pass takes this many times the first pass's postings: it holds 12 bytes a
+ * posting where the first holds 24, and the spare quarter is left to the renderer (at a million
+ * pages, twice the postings, 192 MB of buffers, kept the renderer at 510-580 MB a pass, one run).
+ */
+const LATER_PASS_SHARE = 1.5;
 /** The lists of a pass are sized for its share of the postings times this. */
 const POSTING_SLACK = 1.05;
 /**
@@ -129,7 +135,7 @@ export async function indexPending(
   const blocks = [...pendingBlocks(pending)];
   // the first pass takes the share of the buckets that postingsPerPass allows, and counts every
   // bucket's postings: the later passes hold half the bytes a posting (CountedPostings), so each
-  // takes twice the postings, in ranges planned by the counts
+  // takes LATER_PASS_SHARE times the postings, in ranges planned by the counts
   const planned = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
   const counts = new Uint32Array(POSTING_BUCKETS);
   let ends = [Math.floor(POSTING_BUCKETS / planned)];
@@ -153,7 +159,7 @@ export async function indexPending(
       pages = first.pages;
       fingerprints = first.fingerprints;
       // never more passes than planned: the progress only goes forward
-      const later = laterPasses(counts, high, 2 * postingsPerPass);
+      const later = laterPasses(counts, high, Math.floor(LATER_PASS_SHARE * postingsPerPass));
       ends = [high, ...(later.length < planned ? later : Array.from({ length: planned - 1 }, (_, p) => Math.floor(((p + 2) * POSTING_BUCKETS) / planned)))];
       steps = 2 * ends.length + 3;
       let most = 0;
