@@ -12,7 +12,7 @@
 // 6. The content script (content-script.ts): the corpus pages, each in a trace, then pages at and
 //    past the caps.
 // 7. A burst of 30 tabs (burst.ts), in fresh browsers of its own: the worker left running, then
-//    stopped a second after the tabs loaded.
+//    stopped once the first page is stored.
 // Beside them: options.ts (the command line and the targets), output.ts (what is printed, and the
 // results for --json), processes.ts (Chromium's processes through /proc), worker-cdp.ts (CDP on
 // the service worker's target, and its CPU profile).

@@ -27,9 +27,10 @@ beforeAll(async () => {
 afterAll(() => session?.close());
 
 describe('a burst of tabs', () => {
-  test('30 article tabs opened at once, the worker stopped a second after they loaded: all 30 recorded within 30 s of the stop, none twice', async () => {
+  test('30 article tabs opened at once, the worker stopped once the first page is stored: all 30 recorded within 30 s of the stop, none twice', async () => {
     const urls = SUBJECTS.slice(0, 30).map((s) => site.url(newsPath(s)));
-    const burst = await burstOfTabs(ext, watcher, urls, { stopAfterLoadMs: 1_000, timeoutMs: 90_000 });
+    // once the first is stored, the worker is at work on the others (on a quiet machine all 30 are stored within a second of loading)
+    const burst = await burstOfTabs(ext, watcher, urls, { stopAfterStored: 1, timeoutMs: 90_000 });
     const stoppedAt = burst.stoppedAt!;
     const times = [...burst.storedAt.values()].sort((a, b) => a - b);
     const last = times.at(-1) ?? NaN;
