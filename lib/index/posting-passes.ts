@@ -1,6 +1,6 @@
 // What organising (lib/organise/passage-organise.ts) keeps in memory between its reads and writes:
 // postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
-import { type Bucket, hashOf, heldByAnother, highCounts, idsWith, isFlagged, lowerBound } from './postings';
+import { type Bucket, HighCursor, hashOf, heldByAnother, highCounts, isFlagged, lowerBound } from './postings';
 
 /**
  * Lets the memory of typed arrays go now: their buffers are detached (ArrayBuffer.transfer(0), in
@@ -284,13 +284,15 @@ export class PendingPlaces {
       grown.set(this.held);
       this.held = grown;
     }
-    // the pairs come sorted by high (byBucket): each hash's holders are searched once
+    // the pairs come sorted by high (byBucket): each hash's holders are searched once, each search
+    // from where the last ended
+    const cursor = new HighCursor(bucket);
     let high = -1;
     let holders: Uint32Array | undefined;
     for (let j = 0; j < places.length; j++) {
       const place = places[j]!;
       if (place === NO_PLACE || place >= this.size) continue;
-      if (pairs[2 * j] !== high || holders === undefined) holders = idsWith(bucket, (high = pairs[2 * j]!));
+      if (pairs[2 * j] !== high || holders === undefined) holders = cursor.idsWith((high = pairs[2 * j]!));
       if (heldByAnother(holders, pairs[2 * j + 1]!)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
     }
   }

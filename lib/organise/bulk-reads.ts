@@ -91,9 +91,9 @@ export interface PassPostings {
  * then by bucket (a page's repeated hash is dropped when its bucket takes them).
  */
 export async function readFirstPass(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, high: number, expected: number): Promise<{ postings: PassPostings; heldBytes: number; pages: number; fingerprints: number }> {
-  let keys = new Words(expected);
-  let ids = new Words(expected);
-  let at = new Words(expected);
+  const keys = new Words(expected);
+  const ids = new Words(expected);
+  const at = new Words(expected);
   let pages = 0;
   let fingerprints = 0;
   await forEachPendingPage(store, blocks, (id, bytes) => {
@@ -115,7 +115,6 @@ export async function readFirstPass(store: PageStore, blocks: readonly number[],
   const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high, at.view());
   const heldBytes = keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + counts.byteLength;
   release(keys.data, ids.data, at.data); // the lists read are sorted into pairs: they go before the buckets are written
-  keys = ids = at = new Words(1);
   return {
     postings: { bucket: (j) => ({ pairs: pairs.subarray(2 * starts[j]!, 2 * starts[j + 1]!), placed: placed.subarray(starts[j]!, starts[j + 1]!) }), release: () => release(starts, pairs, placed) },
     heldBytes,
