@@ -304,6 +304,26 @@ describe('BlockCache', () => {
     await expect(cache.flush()).rejects.toThrow('BlockCache.flush: the blocks were changed through a store that cannot be written');
   });
 
+  it('reads no block from the first one no page can be in yet (firstAbsent): those read as empty and are written as ever', async () => {
+    const store = new CountingStore();
+    const earlier = new BlockCache(store);
+    await earlier.set(page(BLOCK_PAGES + 2));
+    await earlier.flush();
+    // ids 0 to 2 · BLOCK_PAGES − 1 may be stored (meta nextId 2 · BLOCK_PAGES): blocks 0 and 1 are read, 2 on are not
+    const cache = new BlockCache(store, 2);
+    store.gets = 0;
+    expect(await cache.get(BLOCK_PAGES + 2)).toEqual(page(BLOCK_PAGES + 2));
+    expect(await cache.get(3)).toBeUndefined();
+    expect(store.gets).toBe(2);
+    expect(await cache.get(2 * BLOCK_PAGES)).toBeUndefined();
+    await cache.set(page(2 * BLOCK_PAGES + 1));
+    await cache.set(page(5 * BLOCK_PAGES));
+    expect(store.gets).toBe(2);
+    expect(await cache.flush()).toBe(2);
+    expect([...store.values.keys()].sort()).toEqual([1, 2, 5]);
+    expect(await new BlockCache(store).get(2 * BLOCK_PAGES + 1)).toEqual(page(2 * BLOCK_PAGES + 1));
+  });
+
   it('refuses a damaged block when it is read, naming it', async () => {
     const store = new CountingStore();
     store.values.set(3, [BLOCK_FORMAT, 'not bytes', new Uint8Array(0)]);

@@ -14,7 +14,8 @@ import { getDb } from './db';
 import { type MigrationState, type StoredDesign, designFor, parseStoredDesign, tablesOf, writeDesigns } from '../index/design';
 import { Tally, readPageCount } from './tally';
 import { within } from './within';
-import { type Kept, PassageRows, type RecordMatch, storedPassageMatches, withBytes } from './passages';
+import { type Kept, PASSAGE_GROUP_PAGES, PassageRows, type RecordMatch, storedPassageMatches, withBytes } from './passages';
+import { absentFrom } from '../index/slots';
 import { parsePending, pendingAfter } from '../index/pending-blocks';
 import { forget, recheckContentCopies, recordPassages } from './page-passages';
 import { recordRewrites } from './page-rewrites';
@@ -178,8 +179,10 @@ export class PageStore implements PageReader {
     return within(tx, async () => {
       const [stored, groups, rows] = await Promise.all([this.readDesign(meta), readGroupsMeta(meta), PageRows.open(tx.objectStore('blocks'), runChunks(tx.objectStore('runs')), meta)]);
       const tally = new Tally(rows);
-      const passages = new PassageRows(tx.objectStore('passages'), tx.objectStore('postings'), tx.objectStore('passageMarks'));
-      const rewrites = new RewriteRows(tx.objectStore('rewrites'), tx.objectStore('rewritePostings'));
+      // the groups of ids not given out yet hold nothing: not read (an import's new pages)
+      const firstAbsent = rows.firstAbsentGroup(PASSAGE_GROUP_PAGES);
+      const passages = new PassageRows(absentFrom(tx.objectStore('passages'), firstAbsent), tx.objectStore('postings'), absentFrom(tx.objectStore('passageMarks'), firstAbsent));
+      const rewrites = new RewriteRows(absentFrom(tx.objectStore('rewrites'), firstAbsent), tx.objectStore('rewritePostings'));
       const recheckCopies = new Set<number>();
       const result = await work({ rows, tally, passages, rewrites, recheckCopies, stored, groups, meta });
       if (rewrites.isChanged && isWatched(this.db)) reportRewriteChanges(this.db, await rewrites.changedIndexHashes());
