@@ -162,6 +162,9 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
     { counts: [1, 20, 1, 1], from: 0, most: 5, ends: [1, 2, 4] }, // a bucket past `most` is a pass alone
     { counts: [0, 0, 0], from: 0, most: 1, ends: [3] },
     { counts: [4, 4], from: 2, most: 8, ends: [] },
+    { counts: [4, 4, 4, 4, 4, 4], from: 0, most: 16, ends: [3, 6] }, // two passes either way: of 12 and 12 postings, not 16 and 8
+    { counts: [9, 1, 1, 1, 1, 1, 1, 1, 1, 1], from: 0, most: 10, ends: [1, 10] }, // the cap no lower than the largest bucket alone
+    { counts: [3, 3, 3, 3, 3, 3, 3], from: 1, most: 100, ends: [7] },
   ])('laterPasses($counts from $from, at most $most) ends at $ends', ({ counts, from, most, ends }) => {
     expect(laterPasses(counts, from, most)).toEqual(ends);
   });
