@@ -129,27 +129,49 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
     }
   });
 
-  it('CountedPostings gives each bucket what byBucket gives, counted exactly, or with more or fewer postings than counted (seeded)', () => {
+  it('CountedPostings gives each bucket what byBucket gives of the same postings and places: counted exactly, or more or fewer than counted, pages unlisted or listed with fewer fingerprints (seeded)', () => {
     const random = mulberry32(47);
     const triples = (pairs: Uint32Array, placed: Uint32Array): string[] => Array.from(placed, (place, i) => `${pairs[2 * i]},${pairs[2 * i + 1]},${place}`);
     for (let trial = 0; trial < 60; trial++) {
       const buckets = 1 + Math.floor(random() * 6);
       const spread = [3, 300, 65536][trial % 3]!;
-      const n = Math.floor(random() * 500);
-      const keys = Uint32Array.from({ length: n }, () => (Math.floor(random() * buckets) << 16) | Math.floor(random() * spread));
-      const ids = Uint32Array.from({ length: n }, (_, i) => Math.floor(i / 3));
-      const places = Uint32Array.from({ length: n }, (_, i) => (i % 11 === 0 ? NO_PLACE : i));
-      const exact = Array.from({ length: buckets }, (_, b) => keys.filter((k) => k >>> 16 === b).length);
-      const want = byBucket(keys, ids, buckets, places);
-      // counts as given, one more or one fewer in some buckets (a page whose text changed since they were counted)
-      for (const counts of [exact, exact.map((c, b) => (b % 2 === 0 ? c + 1 : c)), exact.map((c, b) => (b % 2 === 1 ? Math.max(0, c - 1 - (trial % 4)) : c))]) {
-        const counted = new CountedPostings(counts);
-        for (let i = 0; i < n; i++) counted.add(keys[i]! >>> 16, keys[i]! & 0xffff, ids[i]!, places[i]!);
+      // pages in increasing ids, most listed with their fingerprints, some with fewer (their text changed since), some not at all (visited since)
+      const places = new PendingPlaces();
+      const pages: { id: number; p: number; hashes: [bucket: number, high: number][] }[] = [];
+      for (let q = 0, id = 0; q < Math.floor(random() * 60); q++) {
+        id += 1 + Math.floor(random() * 3);
+        const hashes = Array.from({ length: Math.floor(random() * 14) }, (): [number, number] => [Math.floor(random() * buckets), Math.floor(random() * spread)]);
+        const kind = random();
+        const p = kind < 0.9 ? places.ids.length : -1;
+        if (kind < 0.8) places.add(id, hashes.length);
+        else if (kind < 0.9) places.add(id, Math.max(0, hashes.length - 3));
+        pages.push({ id, p, hashes });
+      }
+      const keys: number[] = [];
+      const ids: number[] = [];
+      const at: number[] = [];
+      const placeable = new Array<number>(buckets).fill(0);
+      const unplaced = new Array<number>(buckets).fill(0);
+      for (const { id, p, hashes } of pages) {
+        hashes.forEach(([b, high], i) => {
+          const placed = p >= 0 && i < places.countOf(p);
+          keys.push((b << 16) | high);
+          ids.push(id);
+          at.push(placed ? places.firstOf(p) + i : NO_PLACE);
+          if (placed) placeable[b]!++;
+          else unplaced[b]!++;
+        });
+      }
+      const want = byBucket(Uint32Array.from(keys), Uint32Array.from(ids), buckets, Uint32Array.from(at));
+      for (const counts of [placeable, placeable.map((c, b) => (b % 2 === 0 ? c + 1 : c)), placeable.map((c, b) => (b % 2 === 1 ? Math.max(0, c - 1 - (trial % 4)) : c))]) {
+        const counted = new CountedPostings(counts, places);
+        for (const { id, p, hashes } of pages) hashes.forEach(([b, high], i) => counted.add(b, high, p, i, id));
+        if (trial === 0) expect(() => counted.bucket(0)).toThrow('finish() comes before bucket()');
         counted.finish();
         for (let b = 0; b < buckets; b++) {
           const got = counted.bucket(b);
           const wanted = { pairs: want.pairs.subarray(2 * want.starts[b]!, 2 * want.starts[b + 1]!), placed: want.placed.subarray(want.starts[b]!, want.starts[b + 1]!) };
-          if (counts[b]! >= exact[b]!) expect(got).toEqual(wanted); // all in place: sorted as byBucket sorts
+          if (counts[b]! >= placeable[b]! && unplaced[b] === 0) expect(got).toEqual(wanted); // all in place: sorted as byBucket sorts
           else expect(triples(got.pairs, got.placed).sort()).toEqual(triples(wanted.pairs, wanted.placed).sort()); // some aside: the same postings
         }
       }

@@ -108,62 +108,75 @@ class HighSorter {
 
 /**
  * The postings of a pass whose buckets' counts are known (organising's first pass counts every
- * bucket's): each posting goes straight to its place in its bucket, 12 bytes a posting where
- * byBucket holds 24 (the lists as read, then sorted), so a pass holds up to twice the postings in the
- * same memory. A bucket given more postings than counted (a page visited since, its text new) keeps
- * the others aside and gets them at `finish`; one given fewer holds only those it was given.
+ * bucket's): each posting goes straight to its place in its bucket, as two words, its high and
+ * its fingerprint's index on the page, and the page's index in `places`: 8 bytes a posting where
+ * byBucket holds 24 (the lists as read, then sorted), so a pass holds three times the postings in
+ * the same memory. A bucket's [high, id] pairs and places are made when it is asked for. A posting
+ * of a page not listed in `places` (visited since the first pass), or past the fingerprints listed
+ * for it, has no place: kept aside with its id, as are the postings of a bucket given more than
+ * counted (a page's text new since); each bucket gets those aside at `finish`.
  */
 export class CountedPostings {
   private readonly starts: Uint32Array;
   private readonly ends: Uint32Array;
-  private readonly pairs: Uint32Array;
-  private readonly placed: Uint32Array;
+  /** high << 16 | the fingerprint's index on its page. */
+  private readonly keys: Uint32Array;
+  /** The page's index in places. */
+  private readonly pages: Uint32Array;
   private readonly aside = { keys: new Words(16), ids: new Words(16), at: new Words(16) };
   private readonly joined = new Map<number, { pairs: Uint32Array; placed: Uint32Array }>();
   private readonly given: boolean;
+  private sorter: HighSorter | undefined;
 
   /**
    * `counts[j]`: the postings expected in the pass's bucket j. `buffers`, if given, hold them (each
    * later pass of organising reuses one pair of buffers: a pass's own would be allocated before
    * the last one's are collected).
    */
-  constructor(counts: ArrayLike<number>, buffers?: PostingBuffers) {
+  constructor(
+    counts: ArrayLike<number>,
+    private readonly places: PendingPlaces,
+    buffers?: PostingBuffers,
+  ) {
     this.starts = new Uint32Array(counts.length + 1);
     for (let j = 0; j < counts.length; j++) this.starts[j + 1] = this.starts[j]! + counts[j]!;
     this.ends = this.starts.slice(0, counts.length);
     const total = this.starts[counts.length]!;
-    if (buffers !== undefined && buffers.placed.length < total) throw new RangeError(`buffers for ${buffers.placed.length} postings cannot hold ${total}`);
+    if (buffers !== undefined && buffers.keys.length < total) throw new RangeError(`buffers for ${buffers.keys.length} postings cannot hold ${total}`);
     this.given = buffers !== undefined;
-    this.pairs = buffers === undefined ? new Uint32Array(2 * total) : buffers.pairs;
-    this.placed = buffers === undefined ? new Uint32Array(total) : buffers.placed;
+    this.keys = buffers === undefined ? new Uint32Array(total) : buffers.keys;
+    this.pages = buffers === undefined ? new Uint32Array(total) : buffers.pages;
   }
 
-  add(bucket: number, high: number, id: number, place: number): void {
+  /**
+   * Fingerprint `index` of the p-th page listed in places (p −1: a page not listed, known by
+   * `id`) has hash `high` in `bucket`. The fingerprints of a page come in order, the pages in the
+   * order listed.
+   */
+  add(bucket: number, high: number, p: number, index: number, id: number): void {
     const at = this.ends[bucket]!;
-    if (at < this.starts[bucket + 1]!) {
-      this.pairs[2 * at] = high;
-      this.pairs[2 * at + 1] = id;
-      this.placed[at] = place;
+    if (p >= 0 && index < this.places.countOf(p) && at < this.starts[bucket + 1]!) {
+      this.keys[at] = (high << 16) | index;
+      this.pages[at] = p;
       this.ends[bucket] = at + 1;
     } else {
       this.aside.keys.push((bucket << 16) | high);
       this.aside.ids.push(id);
-      this.aside.at.push(place);
+      this.aside.at.push(p >= 0 && index < this.places.countOf(p) ? this.places.firstOf(p) + index : NO_PLACE);
     }
   }
 
-  /** Sorts each bucket's postings by high, as byBucket does, and gives each bucket those kept aside. */
+  /** Gives each bucket those kept aside. */
   finish(): void {
     let most = 0;
     for (let j = 0; j < this.ends.length; j++) most = Math.max(most, this.ends[j]! - this.starts[j]!);
-    const sorter = new HighSorter(most, true);
-    for (let j = 0; j < this.ends.length; j++) sorter.sort(this.pairs, this.placed, this.starts[j]!, this.ends[j]!);
+    this.sorter = new HighSorter(most, true);
     if (this.aside.keys.length === 0) return;
     const aside = byBucket(this.aside.keys.view(), this.aside.ids.view(), this.ends.length, this.aside.at.view());
     for (let j = 0; j < this.ends.length; j++) {
       const [from, to] = [aside.starts[j]!, aside.starts[j + 1]!];
       if (from === to) continue;
-      const own = this.bucket(j);
+      const own = this.own(j);
       const pairs = new Uint32Array(own.pairs.length + 2 * (to - from));
       pairs.set(own.pairs);
       pairs.set(aside.pairs.subarray(2 * from, 2 * to), own.pairs.length);
@@ -174,15 +187,34 @@ export class CountedPostings {
     }
   }
 
-  /** Bucket j's postings ([high, id] pairs) and their places: sorted by high, unless some were kept aside. */
+  /** Bucket j's postings ([high, id] pairs) and their places, made now: sorted by high (as byBucket sorts), unless some were kept aside (after finish). */
   bucket(j: number): { pairs: Uint32Array; placed: Uint32Array } {
-    return this.joined.get(j) ?? { pairs: this.pairs.subarray(2 * this.starts[j]!, 2 * this.ends[j]!), placed: this.placed.subarray(this.starts[j]!, this.ends[j]!) };
+    return this.joined.get(j) ?? this.own(j);
+  }
+
+  /** Bucket j's postings that went to their places, sorted by high, those of one high in the order given. */
+  private own(j: number): { pairs: Uint32Array; placed: Uint32Array } {
+    const from = this.starts[j]!;
+    const n = this.ends[j]! - from;
+    const pairs = new Uint32Array(2 * n);
+    const placed = new Uint32Array(n);
+    const ids = this.places.ids.data;
+    for (let i = 0; i < n; i++) {
+      const key = this.keys[from + i]!;
+      const p = this.pages[from + i]!;
+      pairs[2 * i] = key >>> 16;
+      pairs[2 * i + 1] = ids[p]!;
+      placed[i] = this.places.firstOf(p) + (key & 0xffff);
+    }
+    if (this.sorter === undefined) throw new Error('CountedPostings: finish() comes before bucket()');
+    this.sorter.sort(pairs, placed, 0, n);
+    return { pairs, placed };
   }
 
   /** Lets go the arrays of its own (release); the buffers it was given are the giver's to let go. */
   release(): void {
     release(this.starts, this.ends, ...[...this.joined.values()].flatMap(({ pairs, placed }) => [pairs, placed]), this.aside.keys.data, this.aside.ids.data, this.aside.at.data);
-    if (!this.given) release(this.pairs, this.placed);
+    if (!this.given) release(this.keys, this.pages);
   }
 
   /** Bytes held in typed arrays. */
@@ -190,19 +222,19 @@ export class CountedPostings {
     let joined = 0;
     for (const { pairs, placed } of this.joined.values()) joined += pairs.byteLength + placed.byteLength;
     const { keys, ids, at } = this.aside;
-    return this.starts.byteLength + this.ends.byteLength + this.pairs.byteLength + this.placed.byteLength + keys.data.byteLength + ids.data.byteLength + at.data.byteLength + joined;
+    return this.starts.byteLength + this.ends.byteLength + this.keys.byteLength + this.pages.byteLength + keys.data.byteLength + ids.data.byteLength + at.data.byteLength + joined;
   }
 }
 
-/** Room for a pass's postings: [high, id] pairs and their places. */
+/** The later passes' shared buffers (CountedPostings). */
 export interface PostingBuffers {
-  pairs: Uint32Array;
-  placed: Uint32Array;
+  keys: Uint32Array;
+  pages: Uint32Array;
 }
 
 /** Buffers for `postings` postings. */
 export function postingBuffers(postings: number): PostingBuffers {
-  return { pairs: new Uint32Array(2 * postings), placed: new Uint32Array(postings) };
+  return { keys: new Uint32Array(postings), pages: new Uint32Array(postings) };
 }
 
 /**
@@ -283,6 +315,23 @@ export class PendingPlaces {
   /** Places listed. */
   get size(): number {
     return this.starts.data[this.starts.length - 1]!;
+  }
+
+  /** The index of page `id` in the list; −1 if it was not listed. */
+  indexOf(id: number): number {
+    const ids = this.ids.view();
+    const at = lowerBound(ids, id);
+    return ids[at] === id ? at : -1;
+  }
+
+  /** The first place of the p-th page listed. */
+  firstOf(p: number): number {
+    return this.starts.data[p]!;
+  }
+
+  /** The fingerprints listed for the p-th page. */
+  countOf(p: number): number {
+    return this.starts.data[p + 1]! - this.starts.data[p]!;
   }
 
   /** Page `id`'s first place and count; undefined if it was not listed. */

@@ -18,8 +18,8 @@ export interface HeldMemory {
 /**
  * Passage postings the first pass keeps in memory: 12 bytes each as read (bucket and high, page id,
  * place), as many again sorted by bucket, about 200 MB. The later passes put each posting in its
- * place at once (12 bytes) and take 1.5 times as many: a million-page import of 50 fingerprints a page
- * takes five passes (seven before they did).
+ * place at once (8 bytes: high and index on the page, the page's index) and take twice as many: a
+ * million-page import of 50 fingerprints a page takes four passes (seven before they did).
  */
 export const POSTINGS_PER_PASS = 8_000_000;
 
@@ -35,7 +35,7 @@ export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PA
     // counter), the union-find (8) and the sorted table keys (12)
     case 'regroup':
       return { fixed: PACKED_STARTS + 64 * KB, perPage: 340 };
-    // the first pass: the lists read (sized for the pass, 5% spare) and sorted; a later pass: 1.5 times
+    // the first pass: the lists read (sized for the pass, 5% spare) and sorted; a later pass: twice
     // the postings, placed at once; the bucket starts and ends and every bucket's count (2^16 words
     // each); the pending pages' places (two lists of words that double, and a bit a fingerprint)
     case 'passagePostings':

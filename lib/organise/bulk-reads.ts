@@ -3,7 +3,7 @@
 // with their passage fingerprints, each a few hundred a readonly transaction.
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
-import { CountedPostings, NO_PLACE, type PendingPlaces, type PostingBuffers, Words, byBucket, release } from '../index/posting-passes';
+import { CountedPostings, type PendingPlaces, type PostingBuffers, Words, byBucket, release } from '../index/posting-passes';
 import { POSTING_BUCKETS } from '../index/postings';
 import type { PageStore } from '../store/pages';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
@@ -62,16 +62,15 @@ export async function readPagesAndFingerprints(store: PageStore, ids: readonly n
  * first pass counted, in `buffers`), each with its fingerprint's place in `places`.
  */
 export async function readCountedPostings(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, low: number, high: number, buffers: PostingBuffers): Promise<CountedPostings> {
-  const counted = new CountedPostings(counts.subarray(low, high), buffers);
+  const counted = new CountedPostings(counts.subarray(low, high), places, buffers);
   await forEachPendingPage(store, blocks, (id, bytes) => {
-    // a page changed since the first pass (a visit: touched, its marks left to it) has no places
-    const { first, count } = places.placesOf(id) ?? { first: 0, count: 0 };
+    // a page changed since the first pass (a visit: touched, its marks left to it) may be unlisted (−1), or hold more fingerprints than listed: those have no place
+    const p = places.indexOf(id);
     let i = 0;
     forEachPassageHash(bytes, (h) => {
-      const place = i < count ? first + i : NO_PLACE;
-      i++;
+      const index = i++;
       const b = h & (POSTING_BUCKETS - 1);
-      if (b >= low && b < high) counted.add(b - low, h >>> 16, id, place);
+      if (b >= low && b < high) counted.add(b - low, h >>> 16, p, index, id);
     });
   });
   counted.finish();

@@ -50,11 +50,13 @@ import { within } from '../store/within';
 import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, readCountedPostings, readFirstPass, readPagesAndFingerprints } from './bulk-reads';
 
 /**
- * A later passage pass takes this many times the first pass's postings: it holds 12 bytes a
- * posting where the first holds 24, and the spare quarter is left to the renderer (at a million
- * pages, twice the postings, 192 MB of buffers, kept the renderer at 510-580 MB a pass, one run).
+ * A later passage pass takes this many times the first pass's postings: it holds 8 bytes a
+ * posting where the first holds 24, and the spare third is left to the renderer. A million pages:
+ * four passes, three later ones of about 14 million postings (115 MB). With 12 bytes a posting
+ * and 1.5 times, five passes; twice the postings at 12 bytes (192 MB of buffers) kept the
+ * renderer at 510-580 MB a pass (one run).
  */
-const LATER_PASS_SHARE = 1.5;
+const LATER_PASS_SHARE = 2;
 /** The lists of a pass are sized for its share of the postings times this. */
 const POSTING_SLACK = 1.05;
 /**
@@ -134,8 +136,8 @@ export async function indexPending(
   if (pending.blocks.length === 0) return null;
   const blocks = [...pendingBlocks(pending)];
   // the first pass takes the share of the buckets that postingsPerPass allows, and counts every
-  // bucket's postings: the later passes hold half the bytes a posting (CountedPostings), so each
-  // takes LATER_PASS_SHARE times the postings, in ranges planned by the counts
+  // bucket's postings: the later passes hold a third of the bytes a posting (CountedPostings), so
+  // each takes LATER_PASS_SHARE times the postings, in ranges planned by the counts
   const planned = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
   const counts = new Uint32Array(POSTING_BUCKETS);
   let ends = [Math.floor(POSTING_BUCKETS / planned)];
@@ -176,7 +178,7 @@ export async function indexPending(
     postings = undefined;
   }
   const passes = ends.length;
-  if (buffers !== undefined) release(buffers.pairs, buffers.placed);
+  if (buffers !== undefined) release(buffers.keys, buffers.pages);
   buffers = undefined;
   await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
   await writeMarks(store, places);
