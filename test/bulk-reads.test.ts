@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { writeSyntheticHistory } from '../bench/data/synthetic-history';
 import { decodePassageBytes } from '../lib/fingerprint/passage-codec';
 import { parsePending, pendingBlocks } from '../lib/index/pending-blocks';
-import { forEachPendingPage, forEachValue, readPagesAndFingerprints } from '../lib/organise/bulk-reads';
+import { forEachPendingPage, forEachValue, readFingerprints, readPairPages } from '../lib/organise/bulk-reads';
 import { importLines } from '../lib/store/transfer';
 import { freshStore } from './support/fresh-store';
 
@@ -17,7 +17,10 @@ describe('bulk reads', () => {
     try {
       const history = await writeSyntheticHistory(join(dir, 'history.ndjson'), { pages: 300, seed: 5 });
       const store = await freshStore();
-      await importLines(store, readFileSync(history.file, 'utf8').split('\n').filter((line) => line !== ''), { now: Date.UTC(2026, 10, 1) });
+      const lines = readFileSync(history.file, 'utf8').split('\n').filter((line) => line !== '');
+      // and one page without fingerprints
+      const { passages: _passages, rewrites: _rewrites, ...bare } = JSON.parse(lines[1]!) as Record<string, unknown>;
+      await importLines(store, [...lines, JSON.stringify({ ...bare, url: 'https://bare.example/no-passages' })], { now: Date.UTC(2026, 10, 1) });
       const records = await store.pagesAfter(undefined, 1000, { passages: true });
       const withPassages = records.filter((r) => r.passages !== undefined);
       expect(withPassages.length).toBeGreaterThan(250);
@@ -27,10 +30,20 @@ describe('bulk reads', () => {
       await forEachPendingPage(store, [...pendingBlocks(pending)], (id, bytes) => seen.push([id, decodePassageBytes(bytes).hashes]));
       expect(seen).toEqual(withPassages.map((r) => [r.id, decodePassageBytes(r.passages!).hashes]));
 
-      const asked = [...withPassages.slice(0, 40).map((r) => r.id), 99_999];
-      const read = await readPagesAndFingerprints(store, asked);
-      expect([...read.keys()]).toEqual(asked.slice(0, 40)); // the missing page left out
-      for (const r of withPassages.slice(0, 40)) expect(read.get(r.id)!.fingerprints.hashes).toEqual(decodePassageBytes(r.passages!).hashes);
+      // the pair pages: those with a record and fingerprints, their claims and whether they were copies
+      const withoutPassages = records.filter((r) => r.passages === undefined);
+      expect(withoutPassages.length).toBe(1);
+      const asked = [...withPassages.slice(0, 40), ...withoutPassages].map((r) => r.id).sort((x, y) => x - y);
+      const pairPages = await readPairPages(store, [...asked, 99_999]);
+      expect([...pairPages.keys()]).toEqual(asked.filter((id) => withPassages.some((r) => r.id === id))); // the missing page and those without fingerprints left out
+      for (const r of withPassages.slice(0, 40)) {
+        const claims = { url: r.url, site: r.site, firstSeen: r.firstSeen, ...(r.published === undefined ? {} : { published: r.published }), ...(r.source === undefined ? {} : { source: r.source }), ...(r.sourceBy === undefined ? {} : { sourceBy: r.sourceBy }) };
+        expect(pairPages.get(r.id)).toEqual({ id: r.id, ...claims, contentCopy: r.contentCopy === true });
+      }
+      expect(withPassages.slice(0, 40).some((r) => r.published !== undefined || r.source !== undefined)).toBe(true);
+      const fingerprints = await readFingerprints(store, [...asked, 99_999]);
+      expect([...fingerprints.keys()]).toEqual([...pairPages.keys()]);
+      for (const r of withPassages.slice(0, 40)) expect(fingerprints.get(r.id)!.hashes).toEqual(decodePassageBytes(r.passages!).hashes);
 
       const keys: number[] = [];
       await forEachValue(store, 'rewrites', 3, (key, value) => {

@@ -383,6 +383,18 @@ describe('the passage index in the store', () => {
     await expectStoreMatches(store, [...now, pages.find((p) => p.url === 'https://quotes.example/q-6')!], 'imported again');
   });
 
+  it('imported in the reverse order of the visits (each copy given a lower id than its original), organising finds the same copies', { timeout: 180_000 }, async () => {
+    const source = await freshStore();
+    for (const p of pages) await visit(source, p);
+    const lines: string[] = [];
+    for await (const line of exportPages(source)) lines.push(line);
+    const store = await freshStore();
+    await importLines(store, [lines[0]!, ...lines.slice(1).reverse()], { now: Date.UTC(2026, 5, 1) });
+    expect((await store.get(pages[0]!.url))!.id).toBe(pages.length - 1);
+    await indexPending(store);
+    await expectStoreMatches(store, pages, 'imported in reverse');
+  });
+
   it('organising in many passes (a few buckets each) gives the same index as in one, and keeps the marks that visits set while it works', { timeout: 180_000 }, async () => {
     const store = await importedPending(pages);
     // a new page copies an imported one between two passes, and another after the passes' merges and

@@ -7,7 +7,7 @@ import { CountedPostings, type PendingPlaces, type PostingBuffers, Words, byBuck
 import { POSTING_BUCKETS } from '../index/postings';
 import type { PageStore } from '../store/pages';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
-import type { PageRecord } from '../store/schema';
+import type { Claims } from '../report/original';
 import { within } from '../store/within';
 
 /** Blocks of fingerprints read a transaction. */
@@ -41,17 +41,44 @@ export async function forEachPendingPage(store: PageStore, blocks: readonly numb
   }
 }
 
-/** The records and fingerprints of `ids` (ascending), a few hundred blocks a readonly transaction; pages without either are left out. */
-export async function readPagesAndFingerprints(store: PageStore, ids: readonly number[]): Promise<Map<number, { record: PageRecord; fingerprints: PassageFingerprints }>> {
-  const out = new Map<number, { record: PageRecord; fingerprints: PassageFingerprints }>();
+/** What the copy marking keeps of a page in a pair: its claims (lib/report/original.ts) and whether it was a copy. */
+export interface PairPage extends Claims {
+  id: number;
+  contentCopy: boolean;
+}
+
+/**
+ * The pages `ids` (ascending) that have a record and passage fingerprints, as PairPage, BLOCKS_PER_READ
+ * a readonly transaction: read in id order, each block of records is read and inflated once (read
+ * pair by pair, a million pages' pairs read their blocks three times over).
+ */
+export async function readPairPages(store: PageStore, ids: readonly number[]): Promise<Map<number, PairPage>> {
+  const out = new Map<number, PairPage>();
   for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
     const chunk = ids.slice(start, start + BLOCKS_PER_READ);
     await store.read(async (rows, _tx, passages) => {
-      const read = await Promise.all(chunk.map(async (id) => [await rows.get(id), await passages.fingerprintsOf(id)] as const));
-      chunk.forEach((id, i) => {
-        const [record, fingerprints] = read[i]!;
-        if (record !== undefined && fingerprints !== undefined) out.set(id, { record, fingerprints });
-      });
+      const read = await Promise.all(chunk.map(async (id) => [await rows.get(id), await passages.bytesOf(id)] as const));
+      for (const [record, bytes] of read) {
+        if (record === undefined || bytes === undefined) continue;
+        const page: PairPage = { id: record.id, url: record.url, site: record.site, firstSeen: record.firstSeen, contentCopy: record.contentCopy === true };
+        if (record.published !== undefined) page.published = record.published;
+        if (record.source !== undefined) page.source = record.source;
+        if (record.sourceBy !== undefined) page.sourceBy = record.sourceBy;
+        out.set(record.id, page);
+      }
+    });
+  }
+  return out;
+}
+
+/** The passage fingerprints of `ids` (ascending), BLOCKS_PER_READ a readonly transaction; pages without are left out. */
+export async function readFingerprints(store: PageStore, ids: readonly number[]): Promise<Map<number, PassageFingerprints>> {
+  const out = new Map<number, PassageFingerprints>();
+  for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
+    const chunk = ids.slice(start, start + BLOCKS_PER_READ);
+    await store.read(async (_rows, _tx, passages) => {
+      const read = await Promise.all(chunk.map((id) => passages.fingerprintsOf(id)));
+      chunk.forEach((id, i) => read[i] !== undefined && out.set(id, read[i]));
     });
   }
   return out;

@@ -47,7 +47,7 @@ import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
-import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, readCountedPostings, readFirstPass, readPagesAndFingerprints } from './bulk-reads';
+import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, readCountedPostings, readFingerprints, readFirstPass, readPairPages } from './bulk-reads';
 
 /**
  * A later passage pass takes this many times the first pass's postings: it holds 8 bytes a
@@ -305,27 +305,31 @@ async function markCopies(
   const pairs = shared.sharingTwo();
 
   // each pair compared from both sides, as a lookup of either page would (boilerplate judged on its
-  // own hashes), PAIRS_PER_READ pairs at a time: their pages' records and fingerprints are read for
-  // them and let go (a million-page import pairs tens of thousands of pages); what is kept of a
-  // record is whether it was a copy
+  // own hashes). The pairs' pages are read once, in id order (their claims, and whether they were
+  // copies: a million-page import pairs tens of thousands of pages); the fingerprints of the pairs
+  // that may be copies are read PAIRS_PER_READ pairs at a time, and let go
   const shareOf = (own: PassageFingerprints, other: PassageFingerprints): number => {
     const mine = new Set(own.hashes);
     return comparePassages(own, other, { ignore: (h) => mine.has(h) && boilerplate.has(h) }).share;
   };
   const copy = new Map<number, boolean>();
   const wasCopy = new Map<number, boolean>();
-  for (let start = 0; start < pairs.length; start += PAIRS_PER_READ) {
-    const chunk = pairs.slice(start, start + PAIRS_PER_READ);
-    const ids = [...new Set(chunk.flat())].sort((x, y) => x - y);
-    const found = await readPagesAndFingerprints(store, ids);
-    for (const id of ids) if (isPending(id) && !copy.has(id)) copy.set(id, false);
-    for (const [id, { record }] of found) wasCopy.set(id, record.contentCopy === true);
+  const pairIds = [...new Set(pairs.flat())].sort((x, y) => x - y);
+  const pairPages = await readPairPages(store, pairIds);
+  for (const id of pairIds) if (isPending(id)) copy.set(id, false);
+  for (const [id, page] of pairPages) wasCopy.set(id, page.contentCopy);
+  const mayBe = pairs.filter(([x, y]) => {
+    const [px, py] = [pairPages.get(x), pairPages.get(y)];
+    return px !== undefined && py !== undefined && (mayCopy(px, py) || mayCopy(py, px));
+  });
+  for (let start = 0; start < mayBe.length; start += PAIRS_PER_READ) {
+    const chunk = mayBe.slice(start, start + PAIRS_PER_READ);
+    const fingerprints = await readFingerprints(store, [...new Set(chunk.flat())].sort((x, y) => x - y));
     for (const [x, y] of chunk) {
-      const px = found.get(x);
-      const py = found.get(y);
-      if (px === undefined || py === undefined) continue;
-      for (const [page, other] of [[px, py], [py, px]] as const) {
-        if (isPassageCopyOf(page.record, other.record, () => shareOf(page.fingerprints, other.fingerprints))) copy.set(page.record.id, true);
+      const [fx, fy] = [fingerprints.get(x), fingerprints.get(y)];
+      if (fx === undefined || fy === undefined) continue; // its text went since the pages were read
+      for (const [page, other, own, others] of [[x, y, fx, fy], [y, x, fy, fx]] as const) {
+        if (isPassageCopyOf(pairPages.get(page)!, pairPages.get(other)!, () => shareOf(own, others))) copy.set(page, true);
       }
     }
   }
@@ -350,11 +354,14 @@ async function markCopies(
   for (const [id, lookup] of again.found) looked.set(id, lookup);
   for (const [id, { isCopy }] of looked) copy.set(id, isCopy || copy.get(id) === true);
   // pending pages get exactly what the pairs and lookups say; pages stored before only become copies here
-  const changed = [...copy].filter(([id, isCopy]) => {
-    const lookedUp = looked.get(id)?.record;
-    const was = wasCopy.get(id) ?? (lookedUp === undefined ? undefined : lookedUp.contentCopy === true);
-    return was !== undefined && isCopy !== was && (isPending(id) || isCopy);
-  });
+  // in id order: a block's pages are rewritten in one transaction, its block deflated once
+  const changed = [...copy]
+    .filter(([id, isCopy]) => {
+      const lookedUp = looked.get(id)?.record;
+      const was = wasCopy.get(id) ?? (lookedUp === undefined ? undefined : lookedUp.contentCopy === true);
+      return was !== undefined && isCopy !== was && (isPending(id) || isCopy);
+    })
+    .sort(([x], [y]) => x - y);
   for (let start = 0; start < changed.length; start += RECORDS_PER_WRITE) {
     const chunk = changed.slice(start, start + RECORDS_PER_WRITE);
     await store.write(async ({ rows, tally }) => {
