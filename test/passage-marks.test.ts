@@ -8,6 +8,7 @@ import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCou
 import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, byBucket, laterPasses, release } from '../lib/index/posting-passes';
 import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, hashOf, heldByAnother, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
+import { PassageRows } from '../lib/store/passages';
 import { mulberry32 } from '../lib/random';
 
 describe('passage marks', () => {
@@ -277,5 +278,29 @@ describe('SharedPairs', () => {
     }
     expect(want.length).toBeGreaterThan(5);
     expect(shared.sharingTwo()).toEqual(want);
+  });
+});
+
+describe('PassageRows.applyChanges flags one site\'s boilerplate at the bounds of the rule', () => {
+  /** A store of byte values by number, in memory. */
+  const memoryStore = (): { values: Map<number, Uint8Array>; get(key: number): Promise<Uint8Array | undefined>; put(value: Uint8Array, key: number): Promise<unknown>; delete(key: number): Promise<unknown> } => {
+    const values = new Map<number, Uint8Array>();
+    return { values, get: async (key) => values.get(key), put: async (value, key) => values.set(key, value), delete: async (key) => values.delete(key) };
+  };
+  // BOILERPLATE: at least maxSitePages (20) holders on one site, and at most maxPages (100) in all
+  it.each([
+    { holders: 19, site: 'one', flagged: false },
+    { holders: 20, site: 'one', flagged: true },
+    { holders: 100, site: 'one', flagged: true },
+    { holders: 101, site: 'one', flagged: false }, // past maxPages the count decides alone (no flag)
+    { holders: 40, site: 'two', flagged: true }, // 20 of them on one site
+    { holders: 38, site: 'two', flagged: false }, // 19 a site
+  ])('$holders holders on $site site(s): flagged $flagged', async ({ holders, site, flagged }) => {
+    const rows = new PassageRows(memoryStore(), memoryStore(), memoryStore());
+    const high = 777;
+    const add = Array.from({ length: holders }, (_, id) => [high, id]).flat();
+    await rows.applyChanges(new Map([[5, { add, remove: [] }]]), async (id) => (site === 'one' ? 'a.example' : id % 2 === 0 ? 'a.example' : 'b.example'));
+    const bucket = await rows.bucket(5);
+    expect([bucket.highs.length, [...bucket.flagged]]).toEqual([holders, flagged ? [high] : []]);
   });
 });

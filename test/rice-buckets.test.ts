@@ -117,7 +117,7 @@ describe('sortedPairs: [high, id] pairs sorted, each once', () => {
   });
 });
 
-describe('HighCursor: idsWith from where the last search ended', () => {
+describe('HighCursor: idsWith and countWith from where the last search ended', () => {
   const start = bucket([[3, 7], [9, 1], [9, 4], [12, 5], [40, 2], [40, 3], [40, 8], [41, 0]]);
   it.each([
     { what: 'ascending, each once', asked: [0, 3, 9, 10, 12, 40, 41, 42] },
@@ -127,6 +127,13 @@ describe('HighCursor: idsWith from where the last search ended', () => {
   ])('finds what idsWith finds, asked $what', ({ asked }) => {
     const cursor = new HighCursor(start);
     for (const high of asked) expect([...cursor.idsWith(high)], `high ${high}`).toEqual([...idsWith(start, high)]);
+    // countWith and first, alone and between idsWith's
+    const counting = new HighCursor(start);
+    asked.forEach((high, i) => {
+      const want = [...idsWith(start, high)];
+      if (i % 3 === 2) expect([...counting.idsWith(high)], `high ${high}`).toEqual(want);
+      else expect([counting.countWith(high), want.length > 0 ? counting.first : undefined], `high ${high}`).toEqual([want.length, want[0]]);
+    });
   });
 
   it('equals idsWith on seeded buckets and seeded runs of highs, dense, sparse and shuffled', () => {
@@ -139,8 +146,10 @@ describe('HighCursor: idsWith from where the last search ended', () => {
       const highs = Array.from({ length: Math.floor(random() * 300) }, () => Math.floor(random() * spread));
       if (trial % 2 === 0) highs.sort((x, y) => x - y);
       const cursor = new HighCursor(b);
-      for (const high of highs) {
-        expect([...cursor.idsWith(high)]).toEqual([...idsWith(b, high)]);
+      for (const [i, high] of highs.entries()) {
+        const want = [...idsWith(b, high)];
+        if ((i + trial) % 2 === 0) expect([...cursor.idsWith(high)]).toEqual(want);
+        else expect([cursor.countWith(high), want.length > 0 ? cursor.first : undefined]).toEqual([want.length, want[0]]);
         asked++;
       }
     }

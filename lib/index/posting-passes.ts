@@ -1,6 +1,6 @@
 // What organising (lib/organise/passage-organise.ts) keeps in memory between its reads and writes:
 // postings by bucket, and the pending pages' fingerprints as places in one bit array. Pure: no IndexedDB here.
-import { type Bucket, HighCursor, hashOf, heldByAnother, highCounts, isFlagged, lowerBound } from './postings';
+import { type Bucket, HighCursor, hashOf, highCounts, isFlagged, lowerBound } from './postings';
 
 /**
  * Lets the memory of typed arrays go now: their buffers are detached (ArrayBuffer.transfer(0), in
@@ -353,12 +353,17 @@ export class PendingPlaces {
     // from where the last ended
     const cursor = new HighCursor(bucket);
     let high = -1;
-    let holders: Uint32Array | undefined;
+    let holders = 0;
+    let first = 0;
     for (let j = 0; j < places.length; j++) {
       const place = places[j]!;
       if (place === NO_PLACE || place >= this.size) continue;
-      if (pairs[2 * j] !== high || holders === undefined) holders = cursor.idsWith((high = pairs[2 * j]!));
-      if (heldByAnother(holders, pairs[2 * j + 1]!)) this.held[place >>> 3]! |= 0x80 >> (place & 7);
+      if (pairs[2 * j] !== high) {
+        holders = cursor.countWith((high = pairs[2 * j]!));
+        first = cursor.first;
+      }
+      // held by another page (a bucket holds each page once a hash; heldByAnother without the view)
+      if (holders > 1 || (holders === 1 && first !== pairs[2 * j + 1])) this.held[place >>> 3]! |= 0x80 >> (place & 7);
     }
   }
 

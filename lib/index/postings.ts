@@ -80,12 +80,27 @@ export class HighCursor {
   constructor(private readonly bucket: Bucket) {}
 
   idsWith(high: number): Uint32Array {
-    const { highs, ids } = this.bucket;
+    const end = this.seek(high);
+    return this.bucket.ids.subarray(this.at, end);
+  }
+
+  /** How many pages hold `high` (as idsWith(high).length, without making the view: organising asks for tens of millions); `first` is then the first of them. */
+  countWith(high: number): number {
+    return this.seek(high) - this.at;
+  }
+
+  /** The first page holding the high last asked for (if any holds it). */
+  get first(): number {
+    return this.bucket.ids[this.at]!;
+  }
+
+  /** Moves to `high`'s entries: they start at `at`; returns where they end. */
+  private seek(high: number): number {
+    const { highs } = this.bucket;
     const start = gallop(highs, high, high >= this.last ? this.at : 0);
-    const end = gallop(highs, high + 1, start);
     this.at = start;
     this.last = high;
-    return ids.subarray(start, end);
+    return gallop(highs, high + 1, start);
   }
 }
 

@@ -204,15 +204,16 @@ export async function indexPending(
  * Step 1, then: the pending pages' marks (lib/index/passage-marks.ts), as step 1's merges found
  * them, added to what visits marked meanwhile (PassageRows.markOrganised: a visit that makes a
  * hash shared marks it on the page that held it alone). Pages visited or forgotten since they were
- * listed keep what their visits left.
+ * listed keep what their visits left; the others hold the fingerprints listed, so their counts are
+ * taken from the list (their fingerprints are not read again).
  */
 async function writeMarks(store: PageStore, places: PendingPlaces): Promise<void> {
   const ids = places.ids.view();
   for (let from = 0; from < ids.length; from += MARKS_PER_WRITE) {
     await store.write(async ({ passages, meta }) => {
       const touched = new Set(parsePending(await meta.get('passagePending')).touched);
-      const pages: { id: number; held: (i: number) => boolean }[] = [];
-      for (let p = from; p < Math.min(ids.length, from + MARKS_PER_WRITE); p++) if (!touched.has(ids[p]!)) pages.push({ id: ids[p]!, held: places.heldOf(p) });
+      const pages: { id: number; count: number; held: (i: number) => boolean }[] = [];
+      for (let p = from; p < Math.min(ids.length, from + MARKS_PER_WRITE); p++) if (!touched.has(ids[p]!)) pages.push({ id: ids[p]!, count: places.countOf(p), held: places.heldOf(p) });
       await passages.markOrganised(pages);
     });
   }

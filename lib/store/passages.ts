@@ -105,16 +105,14 @@ export class PassageRows {
   /**
    * Organising's marks of pages of pending blocks, written at once: final, fingerprint i of page
    * `id` marked when `held(i)` or marked already (by a visit since organising read the buckets).
-   * A page without fingerprints now is left as it is.
+   * `count`: the page's fingerprints as organising listed them; the caller leaves out the pages
+   * visited or forgotten since (touched), so their fingerprints are not read again.
    */
-  async markOrganised(pages: readonly { id: number; held: (i: number) => boolean }[]): Promise<void> {
+  async markOrganised(pages: readonly { id: number; count: number; held: (i: number) => boolean }[]): Promise<void> {
     // every group read at once, not one round trip after another (a page's marks are its own slot:
     // setting one page's leaves what was read of the others as it was)
-    const read = await Promise.all(pages.map(({ id }) => Promise.all([this.bytesOf(id), this.marksOf(id)])));
-    for (const [i, { id, held }] of pages.entries()) {
-      const [own, earlier] = read[i]!;
-      if (own !== undefined) await this.setMarks(id, finalMarks(passageCount(own), held, earlier));
-    }
+    const earlier = await Promise.all(pages.map(({ id }) => this.marksOf(id)));
+    for (const [i, { id, count, held }] of pages.entries()) await this.setMarks(id, finalMarks(count, held, earlier[i]));
     await this.writeMarks();
   }
 
@@ -240,12 +238,16 @@ export class PassageRows {
           const high = adding.highs[i]!;
           if (i > 0 && high === adding.highs[i - 1]) continue;
           touched.add(high);
-          const alone = beforeCursor.idsWith(high);
-          if (alone.length === 1 && afterCursor.idsWith(high).length > 1) nowShared.push([alone[0]!, hashOf(b, high)]);
+          if (beforeCursor.countWith(high) === 1 && afterCursor.countWith(high) > 1) nowShared.push([beforeCursor.first, hashOf(b, high)]);
         }
         for (let i = 0; i < c.remove.length; i += 2) touched.add(c.remove[i]!);
         const flagCursor = new HighCursor(bucket); // withFlag changes only the flags: the highs and ids stay
-        for (const high of touched) bucket = withFlag(bucket, high, await this.isSiteBoilerplate(flagCursor.idsWith(high), siteOf));
+        for (const high of touched) {
+          // most hashes are held by too few pages, or too many, for a site's boilerplate: no sites read, no await
+          const holders = flagCursor.countWith(high);
+          const flagged = holders >= this.boilerplate.maxSitePages && holders <= this.boilerplate.maxPages && (await this.isSiteBoilerplate(flagCursor.idsWith(high), siteOf));
+          bucket = withFlag(bucket, high, flagged);
+        }
         this.buckets.set(b, bucket);
         return bucket.highs.length === 0 && bucket.flagged.length === 0 ? store.delete(b) : store.put(encodeBucket(bucket), b);
       }),
