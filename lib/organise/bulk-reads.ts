@@ -1,10 +1,13 @@
 // Organising's bulk reads of the store (lib/organise/passage-organise.ts): every value of a store of
-// bytes by number, the pending blocks' pages (and a later pass's postings from them), and records
-// with their passage fingerprints, each a few hundred a readonly transaction.
+// bytes by number, the pending blocks' pages (and a later pass's postings from them), the pages of
+// the pairs sharing passages and their fingerprints, each a few hundred a readonly transaction;
+// and the whole rewrite index into memory.
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
 import { CountedPostings, type PendingPlaces, type PostingBuffers, Words, byBucket, release } from '../index/posting-passes';
 import { POSTING_BUCKETS } from '../index/postings';
+import { PackedRewriteIndex } from '../index/packed-rewrites';
+import { REWRITE_MAX_PAGES, decodeRewriteGroup } from '../index/rewrite-store';
 import type { PageStore } from '../store/pages';
 import { PASSAGE_GROUP_PAGES, decodePassageBlock } from '../store/passages';
 import type { Claims } from '../report/original';
@@ -147,4 +150,25 @@ export async function readFirstPass(store: PageStore, blocks: readonly number[],
     pages,
     fingerprints,
   };
+}
+
+/** Groups of rewrite fingerprints read a transaction when the index is read into memory. */
+const REWRITE_GROUPS_PER_READ = 512;
+
+/** The store's whole rewrite index in memory: every page's fingerprints, REWRITE_GROUPS_PER_READ groups a readonly transaction. */
+export async function packedRewriteIndex(store: PageStore): Promise<PackedRewriteIndex> {
+  const index = new PackedRewriteIndex(REWRITE_MAX_PAGES);
+  await forEachValue(store, 'rewrites', REWRITE_GROUPS_PER_READ, (group, value) => {
+    let slots: (Uint8Array | undefined)[];
+    try {
+      slots = decodeRewriteGroup(group, value);
+    } catch {
+      return; // a damaged group: its pages link nothing, as their lookups in the store would fail
+    }
+    slots.forEach((bytes, slot) => {
+      if (bytes !== undefined) index.add(group * PASSAGE_GROUP_PAGES + slot, bytes);
+    });
+  });
+  index.seal();
+  return index;
 }

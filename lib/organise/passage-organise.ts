@@ -47,7 +47,7 @@ import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
-import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, readCountedPostings, readFingerprints, readFirstPass, readPairPages } from './bulk-reads';
+import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, packedRewriteIndex, readCountedPostings, readFingerprints, readFirstPass, readPairPages } from './bulk-reads';
 
 /**
  * A later passage pass takes this many times the first pass's postings: it holds 8 bytes a
@@ -84,8 +84,6 @@ const REWRITE_LOOKUPS_PER_READ = 256;
 export const MAX_REWRITE_LOOKUPS = 20_000;
 /** Index hashes whose postings are read a readonly transaction, for the pages a change reached. */
 const HASHES_PER_READ = 1024;
-/** Groups of rewrite fingerprints read a transaction when the index is read into memory. */
-const REWRITE_GROUPS_PER_READ = 512;
 
 export interface PassageProgress {
   phase: 'passages';
@@ -442,24 +440,6 @@ async function handedLookups(store: PageStore, ids: readonly number[], found: Re
 function lookupOf(record: PageRecord, matches: readonly { record: PageRecord }[]): RewriteLookup {
   const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
   return { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded };
-}
-
-/** The store's whole rewrite index in memory: every page's fingerprints, REWRITE_GROUPS_PER_READ groups a readonly transaction. */
-async function packedRewriteIndex(store: PageStore): Promise<PackedRewriteIndex> {
-  const index = new PackedRewriteIndex(REWRITE_MAX_PAGES);
-  await forEachValue(store, 'rewrites', REWRITE_GROUPS_PER_READ, (group, value) => {
-    let slots: (Uint8Array | undefined)[];
-    try {
-      slots = decodeRewriteGroup(group, value);
-    } catch {
-      return; // a damaged group: its pages link nothing, as their lookups in the store would fail
-    }
-    slots.forEach((bytes, slot) => {
-      if (bytes !== undefined) index.add(group * PASSAGE_GROUP_PAGES + slot, bytes);
-    });
-  });
-  index.seal();
-  return index;
 }
 
 /**
