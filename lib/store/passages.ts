@@ -244,8 +244,7 @@ export class PassageRows {
         const flagCursor = new HighCursor(bucket); // withFlag changes only the flags: the highs and ids stay
         for (const high of touched) {
           // most hashes are held by too few pages, or too many, for a site's boilerplate: no sites read, no await
-          const holders = flagCursor.countWith(high);
-          const flagged = holders >= this.boilerplate.maxSitePages && holders <= this.boilerplate.maxPages && (await this.isSiteBoilerplate(flagCursor.idsWith(high), siteOf));
+          const flagged = this.maySiteBoilerplate(flagCursor.countWith(high)) && (await this.isSiteBoilerplate(flagCursor.idsWith(high), siteOf));
           bucket = withFlag(bucket, high, flagged);
         }
         this.buckets.set(b, bucket);
@@ -265,12 +264,17 @@ export class PassageRows {
     return this.writeGroups(this.marks, this.changedMarkGroups, (group) => this.markGroups.get(group));
   }
 
+  /** Whether a hash held by `holders` pages can be one site's boilerplate: from maxSitePages to maxPages holders (past it the count decides alone). */
+  private maySiteBoilerplate(holders: number): boolean {
+    return holders >= this.boilerplate.maxSitePages && holders <= this.boilerplate.maxPages;
+  }
+
   /**
    * Whether pages `ids` (the holders of one hash) make it one site's boilerplate: at least
    * maxSitePages of them on one site. Past maxPages the count decides alone, and no site is read.
    */
   private async isSiteBoilerplate(ids: ArrayLike<number>, siteOf: SiteOf): Promise<boolean> {
-    if (ids.length < this.boilerplate.maxSitePages || ids.length > this.boilerplate.maxPages) return false;
+    if (!this.maySiteBoilerplate(ids.length)) return false;
     const sites = await Promise.all(Array.from(ids, (id) => siteOf(id)));
     const counts = new Map<string, number>();
     for (const site of sites) {
