@@ -78,14 +78,15 @@ describe('organising\'s places: the pending fingerprints in one bit array, held 
     const places = new PendingPlaces();
     for (const { id, hashes } of listed) places.add(id, hashes.length);
     expect(places.size).toBe(listed.reduce((n, p) => n + p.hashes.length, 0));
-    expect(places.placesOf(pages[15]!.id)).toEqual({ first: 0, count: pages[15]!.hashes.length });
-    expect(places.placesOf(pages[0]!.id)).toBeUndefined(); // not listed
+    const p15 = places.indexOf(pages[15]!.id);
+    expect([places.firstOf(p15), places.countOf(p15)]).toEqual([0, pages[15]!.hashes.length]);
+    expect(places.indexOf(pages[0]!.id)).toBe(-1); // not listed
     for (const [low, high] of [[0, 30], [30, 64]] as const) {
       const keys: number[] = [];
       const ids: number[] = [];
       const at: number[] = [];
       for (const { id, hashes } of listed) {
-        const { first } = places.placesOf(id)!;
+        const first = places.firstOf(places.indexOf(id));
         hashes.forEach((h, i) => {
           if (bucketOf(h) < low || bucketOf(h) >= high) return;
           keys.push(((bucketOf(h) - low) << 16) | highOf(h));

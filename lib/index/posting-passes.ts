@@ -301,7 +301,7 @@ export class PendingPlaces {
 
   /** Lists page `id`, after every smaller id, with `count` fingerprints. */
   add(id: number, count: number): void {
-    // placesOf searches the ids: one listed out of order would lose its places, and so its marks
+    // indexOf searches the ids: one listed out of order would lose its places, and so its marks
     if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`organising listed page ${id} after page ${this.ids.data[this.ids.length - 1]}: pages must come in increasing order`);
     this.ids.push(id);
     this.starts.push(this.size + count);
@@ -332,14 +332,6 @@ export class PendingPlaces {
   /** The fingerprints listed for the p-th page. */
   countOf(p: number): number {
     return this.starts.data[p + 1]! - this.starts.data[p]!;
-  }
-
-  /** Page `id`'s first place and count; undefined if it was not listed. */
-  placesOf(id: number): { first: number; count: number } | undefined {
-    const ids = this.ids.view();
-    const at = lowerBound(ids, id);
-    if (ids[at] !== id) return undefined;
-    return { first: this.starts.data[at]!, count: this.starts.data[at + 1]! - this.starts.data[at]! };
   }
 
   /** Given a bucket once merged: for each posting ([high, id] in `pairs`, its place in `places`), its place is held when another page holds the hash. */
