@@ -14,6 +14,7 @@ describe('parseWriterRequest', () => {
     { type: 'pages/forget', urls: ['https://a.example/p', 'http://127.0.0.1:8080/q'] },
     { type: 'store/organise' },
     { type: 'data/clear' },
+    { type: 'ping' },
   ])('accepts $type', (request) => {
     expect(parseWriterRequest(request)).toEqual(request);
   });
@@ -26,8 +27,8 @@ describe('parseWriterRequest', () => {
   it.each<[string, unknown, string]>([
     ['null', null, 'the writer request must be an object'],
     ['a list', [], 'the writer request must be an object'],
-    ['no type', {}, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, data/clear: got nothing'],
-    ['an unknown type', { type: 'db/drop' }, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, data/clear: got "db/drop"'],
+    ['no type', {}, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, data/clear, ping: got nothing'],
+    ['an unknown type', { type: 'db/drop' }, 'type must be one of import/start, import/lines, import/end, pages/forget, store/organise, data/clear, ping: got "db/drop"'],
     ['a numeric type', { type: 7 }, 'got 7'],
     ['a start without a time', { type: 'import/start' }, 'now must be a time in milliseconds'],
     ['a start at a negative time', { type: 'import/start', now: -1 }, 'now must be a time in milliseconds'],
@@ -51,6 +52,7 @@ describe('parseWriterRequest', () => {
 describe('parseWriterEvent', () => {
   it.each([
     { type: 'waiting' },
+    { type: 'pong' },
     { type: 'import/saved', through: 2000, added: 1990, merged: 3, unchanged: 4, rejected: [{ line: 17, problems: [{ code: 'not-json' }] }] },
     { type: 'import/saved', through: 9, added: 0, merged: 0, unchanged: 0, rejected: [{ line: 3, problems: [{ code: 'too-long', field: 'url', max: 8192 }, { code: 'not-date', field: 'lastSeen' }, { code: 'dates-order' }] }] },
     { type: 'import/saved', through: 0, added: 0, merged: 0, unchanged: 0, rejected: [] },
@@ -68,7 +70,7 @@ describe('parseWriterEvent', () => {
   const saved = { type: 'import/saved', through: 1, added: 0, merged: 0, unchanged: 0, rejected: [] };
   it.each<[string, unknown, string]>([
     ['a string', 'done', 'the writer event must be an object'],
-    ['an unknown type', { type: 'import/lines' }, 'type must be one of waiting, import/saved, organise/progress, done, failed: got "import/lines"'],
+    ['an unknown type', { type: 'import/lines' }, 'type must be one of waiting, import/saved, organise/progress, done, failed, pong: got "import/lines"'],
     ['saved without counts', { type: 'import/saved', through: 1, rejected: [] }, 'added must be a whole number, 0 or more'],
     ['a negative count', { ...saved, merged: -1 }, 'merged must be a whole number, 0 or more'],
     ['a count that is a string', { ...saved, unchanged: '3' }, 'unchanged must be a whole number, 0 or more'],

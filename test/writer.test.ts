@@ -60,8 +60,20 @@ function portPair(onWorkerMessage?: (message: unknown) => void) {
       for (const listener of page.gone) listener();
     }, 0);
   };
-  return { page, worker, stopWorker };
+  /**
+   * The worker is stopped, and the page's end stays open (as Chromium can leave it for minutes):
+   * the page hears nothing, and what it posts is lost.
+   */
+  const freezeWorker = (): void => {
+    worker.listeners.length = 0;
+    worker.postMessage = () => {};
+    worker.disconnect = () => {};
+  };
+  return { page, worker, stopWorker, freezeWorker };
 }
+
+/** Pings after 40 ms of silence, and a stopped worker after 200 ms more. */
+const QUICK_SILENCE = { pingAfterMs: 40, answerWithinMs: 200 };
 
 const NOW = Date.UTC(2025, 0, 15, 9, 30);
 const HEADER = '{"format":"doppel","version":1,"exported":"2025-01-01T00:00:00.000Z","pages":0,"k":3}';
@@ -200,6 +212,32 @@ describe('an import through the worker', () => {
     expect(await store.count()).toBe(pagesIn(12_000));
   });
 
+  it('a worker stopped while the page waits, its port left open: the page asks, hears nothing, and WriterStopped comes with what was saved', async () => {
+    const store = await freshStore();
+    const { writer } = writerOver(store);
+    const lines = exportFile(12_000);
+    const pings: number[] = [];
+    const { page, worker, freezeWorker } = portPair((message) => void ((message as { type: string }).type === 'ping' && pings.push(performance.now())));
+    writer.serve(worker);
+    let frozenAt = 0;
+    const error = await importThrough(page, lines, NOW, {
+      onSaved: (s) => {
+        if (s.through >= 4000 && frozenAt === 0) {
+          frozenAt = performance.now();
+          freezeWorker();
+        }
+      },
+    }, QUICK_SILENCE).catch((e: unknown) => e);
+    const heardAfter = performance.now() - frozenAt;
+    expect(error).toBeInstanceOf(WriterStopped);
+    expect((error as WriterStopped).saved!.through).toBe(4000);
+    // one ping after the worker stopped (the frozen end still logs what arrives), unanswered: it was stopped
+    expect(pings.filter((t) => t > frozenAt)).toHaveLength(1);
+    expect(heardAfter).toBeGreaterThanOrEqual(QUICK_SILENCE.pingAfterMs + QUICK_SILENCE.answerWithinMs - 5);
+    expect(heardAfter).toBeLessThan(5_000); // not the minutes of an open port
+    expect(page.open).toBe(false); // the page let its end go
+  });
+
   it('a file that fails to read part way closes the port: the worker ends the import as interrupted, and the next job runs', async () => {
     const store = await freshStore();
     const { writer } = writerOver(store);
@@ -322,6 +360,34 @@ describe('other jobs through the worker', () => {
     expect(await forgetting).toEqual({ forgotten: 0 });
     await organising;
     expect(order).toEqual(['organise', 'forget']);
+  });
+
+  it('a job silent for longer than the page waits: the worker answers each ping, and the job ends as ever', async () => {
+    const store = await freshStore();
+    const writer = createWriter({ store: async () => store, k: async () => 3, clear: () => new Promise<number>((resolve) => setTimeout(() => resolve(7), 1_000)) });
+    const asked: string[] = [];
+    const { page, worker } = portPair((message) => void asked.push((message as { type: string }).type));
+    writer.serve(worker);
+    expect(await runJob(page, { type: 'data/clear' }, {}, QUICK_SILENCE)).toEqual({ forgotten: 7 });
+    // pinged after each 40 ms of silence in the second, each answered: far more than one ping, no stop
+    expect(asked[0]).toBe('data/clear');
+    expect(asked.filter((type) => type === 'ping').length).toBeGreaterThanOrEqual(5);
+    expect(asked.slice(1).every((type) => type === 'ping')).toBe(true);
+  });
+
+  it('a ping before any job is answered, and starts none', async () => {
+    const store = await freshStore();
+    const started: string[] = [];
+    const writer = createWriter({ store: async () => store, k: async () => 3, clear: async () => (started.push('clear'), 0) });
+    const { page, worker } = portPair();
+    writer.serve(worker);
+    const heard: unknown[] = [];
+    page.onMessage.addListener((message) => void heard.push(message));
+    page.postMessage({ type: 'ping' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard).toEqual([{ type: 'pong' }]);
+    expect(await runJob(page, { type: 'data/clear' })).toEqual({ forgotten: 0 }); // the port's job is still to come
+    expect(started).toEqual(['clear']);
   });
 
   it('a worker stopped mid-job: WriterStopped, nothing saved to report', async () => {

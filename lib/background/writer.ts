@@ -7,7 +7,7 @@ import { type PageStore } from '../store/pages';
 import { type OrganiseProgress, organise } from '../organise/regroup';
 import { ImportError, ImportInterruptedError, importLines } from '../store/transfer';
 import { InvalidMessage } from '../protocol/validation';
-import { type PortLike, type WriterEvent, type WriterRequest, IMPORT_WINDOW_LINES, parseWriterRequest } from '../protocol/writer-protocol';
+import { type JobRequest, type PortLike, type WriterEvent, type WriterRequest, IMPORT_WINDOW_LINES, parseWriterRequest } from '../protocol/writer-protocol';
 
 export type { PortLike } from '../protocol/writer-protocol';
 
@@ -152,7 +152,7 @@ export function createWriter(deps: WriterDeps): Writer {
       finish(failure ?? { type: 'done' });
     }
 
-    async function simpleJob(request: Exclude<WriterRequest, { type: 'import/start' | 'import/lines' | 'import/end' }>): Promise<void> {
+    async function simpleJob(request: JobRequest): Promise<void> {
       try {
         switch (request.type) {
           case 'pages/forget':
@@ -182,6 +182,7 @@ export function createWriter(deps: WriterDeps): Writer {
       let request: WriterRequest;
       try {
         request = parseWriterRequest(message);
+        if (request.type === 'ping') return post({ type: 'pong' }); // no part of a job
         if (job === undefined) {
           if (request.type === 'import/lines' || request.type === 'import/end') throw new InvalidMessage(`${request.type} must follow import/start`);
         } else if (feed === undefined || (request.type !== 'import/lines' && request.type !== 'import/end')) {
@@ -202,7 +203,8 @@ export function createWriter(deps: WriterDeps): Writer {
         const lines = (feed = new LineFeed());
         job = enqueue(() => importJob(request.now, lines), onWait).catch(failed);
       } else if (request.type !== 'import/lines' && request.type !== 'import/end') {
-        job = enqueue(() => simpleJob(request), onWait).catch(failed);
+        const simple = request;
+        job = enqueue(() => simpleJob(simple), onWait).catch(failed);
       }
     });
   }

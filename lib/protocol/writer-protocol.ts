@@ -14,6 +14,7 @@
 //   pages/forget {urls}             ──▶    ◀── done {forgotten}
 //   store/organise                  ──▶    ◀── organise/progress …, done
 //   data/clear                      ──▶    ◀── done {forgotten}
+//   ping                            ──▶    ◀── pong  (at any time: a page that hears nothing asks)
 //
 // `import/saved` is the acknowledgement: the lines through `through` are committed. The page sends
 // a batch only while fewer than IMPORT_WINDOW_LINES lines are sent but not yet saved (so at most
@@ -22,7 +23,9 @@
 // (the file is not an export: nothing was imported), `interrupted` (the import stopped part way:
 // what the `import/saved` events counted stays), `grouping` (every line was saved, but bringing
 // the groups up to date failed; the worker tries again when it next starts) or `failed` (anything
-// else).
+// else). A worker that is stopped can leave the page's end of the port open for minutes, so a page
+// that has heard nothing for a while sends `ping`: a worker that still serves the port answers
+// `pong` at once, and a page that hears nothing more takes the worker for stopped.
 import { InvalidMessage, type Json, LIMITS, count, list, object, string } from './validation';
 
 export const WRITER_PORT = 'doppel-writer';
@@ -56,7 +59,12 @@ export type WriterRequest =
   /** Brings the store up to date for the current settings' k (table design, groups). */
   | { type: 'store/organise' }
   /** Forgets every page (settings are kept). */
-  | { type: 'data/clear' };
+  | { type: 'data/clear' }
+  /** Is the port still served? Answered with `pong`, at any point of a job, or before one. */
+  | { type: 'ping' };
+
+/** A job other than an import: one request, then the worker's events to `done` or `failed`. */
+export type JobRequest = Exclude<WriterRequest, { type: 'import/start' | 'import/lines' | 'import/end' | 'ping' }>;
 
 export interface ImportCounts {
   added: number;
@@ -101,7 +109,9 @@ export type WriterEvent =
   | ({ type: 'import/saved'; through: number; rejected: RejectedLine[] } & ImportCounts)
   | { type: 'organise/progress'; phase: OrganisePhase; done: number; total: number }
   | { type: 'done'; forgotten?: number }
-  | { type: 'failed'; failure: WriterFailure; error: string; refusal?: Refusal };
+  | { type: 'failed'; failure: WriterFailure; error: string; refusal?: Refusal }
+  /** The answer to `ping`: the worker still serves this port. */
+  | { type: 'pong' };
 
 export type WriterRequestType = WriterRequest['type'];
 export type WriterEventType = WriterEvent['type'];
@@ -128,8 +138,8 @@ function oneOf<T extends string>(o: Json, key: string, values: readonly T[]): T 
   return v as T;
 }
 
-const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'data/clear'];
-const EVENT_TYPES: readonly WriterEventType[] = ['waiting', 'import/saved', 'organise/progress', 'done', 'failed'];
+const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'data/clear', 'ping'];
+const EVENT_TYPES: readonly WriterEventType[] = ['waiting', 'import/saved', 'organise/progress', 'done', 'failed', 'pong'];
 const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'writing', 'passages'];
 const FAILURES: readonly WriterFailure[] = ['refused', 'interrupted', 'grouping', 'failed'];
 
@@ -154,6 +164,7 @@ export function parseWriterRequest(message: unknown): WriterRequest {
     case 'import/end':
     case 'store/organise':
     case 'data/clear':
+    case 'ping':
       return { type };
   }
 }
@@ -164,6 +175,7 @@ export function parseWriterEvent(message: unknown): WriterEvent {
   const type = oneOf(o, 'type', EVENT_TYPES);
   switch (type) {
     case 'waiting':
+    case 'pong':
       return { type };
     case 'import/saved': {
       const rejected = list(o, 'rejected', WRITER_LIMITS.rejections).map((item): RejectedLine => {

@@ -3,12 +3,15 @@
 // worker's events to the end. An import sends the file's lines in batches and never has more than
 // IMPORT_WINDOW_LINES lines sent and not yet saved, so a file of a million lines is never in
 // memory at once on either side. A port that closes before the job's end means the worker
-// stopped: WriterStopped, with what the worker had reported saved.
+// stopped: WriterStopped, with what the worker had reported saved. So does a port that stays open
+// and silent: a worker stopped while the page waits can leave the page's end open for minutes
+// (Chromium, seen in test/e2e/faults.e2e.ts), so a page that hears nothing asks (`ping`), and
+// takes the worker for stopped if nothing answers.
 import type { Refusal } from '../protocol/ndjson';
 import { IMPORT_BATCH, type Rejection } from '../store/transfer';
 import { InvalidMessage } from '../protocol/validation';
 import type { PortLike } from '../protocol/writer-protocol';
-import { type ImportCounts, type OrganisePhase, type WriterEvent, type WriterFailure, type WriterRequest, IMPORT_WINDOW_LINES, WRITER_LIMITS, parseWriterEvent } from '../protocol/writer-protocol';
+import { type ImportCounts, type JobRequest, type OrganisePhase, type WriterEvent, type WriterFailure, type WriterRequest, IMPORT_WINDOW_LINES, WRITER_LIMITS, parseWriterEvent } from '../protocol/writer-protocol';
 
 /** Lines per import/lines message: one batch of importLines (lib/store/transfer.ts IMPORT_BATCH). */
 export const IMPORT_MESSAGE_LINES = IMPORT_BATCH;
@@ -60,16 +63,32 @@ export class WriterFailed extends Error {
   }
 }
 
-/** A port's events, one at a time, in order; 'stopped' once it closed without a last event. */
+/**
+ * When a waiting page asks whether the worker still serves its port, and how long it waits for an
+ * answer. The worker answers between its steps, which yield every few tens of milliseconds (the
+ * popup's p99 while a million pages are organised is about a second: docs/benchmarks.md), so 30 s
+ * of silence after a ping is a stopped worker, not a busy one.
+ */
+export interface Silence {
+  pingAfterMs: number;
+  answerWithinMs: number;
+}
+export const WRITER_SILENCE: Silence = { pingAfterMs: 3_000, answerWithinMs: 30_000 };
+
+/** A port's events, one at a time, in order; 'stopped' once it closed, or went silent, without a last event. */
 class Events {
   private queue: WriterEvent[] = [];
   private stopped = false;
   private wake: (() => void) | undefined;
 
-  constructor(port: PortLike) {
+  constructor(
+    private readonly port: PortLike,
+    private readonly silence: Silence,
+  ) {
     port.onMessage.addListener((message) => {
       try {
-        this.queue.push(parseWriterEvent(message));
+        const event = parseWriterEvent(message);
+        if (event.type !== 'pong') this.queue.push(event); // a pong only says the worker is there
       } catch (error) {
         const text = error instanceof InvalidMessage ? error.message : String(error);
         this.queue.push({ type: 'failed', failure: 'failed', error: `Doppel’s worker sent a message the page cannot read: ${text}` });
@@ -89,10 +108,37 @@ class Events {
   }
 
   async next(): Promise<WriterEvent | 'stopped'> {
+    let pinged = false;
     for (;;) {
       const event = this.poll();
       if (event !== undefined) return event;
-      await new Promise<void>((resolve) => (this.wake = resolve));
+      if (await this.heardWithin(pinged ? this.silence.answerWithinMs : this.silence.pingAfterMs)) {
+        pinged = false;
+        continue;
+      }
+      if (pinged) {
+        this.stopped = true;
+        return 'stopped';
+      }
+      pinged = true;
+      try {
+        this.port.postMessage({ type: 'ping' } satisfies WriterRequest);
+      } catch {
+        this.stopped = true; // posting to a port the worker closed throws before onDisconnect is heard
+      }
+    }
+  }
+
+  /** Whether a message, or the port's closing, arrives within `ms`. */
+  private async heardWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await new Promise<boolean>((resolve) => {
+        this.wake = () => resolve(true);
+        timer = setTimeout(() => resolve(false), ms);
+      });
+    } finally {
+      clearTimeout(timer);
       this.wake = undefined;
     }
   }
@@ -103,6 +149,8 @@ function follower(events: Events, callbacks: JobCallbacks & { onSaved?(event: Ex
   return (event: WriterEvent | 'stopped'): Extract<WriterEvent, { type: 'done' }> | undefined => {
     if (event === 'stopped') throw new WriterStopped(saved());
     switch (event.type) {
+      case 'pong': // never queued (Events)
+        return undefined;
       case 'waiting':
         callbacks.onWaiting?.();
         return undefined;
@@ -121,8 +169,8 @@ function follower(events: Events, callbacks: JobCallbacks & { onSaved?(event: Ex
 }
 
 /** Runs a job other than an import: forgetting, clearing, excluding a site, organising. */
-export async function runJob(port: PortLike, request: Exclude<WriterRequest, { type: 'import/start' | 'import/lines' | 'import/end' }>, callbacks: JobCallbacks = {}): Promise<{ forgotten?: number }> {
-  const events = new Events(port);
+export async function runJob(port: PortLike, request: JobRequest, callbacks: JobCallbacks = {}, silence = WRITER_SILENCE): Promise<{ forgotten?: number }> {
+  const events = new Events(port, silence);
   const follow = follower(events, callbacks, () => null);
   try {
     port.postMessage(request);
@@ -140,8 +188,8 @@ export async function runJob(port: PortLike, request: Exclude<WriterRequest, { t
  * lets it organise the store. Returns what was saved; throws WriterFailed (refused: nothing was
  * imported; interrupted: `saved` is kept) or WriterStopped.
  */
-export async function importThrough(port: PortLike, lines: AsyncIterable<string> | Iterable<string>, now: number, callbacks: ImportCallbacks = {}): Promise<Saved> {
-  const events = new Events(port);
+export async function importThrough(port: PortLike, lines: AsyncIterable<string> | Iterable<string>, now: number, callbacks: ImportCallbacks = {}, silence = WRITER_SILENCE): Promise<Saved> {
+  const events = new Events(port, silence);
   const saved: Saved = { through: 0, added: 0, merged: 0, unchanged: 0, rejected: [] };
   const follow = follower(events, {
     ...callbacks,
