@@ -364,15 +364,19 @@ async function markCopies(
   for (let start = 0; start < changed.length; start += RECORDS_PER_WRITE) {
     const chunk = changed.slice(start, start + RECORDS_PER_WRITE);
     await store.write(async ({ rows, tally }) => {
-      for (const [id, isCopy] of chunk) {
-        const record = await rows.get(id);
-        if (record === undefined || isCopy === (record.contentCopy === true)) continue;
+      // read together (one wait for the transaction's blocks, not one each), then written in id order
+      const records = await Promise.all(chunk.map(([id]) => rows.get(id)));
+      const puts: Promise<void>[] = [];
+      chunk.forEach(([, isCopy], at) => {
+        const record = records[at];
+        if (record === undefined || isCopy === (record.contentCopy === true)) return;
         const written = storedRecord(record);
         if (isCopy) written.contentCopy = true;
         else delete written.contentCopy;
         tally.change(record, written);
-        await rows.put(written);
-      }
+        puts.push(rows.put(written));
+      });
+      await Promise.all(puts);
     });
   }
   // the rewrites join their originals' groups, as on a visit (unless a whole regroup is due: it joins them)
