@@ -10,6 +10,7 @@ import type { StoredBlock } from '../lib/store/schema';
 import type { PageValue } from '../lib/rows/codec';
 import { asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
+import { absentFrom } from '../lib/index/slots';
 
 const page = (id: number, fields: Partial<PageValue> = {}): PageValue => ({
   id,
@@ -304,13 +305,13 @@ describe('BlockCache', () => {
     await expect(cache.flush()).rejects.toThrow('BlockCache.flush: the blocks were changed through a store that cannot be written');
   });
 
-  it('reads no block from the first one no page can be in yet (firstAbsent): those read as empty and are written as ever', async () => {
+  it('over absentFrom, reads no block from the first one no page can be in yet: those read as empty and are written as ever', async () => {
     const store = new CountingStore();
     const earlier = new BlockCache(store);
     await earlier.set(page(BLOCK_PAGES + 2));
     await earlier.flush();
     // ids 0 to 2 · BLOCK_PAGES − 1 may be stored (meta nextId 2 · BLOCK_PAGES): blocks 0 and 1 are read, 2 on are not
-    const cache = new BlockCache(store, 2);
+    const cache = new BlockCache(absentFrom(store, 2));
     store.gets = 0;
     expect(await cache.get(BLOCK_PAGES + 2)).toEqual(page(BLOCK_PAGES + 2));
     expect(await cache.get(3)).toBeUndefined();

@@ -217,19 +217,12 @@ export class BlockCache {
   private readonly read = new Map<number, Promise<BlockPages>>();
   private readonly changed = new Set<number>();
 
-  /**
-   * `firstAbsent`: the first block no page can be in yet (ids are given out in order from meta
-   * `nextId`): it and those after it are not read. An import of a million new pages read 15,600.
-   */
-  constructor(
-    private readonly store: BlockReader | BlockStore,
-    private readonly firstAbsent = Infinity,
-  ) {}
+  constructor(private readonly store: BlockReader | BlockStore) {}
 
   private pagesOf(block: number): Promise<BlockPages> {
     let pages = this.read.get(block);
     if (pages === undefined) {
-      pages = (block >= this.firstAbsent ? Promise.resolve(undefined) : this.store.get(block)).then((value) => (value === undefined ? new BlockPages(block) : openBlock(block, value)));
+      pages = this.store.get(block).then((value) => (value === undefined ? new BlockPages(block) : openBlock(block, value)));
       pages.catch(() => undefined); // kept for later readers: a transaction that aborts rejects it, unread
       this.read.set(block, pages);
     }

@@ -26,6 +26,7 @@ import type { PageRecord } from './record';
 import { isCopy } from '../report/copies';
 import { type TableChange, applyTableChanges, levelForEntries, purgeEntries } from '../index/table-runs';
 import { readRunIndex, writeRunIndex } from './run-index';
+import { absentFrom } from '../index/slots';
 
 /** The fields with a tree of [hash, id] entries. */
 export type PageField = 'url' | 'site' | 'group' | 'copySite';
@@ -214,8 +215,9 @@ export class PageRows {
     private index: RunIndex,
     private nextId: number,
   ) {
-    // a store that has given out no id is read as ever (nextId 0 is also what a lost meta reads as)
-    this.cache = new BlockCache(blocks, nextId > 0 ? Math.ceil(nextId / BLOCK_PAGES) : Infinity);
+    // the blocks no page can be in yet are not read (lib/index/slots.ts absentFrom); a store that
+    // has given out no id is read as ever (nextId 0 is also what a lost meta reads as)
+    this.cache = new BlockCache(absentFrom(blocks, nextId > 0 ? Math.ceil(nextId / BLOCK_PAGES) : Infinity));
     this.runs = new ChunkMemo(runs);
     this.nextIdRead = nextId;
   }
