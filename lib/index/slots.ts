@@ -13,22 +13,20 @@ export function groupOf(id: number): { group: number; slot: number } {
   return { group: Math.floor(id / PASSAGE_GROUP_PAGES), slot: id % PASSAGE_GROUP_PAGES };
 }
 
-/** What an index needs of a store of groups (idb's object store has it, readonly or not). */
-export interface SlotReader {
-  get(group: number): Promise<Uint8Array | undefined>;
+/** A store read by number (idb's object stores fit, readonly or not), and what writing one needs too. */
+export interface KeyedReader<V> {
+  get(key: number): Promise<V | undefined>;
 }
-export interface SlotStore extends SlotReader {
-  put(value: Uint8Array, group: number): Promise<unknown>;
-  delete(group: number): Promise<unknown>;
+export interface KeyedStore<V> extends KeyedReader<V> {
+  put(value: V, key: number): Promise<unknown>;
+  delete(key: number): Promise<unknown>;
 }
-/** What it needs of a store of posting buckets (lib/index/postings.ts). */
-export interface PostingReader {
-  get(bucket: number): Promise<Uint8Array | undefined>;
-}
-export interface PostingStore extends PostingReader {
-  put(value: Uint8Array, bucket: number): Promise<unknown>;
-  delete(bucket: number): Promise<unknown>;
-}
+
+/** What an index needs of a store of groups, by group; and of a store of posting buckets (lib/index/postings.ts), by bucket. */
+export type SlotReader = KeyedReader<Uint8Array>;
+export type SlotStore = KeyedStore<Uint8Array>;
+export type PostingReader = KeyedReader<Uint8Array>;
+export type PostingStore = KeyedStore<Uint8Array>;
 
 /** A group's value: each slot's bytes (undefined: none) after its varint length, trailing empty slots left out. */
 export function encodeSlots(slots: readonly (Uint8Array | undefined)[]): Uint8Array | undefined {
@@ -78,15 +76,6 @@ export const encodePassageBlock = encodeSlots;
 
 /** A block's slots of passage fingerprints from its value; a RangeError naming the block if the value is not one. */
 export const decodePassageBlock = (block: number, value: unknown): (Uint8Array | undefined)[] => decodeSlots(block, value, 'passage fingerprints');
-
-/** A store read by number (idb's object stores fit), and what absentFrom needs to write one too. */
-export interface KeyedReader<V> {
-  get(key: number): Promise<V | undefined>;
-}
-export interface KeyedStore<V> extends KeyedReader<V> {
-  put(value: V, key: number): Promise<unknown>;
-  delete(key: number): Promise<unknown>;
-}
 
 /**
  * `store`, its reads of keys from `firstAbsent` on answered as absent without a read. Page ids are
