@@ -203,8 +203,7 @@ export function createWriter(deps: WriterDeps): Writer {
         const lines = (feed = new LineFeed());
         job = enqueue(() => importJob(request.now, lines), onWait).catch(failed);
       } else if (request.type !== 'import/lines' && request.type !== 'import/end') {
-        const simple = request;
-        job = enqueue(() => simpleJob(simple), onWait).catch(failed);
+        job = enqueue(() => simpleJob(request), onWait).catch(failed);
       }
     });
   }
