@@ -5,9 +5,9 @@ import { serialize } from 'node:v8';
 import { openDB } from 'idb';
 import { deflateSync, inflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_FORMAT, BLOCK_PAGES, BlockCache, type BlockStore, blockOf, decodeBlock, encodeBlock, openBlock } from '../lib/rows/blocks';
+import { BLOCK_FORMAT, BLOCK_FORMAT_1, BLOCK_PAGES, BlockCache, type BlockStore, type SlotSummary, blockOf, decodeBlock, encodeBlock, openBlock } from '../lib/rows/blocks';
 import type { StoredBlock } from '../lib/store/schema';
-import type { PageValue } from '../lib/rows/codec';
+import { type PageValue, encodePage } from '../lib/rows/codec';
 import { asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { mulberry32, splitmix64 } from '../lib/random';
 import { absentFrom } from '../lib/index/slots';
@@ -30,6 +30,24 @@ const slots = (block: number, filled: [number, Partial<PageValue>][], length = B
   const pages: (PageValue | undefined)[] = Array.from({ length }, () => undefined);
   for (const [slot, fields] of filled) pages[slot] = page(block * BLOCK_PAGES + slot, fields);
   return pages;
+};
+
+/** A block as the first release wrote it (format 1, a reference written out here): each entry holds its group fields, and there are no marks. */
+const format1 = (all: readonly (PageValue | undefined)[]): unknown[] => {
+  let used = all.length;
+  while (used > 0 && all[used - 1] === undefined) used--; // no slots past the last page, as it wrote them
+  const pages = all.slice(0, used);
+  const fingerprints = new Uint8Array(pages.length * 16);
+  const entries = pages.map((p, slot) => {
+    if (p === undefined) return null;
+    const entry: unknown[] = encodePage(p);
+    if (entry[2] instanceof Uint8Array) {
+      fingerprints.set(entry[2], slot * 16);
+      entry[2] = entry[2].length;
+    }
+    return entry;
+  });
+  return [BLOCK_FORMAT_1, deflateSync(strToU8(JSON.stringify(entries)), { level: 6 }), fingerprints];
 };
 
 describe('blockOf', () => {
@@ -104,7 +122,7 @@ describe('encodeBlock and decodeBlock', () => {
       const stored = encodeBlock(0, pages);
       expect(inflateSync(stored[1]).length).toBeGreaterThan(1 << 18);
       expect(decodeBlock(0, structuredClone(stored))).toEqual(pages);
-      const uncompressed: StoredBlock = [stored[0], deflateSync(inflateSync(stored[1]), { level: 0 }), stored[2]];
+      const uncompressed: StoredBlock = [stored[0], deflateSync(inflateSync(stored[1]), { level: 0 }), stored[2], stored[3]];
       expect(decodeBlock(0, uncompressed)).toEqual(pages);
     }
     // and the next block, inflated into the buffer again, is whole
@@ -130,18 +148,36 @@ describe('encodeBlock and decodeBlock', () => {
   const good = encodeBlock(0, slots(0, [[0, {}], [1, { check: '' }]]));
   const textOf = (entries: unknown): Uint8Array => deflateSync(strToU8(JSON.stringify(entries)));
   const goodEntries = (): unknown[][] => [[page(0).url, page(0).title, 16, page(0).firstSeen, page(0).lastSeen, 3], [page(1).url, page(1).title, 8, page(1).firstSeen, page(1).lastSeen, 3]];
+  const good1 = format1(slots(0, [[0, {}], [1, { check: '' }]]));
   it.each([
-    { name: 'an object', value: { pages: [] }, why: 'it is not a list of 3 parts' },
-    { name: 'a later format', value: [2, good[1], good[2]], why: 'its format is 2, not 1' },
-    { name: 'text that is a string', value: [BLOCK_FORMAT, 'pages', good[2]], why: 'its text is not bytes' },
-    { name: 'fingerprints that are numbers', value: [BLOCK_FORMAT, good[1], [1, 2]], why: 'its fingerprints are not bytes' },
-    { name: 'text that does not inflate', value: [BLOCK_FORMAT, new Uint8Array([255, 255, 255, 255]), good[2]], why: 'its text does not inflate to JSON' },
-    { name: 'text that is not JSON', value: [BLOCK_FORMAT, deflateSync(strToU8('[1,')), good[2]], why: 'its text does not inflate to JSON' },
-    { name: 'text that is not a list', value: [BLOCK_FORMAT, textOf({ a: 1 }), new Uint8Array(0)], why: `its text is not a list of at most ${BLOCK_PAGES} pages` },
-    { name: 'more slots than a block has', value: [BLOCK_FORMAT, textOf(Array(BLOCK_PAGES + 1).fill(null)), new Uint8Array((BLOCK_PAGES + 1) * 16)], why: `its text is not a list of at most ${BLOCK_PAGES} pages` },
-    { name: 'fingerprints cut short', value: [BLOCK_FORMAT, good[1], good[2].slice(0, 20)], why: 'it has 20 bytes of fingerprints for 2 slots' },
-    { name: 'a slot that is a number', value: [BLOCK_FORMAT, textOf([goodEntries()[0], 5]), good[2]], why: 'slot 1 is neither a page nor empty' },
-    { name: 'fingerprints of 12 bytes', value: [BLOCK_FORMAT, textOf([goodEntries()[0], [...goodEntries()[1]!.slice(0, 2), 12, ...goodEntries()[1]!.slice(3)]]), good[2]], why: "slot 1's fingerprints are neither a length nor two strings" },
+    { name: 'an object', value: { pages: [] }, why: 'it is not a list' },
+    { name: 'a later format', value: [3, good[1], good[2], good[3]], why: 'its format is 3, neither 1 nor 2' },
+    { name: 'format 2 without marks', value: [BLOCK_FORMAT, good[1], good[2]], why: 'it is not a list of 4 parts, as format 2 is' },
+    { name: 'format 1 with marks', value: [...good1, good[3]], why: 'it is not a list of 3 parts, as format 1 is' },
+    { name: 'text that is a string', value: [BLOCK_FORMAT, 'pages', good[2], good[3]], why: 'its text is not bytes' },
+    { name: 'slot bytes that are numbers', value: [BLOCK_FORMAT, good[1], [1, 2], good[3]], why: 'its slot bytes are not bytes' },
+    { name: 'slot bytes cut short', value: [BLOCK_FORMAT, good[1], good[2].slice(0, 20), good[3]], why: 'its slot bytes are 20, not 17 a slot for at most 64' },
+    { name: 'slot bytes for more slots than a block has', value: [BLOCK_FORMAT, good[1], new Uint8Array(65 * 17), Array(65).fill(null)], why: 'its slot bytes are 1105, not 17 a slot for at most 64' },
+    { name: 'a kind that is not one', value: [BLOCK_FORMAT, good[1], Uint8Array.from(good[2], (b, i) => (i === 17 ? 9 : b)), good[3]], why: "slot 1's kind is 9" },
+    { name: 'text that does not inflate', value: [BLOCK_FORMAT, new Uint8Array([255, 255, 255, 255]), good[2], good[3]], why: 'its text does not inflate to JSON' },
+    { name: 'text that is not JSON', value: [BLOCK_FORMAT, deflateSync(strToU8('[1,')), good[2], good[3]], why: 'its text does not inflate to JSON' },
+    { name: 'text that is not a list', value: [BLOCK_FORMAT, textOf({ a: 1 }), good[2], good[3]], why: `its text is not a list of at most ${BLOCK_PAGES} pages` },
+    { name: 'text of more slots than a block has', value: [BLOCK_FORMAT, textOf(Array(BLOCK_PAGES + 1).fill(null)), good[2], good[3]], why: `its text is not a list of at most ${BLOCK_PAGES} pages` },
+    { name: 'text of fewer slots than its slot bytes', value: [BLOCK_FORMAT, textOf([goodEntries()[0]]), good[2], good[3]], why: 'its text has 1 slots, its slot bytes 2' },
+    { name: 'a page in the text where the slot bytes have none', value: [BLOCK_FORMAT, good[1], Uint8Array.from(good[2], (b, i) => (i === 17 ? 0 : b)), good[3]], why: 'slot 1 is a page in its text but not in its slot bytes' },
+    { name: 'marks that are not a list', value: [BLOCK_FORMAT, good[1], good[2], 'g'], why: 'its marks are not a list of one entry a slot (2)' },
+    { name: 'marks for fewer slots', value: [BLOCK_FORMAT, good[1], good[2], [null]], why: 'its marks are not a list of one entry a slot (2)' },
+    { name: 'a slot that is a number', value: [BLOCK_FORMAT, textOf([goodEntries()[0], 5]), good[2], good[3]], why: 'slot 1 is neither a page nor empty' },
+    { name: 'a text entry of 12 fingerprint bytes', value: [BLOCK_FORMAT, textOf([goodEntries()[0], [...goodEntries()[1]!.slice(0, 2), 12, ...goodEntries()[1]!.slice(3)]]), good[2], good[3]], why: "slot 1's kind 8 does not go with its text" },
+    { name: 'a text entry of 16 bytes where the kind says 8', value: [BLOCK_FORMAT, textOf([goodEntries()[0], [...goodEntries()[1]!.slice(0, 2), 16, ...goodEntries()[1]!.slice(3)]]), good[2], good[3]], why: "slot 1's kind 8 does not go with its text" },
+    { name: 'a mark that is a string', value: [BLOCK_FORMAT, good[1], good[2], [null, 'g']], why: "slot 1's marks are not [group, copySite, contentCopy]" },
+    { name: 'a mark with a numeric group', value: [BLOCK_FORMAT, good[1], good[2], [null, [7, null, 0]]], why: "slot 1's marks are not [group, copySite, contentCopy]" },
+    { name: 'a mark with contentCopy 2', value: [BLOCK_FORMAT, good[1], good[2], [null, ['g', null, 2]]], why: "slot 1's marks are not [group, copySite, contentCopy]" },
+    { name: 'group fields in the text of format 2', value: [BLOCK_FORMAT, textOf([goodEntries()[0], [...goodEntries()[1]!, 'g']]), good[2], good[3]], why: 'slot 1 has group fields in its text' },
+    { name: 'format 1: fingerprints that are numbers', value: [BLOCK_FORMAT_1, good1[1], [1, 2]], why: 'its fingerprints are not bytes' },
+    { name: 'format 1: text that is not a list', value: [BLOCK_FORMAT_1, textOf({ a: 1 }), new Uint8Array(0)], why: `its text is not a list of at most ${BLOCK_PAGES} pages` },
+    { name: 'format 1: fingerprints cut short', value: [BLOCK_FORMAT_1, good1[1], (good1[2] as Uint8Array).slice(0, 20)], why: 'it has 20 bytes of fingerprints for 2 slots' },
+    { name: 'format 1: a text entry of 12 fingerprint bytes', value: [BLOCK_FORMAT_1, textOf([goodEntries()[0], [...goodEntries()[1]!.slice(0, 2), 12, ...goodEntries()[1]!.slice(3)]]), good1[2]], why: "slot 1's fingerprints are neither a length nor two strings" },
   ] as { name: string; value: unknown; why: string }[])('refuse $name, naming the block and the fault', ({ value, why }) => {
     expect(() => decodeBlock(0, value)).toThrow(`Doppel's stored block 0 (pages 0 to 63) is damaged: ${why}.`);
   });
@@ -149,18 +185,137 @@ describe('encodeBlock and decodeBlock', () => {
   it("refuse a damaged page inside, naming it as lib/rows/codec.ts does", () => {
     const entries = goodEntries();
     entries[1]![5] = -1;
-    expect(() => decodeBlock(0, [BLOCK_FORMAT, textOf(entries), good[2]] satisfies StoredBlock)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");
+    expect(() => decodeBlock(0, [BLOCK_FORMAT, textOf(entries), good[2], good[3]] satisfies StoredBlock)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");
   });
 
   it('decode a page when it is read: the other pages of the block stay readable, and the damaged one is refused when read or written', () => {
     const entries = goodEntries();
     entries[1]![5] = -1;
-    const opened = openBlock(0, [BLOCK_FORMAT, textOf(entries), good[2]] satisfies StoredBlock);
+    const opened = openBlock(0, [BLOCK_FORMAT, textOf(entries), good[2], good[3]] satisfies StoredBlock);
     expect(opened.get(0)).toEqual(decodeBlock(0, good)[0]);
     expect(opened.get(2)).toBeUndefined();
     expect(() => opened.get(1)).toThrow("Doppel's stored page 1 is damaged: its visits are not a count.");
     expect(() => opened.all()).toThrow("Doppel's stored page 1 is damaged");
     expect(openBlock(0, good).all()).toEqual(decodeBlock(0, good));
+  });
+});
+
+/** Seeded pages of one block with every kind of group field and provenance, some slots empty (never the last). */
+const markedPages = (block: number, seed: number): (PageValue | undefined)[] => {
+  const random = mulberry32(seed);
+  return Array.from({ length: BLOCK_PAGES }, (_, slot): PageValue | undefined => {
+    if (slot < BLOCK_PAGES - 1 && random() < 0.2) return undefined;
+    const fields: Partial<PageValue> = { visits: Math.floor(random() * 9), check: random() < 0.2 ? '' : 'fedcba9876543210' };
+    if (random() < 0.5) fields.group = `g${Math.floor(random() * 9)}`;
+    if (random() < 0.3) fields.copySite = 'www.harbour-council.example';
+    if (random() < 0.3) fields.contentCopy = true;
+    if (random() < 0.3) fields.published = 28_000_000 * 60_000;
+    if (random() < 0.3) Object.assign(fields, { source: `https://origin.example/${slot}`, sourceBy: random() < 0.5 ? 'credit' : 'canonical' });
+    return page(block * BLOCK_PAGES + slot, fields);
+  });
+};
+
+describe('format 1 (the first release) and format 2 marks', () => {
+  it('read format 1 blocks exactly, group fields and provenance included', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const pages = markedPages(3, seed);
+      expect(decodeBlock(3, structuredClone(format1(pages)))).toEqual(pages);
+      expect(decodeBlock(3, structuredClone(encodeBlock(3, pages)))).toEqual(pages);
+    }
+  });
+
+  it('write a format 1 block as format 2 when one page changes: the pages never decoded keep their group fields', async () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const pages = markedPages(0, seed);
+      const store = new CountingStore();
+      store.values.set(0, format1(pages));
+      const changed = pages.findIndex((p) => p !== undefined);
+      pages[changed] = { ...pages[changed]!, group: 'moved' };
+      const cache = new BlockCache(store);
+      await cache.set(pages[changed]!);
+      await cache.flush();
+      expect(store.values.get(0)).toEqual(encodeBlock(0, pages));
+    }
+  });
+
+  const first = (pages: readonly (PageValue | undefined)[]): PageValue => pages.find((p) => p !== undefined)!;
+  /** What summary should give for a page: its simhash and check as bytes (8 when the check is unknown), null if they are not hex; its group fields. */
+  const expectedSummary = (p: PageValue): SlotSummary => {
+    const hex = /^[0-9a-f]{16}$/;
+    const readable = hex.test(p.simhash) && (p.check === '' || hex.test(p.check));
+    const bytes = readable ? Uint8Array.from(Buffer.from(p.simhash + p.check, 'hex')) : null;
+    const marks = p.group === undefined && p.copySite === undefined && p.contentCopy !== true ? null : [p.group ?? null, p.copySite ?? null, p.contentCopy === true ? 1 : 0];
+    return { fingerprints: bytes, marks } as SlotSummary;
+  };
+  it("give each page's fingerprints and marks from a block of either format, from format 2 without inflating its text", () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const pages = markedPages(2, seed);
+      pages[5] = page(2 * BLOCK_PAGES + 5, { simhash: 'not hex', check: '', group: 'g' });
+      const stored = encodeBlock(2, pages);
+      const broken: StoredBlock = [stored[0], new Uint8Array([255, 255]), stored[2], stored[3]]; // its text does not inflate
+      for (const block of [openBlock(2, structuredClone(format1(pages))), openBlock(2, structuredClone(stored)), openBlock(2, broken)]) {
+        pages.forEach((p, slot) => expect(block.summary(slot)).toEqual(p === undefined ? undefined : expectedSummary(p)));
+        expect(block.summary(BLOCK_PAGES)).toBeUndefined();
+      }
+      expect(() => openBlock(2, broken).get(pages.findIndex((p) => p !== undefined))).toThrow('its text does not inflate to JSON');
+    }
+  });
+
+  it("give a changed page's fingerprints and marks as it is now", () => {
+    const pages = markedPages(0, 3);
+    const block = openBlock(0, encodeBlock(0, pages));
+    const changed = page(first(pages).id, { simhash: 'ffffffffffffffff', check: '', copySite: 'x.example' });
+    block.set(changed.id, changed);
+    expect(block.summary(changed.id)).toEqual(expectedSummary(changed));
+  });
+
+  // a format 2 block whose text was deflated at level 0: a text written back as it was read is exactly these bytes, one deflated again is not
+  const stored0 = (pages: readonly (PageValue | undefined)[]): StoredBlock => {
+    const stored = encodeBlock(0, pages);
+    return [stored[0], deflateSync(inflateSync(stored[1]), { level: 0 }), stored[2], stored[3]];
+  };
+  it.each([
+    { change: 'a group given', keepsText: true, edit: (p: PageValue): PageValue => ({ ...p, group: 'g-new' }) },
+    { change: 'the group taken away', keepsText: true, edit: (p: PageValue): PageValue => ({ ...p, group: undefined }) },
+    { change: 'copySite given', keepsText: true, edit: (p: PageValue): PageValue => ({ ...p, copySite: p.site }) },
+    { change: 'contentCopy given', keepsText: true, edit: (p: PageValue): PageValue => ({ ...p, contentCopy: true }) },
+    { change: 'all three taken away', keepsText: true, edit: (p: PageValue): PageValue => ({ ...p, group: undefined, copySite: undefined, contentCopy: undefined }) },
+    { change: 'the visits', keepsText: false, edit: (p: PageValue): PageValue => ({ ...p, visits: p.visits + 1 }) },
+    { change: 'the title', keepsText: false, edit: (p: PageValue): PageValue => ({ ...p, title: `${p.title}!` }) },
+    { change: 'the simhash only (the text holds its length)', keepsText: false, edit: (p: PageValue): PageValue => ({ ...p, simhash: 'ffffffffffffffff' }) },
+    { change: 'the check only', keepsText: false, edit: (p: PageValue): PageValue => ({ ...p, check: '0000000000000001' }) },
+    { change: 'a published time', keepsText: false, edit: (p: PageValue): PageValue => ({ ...p, published: 29_000_000 * 60_000 }) },
+    { change: 'a source', keepsText: false, edit: (p: PageValue): PageValue => ({ ...p, source: 'https://elsewhere.example/a', sourceBy: 'credit' }) },
+  ])('write $change with the text kept: $keepsText, and read it back exactly', async ({ edit, keepsText }) => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const pages = markedPages(0, seed);
+      const before = stored0(pages);
+      const store = new CountingStore();
+      store.values.set(0, before);
+      const target = first(pages);
+      pages[target.id] = edit(target);
+      const cache = new BlockCache(store);
+      await cache.get(pages.length - 1); // another page read, unchanged
+      await cache.set(pages[target.id]!);
+      await cache.flush();
+      const after = store.values.get(0) as StoredBlock;
+      expect(after[1]).toEqual(keepsText ? before[1] : encodeBlock(0, pages)[1]);
+      expect(decodeBlock(0, after)).toEqual(pages);
+    }
+  });
+
+  it.each([
+    { change: 'a page forgotten', edit: (cache: BlockCache, pages: (PageValue | undefined)[]) => cache.delete(first(pages).id), expected: (pages: (PageValue | undefined)[]): void => void (pages[first(pages).id] = undefined) },
+    { change: 'a page added in an empty slot', edit: (cache: BlockCache, pages: (PageValue | undefined)[]) => cache.set(page(pages.indexOf(undefined))), expected: (pages: (PageValue | undefined)[]): void => void (pages[pages.indexOf(undefined)] = page(pages.indexOf(undefined))) },
+  ])('deflate the text again for $change', async ({ edit, expected: expectedOf }) => {
+    const pages = markedPages(0, 4);
+    const store = new CountingStore();
+    store.values.set(0, stored0(pages));
+    const cache = new BlockCache(store);
+    await edit(cache, pages);
+    await cache.flush();
+    expectedOf(pages);
+    expect(store.values.get(0)).toEqual(encodeBlock(0, pages));
   });
 });
 
@@ -259,7 +414,7 @@ describe('BlockCache', () => {
     const good = encodeBlock(0, slots(0, [[0, {}], [1, { check: '' }]]));
     const entries = [[page(0).url, page(0).title, 16, page(0).firstSeen, page(0).lastSeen, 3], [page(1).url, page(1).title, 8, page(1).firstSeen, page(1).lastSeen, -1]];
     const store = new CountingStore();
-    await store.put([BLOCK_FORMAT, deflateSync(strToU8(JSON.stringify(entries))), good[2]] satisfies StoredBlock, 0);
+    await store.put([BLOCK_FORMAT, deflateSync(strToU8(JSON.stringify(entries))), good[2], [null, null]] satisfies StoredBlock, 0);
     const cache = new BlockCache(store);
     await cache.set(page(0, { visits: 7 }));
     await cache.flush();
@@ -327,7 +482,7 @@ describe('BlockCache', () => {
 
   it('refuses a damaged block when it is read, naming it', async () => {
     const store = new CountingStore();
-    store.values.set(3, [BLOCK_FORMAT, 'not bytes', new Uint8Array(0)]);
+    store.values.set(3, [BLOCK_FORMAT, 'not bytes', new Uint8Array(0), []]);
     await expect(new BlockCache(store).get(3 * BLOCK_PAGES + 1)).rejects.toThrow(`Doppel's stored block 3 (pages 192 to 255) is damaged: its text is not bytes.`);
   });
 });

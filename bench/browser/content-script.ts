@@ -235,7 +235,7 @@ async function handledInWorker(worker: Worker, url: string): Promise<Handled> {
             });
             for (const { slot, value } of candidates) {
               if (!Array.isArray(value) || !(value[1] instanceof Uint8Array)) continue;
-              // [format, raw deflate of the slots' JSON, fingerprints]: a slot's entry starts with its URL
+              // [format, raw deflate of the slots' JSON, fingerprints, marks]: a slot's entry starts with its URL
               const text = await new Response(new Blob([value[1] as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).text();
               const entry = (JSON.parse(text) as unknown[])[slot];
               if (Array.isArray(entry) && entry[0] === address) return { state: 'recorded' };

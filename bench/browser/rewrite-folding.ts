@@ -40,7 +40,7 @@ export async function rewriteFolding(page: Page, rewrites: readonly { copy: stri
               }),
           ),
         );
-        // a block is [format, deflated text, fingerprints]: the bytes cross as base64
+        // a block is [format, deflated text, fingerprints, marks]: the bytes cross as base64
         return values.map((value) =>
           Array.isArray(value)
             ? value.map((part) => {

@@ -147,11 +147,22 @@ class PageColumns {
   push(id: number, simhash: Fingerprint, check: Fingerprint | null, hasGroupFields: boolean): void {
     const { hi, lo } = fingerprintHalves(simhash);
     const c = check === null ? { hi: 0, lo: 0 } : fingerprintHalves(check);
+    this.pushHalves(id, hi, lo, check === null ? null : c, hasGroupFields);
+  }
+
+  /** A page from its fingerprint bytes as its block keeps them (lib/rows/blocks.ts): the simhash, then the check when it has one (16 bytes). */
+  pushBytes(id: number, bytes: Uint8Array, hasGroupFields: boolean): void {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const check = bytes.length === 16 ? { hi: view.getUint32(8), lo: view.getUint32(12) } : null;
+    this.pushHalves(id, view.getUint32(0), view.getUint32(4), check, hasGroupFields);
+  }
+
+  private pushHalves(id: number, hi: number, lo: number, check: { hi: number; lo: number } | null, hasGroupFields: boolean): void {
     this.ids.push(id);
     this.his.push(hi);
     this.los.push(lo);
-    this.checkHis.push(c.hi);
-    this.checkLos.push(c.lo);
+    this.checkHis.push(check === null ? 0 : check.hi);
+    this.checkLos.push(check === null ? 0 : check.lo);
     this.flags.push((check === null ? 0 : HAS_CHECK) | (hasGroupFields ? HAS_GROUP_FIELDS : 0));
   }
 
@@ -205,21 +216,28 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
   const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES);
   let after: number | undefined;
   for (;;) {
-    const [chunk, kept] = await store.read(async (rows, _tx, _passages, rewrites) => {
-      const records = await rows.pagesAfter(after, batchSize);
-      return [records, await Promise.all(records.map((r) => rewrites.bytesOf(r.id).catch(() => undefined)))] as const;
+    // fingerprints and marks only (no block's text is inflated), and the records of the few whose fingerprints are text
+    const [chunk, kept, records] = await store.read(async (rows, _tx, _passages, rewrites) => {
+      const summaries = await rows.summariesAfter(after, batchSize);
+      return [
+        summaries,
+        await Promise.all(summaries.map((s) => rewrites.bytesOf(s.id).catch(() => undefined))),
+        await Promise.all(summaries.map((s) => (s.fingerprints === null ? rows.get(s.id) : undefined))),
+      ] as const;
     });
-    for (const [j, record] of chunk.entries()) {
-      const fingerprints = fingerprintsOf(record);
-      if (fingerprints === undefined) {
-        unread.push(record.id);
+    for (const [j, { id, fingerprints, marks }] of chunk.entries()) {
+      const record = records[j];
+      const read = fingerprints === null ? (record === undefined ? undefined : fingerprintsOf(record)) : undefined;
+      if (fingerprints === null && read === undefined) {
+        unread.push(id);
         continue; // unreadable: in no group
       }
-      const { simhash, check } = fingerprints;
       const bytes = kept[j];
       const looked = bytes !== undefined && rewriteIndex.add(nodes.length, bytes); // looked up below
-      if (looked && record.contentCopy === true) copies.add(record.id);
-      nodes.push(record.id, simhash, check, record.group !== undefined || record.copySite !== undefined);
+      if (looked && marks?.[2] === 1) copies.add(id);
+      const hasGroupFields = marks !== null && (marks[0] !== null || marks[1] !== null);
+      if (read !== undefined) nodes.push(id, read.simhash, read.check, hasGroupFields);
+      else nodes.pushBytes(id, fingerprints!, hasGroupFields);
     }
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
     if (chunk.length < batchSize) break;

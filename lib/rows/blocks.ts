@@ -5,17 +5,25 @@
 // (bench:layout compares one record a page with blocks, deflated or not, at a million pages).
 //
 // A page's id is its block's number times BLOCK_PAGES plus its slot in the block. The block's
-// value is [BLOCK_FORMAT, text, fingerprints]:
+// value is [BLOCK_FORMAT, text, slot bytes, marks]:
 // - text: deflate (fflate, raw) of the UTF-8 JSON of one entry a slot: null for an empty slot (a
 //   page forgotten, or not yet written), else the page as lib/rows/codec.ts stores it
-//   (StoredPage, the site left out: it is the URL's host) with its fingerprints replaced by how
-//   many bytes of them `fingerprints` holds (16, or 8 when the check is unknown), or by the two
-//   strings of a simhash that is not 16 hex digits.
-// - fingerprints: 16 bytes a slot, the simhash then the check, zeros where there is none. They are
-//   random bits, which a deflate cannot shrink, so they are kept out of it.
+//   (StoredPage, the site left out: it is the URL's host) without its group fields, and with its
+//   fingerprints replaced by how many bytes of them the slot bytes hold (16, or 8 when the check
+//   is unknown), or by the two strings of a simhash that is not 16 hex digits.
+// - slot bytes: SLOT_BYTES a slot: its kind (EMPTY, TEXT_FINGERPRINTS, or 8 or 16: how many
+//   fingerprint bytes follow), then 16 bytes, the simhash then the check, zeros where there is
+//   none. Fingerprints are random bits, which a deflate cannot shrink, so they are kept out of it.
+// - marks: one entry a slot, the page's group fields (SlotMarks), or null when it has none.
+// Organising reads every page's fingerprints and marks, and changes the marks of tens of thousands
+// of pages and nothing else of them: with both outside the text, it reads a block without
+// inflating it (summary), and writes one whose text is unchanged with the same deflated bytes (a
+// fifth of organising's time at a million pages went to inflating and deflating blocks for them).
+// Format 1 (the first release's) is [1, text, fingerprints]: 16 bytes a slot, no kinds, no marks:
+// each entry holds its group fields. It is read as ever, and written as format 2 when it changes.
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { type PageValue, type StoredPage, decodePage, encodePage } from './codec';
-import type { StoredBlock } from './record';
+import type { SlotMarks, StoredBlock } from './record';
 
 /**
  * Pages a block. Deflating URLs and titles 32, 64, 128 and 256 pages at a time took 61, 54, 50 and
@@ -24,9 +32,16 @@ import type { StoredBlock } from './record';
  * is gained, and a visit rewrites its whole block.
  */
 export const BLOCK_PAGES = 64;
-/** The first element of every block value: a later format gets another number. */
-export const BLOCK_FORMAT = 1;
+/** The first element of every block value written: a later format gets another number. */
+export const BLOCK_FORMAT = 2;
+/** The first release's format, without kinds or marks: still read. */
+export const BLOCK_FORMAT_1 = 1;
 const FINGERPRINT_BYTES = 16;
+/** A slot's bytes in format 2: its kind, then its fingerprints. */
+const SLOT_BYTES = 1 + FINGERPRINT_BYTES;
+/** Kinds of slot: no page; a page whose fingerprints are strings in its text entry (not 16 hex digits: unreadable). 8 and 16 are fingerprint bytes. */
+const EMPTY = 0;
+const TEXT_FINGERPRINTS = 1;
 
 /** The block that holds page `id`, and its slot in it. */
 export function blockOf(id: number): { block: number; slot: number } {
@@ -45,43 +60,56 @@ export function encodeBlock(block: number, pages: readonly (PageValue | undefine
 
 /**
  * The stored block of `length` slots, `slotOf` giving each: a page (encoded), undefined (empty), or
- * a slot as it was stored (its entry and fingerprint bytes, kept as they are).
+ * a slot as it was stored (its entry, kind, fingerprint bytes and marks, kept as they are).
  */
 function packBlock(block: number, length: number, slotOf: (slot: number) => PageValue | undefined | StoredSlot): StoredBlock {
   let used = length;
   while (used > 0 && slotOf(used - 1) === undefined) used--;
-  const fingerprints = new Uint8Array(used * FINGERPRINT_BYTES);
+  const bytes = new Uint8Array(used * SLOT_BYTES);
   const entries: unknown[] = [];
+  const marks: SlotMarks[] = [];
   for (let slot = 0; slot < used; slot++) {
     const page = slotOf(slot);
     if (page === undefined) {
       entries.push(null);
+      marks.push(null);
       continue;
     }
-    if (page instanceof StoredSlot) {
-      fingerprints.set(page.fingerprints, slot * FINGERPRINT_BYTES);
-      entries.push(page.entry);
-      continue;
-    }
-    if (page.id !== block * BLOCK_PAGES + slot) throw new RangeError(`page ${page.id} cannot be stored in slot ${slot} of block ${block}`);
-    const stored: unknown[] = encodePage(page);
-    const packed = stored[2] as StoredPage[2];
-    if (packed instanceof Uint8Array) {
-      fingerprints.set(packed, slot * FINGERPRINT_BYTES);
-      stored[2] = packed.length;
-    }
-    entries.push(stored);
+    const stored = page instanceof StoredSlot ? page : splitPage(block, slot, page);
+    bytes[slot * SLOT_BYTES] = stored.kind;
+    bytes.set(stored.fingerprints, slot * SLOT_BYTES + 1);
+    entries.push(stored.entry);
+    marks.push(stored.marks);
   }
-  return [BLOCK_FORMAT, deflateSync(strToU8(JSON.stringify(entries)), { level: 6 }), fingerprints];
+  return [BLOCK_FORMAT, deflateSync(strToU8(JSON.stringify(entries)), { level: 6 }), bytes, marks];
 }
 
-/** A slot as it was read, not decoded: written back as it was. */
+/** A slot as it is stored: its text entry, kind, fingerprint bytes (16, or fewer: the rest are zeros) and marks. */
 class StoredSlot {
   constructor(
     readonly entry: unknown,
+    readonly kind: number,
     readonly fingerprints: Uint8Array,
+    readonly marks: SlotMarks,
   ) {}
 }
+
+function marksOf(page: PageValue): SlotMarks {
+  if (page.group === undefined && page.copySite === undefined && page.contentCopy !== true) return null;
+  return [page.group ?? null, page.copySite ?? null, page.contentCopy === true ? 1 : 0];
+}
+
+/** A page as its block stores it. */
+function splitPage(block: number, slot: number, page: PageValue): StoredSlot {
+  if (page.id !== block * BLOCK_PAGES + slot) throw new RangeError(`page ${page.id} cannot be stored in slot ${slot} of block ${block}`);
+  const stored: unknown[] = encodePage({ ...page, group: undefined, copySite: undefined, contentCopy: undefined });
+  const packed = stored[2] as StoredPage[2];
+  if (!(packed instanceof Uint8Array)) return new StoredSlot(stored, TEXT_FINGERPRINTS, NO_BYTES, marksOf(page));
+  stored[2] = packed.length;
+  return new StoredSlot(stored, packed.length, packed, marksOf(page));
+}
+
+const NO_BYTES: Uint8Array = new Uint8Array(0);
 
 /**
  * The pages of block `block` from its stored value, by slot (undefined for an empty slot); a
@@ -91,31 +119,59 @@ export function decodeBlock(block: number, value: unknown): (PageValue | undefin
   return openBlock(block, value).all();
 }
 
+/** What the regroup reads of a page: its fingerprints (the simhash, then the check when known), null when they are unreadable, and its marks. */
+export interface SlotSummary {
+  fingerprints: Uint8Array | null;
+  marks: SlotMarks;
+}
+
+/** A block as it was read: format 1's entries, or format 2's text (inflated when first needed), slot bytes and marks. */
+type ReadBlock = { format: 1; entries: readonly unknown[]; fingerprints: Uint8Array } | { format: 2; text: Uint8Array; bytes: Uint8Array; marks: readonly unknown[] };
+
 /**
  * A block's slots, each page decoded when it is first read: a query reads a page or two of a
  * block, and decoding all 64 (a URL parsed and two fingerprints written out for each) cost more
- * than reading the block.
+ * than reading the block. A format 2 block's text is inflated only when a page of it is read.
  */
 export class BlockPages {
   private readonly pages: (PageValue | undefined | null)[];
+  private entries: readonly unknown[] | undefined;
 
-  /** `entries`: the slots as stored (null: empty), `fingerprints` their bytes. Empty: a new block. */
+  /** Empty `read`: a new block. */
   constructor(
     private readonly block: number,
-    private readonly entries: readonly unknown[] = [],
-    private readonly fingerprints: Uint8Array = new Uint8Array(0),
+    private readonly read?: ReadBlock,
   ) {
     // null: not decoded yet
-    this.pages = entries.map((entry) => (entry === null ? undefined : null));
+    if (read === undefined) this.pages = [];
+    else if (read.format === 1) {
+      this.entries = read.entries;
+      this.pages = read.entries.map((entry) => (entry === null ? undefined : null));
+    } else this.pages = Array.from({ length: read.marks.length }, (_, slot) => (read.bytes[slot * SLOT_BYTES] === EMPTY ? undefined : null));
   }
 
   /** The page in `slot`, or undefined; a RangeError naming the block if that slot is damaged. */
   get(slot: number): PageValue | undefined {
     const page = this.pages[slot];
     if (page !== null) return page;
-    const decoded = decodeSlot(this.block, slot, this.entries[slot], this.fingerprints);
+    const decoded = this.decode(slot);
     this.pages[slot] = decoded;
     return decoded;
+  }
+
+  /** The fingerprints and marks of the page in `slot` (undefined if there is none), a format 2 block's text not inflated for them. */
+  summary(slot: number): SlotSummary | undefined {
+    const read = this.read;
+    if (this.pages[slot] !== null || read === undefined || read.format === 1) {
+      const page = this.get(slot);
+      if (page === undefined) return undefined;
+      const { kind, fingerprints, marks } = splitPage(this.block, slot, page);
+      return { fingerprints: kind === TEXT_FINGERPRINTS ? null : fingerprints, marks };
+    }
+    const kind = read.bytes[slot * SLOT_BYTES]!;
+    const marks = read.marks[slot];
+    if (marks !== null && !isSlotMarks(marks)) return blockFault(this.block, `slot ${slot}'s marks are not [group, copySite, contentCopy]`);
+    return { fingerprints: kind === TEXT_FINGERPRINTS ? null : read.bytes.subarray(slot * SLOT_BYTES + 1, slot * SLOT_BYTES + 1 + kind), marks };
   }
 
   set(slot: number, page: PageValue | undefined): void {
@@ -136,13 +192,83 @@ export class BlockPages {
   /**
    * The block's stored value. A slot never decoded is written as it was read, not decoded and
    * encoded again: a change to one page of a block does not pay for the other 63 (organising
-   * writes a field of tens of thousands of pages, each in its own block).
+   * writes a field of tens of thousands of pages, each in its own block). When only marks
+   * changed, the text is written back as it was read, not inflated or deflated.
    */
   stored(): StoredBlock {
+    const read = this.read;
+    const marks = read?.format === 2 ? this.marksOverKeptText(read) : undefined;
+    if (read?.format === 2 && marks !== undefined) return [BLOCK_FORMAT, read.text, read.bytes, marks];
     return packBlock(this.block, this.pages.length, (slot) => {
       const page = this.pages[slot];
-      return page !== null ? page : new StoredSlot(this.entries[slot], this.fingerprints.subarray(slot * FINGERPRINT_BYTES, (slot + 1) * FINGERPRINT_BYTES));
+      return page !== null ? page : this.storedSlot(slot);
     });
+  }
+
+  /** The text's entries, inflated when first asked for. */
+  private entryOf(slot: number): unknown {
+    if (this.entries === undefined) this.entries = inflateEntries(this.block, this.read as Extract<ReadBlock, { format: 2 }>);
+    return this.entries[slot];
+  }
+
+  private decode(slot: number): PageValue {
+    const read = this.read!;
+    const entry = this.entryOf(slot);
+    if (read.format === 1) return decodeSlot(this.block, slot, entry, read.fingerprints.subarray(slot * FINGERPRINT_BYTES, (slot + 1) * FINGERPRINT_BYTES));
+    const at = slot * SLOT_BYTES;
+    const kind = read.bytes[at]!;
+    if (Array.isArray(entry) && kindOf(entry) !== kind) return blockFault(this.block, `slot ${slot}'s kind ${kind} does not go with its text`);
+    const page = decodeSlot(this.block, slot, entry, read.bytes.subarray(at + 1, at + SLOT_BYTES));
+    if (page.group !== undefined || page.copySite !== undefined || page.contentCopy !== undefined) return blockFault(this.block, `slot ${slot} has group fields in its text`);
+    const marks = read.marks[slot];
+    if (marks === null) return page;
+    if (!isSlotMarks(marks)) return blockFault(this.block, `slot ${slot}'s marks are not [group, copySite, contentCopy]`);
+    const [group, copySite, contentCopy] = marks;
+    if (group !== null) page.group = group;
+    if (copySite !== null) page.copySite = copySite;
+    if (contentCopy === 1) page.contentCopy = true;
+    return page;
+  }
+
+  /** A slot never decoded, as stored: a format 1 entry's marks taken out of it (not checked: a damaged one stays damaged). */
+  private storedSlot(slot: number): StoredSlot {
+    const read = this.read!;
+    const entry = this.entryOf(slot);
+    if (read.format === 2) {
+      const at = slot * SLOT_BYTES;
+      return new StoredSlot(entry, read.bytes[at]!, read.bytes.subarray(at + 1, at + SLOT_BYTES), read.marks[slot] as SlotMarks);
+    }
+    const fingerprints = read.fingerprints.subarray(slot * FINGERPRINT_BYTES, (slot + 1) * FINGERPRINT_BYTES);
+    if (!Array.isArray(entry)) return new StoredSlot(entry, TEXT_FINGERPRINTS, fingerprints, null);
+    const kind = kindOf(entry);
+    if (entry.length <= 6) return new StoredSlot(entry, kind, fingerprints, null);
+    const [group = null, copySite = null, contentCopy = 0] = entry.slice(6, 9) as [string | null, string | null, 0 | 1];
+    const text = entry.length > 9 ? [...entry.slice(0, 6), null, null, 0, ...entry.slice(9)] : entry.slice(0, 6);
+    return new StoredSlot(text, kind, fingerprints, group === null && copySite === null && contentCopy !== 1 ? null : [group, copySite, contentCopy]);
+  }
+
+  /**
+   * The marks of every slot if no slot's text, kind or fingerprints differ from what was read (so
+   * the text and slot bytes read are still theirs); undefined if one does.
+   */
+  private marksOverKeptText(read: Extract<ReadBlock, { format: 2 }>): SlotMarks[] | undefined {
+    if (this.pages.length !== read.marks.length) return undefined;
+    const marks: SlotMarks[] = [];
+    for (let slot = 0; slot < this.pages.length; slot++) {
+      const page = this.pages[slot];
+      const at = slot * SLOT_BYTES;
+      if (page === null) marks.push(read.marks[slot] as SlotMarks);
+      else if (page === undefined || read.bytes[at] === EMPTY) {
+        if (page !== undefined || read.bytes[at] !== EMPTY) return undefined;
+        marks.push(null);
+      } else {
+        const split = splitPage(this.block, slot, page);
+        if (split.kind !== read.bytes[at] || JSON.stringify(split.entry) !== JSON.stringify(this.entryOf(slot))) return undefined;
+        for (let i = 0; i < FINGERPRINT_BYTES; i++) if ((split.fingerprints[i] ?? 0) !== read.bytes[at + 1 + i]) return undefined;
+        marks.push(split.marks);
+      }
+    }
+    return marks;
   }
 }
 
@@ -150,12 +276,28 @@ function blockFault(block: number, why: string): never {
   throw new RangeError(`Doppel's stored block ${block} (pages ${block * BLOCK_PAGES} to ${block * BLOCK_PAGES + BLOCK_PAGES - 1}) is damaged: ${why}.`);
 }
 
+/** The page in a slot from its text entry (without marks in format 2) and its 16 fingerprint bytes; a RangeError naming what is wrong. */
 function decodeSlot(block: number, slot: number, entry: unknown, fingerprints: Uint8Array): PageValue {
   if (!Array.isArray(entry)) return blockFault(block, `slot ${slot} is neither a page nor empty`);
   const stored = [...entry] as unknown[];
-  if (stored[2] === 8 || stored[2] === 16) stored[2] = fingerprints.slice(slot * FINGERPRINT_BYTES, slot * FINGERPRINT_BYTES + (stored[2] as number));
+  if (stored[2] === 8 || stored[2] === 16) stored[2] = fingerprints.slice(0, stored[2] as number);
   else if (!Array.isArray(stored[2])) return blockFault(block, `slot ${slot}'s fingerprints are neither a length nor two strings`);
   return decodePage(block * BLOCK_PAGES + slot, stored);
+}
+
+/** The kind of slot a text entry (a list) says it is: its fingerprint bytes, or TEXT_FINGERPRINTS for anything else. */
+function kindOf(entry: readonly unknown[]): number {
+  return entry[2] === 8 || entry[2] === 16 ? entry[2] : TEXT_FINGERPRINTS;
+}
+
+function isSlotMarks(mark: unknown): mark is Exclude<SlotMarks, null> {
+  return (
+    Array.isArray(mark) &&
+    mark.length === 3 &&
+    (mark[0] === null || typeof mark[0] === 'string') &&
+    (mark[1] === null || typeof mark[1] === 'string') &&
+    (mark[2] === 0 || mark[2] === 1)
+  );
 }
 
 /**
@@ -177,23 +319,51 @@ function inflated(text: Uint8Array): Uint8Array {
   return inflateSync(text);
 }
 
-/** A block's slots from its stored value (each page decoded when read); a RangeError naming the block if the value is not a block. */
-export function openBlock(block: number, value: unknown): BlockPages {
-  const fail = (why: string): never => blockFault(block, why);
-  if (!Array.isArray(value) || value.length !== 3) return fail('it is not a list of 3 parts');
-  const [format, text, fingerprints] = value as unknown[];
-  if (format !== BLOCK_FORMAT) return fail(`its format is ${JSON.stringify(format)}, not ${BLOCK_FORMAT}`);
-  if (!(text instanceof Uint8Array)) return fail('its text is not bytes');
-  if (!(fingerprints instanceof Uint8Array)) return fail('its fingerprints are not bytes');
+/** A text's entries: a list of at most BLOCK_PAGES (`slots` of them, when the slots are known); a RangeError naming the block if it is not. */
+function textEntries(block: number, text: Uint8Array, slots?: number): unknown[] {
   let entries: unknown;
   try {
     entries = JSON.parse(strFromU8(inflated(text)));
   } catch {
-    return fail('its text does not inflate to JSON');
+    return blockFault(block, 'its text does not inflate to JSON');
   }
-  if (!Array.isArray(entries) || entries.length > BLOCK_PAGES) return fail(`its text is not a list of at most ${BLOCK_PAGES} pages`);
-  if (fingerprints.length !== entries.length * FINGERPRINT_BYTES) return fail(`it has ${fingerprints.length} bytes of fingerprints for ${entries.length} slots`);
-  return new BlockPages(block, entries, fingerprints);
+  if (!Array.isArray(entries) || entries.length > BLOCK_PAGES) return blockFault(block, `its text is not a list of at most ${BLOCK_PAGES} pages`);
+  if (slots !== undefined && entries.length !== slots) return blockFault(block, `its text has ${entries.length} slots, its slot bytes ${slots}`);
+  return entries;
+}
+
+function inflateEntries(block: number, read: Extract<ReadBlock, { format: 2 }>): unknown[] {
+  const entries = textEntries(block, read.text, read.marks.length);
+  entries.forEach((entry, slot) => (entry === null) !== (read.bytes[slot * SLOT_BYTES] === EMPTY) && blockFault(block, `slot ${slot} is ${entry === null ? 'empty in its text' : 'a page in its text'} but not in its slot bytes`));
+  return entries;
+}
+
+/**
+ * A block's slots from its stored value (each page decoded when read, a format 2 block's text
+ * inflated when a page is read); a RangeError naming the block if the value is not a block.
+ */
+export function openBlock(block: number, value: unknown): BlockPages {
+  const fail = (why: string): never => blockFault(block, why);
+  if (!Array.isArray(value)) return fail('it is not a list');
+  const [format, text, bytes, marks] = value as unknown[];
+  if (format !== BLOCK_FORMAT && format !== BLOCK_FORMAT_1) return fail(`its format is ${JSON.stringify(format)}, neither ${BLOCK_FORMAT_1} nor ${BLOCK_FORMAT}`);
+  const parts = format === BLOCK_FORMAT ? 4 : 3;
+  if (value.length !== parts) return fail(`it is not a list of ${parts} parts, as format ${format} is`);
+  if (!(text instanceof Uint8Array)) return fail('its text is not bytes');
+  if (!(bytes instanceof Uint8Array)) return fail(format === BLOCK_FORMAT ? 'its slot bytes are not bytes' : 'its fingerprints are not bytes');
+  if (format === BLOCK_FORMAT_1) {
+    const entries = textEntries(block, text);
+    if (bytes.length !== entries.length * FINGERPRINT_BYTES) return fail(`it has ${bytes.length} bytes of fingerprints for ${entries.length} slots`);
+    return new BlockPages(block, { format: 1, entries, fingerprints: bytes });
+  }
+  if (bytes.length % SLOT_BYTES !== 0 || bytes.length > BLOCK_PAGES * SLOT_BYTES) return fail(`its slot bytes are ${bytes.length}, not ${SLOT_BYTES} a slot for at most ${BLOCK_PAGES}`);
+  const slots = bytes.length / SLOT_BYTES;
+  if (!Array.isArray(marks) || marks.length !== slots) return fail(`its marks are not a list of one entry a slot (${slots})`);
+  for (let slot = 0; slot < slots; slot++) {
+    const kind = bytes[slot * SLOT_BYTES]!;
+    if (kind !== EMPTY && kind !== TEXT_FINGERPRINTS && kind !== 8 && kind !== 16) return fail(`slot ${slot}'s kind is ${kind}`);
+  }
+  return new BlockPages(block, { format: 2, text, bytes, marks });
 }
 
 /** What BlockCache needs to read the `blocks` object store (idb's store has it, readonly or not). */
@@ -233,6 +403,12 @@ export class BlockCache {
   async get(id: number): Promise<PageValue | undefined> {
     const { block, slot } = blockOf(id);
     return (await this.pagesOf(block)).get(slot);
+  }
+
+  /** The fingerprints and marks of the page stored as `id` (BlockPages.summary), or undefined. */
+  async summary(id: number): Promise<SlotSummary | undefined> {
+    const { block, slot } = blockOf(id);
+    return (await this.pagesOf(block)).summary(slot);
   }
 
   /** Stores `page` as its id, in place of what was there. */

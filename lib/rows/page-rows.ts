@@ -16,9 +16,9 @@
 // then, reads through it see the transaction's own changes: a tree's candidates are joined by the
 // pages changed so far, and every candidate is checked against its record as it is now.
 import { type Fingerprint, fingerprintFromHex } from '../fingerprint/bits';
-import { fmix32, hash64 } from '../fingerprint/hash';
+import { hash64 } from '../fingerprint/hash';
 import { checkStorable } from './codec';
-import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, blockOf } from './blocks';
+import { BLOCK_PAGES, BlockCache, type BlockReader, type BlockStore, type SlotSummary, blockOf } from './blocks';
 import { type RunReader, type RunStore, type RunTree, appendRun, lookup, mergeDue, readAscending, readDescending } from '../index/runs';
 import type { RunIndex } from '../index/runs';
 import type { DesignParams as DesignMeta } from '../index/tables';
@@ -27,6 +27,7 @@ import { isCopy } from '../report/copies';
 import { type TableChange, applyTableChanges, levelForEntries, purgeEntries } from '../index/table-runs';
 import { readRunIndex, writeRunIndex } from './run-index';
 import { absentFrom } from '../index/slots';
+import type { UrlFilter } from './url-filter';
 
 /** The fields with a tree of [hash, id] entries. */
 export type PageField = 'url' | 'site' | 'group' | 'copySite';
@@ -151,52 +152,6 @@ export function readNextId(value: unknown): number {
 }
 
 /**
- * Which URLs may be stored: a Bloom filter of the url tree's hashes (URL_FILTER_PROBES bits of
- * 2^25 set for each stored page's URL), and the ids below `throughId` it has seen. A clear bit
- * means no page had that URL, so an import of many new pages need not look theirs up. A page
- * added since (a visit, say) has an id at or past throughId: PageRows.byUrls reads those pages'
- * blocks and adds their URLs before it trusts a clear bit.
- * With one bit of 2^24 a URL, a million-page import looked up 3% of its new URLs for nothing
- * (99,000 chunk reads in Chromium); with three of 2^25 (4 MB), a million stored pages give a
- * false positive in 1,600 (a lookup reads a chunk of every run of the url tree).
- */
-export class UrlFilter {
-  static readonly BITS = 2 ** 25;
-  private readonly bits = new Uint32Array(UrlFilter.BITS / 32);
-  /** Every page with a smaller id has its URL in the filter. */
-  throughId = 0;
-
-  add(url: string): void {
-    this.addKey(textKey(url));
-  }
-
-  /** Adds a url tree key (a hash: textKey). */
-  addKey(key: number): void {
-    const step = urlFilterStep(key);
-    for (let i = 0; i < URL_FILTER_PROBES; i++) {
-      const b = (key + Math.imul(i, step)) >>> 7;
-      this.bits[b >>> 5]! |= 1 << (b & 31);
-    }
-  }
-
-  /** False only if no URL with this one's bits was added. */
-  mayHold(url: string): boolean {
-    const key = textKey(url);
-    const step = urlFilterStep(key);
-    for (let i = 0; i < URL_FILTER_PROBES; i++) {
-      const b = (key + Math.imul(i, step)) >>> 7;
-      if ((this.bits[b >>> 5]! & (1 << (b & 31))) === 0) return false;
-    }
-    return true;
-  }
-}
-
-/** Bits of UrlFilter set a URL. */
-export const URL_FILTER_PROBES = 3;
-/** The stride between a key's bits (double hashing: the key, then the key plus multiples of an odd mix of it). */
-const urlFilterStep = (key: number): number => fmix32(key ^ 0x9e3779b9) | 1;
-
-/**
  * The pages of one transaction (see the top of the file). Reads work in any transaction over
  * `blocks`, `runs` and `meta`; writes need a readwrite one, and flush() before it ends.
  */
@@ -282,7 +237,7 @@ export class PageRows {
   async byUrls(urls: readonly string[], filter?: UrlFilter): Promise<Map<string, PageRecord>> {
     const unique = [...new Set(urls)];
     if (filter !== undefined) await this.catchUp(filter);
-    const looked = filter === undefined ? unique : unique.filter((url) => filter.mayHold(url));
+    const looked = filter === undefined ? unique : unique.filter((url) => filter.mayHold(textKey(url)));
     const found = await Promise.all(looked.map((url) => this.byUrl(url)));
     const out = new Map<string, PageRecord>();
     found.forEach((page) => page !== undefined && out.set(page.url, page));
@@ -295,7 +250,7 @@ export class PageRows {
     const to = this.nextIdRead;
     if (from >= to) return;
     const pages = await Promise.all(Array.from({ length: to - from }, (_, i) => this.cache.get(from + i)));
-    for (const page of pages) if (page !== undefined) filter.add(page.url);
+    for (const page of pages) if (page !== undefined) filter.add(textKey(page.url));
     filter.throughId = to;
   }
 
@@ -458,13 +413,25 @@ export class PageRows {
 
   /** Up to `limit` pages with an id past `after` (from the first if undefined), in id order: reading every page a chunk at a time. */
   async pagesAfter(after: number | undefined, limit: number): Promise<PageRecord[]> {
+    return this.slotsAfter(after, limit, (id) => this.cache.get(id));
+  }
+
+  /** As pagesAfter, each page's fingerprints and marks only (lib/rows/blocks.ts SlotSummary): no block's text is inflated for them. */
+  async summariesAfter(after: number | undefined, limit: number): Promise<(SlotSummary & { id: number })[]> {
+    return this.slotsAfter(after, limit, async (id) => {
+      const summary = await this.cache.summary(id);
+      return summary === undefined ? undefined : { id, ...summary };
+    });
+  }
+
+  private async slotsAfter<T extends { id: number }>(after: number | undefined, limit: number, read: (id: number) => Promise<T | undefined>): Promise<T[]> {
     const first = after === undefined ? 0 : after + 1;
-    const out: PageRecord[] = [];
+    const out: T[] = [];
     let block = blockOf(first).block;
     while (out.length < limit) {
       const keys = await this.blocks.getAllKeys(IDBKeyRange.lowerBound(block), Math.ceil((limit - out.length) / BLOCK_PAGES) + 1);
       if (keys.length === 0) break;
-      const pages = await Promise.all(keys.flatMap((b) => Array.from({ length: BLOCK_PAGES }, (_, slot) => this.cache.get(b * BLOCK_PAGES + slot))));
+      const pages = await Promise.all(keys.flatMap((b) => Array.from({ length: BLOCK_PAGES }, (_, slot) => read(b * BLOCK_PAGES + slot))));
       for (const page of pages) if (page !== undefined && page.id >= first && out.length < limit) out.push(page);
       block = keys[keys.length - 1]! + 1;
     }

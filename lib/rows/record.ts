@@ -48,5 +48,11 @@ export const OPTIONAL_RECORD_FIELDS = ['group', 'copySite', 'contentCopy', 'publ
 /** A record without its key and group fields: what writers give updateMany, which derives them. */
 export type PageFields = Omit<PageRecord, 'id' | 'group' | 'copySite' | 'contentCopy'>;
 
-/** A value of the `blocks` store: [BLOCK_FORMAT, deflated text, fingerprints] (lib/rows/blocks.ts). */
-export type StoredBlock = [format: 1, text: Uint8Array, fingerprints: Uint8Array];
+/** A value of the `blocks` store, as written: [BLOCK_FORMAT, deflated text, slot bytes (kinds and fingerprints), marks] (lib/rows/blocks.ts). */
+export type StoredBlock = [format: 2, text: Uint8Array, slotBytes: Uint8Array, marks: SlotMarks[]];
+
+/**
+ * A page's group fields as its block keeps them, outside the block's text: [group, copySite,
+ * contentCopy], null for a field it lacks (0 for contentCopy); null for a page with none of them.
+ */
+export type SlotMarks = [group: string | null, copySite: string | null, contentCopy: 0 | 1] | null;

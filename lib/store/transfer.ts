@@ -30,7 +30,8 @@ import type { RejectedLine } from '../protocol/writer-protocol';
 import { type ImportedPage, type Refusal, exportHeader, pageToLine, parseHeader, parsePageLine, readsPassages, readsRewrites } from '../protocol/ndjson';
 import type { ImportedFields } from './pages';
 import { type Kept, withBytes } from './passages';
-import { FIELD_TREES, UrlFilter, readNextId, treeRange } from '../rows/page-rows';
+import { FIELD_TREES, readNextId, textKey, treeRange } from '../rows/page-rows';
+import { UrlFilter } from '../rows/url-filter';
 import { runChunkWords } from '../index/run-chunks';
 
 /**
@@ -376,7 +377,7 @@ export async function updateMany(store: PageStore, urls: readonly string[], upda
     throughId = rows.peekNextId;
   });
   if (filter === undefined) return;
-  for (const url of written) filter.add(url);
+  for (const url of written) filter.add(textKey(url));
   filter.throughId = Math.max(filter.throughId, throughId);
 }
 
@@ -392,7 +393,7 @@ export async function urlFilter(store: PageStore): Promise<UrlFilter> {
     const [chunks, nextId] = await Promise.all([tx.objectStore('runs').getAll(treeRange(FIELD_TREES.url.tree)), tx.objectStore('meta').get('nextId')]);
     for (const value of chunks) {
       const chunk = runChunkWords(value, FIELD_TREES.url);
-      for (let e = 0; e < chunk.length; e += FIELD_TREES.url.stride) filter.addKey(chunk[e]!);
+      for (let e = 0; e < chunk.length; e += FIELD_TREES.url.stride) filter.add(chunk[e]!);
     }
     filter.throughId = readNextId(nextId);
     return filter;

@@ -1,5 +1,5 @@
 // Reading version 7's pages (the `blocks` store: lib/rows/blocks.ts) from an extension context.
-// A block's value is [format, Uint8Array, Uint8Array], and `evaluate` serializes what it returns:
+// A block's value is [format, Uint8Array, Uint8Array, marks?], and `evaluate` serializes what it returns:
 // in the browser each Uint8Array becomes {bytes: number[]}, and here it is rebuilt and decoded
 // with lib's own decodeBlock. No vitest here: the browser benchmarks (bench/) import it too.
 import type { Page, Worker } from 'playwright-core';
