@@ -5,7 +5,7 @@
 // test/passage-store.test.ts.
 import { describe, expect, it } from 'vitest';
 import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
-import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, byBucket, laterPasses, release } from '../lib/index/posting-passes';
+import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, byBucket, laterPasses, release, sortPairsInPlace } from '../lib/index/posting-passes';
 import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, hashOf, heldByAnother, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
 import { PassageRows } from '../lib/store/passages';
@@ -279,6 +279,37 @@ describe('SharedPairs', () => {
     }
     expect(want.length).toBeGreaterThan(5);
     expect(shared.sharingTwo()).toEqual(want);
+  });
+});
+
+describe('sortPairsInPlace', () => {
+  it.each([
+    { n: 0, values: 5 },
+    { n: 1, values: 5 },
+    { n: 2, values: 5 },
+    { n: 17, values: 3 },
+    { n: 1_000, values: 2 }, // nearly all equal
+    { n: 1_000, values: 2 ** 32 },
+    { n: 100_000, values: 300 }, // many runs of equal pairs
+    { n: 100_000, values: 2 ** 32 },
+  ])('sorts $n pairs of values below $values as sorting them as [a, b] does (seeded)', ({ n, values }) => {
+    const random = mulberry32(n + values);
+    const draw = (): number => Math.floor(random() * values);
+    const a = Uint32Array.from({ length: n }, draw);
+    const b = Uint32Array.from({ length: n }, draw);
+    const want = Array.from(a, (x, i) => [x, b[i]!]).sort((p, q) => p[0]! - q[0]! || p[1]! - q[1]!);
+    sortPairsInPlace(a, b);
+    expect(Array.from(a, (x, i) => [x, b[i]!])).toEqual(want);
+  });
+
+  it('sorts pairs given in order, in reverse order, and all equal', () => {
+    for (const make of [(i: number) => i, (i: number) => 50_000 - i, () => 7]) {
+      const a = Uint32Array.from({ length: 50_000 }, (_, i) => make(i));
+      const b = Uint32Array.from({ length: 50_000 }, (_, i) => make(i) % 3);
+      const want = Array.from(a, (x, i) => [x, b[i]!]).sort((p, q) => p[0]! - q[0]! || p[1]! - q[1]!);
+      sortPairsInPlace(a, b);
+      expect(Array.from(a, (x, i) => [x, b[i]!])).toEqual(want);
+    }
   });
 });
 

@@ -407,21 +407,75 @@ export class SharedPairs {
     }
   }
 
-  /** The pairs [a < b] met in two buckets' hashes or more, in order. */
+  /**
+   * The pairs [a < b] met in two buckets' hashes or more, in order. The pairs met are sorted where
+   * they are (once: this is the last call): a million-page organising meets millions, and a
+   * 64-bit key each beside them was a spike of a hundred megabytes or more.
+   */
   sharingTwo(): [number, number][] {
     const n = this.firsts.length;
-    const keys = new BigUint64Array(n);
     const a = this.firsts.view();
     const b = this.seconds.view();
-    for (let i = 0; i < n; i++) keys[i] = (BigInt(a[i]!) << 32n) | BigInt(b[i]!);
-    keys.sort();
+    sortPairsInPlace(a, b);
     const pairs: [number, number][] = [];
     for (let i = 0; i < n; ) {
       let j = i + 1;
-      while (j < n && keys[j] === keys[i]) j++;
-      if (j - i >= 2) pairs.push([Number(keys[i]! >> 32n), Number(keys[i]! & 0xffffffffn)]);
+      while (j < n && a[j] === a[i] && b[j] === b[i]) j++;
+      if (j - i >= 2) pairs.push([a[i]!, b[i]!]);
       i = j;
     }
     return pairs;
+  }
+}
+
+/** Sorts the pairs (a[i], b[i]) by a, then b, in place: a quicksort (median of three, the smaller side first), short ranges by insertion. */
+export function sortPairsInPlace(a: Uint32Array, b: Uint32Array): void {
+  const swap = (i: number, j: number): void => {
+    const x = a[i]!;
+    a[i] = a[j]!;
+    a[j] = x;
+    const y = b[i]!;
+    b[i] = b[j]!;
+    b[j] = y;
+  };
+  const less = (i: number, j: number): boolean => a[i]! < a[j]! || (a[i] === a[j] && b[i]! < b[j]!);
+  const ranges = [0, a.length - 1];
+  while (ranges.length > 0) {
+    let hi = ranges.pop()!;
+    let lo = ranges.pop()!;
+    while (hi - lo > 16) {
+      const mid = (lo + hi) >>> 1;
+      if (less(mid, lo)) swap(mid, lo);
+      if (less(hi, lo)) swap(hi, lo);
+      if (less(hi, mid)) swap(hi, mid);
+      const pa = a[mid]!;
+      const pb = b[mid]!;
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (a[i]! < pa || (a[i] === pa && b[i]! < pb)) i++;
+        while (a[j]! > pa || (a[j] === pa && b[j]! > pb)) j--;
+        if (i <= j) swap(i++, j--);
+      }
+      // the larger side waits, so that at most log2(n) ranges do
+      if (j - lo < hi - i) {
+        ranges.push(i, hi);
+        hi = j;
+      } else {
+        ranges.push(lo, j);
+        lo = i;
+      }
+    }
+    for (let i = lo + 1; i <= hi; i++) {
+      const x = a[i]!;
+      const y = b[i]!;
+      let j = i - 1;
+      for (; j >= lo && (a[j]! > x || (a[j] === x && b[j]! > y)); j--) {
+        a[j + 1] = a[j]!;
+        b[j + 1] = b[j]!;
+      }
+      a[j + 1] = x;
+      b[j + 1] = y;
+    }
   }
 }
