@@ -38,6 +38,11 @@ const REGROUP_BATCH = 2000;
  * popup's lookup waits for it (2,000 scattered records took a second and more at a million pages).
  */
 const REGROUP_WRITE_BATCH = 500;
+/**
+ * Records of grouped pages read at most a transaction: each is in a block of its own or nearly, and
+ * a transaction holds the blocks it read (2,000 a transaction held some 80 MB at a million pages).
+ */
+const REGROUP_MEMBERS_BATCH = 500;
 
 /** Longest stretch of work between two yields to the event loop. */
 export const SLICE_MS = 30;
@@ -297,7 +302,8 @@ async function regroupWatched(store: PageStore, k: number, options: RegroupOptio
     else list.push(i);
   }
   const grouped = [...componentOf.values()];
-  const membersOf = await readMembers(store, nodes, grouped.flat(), batchSize);
+  // in id order (node order): a block is read once, not once for each group in it
+  const membersOf = await readMembers(store, nodes, grouped.flat().sort((x, y) => x - y), Math.min(batchSize, REGROUP_MEMBERS_BATCH));
   const components = grouped.map((indices) => indices.flatMap((i) => membersOf.get(i) ?? [])); // a page forgotten since is left out
   const changes = new Map<number, GroupFields & { simhash: string }>();
   for (const [member, fields] of changedGroupFields(components)) changes.set(member.id, { ...fields, simhash: member.simhashHex });
