@@ -18,6 +18,7 @@ import type { PageStore } from '../lib/store/pages';
 import { type PassageOrganised, indexPending } from '../lib/organise/passage-organise';
 import { organise, regroupAll } from '../lib/organise/regroup';
 import { updateMany } from '../lib/store/transfer';
+import { storedRecord } from '../lib/store/records';
 import { readHistory } from '../lib/ui/history-data';
 import { freshStore } from './support/fresh-store';
 import { storedPages } from './support/kept-tables';
@@ -362,9 +363,10 @@ describe('organising looks each page up once: the regroup hands its rewrite look
    * without them (every page looked up again, as before the hand-over), 'blind' with them but their
    * watch closed before `between` (the changes unseen).
    */
-  async function organisedWith(pages: readonly Stored[], how: 'handed' | 'again' | 'blind', between: (store: PageStore) => Promise<unknown> = async () => undefined) {
+  async function organisedWith(pages: readonly Stored[], how: 'handed' | 'again' | 'blind', between: (store: PageStore) => Promise<unknown> = async () => undefined, before: (store: PageStore) => Promise<unknown> = async () => undefined) {
     const store = await freshStore();
     await importPages(store, pages);
+    await before(store);
     let ran = false;
     const onProgress = async ({ phase }: { phase: string }): Promise<void> => {
       if (phase !== 'passages' || ran) return;
@@ -394,6 +396,27 @@ describe('organising looks each page up once: the regroup hands its rewrite look
       expect(handed.outcome).toEqual(again.outcome);
       expect(handed.outcome.filter((p) => p.includes('"contentCopy":true')).length).toBeGreaterThan(3); // the lookups mark copies
     }
+  });
+
+  it('a page marked a copy whose lookup now finds nothing is handed over too, and is a copy no longer', async () => {
+    const pages = history(29);
+    const lonely = pages.filter((p) => p.f !== undefined && !findingSomething(pages).includes(p));
+    expect(lonely).toHaveLength(2);
+    // as an earlier organising left them (their originals since forgotten, say)
+    const markCopies = (store: PageStore): Promise<void> =>
+      store.write(async ({ rows, tally }) => {
+        for (const { url } of lonely) {
+          const record = (await rows.byUrl(url))!;
+          const written = { ...storedRecord(record), contentCopy: true as const };
+          tally.change(record, written);
+          await rows.put(written);
+        }
+      });
+    const handed = await organisedWith(pages, 'handed', undefined, markCopies);
+    const again = await organisedWith(pages, 'again', undefined, markCopies);
+    expect(handed.passages).toMatchObject({ rewriteLookups: 0, rewritesHanded: findingSomething(pages).length + lonely.length });
+    expect(handed.outcome).toEqual(again.outcome);
+    for (const { url } of lonely) expect(handed.outcome.find((p) => p.includes(`"${url}"`))).not.toContain('"contentCopy":true');
   });
 
   // what happens between the regroup and the copy marking; each changes what some lookup finds
