@@ -22,7 +22,7 @@
 // Format 1 (the first release's) is [1, text, fingerprints]: 16 bytes a slot, no kinds, no marks:
 // each entry holds its group fields. It is read as ever, and written as format 2 when it changes.
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import { type PageValue, type StoredPage, decodePage, encodePage } from './codec';
+import { type PageValue, type StoredPage, decodePage, encodePage, splitGroupFields } from './codec';
 import type { SlotMarks, StoredBlock } from './record';
 
 /**
@@ -169,9 +169,7 @@ export class BlockPages {
       return { fingerprints: kind === TEXT_FINGERPRINTS ? null : fingerprints, marks };
     }
     const kind = read.bytes[slot * SLOT_BYTES]!;
-    const marks = read.marks[slot];
-    if (marks !== null && !isSlotMarks(marks)) return blockFault(this.block, `slot ${slot}'s marks are not [group, copySite, contentCopy]`);
-    return { fingerprints: kind === TEXT_FINGERPRINTS ? null : read.bytes.subarray(slot * SLOT_BYTES + 1, slot * SLOT_BYTES + 1 + kind), marks };
+    return { fingerprints: kind === TEXT_FINGERPRINTS ? null : read.bytes.subarray(slot * SLOT_BYTES + 1, slot * SLOT_BYTES + 1 + kind), marks: this.marksOf(read, slot) };
   }
 
   set(slot: number, page: PageValue | undefined): void {
@@ -220,14 +218,20 @@ export class BlockPages {
     if (Array.isArray(entry) && kindOf(entry) !== kind) return blockFault(this.block, `slot ${slot}'s kind ${kind} does not go with its text`);
     const page = decodeSlot(this.block, slot, entry, read.bytes.subarray(at + 1, at + SLOT_BYTES));
     if (page.group !== undefined || page.copySite !== undefined || page.contentCopy !== undefined) return blockFault(this.block, `slot ${slot} has group fields in its text`);
-    const marks = read.marks[slot];
+    const marks = this.marksOf(read, slot);
     if (marks === null) return page;
-    if (!isSlotMarks(marks)) return blockFault(this.block, `slot ${slot}'s marks are not [group, copySite, contentCopy]`);
     const [group, copySite, contentCopy] = marks;
     if (group !== null) page.group = group;
     if (copySite !== null) page.copySite = copySite;
     if (contentCopy === 1) page.contentCopy = true;
     return page;
+  }
+
+  /** A format 2 slot's marks, checked; a RangeError naming the block if they are not marks. */
+  private marksOf(read: Extract<ReadBlock, { format: 2 }>, slot: number): SlotMarks {
+    const marks = read.marks[slot];
+    if (marks !== null && !isSlotMarks(marks)) return blockFault(this.block, `slot ${slot}'s marks are not [group, copySite, contentCopy]`);
+    return marks;
   }
 
   /** A slot never decoded, as stored: a format 1 entry's marks taken out of it (not checked: a damaged one stays damaged). */
@@ -240,11 +244,8 @@ export class BlockPages {
     }
     const fingerprints = read.fingerprints.subarray(slot * FINGERPRINT_BYTES, (slot + 1) * FINGERPRINT_BYTES);
     if (!Array.isArray(entry)) return new StoredSlot(entry, TEXT_FINGERPRINTS, fingerprints, null);
-    const kind = kindOf(entry);
-    if (entry.length <= 6) return new StoredSlot(entry, kind, fingerprints, null);
-    const [group = null, copySite = null, contentCopy = 0] = entry.slice(6, 9) as [string | null, string | null, 0 | 1];
-    const text = entry.length > 9 ? [...entry.slice(0, 6), null, null, 0, ...entry.slice(9)] : entry.slice(0, 6);
-    return new StoredSlot(text, kind, fingerprints, group === null && copySite === null && contentCopy !== 1 ? null : [group, copySite, contentCopy]);
+    const { entry: text, marks } = splitGroupFields(entry);
+    return new StoredSlot(text, kindOf(entry), fingerprints, marks);
   }
 
   /**

@@ -3,7 +3,7 @@
 // in the runs.
 import { asFingerprint, fingerprintFromHex, fingerprintToHex } from '../fingerprint/bits';
 import { siteOf } from '../url';
-import type { PageRecord } from './record';
+import type { PageRecord, SlotMarks } from './record';
 
 /**
  * [url, title, fingerprints, firstSeen, lastSeen, visits, group?, copySite?, contentCopy?,
@@ -79,6 +79,18 @@ export function encodePage(page: PageValue): StoredPage {
   if (page.copySite !== undefined) return [...stored, page.group ?? null, page.copySite];
   if (page.group !== undefined) return [...stored, page.group];
   return stored;
+}
+
+/**
+ * A stored page's entry (as encodePage gives it, not checked) without its group fields, and those
+ * fields as marks: what encodePage gives for the page without them, and the page's marks. A page
+ * with provenance keeps nulls and 0 in their places. Not decoded: a damaged entry stays damaged.
+ */
+export function splitGroupFields(entry: readonly unknown[]): { entry: unknown[]; marks: SlotMarks } {
+  if (entry.length <= 6) return { entry: [...entry], marks: null };
+  const [group = null, copySite = null, contentCopy = 0] = entry.slice(6, 9) as [string | null, string | null, 0 | 1];
+  const text = entry.length > 9 ? [...entry.slice(0, 6), null, null, 0, ...entry.slice(9)] : entry.slice(0, 6);
+  return { entry: text, marks: group === null && copySite === null && contentCopy !== 1 ? null : [group, copySite, contentCopy] };
 }
 
 /** The page stored under `id`; a RangeError that names what is wrong if the stored value is not a page. */
