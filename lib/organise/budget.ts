@@ -16,12 +16,14 @@ export interface HeldMemory {
 }
 
 /**
- * Passage postings the first pass keeps in memory: 12 bytes each as read (bucket and high, page id,
- * place), as many again sorted by bucket, about 200 MB. The later passes put each posting in its
- * place at once (8 bytes: high and index on the page, the page's index) and take twice as many: a
- * million-page import of 50 fingerprints a page takes four passes (seven before they did).
+ * Passage postings a pass keeps in memory, each put in its place at once (8 bytes: high and index
+ * on the page, the page's index) in one pair of buffers that every pass reuses, sized by a first
+ * read that counts every bucket's postings: 128 MB at most. A million-page import of 50
+ * fingerprints a page takes four passes. (A first pass that read its postings as lists, 12 bytes
+ * each, and sorted them, held 200 MB for half as many, and its arrays were still held when the
+ * next pass's buffers were allocated.)
  */
-export const POSTINGS_PER_PASS = 8_000_000;
+export const POSTINGS_PER_PASS = 16_000_000;
 
 const KB = 1 << 10;
 const MB = 1 << 20;
@@ -35,16 +37,16 @@ export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PA
     // counter), the union-find (8) and the sorted table keys (12)
     case 'regroup':
       return { fixed: PACKED_STARTS + 64 * KB, perPage: 340 };
-    // the first pass: the lists read (sized for the pass, 5% spare) and sorted; a later pass: twice
-    // the postings, placed at once; the bucket starts and ends and every bucket's count (2^16 words
-    // each); the pending pages' places (two lists of words that double, and a bit a fingerprint)
+    // the postings, placed at once (8 bytes each); the bucket starts and ends and every bucket's
+    // count (2^16 words each); the pending pages' places (two lists of words that double, and a
+    // bit a fingerprint)
     case 'passagePostings':
-      return { fixed: 26 * postingsPerPass + MB, perPage: 40 };
+      return { fixed: 8 * postingsPerPass + MB, perPage: 40 };
     // a page's rewrite index hashes are fewer than its passage fingerprints (28 and 50 a page in
-    // bench's histories): at most postingsPerPass a pass, 8 bytes each as read (lists that double)
-    // and 8 sorted
+    // bench's histories), and a rewrite pass takes half a passage pass's fingerprints: at most
+    // postingsPerPass ÷ 2 a pass, 8 bytes each as read (lists that double) and 8 sorted
     case 'rewritePostings':
-      return { fixed: 24 * postingsPerPass + 300 * KB, perPage: 0 };
+      return { fixed: 12 * postingsPerPass + 300 * KB, perPage: 0 };
     // the pairs sharing passages, and the whole rewrite index packed when many pages are looked up
     case 'copies':
       return { fixed: PACKED_STARTS + 64 * KB, perPage: 300 };

@@ -4,7 +4,7 @@
 // and the whole rewrite index into memory.
 import type { PassageFingerprints } from '../fingerprint/passages';
 import { forEachPassageHash } from '../fingerprint/passage-codec';
-import { CountedPostings, type PendingPlaces, type PostingBuffers, Words, byBucket, release } from '../index/posting-passes';
+import { CountedPostings, type PendingPlaces, type PostingBuffers } from '../index/posting-passes';
 import { POSTING_BUCKETS } from '../index/postings';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES, decodeRewriteGroup } from '../index/rewrite-store';
@@ -88,13 +88,13 @@ export async function readFingerprints(store: PageStore, ids: readonly number[])
 }
 
 /**
- * A later pass's postings of buckets [low, high) (CountedPostings, sized by `counts`, which the
- * first pass counted, in `buffers`), each with its fingerprint's place in `places`.
+ * A pass's postings of buckets [low, high) (CountedPostings, sized by `counts`, which countPending
+ * counted, in `buffers`), each with its fingerprint's place in `places`.
  */
 export async function readCountedPostings(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, low: number, high: number, buffers: PostingBuffers): Promise<CountedPostings> {
   const counted = new CountedPostings(counts.subarray(low, high), places, buffers);
   await forEachPendingPage(store, blocks, (id, bytes) => {
-    // a page changed since the first pass (a visit: touched, its marks left to it) may be unlisted (−1), or hold more fingerprints than listed: those have no place
+    // a page changed since it was counted (a visit: touched, its marks left to it) may be unlisted (−1), or hold more fingerprints than listed: those have no place
     const p = places.indexOf(id);
     let i = 0;
     forEachPassageHash(bytes, (h) => {
@@ -115,41 +115,24 @@ export interface PassPostings {
 }
 
 /**
- * The first pass: lists every pending page in `places`, counts every bucket's postings in `counts`,
- * and gives the postings of buckets [0, high): as read, (bucket << 16 | high16, page id, place),
- * then by bucket (a page's repeated hash is dropped when its bucket takes them).
+ * Organising's first read of the pending pages, which keeps no postings: lists every pending page
+ * in `places` and counts every bucket's postings in `counts`, so that each pass after it puts its
+ * postings straight in their places (CountedPostings, 8 bytes a posting, in buffers sized once).
  */
-export async function readFirstPass(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array, high: number, expected: number): Promise<{ postings: PassPostings; heldBytes: number; pages: number; fingerprints: number }> {
-  const keys = new Words(expected);
-  const ids = new Words(expected);
-  const at = new Words(expected);
+export async function countPending(store: PageStore, blocks: readonly number[], places: PendingPlaces, counts: Uint32Array): Promise<{ pages: number; fingerprints: number }> {
   let pages = 0;
   let fingerprints = 0;
   await forEachPendingPage(store, blocks, (id, bytes) => {
-    const first = places.size;
     let i = 0;
     forEachPassageHash(bytes, (h) => {
-      const b = h & (POSTING_BUCKETS - 1);
-      counts[b]!++;
-      const place = first + i++;
-      if (b >= high) return;
-      keys.push((b << 16) | (h >>> 16));
-      ids.push(id);
-      at.push(place);
+      counts[h & (POSTING_BUCKETS - 1)]!++;
+      i++;
     });
     pages++;
     fingerprints += i;
     places.add(id, i);
   });
-  const { starts, pairs, placed } = byBucket(keys.view(), ids.view(), high, at.view());
-  const heldBytes = keys.data.byteLength + ids.data.byteLength + at.data.byteLength + starts.byteLength + pairs.byteLength + placed.byteLength + counts.byteLength;
-  release(keys.data, ids.data, at.data); // the lists read are sorted into pairs: they go before the buckets are written
-  return {
-    postings: { bucket: (j) => ({ pairs: pairs.subarray(2 * starts[j]!, 2 * starts[j + 1]!), placed: placed.subarray(starts[j]!, starts[j + 1]!) }), release: () => release(starts, pairs, placed) },
-    heldBytes,
-    pages,
-    fingerprints,
-  };
+  return { pages, fingerprints };
 }
 
 /** Groups of rewrite fingerprints read a transaction when the index is read into memory. */

@@ -4,9 +4,9 @@
 //
 // 1. Postings. The pending blocks' fingerprints are read, the postings of a range of buckets kept
 //    in memory (a million-page import takes several passes, each reading the pending fingerprints
-//    again, rather than holding 52 million postings: the first at most POSTINGS_PER_PASS, counting
-//    every bucket's, the later ones LATER_PASS_SHARE times as many, each put in its place at once), and each
-//    bucket of the range gets them in one change: read, merged, written. The pages a visit or a
+//    again, rather than holding 52 million postings: a first read counts every bucket's, then each
+//    pass takes at most POSTINGS_PER_PASS, each put in its place at once in buffers sized once),
+//    and each bucket of the range gets them in one change: read, merged, written. The pages a visit or a
 //    forgetting changed since they were listed (meta `passagePending`.touched) already have their
 //    postings as they should be and are left out, so a posting of a page's old text, or of a
 //    forgotten page, is never added. Each posting carries its fingerprint's place in a bit array
@@ -42,23 +42,19 @@ import { rewriteMatchesOf } from '../store/page-rewrites';
 import { storedRecord } from '../store/records';
 import { PASSAGE_GROUP_PAGES } from '../store/passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
-import { PendingPlaces, type PostingBuffers, SharedPairs, Words, byBucket, laterPasses, postingBuffers, release, withoutPages } from '../index/posting-passes';
+import { PendingPlaces, SharedPairs, Words, byBucket, laterPasses, postingBuffers, release, withoutPages } from '../index/posting-passes';
 import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
-import { BLOCKS_PER_READ, type PassPostings, forEachPendingPage, forEachValue, packedRewriteIndex, readCountedPostings, readFingerprints, readFirstPass, readPairPages } from './bulk-reads';
+import { BLOCKS_PER_READ, type PassPostings, countPending, forEachPendingPage, forEachValue, packedRewriteIndex, readCountedPostings, readFingerprints, readPairPages } from './bulk-reads';
 
 /**
- * A later passage pass takes this many times the first pass's postings: it holds 8 bytes a
- * posting where the first holds 24, and the spare third is left to the renderer. A million pages:
- * four passes, three later ones of about 14 million postings (115 MB). With 12 bytes a posting
- * and 1.5 times, five passes; twice the postings at 12 bytes (192 MB of buffers) kept the
- * renderer at 510-580 MB a pass (one run).
+ * The rewrite passes hold 24 bytes a posting (lists as read, then sorted: byBucket) and a page
+ * holds fewer rewrite hashes than passage fingerprints (28 and 50 in bench's histories): they take
+ * as many passes as postingsPerPass ÷ REWRITE_PASS_SHARE passage fingerprints a pass would.
  */
-const LATER_PASS_SHARE = 2;
-/** The lists of a pass are sized for its share of the postings times this. */
-const POSTING_SLACK = 1.05;
+const REWRITE_PASS_SHARE = 0.5;
 /**
  * Buckets changed a transaction. A write holds every store until it commits, and a popup's lookup
  * waits for it: 1,024 buckets a transaction kept popups waiting 450–870 ms at a million pages, 256
@@ -133,57 +129,38 @@ export async function indexPending(
   const pending = await readPending(store);
   if (pending.blocks.length === 0) return null;
   const blocks = [...pendingBlocks(pending)];
-  // the first pass takes the share of the buckets that postingsPerPass allows, and counts every
-  // bucket's postings: the later passes hold a third of the bytes a posting (CountedPostings), so
-  // each takes LATER_PASS_SHARE times the postings, in ranges planned by the counts
-  const planned = Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass));
+  // a first read lists the pending pages and counts every bucket's postings; then each pass takes a
+  // range of buckets of at most postingsPerPass postings (planned by the counts), put in their
+  // places at once in one pair of buffers that every pass reuses (8 bytes a posting)
   const counts = new Uint32Array(POSTING_BUCKETS);
-  let ends = [Math.floor(POSTING_BUCKETS / planned)];
-  // a pass reads, then writes; then the marks, the copies, the list
-  let steps = 2 * planned + 3;
-  let pages = 0;
-  let fingerprints = 0;
-  const places = new PendingPlaces(); // listed by the first pass
-  let buffers: PostingBuffers | undefined; // the later passes' postings
-  // each pass's postings are let go before the next is read (held in the helpers' frames, not here)
+  const places = new PendingPlaces();
+  // read, then a read and a write a pass; then the marks, the copies, the list
+  let steps = 2 * Math.max(1, Math.ceil(pending.fingerprints / postingsPerPass)) + 4;
+  await onProgress?.({ phase: 'passages', done: 0, total: steps });
+  const { pages, fingerprints } = await countPending(store, blocks, places, counts);
+  const ends = laterPasses(counts, 0, postingsPerPass);
+  steps = 2 * ends.length + 4;
+  let most = 0;
+  for (let p = 0; p < ends.length; p++) most = Math.max(most, counts.subarray(p === 0 ? 0 : ends[p - 1], ends[p]).reduce((sum, c) => sum + c, 0));
+  const buffers = postingBuffers(most);
   for (let pass = 0; pass < ends.length; pass++) {
-    await onProgress?.({ phase: 'passages', done: 2 * pass, total: steps });
+    await onProgress?.({ phase: 'passages', done: 1 + 2 * pass, total: steps });
     const low = pass === 0 ? 0 : ends[pass - 1]!;
     const high = ends[pass]!;
-    let postings: PassPostings | undefined;
-    if (pass === 0) {
-      // sized for the pass's share (a bucket is a hash's low bits: they spread evenly), not to double
-      const first = await readFirstPass(store, blocks, places, counts, high, POSTING_SLACK * pending.fingerprints * (high / POSTING_BUCKETS) + 1024);
-      onMemory?.({ pass: 'passagePostings', bytes: first.heldBytes + places.heldBytes(), pages: places.ids.length });
-      ({ postings } = first);
-      pages = first.pages;
-      fingerprints = first.fingerprints;
-      // never more passes than planned: the progress only goes forward
-      const later = laterPasses(counts, high, Math.floor(LATER_PASS_SHARE * postingsPerPass));
-      ends = [high, ...(later.length < planned ? later : Array.from({ length: planned - 1 }, (_, p) => Math.floor(((p + 2) * POSTING_BUCKETS) / planned)))];
-      steps = 2 * ends.length + 3;
-      let most = 0;
-      for (let p = 1; p < ends.length; p++) most = Math.max(most, counts.subarray(ends[p - 1], ends[p]).reduce((sum, c) => sum + c, 0));
-      buffers = postingBuffers(most);
-    } else {
-      const counted = await readCountedPostings(store, blocks, places, counts, low, high, buffers!);
-      onMemory?.({ pass: 'passagePostings', bytes: counted.heldBytes() + counts.byteLength + places.heldBytes(), pages: places.ids.length });
-      postings = counted;
-    }
-    await onProgress?.({ phase: 'passages', done: 2 * pass + 1, total: steps });
+    const postings = await readCountedPostings(store, blocks, places, counts, low, high, buffers);
+    onMemory?.({ pass: 'passagePostings', bytes: postings.heldBytes() + counts.byteLength + places.heldBytes(), pages: places.ids.length });
+    await onProgress?.({ phase: 'passages', done: 2 + 2 * pass, total: steps });
     await writePassPostings(store, postings, low, high, places);
     postings.release();
-    postings = undefined;
   }
   const passes = ends.length;
-  if (buffers !== undefined) release(buffers.keys, buffers.pages);
-  buffers = undefined;
-  await onProgress?.({ phase: 'passages', done: 2 * passes, total: steps });
+  release(buffers.keys, buffers.pages);
+  await onProgress?.({ phase: 'passages', done: 1 + 2 * passes, total: steps });
   await writeMarks(store, places);
-  await indexPendingRewrites(store, blocks, planned, onMemory);
-  await onProgress?.({ phase: 'passages', done: 2 * passes + 1, total: steps });
+  await indexPendingRewrites(store, blocks, Math.max(1, Math.ceil(pending.fingerprints / (postingsPerPass * REWRITE_PASS_SHARE))), onMemory);
+  await onProgress?.({ phase: 'passages', done: 2 + 2 * passes, total: steps });
   const { pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups, links, onMemory);
-  await onProgress?.({ phase: 'passages', done: 2 * passes + 2, total: steps });
+  await onProgress?.({ phase: 'passages', done: 3 + 2 * passes, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
     const now = parsePending(await meta.get('passagePending'));
