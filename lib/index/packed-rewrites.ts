@@ -9,7 +9,7 @@
 // fingerprints, so the same matches.
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
-import { Words } from './posting-passes';
+import { Words, release } from './posting-passes';
 import { lowerBound } from './postings';
 import { DenseHolderCounter, type RewriteSource } from './rewrite-index';
 
@@ -55,6 +55,7 @@ export class PackedRewriteIndex implements RewriteSource {
     if (this.used + bytes.length > this.bytes.length) {
       const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.used + bytes.length));
       grown.set(this.bytes.subarray(0, this.used));
+      release(this.bytes); // now, not when the collector finds it: a million pages' doublings leave 128 MB
       this.bytes = grown;
     }
     this.bytes.set(bytes, this.used);
@@ -69,6 +70,13 @@ export class PackedRewriteIndex implements RewriteSource {
   /** Builds the postings; call once, after the last page, before the first lookup. */
   seal(): void {
     if (this.holders !== undefined) throw new Error('PackedRewriteIndex: sealed twice');
+    // the buffer grew by doubling: the spare room goes, and the buffer with it (release), before
+    // the postings are allocated (a million pages: 128 MB let go, where all three were held at once)
+    if (this.bytes.length > this.used) {
+      const exact = this.bytes.slice(0, this.used);
+      release(this.bytes);
+      this.bytes = exact;
+    }
     const keys = 1 << KEY_BITS;
     for (let key = 0; key < keys; key++) this.starts[key + 1]! += this.starts[key]!;
     const holders = new Uint32Array(this.starts[keys]!);
@@ -82,8 +90,6 @@ export class PackedRewriteIndex implements RewriteSource {
     }
     this.holders = holders;
     this.counter = new DenseHolderCounter(ids.length === 0 ? 0 : ids[ids.length - 1]!);
-    // the buffer grew by doubling: the spare room goes
-    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
   }
 
   /** Bytes held in typed arrays: the fingerprints' bytes, the ids and ends, the postings and the counter. */
