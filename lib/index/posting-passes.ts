@@ -13,7 +13,8 @@ import { type Bucket, HighCursor, hashOf, highCounts, isFlagged, lowerBound } fr
 export function release(...arrays: readonly ArrayBufferView[]): void {
   for (const { buffer } of arrays) {
     const transferable = buffer as ArrayBufferLike & { transfer?: (length: number) => ArrayBuffer; detached?: boolean };
-    if (typeof transferable.transfer === 'function' && transferable.detached !== true) transferable.transfer(0);
+    // an empty buffer frees nothing, and may be shared (EMPTY_BUCKET's): it is left as it is
+    if (typeof transferable.transfer === 'function' && transferable.detached !== true && buffer.byteLength > 0) transferable.transfer(0);
   }
 }
 

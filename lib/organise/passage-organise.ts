@@ -276,7 +276,13 @@ async function markCopies(
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
   const shared = new SharedPairs(isPending, BOILERPLATE.maxPages);
-  await forEachValue(store, 'postings', BUCKETS_PER_SCAN, (b, value) => shared.add(b, decodeBucket(value)));
+  // each bucket's bytes and decoded arrays let go at once (release): a million pages' scan makes
+  // about 500 MB of them, which the collector left held until after the copies were marked
+  await forEachValue(store, 'postings', BUCKETS_PER_SCAN, (b, value) => {
+    const bucket = decodeBucket(value);
+    shared.add(b, bucket);
+    release(value, bucket.highs, bucket.ids, bucket.flagged);
+  });
   const { boilerplate } = shared;
   const pairs = shared.sharingTwo();
 
