@@ -75,8 +75,8 @@ const SCALE_1M = '2026-11-30-scan-scale-1m.txt';
 const JOIN_10M = '2026-11-29-scan-join-10m.txt';
 const MEMORY_1M = '2026-11-30-1m-memory.txt';
 const MEMORY_1M_BEFORE = '2026-11-30-1m-memory-before.txt';
-const TARGETS_1M = '2026-12-01-1m-targets-6.txt';
-const TARGETS_100K = '2026-12-01-100k-targets-4.txt';
+const TARGETS_1M = '2026-12-01-1m-targets-8.txt';
+const TARGETS_100K = '2026-12-01-100k-targets-6.txt';
 const BURST = '2026-11-30-burst.txt';
 const BURST_FIRST_RELEASE = '2026-11-30-burst-first-release.txt';
 
