@@ -3,8 +3,8 @@
 // the pairs sharing passages and their fingerprints, each a few hundred a readonly transaction;
 // and the whole rewrite index into memory.
 import type { PassageFingerprints } from '../fingerprint/passages';
-import { forEachPassageHash } from '../fingerprint/passage-codec';
-import { CountedPostings, type PendingPlaces, type PostingBuffers } from '../index/posting-passes';
+import { decodeStoredPassages, forEachPassageHash } from '../fingerprint/passage-codec';
+import { CountedPostings, type PendingPlaces, type PostingBuffers, release } from '../index/posting-passes';
 import { POSTING_BUCKETS } from '../index/postings';
 import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES, decodeRewriteGroup } from '../index/rewrite-store';
@@ -28,8 +28,13 @@ export async function forEachValue(store: PageStore, name: 'postings' | 'rewrite
   }
 }
 
-/** Calls `each` with every page of the blocks (in order, BLOCKS_PER_READ a readonly transaction) that has fingerprints, as their bytes. */
-export async function forEachPendingPage(store: PageStore, blocks: readonly number[], each: (id: number, bytes: Uint8Array) => void): Promise<void> {
+/**
+ * Calls `each` with every block of fingerprints of `blocks` that is stored, as its slots (in order,
+ * BLOCKS_PER_READ a readonly transaction). The slots are views of the block's value, which is let
+ * go once `each` returns (release, not left to the collector: a million pages' blocks are read
+ * this way): `each` copies what it keeps.
+ */
+async function forEachPassageBlock(store: PageStore, blocks: readonly number[], each: (block: number, slots: readonly (Uint8Array | undefined)[]) => void): Promise<void> {
   for (let start = 0; start < blocks.length; start += BLOCKS_PER_READ) {
     const chunk = blocks.slice(start, start + BLOCKS_PER_READ);
     const tx = store.db.transaction('passages', 'readonly');
@@ -37,11 +42,41 @@ export async function forEachPendingPage(store: PageStore, blocks: readonly numb
     chunk.forEach((block, i) => {
       const value = values[i];
       if (value === undefined) return;
-      decodePassageBlock(block, value).forEach((bytes, slot) => {
-        if (bytes !== undefined) each(block * PASSAGE_GROUP_PAGES + slot, bytes);
-      });
+      each(block, decodePassageBlock(block, value));
+      release(value);
     });
   }
+}
+
+/** Calls `each` with every page of the blocks (in order, BLOCKS_PER_READ a readonly transaction) that has fingerprints, as their bytes (let go once `each` returns). */
+export async function forEachPendingPage(store: PageStore, blocks: readonly number[], each: (id: number, bytes: Uint8Array) => void): Promise<void> {
+  await forEachPassageBlock(store, blocks, (block, slots) =>
+    slots.forEach((bytes, slot) => {
+      if (bytes !== undefined) each(block * PASSAGE_GROUP_PAGES + slot, bytes);
+    }),
+  );
+}
+
+/**
+ * Calls `each` with the fingerprint bytes of every page of `ids` (ascending) that has them (let go
+ * once `each` returns), each block read once for all its pages: a million-page import's pairs are
+ * scattered, a block of 64 pages read for one or two of them.
+ */
+async function forEachPageBytes(store: PageStore, ids: readonly number[], each: (id: number, bytes: Uint8Array) => void): Promise<void> {
+  const byBlock = new Map<number, number[]>();
+  for (const id of ids) {
+    if (!Number.isSafeInteger(id) || id < 0) continue;
+    const block = Math.floor(id / PASSAGE_GROUP_PAGES);
+    const list = byBlock.get(block);
+    if (list === undefined) byBlock.set(block, [id]);
+    else list.push(id);
+  }
+  await forEachPassageBlock(store, [...byBlock.keys()], (block, slots) => {
+    for (const id of byBlock.get(block)!) {
+      const bytes = slots[id - block * PASSAGE_GROUP_PAGES];
+      if (bytes !== undefined) each(id, bytes);
+    }
+  });
 }
 
 /** What the copy marking keeps of a page in a pair: its claims (lib/report/original.ts) and whether it was a copy. */
@@ -51,18 +86,20 @@ export interface PairPage extends Claims {
 }
 
 /**
- * The pages `ids` (ascending) that have a record and passage fingerprints, as PairPage, BLOCKS_PER_READ
- * a readonly transaction: read in id order, each block of records is read and inflated once (read
- * pair by pair, a million pages' pairs read their blocks three times over).
+ * The pages `ids` (ascending) that have a record and passage fingerprints, as PairPage: first
+ * those with fingerprints (forEachPageBytes), then their records, BLOCKS_PER_READ a readonly
+ * transaction, in id order, each block of records read and inflated once (read pair by pair, a
+ * million pages' pairs read their blocks three times over).
  */
 export async function readPairPages(store: PageStore, ids: readonly number[]): Promise<Map<number, PairPage>> {
   const out = new Map<number, PairPage>();
-  for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
-    const chunk = ids.slice(start, start + BLOCKS_PER_READ);
-    await store.read(async (rows, _tx, passages) => {
-      const read = await Promise.all(chunk.map(async (id) => [await rows.get(id), await passages.bytesOf(id)] as const));
-      for (const [record, bytes] of read) {
-        if (record === undefined || bytes === undefined) continue;
+  const withBytes: number[] = [];
+  await forEachPageBytes(store, ids, (id) => withBytes.push(id));
+  for (let start = 0; start < withBytes.length; start += BLOCKS_PER_READ) {
+    const chunk = withBytes.slice(start, start + BLOCKS_PER_READ);
+    await store.read(async (rows) => {
+      for (const record of await Promise.all(chunk.map((id) => rows.get(id)))) {
+        if (record === undefined) continue;
         const page: PairPage = { id: record.id, url: record.url, site: record.site, firstSeen: record.firstSeen, contentCopy: record.contentCopy === true };
         if (record.published !== undefined) page.published = record.published;
         if (record.source !== undefined) page.source = record.source;
@@ -74,16 +111,11 @@ export async function readPairPages(store: PageStore, ids: readonly number[]): P
   return out;
 }
 
-/** The passage fingerprints of `ids` (ascending), BLOCKS_PER_READ a readonly transaction; pages without are left out. */
+/** The passage fingerprints of `ids` (ascending), BLOCKS_PER_READ blocks a readonly transaction; pages without are left out. */
 export async function readFingerprints(store: PageStore, ids: readonly number[]): Promise<Map<number, PassageFingerprints>> {
   const out = new Map<number, PassageFingerprints>();
-  for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
-    const chunk = ids.slice(start, start + BLOCKS_PER_READ);
-    await store.read(async (_rows, _tx, passages) => {
-      const read = await Promise.all(chunk.map((id) => passages.fingerprintsOf(id)));
-      chunk.forEach((id, i) => read[i] !== undefined && out.set(id, read[i]));
-    });
-  }
+  // decoded into arrays of their own (decodeStoredPassages copies), so the blocks can go
+  await forEachPageBytes(store, ids, (id, bytes) => out.set(id, decodeStoredPassages(id, bytes)!));
   return out;
 }
 
