@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { REWRITE_RULE, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
 import { decodeRewriteBytes, encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
-import { PackedRewriteIndex } from '../lib/index/packed-rewrites';
+import { PackedRewriteIndex, readBits, writeBits } from '../lib/index/packed-rewrites';
 import { DenseHolderCounter, RewriteIndex, findRewriteMatches } from '../lib/index/rewrite-index';
 import { mulberry32 } from '../lib/random';
 import { randomRewritePages } from './support/rewrite-pages';
@@ -16,14 +16,16 @@ const matchText = (m: Awaited<ReturnType<typeof findRewriteMatches>>[number]): s
   `${m.id} ${m.comparison.shared} ${m.comparison.aInB} ${m.comparison.bInA} ${m.translated} ${m.lang} ${m.shared.join(',')}`;
 
 describe('PackedRewriteIndex', () => {
+  // the holders are packed in the largest id's bits: 9 (values cross words) and 22
   it.each([
-    [1, Infinity, Infinity],
-    [2, 20, Infinity],
-    [3, 15, 50],
-    [4, 100, 3],
-  ])('seed %i, maxPages %s, maxCandidates %s: every page\'s lookup, postings and fingerprints are the maps\'', async (seed, maxPages, maxCandidates) => {
+    [1, Infinity, Infinity, 5],
+    [2, 20, Infinity, 5],
+    [3, 15, 50, 5],
+    [4, 100, 3, 5],
+    [5, 20, Infinity, 2 ** 21 + 7],
+  ])('seed %i, maxPages %s, maxCandidates %s, ids from %i: every page\'s lookup, postings and fingerprints are the maps\'', async (seed, maxPages, maxCandidates, first) => {
     const all = pages(seed, 120);
-    const ids = all.map((_, i) => 5 + 4 * i + (i % 3)); // ascending, with gaps
+    const ids = all.map((_, i) => first + 4 * i + (i % 3)); // ascending, with gaps
     const maps = new RewriteIndex(maxPages, REWRITE_RULE.indexShare);
     const packed = new PackedRewriteIndex(maxPages);
     all.forEach((f, i) => {
@@ -38,15 +40,23 @@ describe('PackedRewriteIndex', () => {
       const id = ids[i]!;
       expect(packed.fingerprintsOf(id)).toEqual(decodeRewriteBytes(encodeRewriteBytes(own)));
       const asked = Array.from(own.hashes);
-      const postings = (m: ReadonlyMap<number, ArrayLike<number>>): [number, number[]][] => [...m].map(([h, holders]) => [h, Array.from(holders)] as [number, number[]]).sort((a, b) => a[0] - b[0]);
+      // the holders of a hash on more than maxPages pages are given as their count alone
+      const postings = (m: ReadonlyMap<number, ArrayLike<number>>): [number, number[] | number][] =>
+        [...m].map(([h, holders]) => [h, holders.length > maxPages ? holders.length : Array.from(holders)] as [number, number[] | number]).sort((a, b) => a[0] - b[0]);
       expect(postings(packed.postingsOf(asked))).toEqual(postings(maps.postingsOf(asked)));
       const want = (await findRewriteMatches(maps, own, id, { maxCandidates })).map(matchText);
       expect((await findRewriteMatches(packed, own, id, { maxCandidates })).map(matchText)).toEqual(want);
       matched += want.length;
     }
     expect(matched).toBeGreaterThan(0); // the pages link
+    // lookups made at once (as organising's copy marking makes them) find the same: each call's
+    // lists are views of one buffer, counted before another lookup can ask
+    const sequential: string[][] = [];
+    for (const [i, own] of all.entries()) sequential.push((await findRewriteMatches(packed, own, ids[i]!, { maxCandidates })).map(matchText));
+    const together = await Promise.all(all.map(async (own, i) => (await findRewriteMatches(packed, own, ids[i]!, { maxCandidates })).map(matchText)));
+    expect(together).toEqual(sequential);
     // ids between, before and after those added have no fingerprints
-    for (const id of [0, 4, 6, ids.at(-1)! + 1]) expect(packed.fingerprintsOf(id)).toBeUndefined();
+    for (const id of [0, first - 1, first + 1, ids.at(-1)! + 1]) expect(packed.fingerprintsOf(id)).toBeUndefined();
   });
 
   it('a hash on more than maxPages pages is left out of the lookups, as the maps leave it', async () => {
@@ -80,6 +90,19 @@ describe('PackedRewriteIndex', () => {
     expect(packed.postingsOf(f.hashes).size).toBeGreaterThan(0);
     expect(() => packed.add(10, encodeRewriteBytes(f))).toThrow('after seal');
     expect(() => packed.seal()).toThrow('sealed twice');
+  });
+});
+
+describe('writeBits and readBits', () => {
+  it.each([1, 2, 7, 9, 20, 31, 32])('values of %i bits, packed end to end, read back as written (seeded)', (width) => {
+    const random = mulberry32(width);
+    const count = 500;
+    const values = Array.from({ length: count }, (_, i) => (i < 3 ? [0, 2 ** width - 1, 2 ** (width - 1)][i]! : Math.floor(random() * 2 ** width)));
+    const words = new Uint32Array(Math.ceil((count * width) / 32) + 1);
+    // written out of order, as seal writes each key's holders where its count puts them
+    const order = values.map((_, i) => i).sort((a, b) => ((a * 7919) % count) - ((b * 7919) % count));
+    for (const i of order) writeBits(words, i, width, values[i]!);
+    expect(values.map((_, i) => readBits(words, i, width))).toEqual(values);
   });
 });
 

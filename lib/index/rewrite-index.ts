@@ -63,7 +63,11 @@ export interface RewriteSource {
   readonly maxPages: number;
   /** The postings hold each page's hashes below this share of its limit (RewriteRule.indexShare). */
   readonly indexShare: number;
-  /** The pages holding each distinct index hash asked for that some page holds (the others are absent). */
+  /**
+   * The pages holding each distinct index hash asked for that some page holds (the others are
+   * absent). A hash on more than maxPages pages may be given by its count alone (`{ length }`):
+   * a lookup only counts it. An answer given at once (not a promise) is read before the next call.
+   */
   postingsOf(hashes: ArrayLike<number>): MaybePromise<ReadonlyMap<number, ArrayLike<number>>>;
   /** A page's fingerprints; undefined if it has none. */
   fingerprintsOf(id: number): MaybePromise<RewriteFingerprints | undefined>;
@@ -207,7 +211,10 @@ export async function findRewriteMatches(
   if (rule.indexShare !== source.indexShare) throw new RangeError(`the rule's index share (${rule.indexShare}) is not the index's (${source.indexShare})`);
   const lookup = indexHashes(own, rule.indexShare);
   if (lookup.length === 0) return [];
-  const postings = await source.postingsOf(lookup);
+  // not awaited when the source answers at once: no other lookup runs before its lists are counted
+  // (PackedRewriteIndex's are views of a buffer its next call overwrites)
+  const asked = source.postingsOf(lookup);
+  const postings = asked instanceof Promise ? await asked : asked;
   const frequent = new Set<number>();
   const lists: ArrayLike<number>[] = [];
   for (const [h, ids] of postings) {

@@ -5,6 +5,7 @@
 // the caller's halves, where a MemoryIndex holds a map entry a fingerprint in every table.
 import { hammingDistanceHalves } from '../fingerprint/bits';
 import { bucketKey } from './near';
+import { release } from './posting-passes';
 import { type TableDesign, keyOf } from './tables';
 
 const TWO_32 = 2 ** 32;
@@ -32,6 +33,7 @@ export function sortedByKey(keys: Uint32Array): Uint32Array {
     }
     [order, spare] = [spare, order];
   }
+  release(spare); // now, not when the collector finds it: a million fingerprints' table holds 4 MB
   return order;
 }
 
@@ -76,5 +78,7 @@ export async function forEachNearPair(
       if (pause !== undefined && (end === n || Math.floor(end / PAUSE_EVERY) > Math.floor(start / PAUSE_EVERY))) await pause(Math.floor((t * n + end) / tables));
       start = end;
     }
+    release(order);
   }
+  release(keys);
 }
