@@ -166,12 +166,10 @@ const PHASE_WORDS = JSON.parse(readFileSync(new URL('../../public/_locales/en/me
  * pending list: lib/organise/passage-organise.ts). Texts of no phase (the lines read) are left out.
  */
 function organisingSteps(texts: readonly [string, number][], end: number): { step: string; from: number; seconds: number }[] {
-  const words = ['organiseDesign', 'organiseReading', 'organiseComparing', 'organiseWriting', 'organisePassages'].map((key) => PHASE_WORDS[key]!.message);
   const out: { step: string; from: number; seconds: number }[] = [];
   for (const [text, t] of texts) {
-    const phase = words.find((w) => text.startsWith(w));
-    if (phase === undefined) continue;
-    const step = phase === words[4] ? text : phase;
+    const step = stepOf(text);
+    if (step === undefined) continue;
     if (out.at(-1)?.step !== step) out.push({ step, from: t, seconds: 0 });
   }
   out.forEach((o, i) => (o.seconds = (out[i + 1]?.from ?? end) - o.from));
@@ -180,10 +178,10 @@ function organisingSteps(texts: readonly [string, number][], end: number): { ste
 
 /** The organising step a progress text names (as organisingSteps names them), or undefined. */
 function stepOf(text: string): string | undefined {
-  const words = ['organiseDesign', 'organiseReading', 'organiseComparing', 'organiseWriting', 'organisePassages'].map((key) => PHASE_WORDS[key]!.message);
+  const words = ['organiseDesign', 'organiseReading', 'organiseComparing', 'organiseRewrites', 'organiseWriting', 'organisePassages'].map((key) => PHASE_WORDS[key]!.message);
   const phase = words.find((w) => text.startsWith(w));
   if (phase === undefined) return undefined;
-  return phase === words[4] ? text : phase; // the passage index's shares are steps of their own
+  return phase === PHASE_WORDS['organisePassages']!.message ? text : phase; // the passage index's shares are steps of their own
 }
 
 /** The most of each step's samples, in the order the steps first came. */

@@ -48,7 +48,8 @@ const REGROUP_MEMBERS_BATCH = 500;
 export const SLICE_MS = 30;
 
 export interface RegroupProgress {
-  phase: 'reading' | 'comparing' | 'writing';
+  /** 'comparing': near-duplicates; 'rewrites': each page looked up among the others' rewrite fingerprints. */
+  phase: 'reading' | 'comparing' | 'rewrites' | 'writing';
   done: number;
   total: number;
 }
@@ -218,7 +219,7 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
   const nodes = new PageColumns(total);
   const copies = new Set<number>();
   const unread: number[] = [];
-  const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES);
+  const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES, total);
   let after: number | undefined;
   for (;;) {
     // fingerprints and marks only (no block's text is inflated), and the records of the few whose fingerprints are text
@@ -258,21 +259,23 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
   const design = designTables({ k: Math.max(k, 1), b: chooseDesign({ k: Math.max(k, 1), expectedSize: count }).design.b });
   const sets = new UnionFind(count);
   let sliceStart = Date.now();
-  const pauseIfDue = async (done: number): Promise<void> => {
+  const pauseIfDue = async (progress: RegroupProgress): Promise<void> => {
     if (Date.now() - sliceStart < SLICE_MS) return;
-    await onProgress?.({ phase: 'comparing', done, total: count + rewriteIndex.size }); // the near-duplicates, then the rewrites
+    await onProgress?.(progress);
     await nextTick();
     sliceStart = Date.now();
   };
+  await onProgress?.({ phase: 'comparing', done: 0, total: count }); // shown however soon the step ends
   await forEachNearPair(design, nodes.his.view(), nodes.los.view(), k, (i, j) => void (nodes.confirms(i, j) && sets.union(i, j)), {
     joined: (i, j) => sets.connected(i, j),
-    pause: pauseIfDue,
+    pause: (done) => pauseIfDue({ phase: 'comparing', done, total: count }),
   });
   // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
   rewriteIndex.seal();
   const found = new Map<number, number[]>();
   onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + rewriteIndex.heldBytes() + sets.heldBytes() + count * TABLE_PAIRS_BYTES_PER_FINGERPRINT, pages: count });
   const pageIds = nodes.ids.view();
+  await onProgress?.({ phase: 'rewrites', done: 0, total: rewriteIndex.size });
   await lookUpRewriteLinks(
     rewriteIndex,
     (i, j) => {
@@ -282,7 +285,7 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
       if (list === undefined) found.set(pageIds[i]!, [pageIds[j]!]);
       else list.push(pageIds[j]!);
     },
-    (done) => pauseIfDue(count + done),
+    (done) => pauseIfDue({ phase: 'rewrites', done, total: rewriteIndex.size }),
   );
   return { nodes, sets, found, copies, unread, rewriteLookups: rewriteIndex.size };
 }

@@ -108,16 +108,20 @@ describe('organising killed part way resumes when the browser starts again, to t
   // pass's read, its write, the marks and rewrites, the copies, the list; the bar shows step/6
   const passages = (step: number): string => `${MESSAGES['organisePassages']!.message} ${Math.floor((100 * step) / 6)}%`;
   const POINTS = [
-    { where: 'in the regroup', text: MESSAGES['organiseComparing']!.message },
-    { where: "while the passage index's postings are written", text: passages(2) },
-    { where: 'while the copies are marked', text: passages(4) },
+    { where: 'in the regroup', texts: [MESSAGES['organiseComparing']!.message, MESSAGES['organiseRewrites']!.message] },
+    { where: "while the passage index's postings are written", texts: [passages(2)] },
+    { where: 'while the copies are marked', texts: [passages(4)] },
   ];
-  test.each(POINTS)('SIGKILL $where', { timeout: 400_000 }, async ({ text }) => {
+  test.each(POINTS)('SIGKILL $where', { timeout: 400_000 }, async ({ texts }) => {
     const profile = mkdtempSync(join(dir, 'profile-'));
     let session = await launchWithExtension(EXTENSION_DIR, { userDataDir: profile });
     try {
       const page = await startImport(session);
-      await page.waitForFunction((prefix) => (document.getElementById('import-progress')?.getAttribute('aria-valuetext') ?? '').startsWith(prefix), text, { polling: 'raf', timeout: 180_000 });
+      await page.waitForFunction(
+        (prefixes) => prefixes.some((prefix) => (document.getElementById('import-progress')?.getAttribute('aria-valuetext') ?? '').startsWith(prefix)),
+        texts,
+        { polling: 'raf', timeout: 180_000 },
+      );
       const pid = browserPid(profile);
       process.kill(pid, 'SIGKILL');
       for (let waited = 0; existsSync(`/proc/${pid}`) && waited < 10_000; waited += 50) await sleep(50);
