@@ -75,7 +75,7 @@ const REWRITE_LOOKUPS_PER_READ = 256;
  * Organising looks the pending pages up in the store's rewrite index, as visits would, for an
  * import of at most this many pages' blocks: each lookup reads a few dozen buckets, so a million
  * would take hours. Past it, the whole index is read into memory once (PackedRewriteIndex: all
- * the pages' fingerprints, about 240 bytes a page with the postings) and the lookups read nothing.
+ * the pages' fingerprints, about 190 bytes a page with the postings at a million) and the lookups read nothing.
  */
 export const MAX_REWRITE_LOOKUPS = 20_000;
 /** Index hashes whose postings are read a readonly transaction, for the pages a change reached. */

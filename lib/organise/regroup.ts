@@ -4,8 +4,8 @@
 // when many pages change at once.
 //
 // The pass reads every record and keeps its fingerprints in columns (PageColumns: 24 bytes a
-// page), and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 240 bytes a page
-// with the postings), finds every near-duplicate pair through the permuted-block tables kept as
+// page), and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 190 bytes a page
+// with the postings at a million pages), finds every near-duplicate pair through the permuted-block tables kept as
 // sorted lists, one table at a time (lib/index/table-pairs.ts), and every rewrite link, each page
 // looked up among the others' rewrite fingerprints as a visit would, joins them by union-find,
 // reads again the records of the pages that end up in a group (their URL, site and claims decide
