@@ -33,11 +33,12 @@ const PACKED_STARTS = 4 * ((1 << 20) + 1);
 /** Each pass's budget: a fixed part and a part a page, in bytes. */
 export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PASS }: { postingsPerPass?: number } = {}): { fixed: number; perPage: number } {
   switch (pass) {
-    // the page columns (24 bytes), the packed rewrite index (about 190 at a million pages: its
-    // bytes, about 113, its ids and ends, 8, and postings of as many bits as the largest id needs,
-    // 20 there and 32 at most: about 70 and 112), the union-find (8) and the sorted table keys (12)
+    // the page columns (24 bytes) and the union-find (8), then the sorted table keys (12), then
+    // the packed rewrite index (about 190 at a million pages: its bytes, about 113, its ids and
+    // ends, 8, and postings of as many bits as the largest id needs, 20 there and 32 at most:
+    // about 70 and 112)
     case 'regroup':
-      return { fixed: PACKED_STARTS + 64 * KB, perPage: 300 };
+      return { fixed: PACKED_STARTS + 64 * KB, perPage: 280 };
     // the postings, placed at once (8 bytes each); the bucket starts and ends and every bucket's
     // count (2^16 words each); the pending pages' places (two lists of words that double, and a
     // bit a fingerprint)

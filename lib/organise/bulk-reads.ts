@@ -170,9 +170,12 @@ export async function countPending(store: PageStore, blocks: readonly number[], 
 /** Groups of rewrite fingerprints read a transaction when the index is read into memory. */
 const REWRITE_GROUPS_PER_READ = 512;
 
-/** The store's whole rewrite index in memory: every page's fingerprints, REWRITE_GROUPS_PER_READ groups a readonly transaction. */
-export async function packedRewriteIndex(store: PageStore): Promise<PackedRewriteIndex> {
-  const index = new PackedRewriteIndex(REWRITE_MAX_PAGES);
+/**
+ * Calls `each` with every page's rewrite fingerprints as stored, in id order,
+ * REWRITE_GROUPS_PER_READ groups a readonly transaction. The bytes are views of their group's
+ * value, which is let go once `each` has seen its pages (release): `each` copies what it keeps.
+ */
+export async function forEachRewritePage(store: PageStore, each: (id: number, bytes: Uint8Array) => void): Promise<void> {
   await forEachValue(store, 'rewrites', REWRITE_GROUPS_PER_READ, (group, value) => {
     let slots: (Uint8Array | undefined)[];
     try {
@@ -181,9 +184,16 @@ export async function packedRewriteIndex(store: PageStore): Promise<PackedRewrit
       return; // a damaged group: its pages link nothing, as their lookups in the store would fail
     }
     slots.forEach((bytes, slot) => {
-      if (bytes !== undefined) index.add(group * PASSAGE_GROUP_PAGES + slot, bytes);
+      if (bytes !== undefined) each(group * PASSAGE_GROUP_PAGES + slot, bytes);
     });
+    release(value);
   });
+}
+
+/** The store's whole rewrite index in memory: every page's fingerprints. */
+export async function packedRewriteIndex(store: PageStore): Promise<PackedRewriteIndex> {
+  const index = new PackedRewriteIndex(REWRITE_MAX_PAGES);
+  await forEachRewritePage(store, (id, bytes) => void index.add(id, bytes));
   index.seal();
   return index;
 }

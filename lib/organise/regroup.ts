@@ -4,10 +4,10 @@
 // when many pages change at once.
 //
 // The pass reads every record and keeps its fingerprints in columns (PageColumns: 24 bytes a
-// page), and its rewrite fingerprints' bytes (packed: PackedRewriteIndex, about 190 bytes a page
-// with the postings at a million pages), finds every near-duplicate pair through the permuted-block tables kept as
-// sorted lists, one table at a time (lib/index/table-pairs.ts), and every rewrite link, each page
-// looked up among the others' rewrite fingerprints as a visit would, joins them by union-find,
+// page), finds every near-duplicate pair through the permuted-block tables kept as sorted lists,
+// one table at a time (lib/index/table-pairs.ts), then reads the rewrite fingerprints' bytes
+// (packed: PackedRewriteIndex, about 190 bytes a page with the postings at a million pages) and
+// finds every rewrite link, each page looked up among the others' rewrite fingerprints as a visit would, joins them by union-find,
 // reads again the records of the pages that end up in a group (their URL, site and claims decide
 // the group's root and id) and writes the group fields of the records whose fields change, a batch per transaction. It
 // yields to the event loop every SLICE_MS so that the context running it (a page, or the worker)
@@ -27,7 +27,8 @@ import { type PassageOrganised, indexPending } from './passage-organise';
 import type { PageReader, PageStore } from '../store/pages';
 import { checkOf, storedRecord, withProvenance } from '../store/records';
 import { type RewriteLinks, type RewriteWatch, watchRewrites } from '../store/rewrite-watch';
-import { Words, release } from '../index/posting-passes';
+import { Words } from '../index/posting-passes';
+import { forEachRewritePage } from './bulk-reads';
 import type { GroupsMeta, PageRecord } from '../store/schema';
 import type { HeldMemory } from './budget';
 
@@ -120,6 +121,7 @@ function fingerprintsOf(record: PageRecord): { simhash: Fingerprint; check: Fing
 /** Bits of PageColumns.flags. */
 const HAS_CHECK = 1;
 const HAS_GROUP_FIELDS = 2;
+const MARKED_COPY = 4;
 
 /**
  * What the regroup keeps of each page while it compares, by node index: its id, simhash and check
@@ -150,26 +152,27 @@ class PageColumns {
     return this.ids.length;
   }
 
-  push(id: number, simhash: Fingerprint, check: Fingerprint | null, hasGroupFields: boolean): void {
+  /** `marks`: whether the page has group fields, and is marked a copy (contentCopy). */
+  push(id: number, simhash: Fingerprint, check: Fingerprint | null, marks: number): void {
     const { hi, lo } = fingerprintHalves(simhash);
     const c = check === null ? { hi: 0, lo: 0 } : fingerprintHalves(check);
-    this.pushHalves(id, hi, lo, check === null ? null : c, hasGroupFields);
+    this.pushHalves(id, hi, lo, check === null ? null : c, marks);
   }
 
   /** A page from its fingerprint bytes as its block keeps them (lib/rows/blocks.ts): the simhash, then the check when it has one (16 bytes). */
-  pushBytes(id: number, bytes: Uint8Array, hasGroupFields: boolean): void {
+  pushBytes(id: number, bytes: Uint8Array, marks: number): void {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const check = bytes.length === 16 ? { hi: view.getUint32(8), lo: view.getUint32(12) } : null;
-    this.pushHalves(id, view.getUint32(0), view.getUint32(4), check, hasGroupFields);
+    this.pushHalves(id, view.getUint32(0), view.getUint32(4), check, marks);
   }
 
-  private pushHalves(id: number, hi: number, lo: number, check: { hi: number; lo: number } | null, hasGroupFields: boolean): void {
+  private pushHalves(id: number, hi: number, lo: number, check: { hi: number; lo: number } | null, marks: number): void {
     this.ids.push(id);
     this.his.push(hi);
     this.los.push(lo);
     this.checkHis.push(check === null ? 0 : check.hi);
     this.checkLos.push(check === null ? 0 : check.lo);
-    this.flags.push((check === null ? 0 : HAS_CHECK) | (hasGroupFields ? HAS_GROUP_FIELDS : 0));
+    this.flags.push((check === null ? 0 : HAS_CHECK) | marks);
   }
 
   /** Near-duplicates by the rule of areNearDuplicates, for two nodes already within k bits. */
@@ -183,6 +186,10 @@ class PageColumns {
 
   hasGroupFields(i: number): boolean {
     return (this.flags.data[i]! & HAS_GROUP_FIELDS) !== 0;
+  }
+
+  markedCopy(i: number): boolean {
+    return (this.flags.data[i]! & MARKED_COPY) !== 0;
   }
 
   /** The simhash as stored (16 lowercase hex digits): a record still holding it is the one read. */
@@ -215,21 +222,15 @@ interface Linked {
  */
 async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATCH, onProgress, onMemory }: RegroupOptions, keepLinks: boolean): Promise<Linked> {
   const total = await store.count();
-  // 1. read each page's fingerprints, and its rewrite fingerprints under its node's index (damaged ones link nothing)
+  // 1. read each page's fingerprints and marks (damaged ones are in no group)
   const nodes = new PageColumns(total);
-  const copies = new Set<number>();
   const unread: number[] = [];
-  const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES, total);
   let after: number | undefined;
   for (;;) {
     // fingerprints and marks only (no block's text is inflated), and the records of the few whose fingerprints are text
-    const [chunk, kept, records] = await store.read(async (rows, _tx, _passages, rewrites) => {
+    const [chunk, records] = await store.read(async (rows) => {
       const summaries = await rows.summariesAfter(after, batchSize);
-      return [
-        summaries,
-        await Promise.all(summaries.map((s) => rewrites.bytesOf(s.id).catch(() => undefined))),
-        await Promise.all(summaries.map((s) => (s.fingerprints === null ? rows.get(s.id) : undefined))),
-      ] as const;
+      return [summaries, await Promise.all(summaries.map((s) => (s.fingerprints === null ? rows.get(s.id) : undefined)))] as const;
     });
     for (const [j, { id, fingerprints, marks }] of chunk.entries()) {
       const record = records[j];
@@ -238,16 +239,10 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
         unread.push(id);
         continue; // unreadable: in no group
       }
-      const bytes = kept[j];
-      const looked = bytes !== undefined && rewriteIndex.add(nodes.length, bytes); // looked up below
-      if (looked && marks?.[2] === 1) copies.add(id);
-      const hasGroupFields = marks !== null && (marks[0] !== null || marks[1] !== null);
-      if (read !== undefined) nodes.push(id, read.simhash, read.check, hasGroupFields);
-      else nodes.pushBytes(id, fingerprints!, hasGroupFields);
+      const flags = (marks !== null && (marks[0] !== null || marks[1] !== null) ? HAS_GROUP_FIELDS : 0) | (marks?.[2] === 1 ? MARKED_COPY : 0);
+      if (read !== undefined) nodes.push(id, read.simhash, read.check, flags);
+      else nodes.pushBytes(id, fingerprints!, flags);
     }
-    // the rewrite groups' bytes were copied into the index: each group's value goes now (release,
-    // through any of its pages' views), not when the collector finds it (about 80 B a page)
-    for (const bytes of kept) if (bytes !== undefined) release(bytes);
     await onProgress?.({ phase: 'reading', done: nodes.length, total });
     if (chunk.length < batchSize) break;
     after = chunk[chunk.length - 1]!.id;
@@ -270,12 +265,26 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
     joined: (i, j) => sets.connected(i, j),
     pause: (done) => pauseIfDue({ phase: 'comparing', done, total: count }),
   });
-  // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts)
+  // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts), its
+  // rewrite fingerprints read only now, under its node's index: the near-duplicates' tables and the
+  // rewrite bytes (about 113 B a page) are not held at once. A page recorded since the pages were
+  // read is in no node (PageStore.record grouped it); one changed since is read as it is now (the
+  // copy marking looks it up again: links.watch)
+  await onProgress?.({ phase: 'rewrites', done: 0, total: 0 }); // the lookups' count is known once the fingerprints are read
+  const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES, count);
+  const copies = new Set<number>();
+  const nodeIds = nodes.ids.view();
+  let node = 0;
+  await forEachRewritePage(store, (id, bytes) => {
+    while (node < count && nodeIds[node]! < id) node++;
+    if (node === count || nodeIds[node] !== id) return;
+    if (rewriteIndex.add(node, bytes) && nodes.markedCopy(node)) copies.add(id); // looked up below
+  });
   rewriteIndex.seal();
   const found = new Map<number, number[]>();
-  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + rewriteIndex.heldBytes() + sets.heldBytes() + count * TABLE_PAIRS_BYTES_PER_FINGERPRINT, pages: count });
+  // the tables went before the rewrite index was read: the pass holds the larger of the two
+  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + sets.heldBytes() + Math.max(rewriteIndex.heldBytes(), count * TABLE_PAIRS_BYTES_PER_FINGERPRINT), pages: count });
   const pageIds = nodes.ids.view();
-  await onProgress?.({ phase: 'rewrites', done: 0, total: rewriteIndex.size });
   await lookUpRewriteLinks(
     rewriteIndex,
     (i, j) => {
