@@ -311,6 +311,26 @@ describe('the whole-store regroup with rewrites', () => {
     await expectCountsKept(store.db, 'after regroupAll');
   });
 
+  it('a page whose fingerprints cannot be read is in no group, and its rewrite fingerprints link no other page', async () => {
+    const pages = someHistory(21);
+    const store = await freshStore();
+    await importPages(store, pages);
+    // a page that rewrites others, its simhash damaged in its record (its rewrite fingerprints are stored apart)
+    const damaged = pages.find((p) => pages.some((q) => q !== p && rewriteLinked(p.f, q.f)))!;
+    await store.write(async ({ rows }) => {
+      const record = (await rows.byUrl(damaged.url))!;
+      await rows.put({ ...storedRecord(record), simhash: 'not a simhash' });
+    });
+    const result = await regroupAll(store, K);
+    expect(result.pages).toBe(59);
+    const others = pages.filter((p) => p !== damaged);
+    const want = referenceGroups(others);
+    const got = await storedGroups(store);
+    expect(got.groups.get(damaged.url)).toBe(damaged.url); // in no group
+    got.groups.delete(damaged.url);
+    expect(got.groups).toEqual(want);
+  });
+
   it('organising an import of more pages than maxRewriteLookups looks them up in the index read into memory, with the outcome of looking them up in the store', async () => {
     const pages = someHistory(24);
     const nearOnly = referenceGroups(pages, false);
