@@ -47,9 +47,11 @@ describe('organising holds at most its budget in each pass', () => {
     expect(held.map((h) => h.pass)).toEqual(['regroup', 'passagePostings', 'rewritePostings', 'copies']);
     expect(held[0]!.pages).toBe(PAGES);
     expect(over(held)).toEqual([]);
-    // the regroup holds more than its fixed part: the check weighs its bytes a page
+    // the regroup holds more than its fixed part (the rewrite postings' starts and their copy, a
+    // chunk of the keys' log): the check weighs its bytes a page. (Its part a page is set for every
+    // page judged at once, which this history's few rewrites do not reach: about 40 bytes a page here.)
     const regroup = budgetOf('regroup');
-    expect(held[0]!.bytes - regroup.fixed).toBeGreaterThan(0.5 * regroup.perPage * PAGES);
+    expect(held[0]!.bytes - regroup.fixed).toBeGreaterThan(20 * PAGES);
   });
 
   it('an import of many postings takes many passes, each within the fixed budget, and the whole rewrite index read into memory is within its own', async () => {

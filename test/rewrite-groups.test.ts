@@ -1,5 +1,5 @@
 // Rewrites fold into their original's group (lib/report/groups.ts componentsOf with rewrite links,
-// rewriteLinksAmong, lookUpRewriteLinks; kept by lib/store/page-groups.ts on each visit and
+// rewriteLinksAmong, lib/organise/rewrite-links.ts linkRewritePages; kept by lib/store/page-groups.ts on each visit and
 // forgetting, recomputed by lib/organise/regroup.ts regroupAll). The reference is brute force: the
 // connected components of every pair of pages that are near-duplicates or rewrite-linked (the
 // detector's rule, written out here), over synthetic pages whose simhash clusters and rewrite
@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { type Fingerprint, asFingerprint, fingerprintToHex } from '../lib/fingerprint/bits';
 import { REWRITE_RULE, type RewriteFingerprints, compareRewrites, isRewritePair, sampleHashes } from '../lib/fingerprint/rewrites';
 import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
-import { type GroupMember, areNearDuplicates, componentsOf, lookUpRewriteLinks, rewriteLinksAmong } from '../lib/report/groups';
+import { type GroupMember, areNearDuplicates, componentsOf, rewriteLinksAmong } from '../lib/report/groups';
+import { findRewriteMatches } from '../lib/index/rewrite-index';
+import { linkRewritePages } from '../lib/organise/rewrite-links';
+import { pagesInMemory } from './support/rewrite-pages-in-memory';
 import { PackedRewriteIndex } from '../lib/index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../lib/index/rewrite-store';
 import { mulberry32, pick, splitmix64, uint32s } from '../lib/random';
@@ -176,7 +179,7 @@ describe('rewrite links as group links (lib/report/groups.ts)', () => {
     expect(componentsOf([a, b, c, d], K, links).map((component) => component.map((m) => m.url))).toEqual(want);
   });
 
-  it.each([1, 2, 3, 4, 5])('rewriteLinksAmong and lookUpRewriteLinks link the pairs the rule links (seed %i)', async (seed) => {
+  it.each([1, 2, 3, 4, 5])('rewriteLinksAmong and linkRewritePages link the pairs the rule links (seed %i)', async (seed) => {
     const draw = drawPages(seed, 40, 1, 3);
     const fingerprints = Array.from({ length: 40 }, () => draw().f);
     const want: string[] = [];
@@ -185,15 +188,38 @@ describe('rewrite links as group links (lib/report/groups.ts)', () => {
     expect(want.length).toBeLessThan((40 * 39) / 4); // …and not between every pair
     const pairs = (links: Iterable<readonly [number, number]>): string[] => [...new Set([...links].map(([i, j]) => `${Math.min(i, j)}-${Math.max(i, j)}`))].sort();
     expect(pairs(rewriteLinksAmong(fingerprints))).toEqual(want.sort());
-    const looked: [number, number][] = [];
-    let pauses = 0;
+    // the store's bytes, one of them damaged: that page is neither indexed nor looked up
+    const bytes = fingerprints.map((f) => (f === undefined ? undefined : encodeRewriteBytes(f)));
+    const damaged = bytes.findIndex((b) => b !== undefined);
+    bytes[damaged] = Uint8Array.of(1, 2);
+    const wantAfter = want.filter((pair) => !pair.split('-').map(Number).includes(damaged));
+    // each page's lookup as a visit makes it, in the order it finds them
     const index = new PackedRewriteIndex(REWRITE_MAX_PAGES);
-    fingerprints.forEach((f, i) => f !== undefined && index.add(i, encodeRewriteBytes(f)));
+    bytes.forEach((b, i) => b !== undefined && index.add(i, b));
     index.seal();
-    await lookUpRewriteLinks(index, (i, j) => looked.push([i, j]), async () => void pauses++);
-    expect(pairs(looked)).toEqual(want);
-    expect(pauses).toBe(fingerprints.filter((f) => f !== undefined).length);
-    expect(pauses).toBeLessThan(fingerprints.length); // some pages have none
+    const visits: string[] = [];
+    for (const [i, own] of index.pages()) for (const { id } of await findRewriteMatches(index, own, i)) visits.push(`${i}→${id}`);
+    expect(pairs(visits.map((v) => v.split('→').map(Number) as [number, number]))).toEqual(wantAfter);
+    const withFingerprints = bytes.flatMap((b, i) => (b !== undefined && i !== damaged ? [i] : []));
+    expect(withFingerprints.length).toBeLessThan(fingerprints.length - 1); // some pages have none
+    for (const perSlice of [1, 3, 1000]) {
+      const pages = pagesInMemory(bytes);
+      const looked: string[] = [];
+      const indexed: number[] = [];
+      const pauses: number[] = [];
+      const { lookups, heldBytes } = await linkRewritePages(pages, (i, j) => looked.push(`${i}→${j}`), { maxPages: REWRITE_MAX_PAGES, pairsPerSlice: perSlice, indexed: (i) => indexed.push(i), pause: (done) => void pauses.push(done) });
+      expect(looked).toEqual(visits);
+      expect(indexed).toEqual(withFingerprints);
+      expect(lookups).toBe(withFingerprints.length);
+      expect(heldBytes).toBeGreaterThan(0);
+      // after each lookup, and after each page judged (with the lookups made by then)
+      expect(pauses.every((done, i) => i === 0 || done >= pauses[i - 1]!)).toBe(true);
+      expect([...new Set(pauses)]).toEqual(Array.from({ length: lookups }, (_, i) => i + 1));
+      // a read to index, then the candidates' reads: one for each slice (stopped past pairsPerSlice pairs)
+      const lookupsWithPairs = new Set(visits.map((v) => v.split('→')[0])).size;
+      if (perSlice === 1000) expect(pages.allReads).toBe(2);
+      if (perSlice === 1) expect(pages.allReads).toBeGreaterThanOrEqual(1 + lookupsWithPairs);
+    }
     expect(rewriteLinksAmong([fingerprints.find((f) => f !== undefined), undefined])).toEqual([]);
   });
 });
@@ -306,6 +332,11 @@ describe('the whole-store regroup with rewrites', () => {
     expect(result).toMatchObject({ pages: 60, rewriteLookups: pages.filter((p) => p.f !== undefined).length });
     expect([...phases]).toEqual(['reading', 'comparing', 'rewrites', 'writing']); // each step named as it starts, in order
     await expectReferenceGroups(store, pages, 'after regroupAll');
+    // the rewrite lookups' candidate pairs judged one at a time: the same groups
+    const sliced = await freshStore();
+    await importPages(sliced, pages);
+    expect(await regroupAll(sliced, K, { batchSize: 16, rewritePairsPerSlice: 1 })).toMatchObject({ pages: 60, rewriteLookups: result.rewriteLookups, groups: result.groups });
+    await expectReferenceGroups(sliced, pages, 'after regroupAll, pairs judged one at a time');
     const nearOnly = referenceGroups(pages, false);
     expect([...referenceGroups(pages)].filter(([url, group]) => nearOnly.get(url) !== group).length).toBeGreaterThan(10);
     await expectCountsKept(store.db, 'after regroupAll');
@@ -389,21 +420,23 @@ describe('organising looks each page up once: the regroup hands its rewrite look
     how: 'handed' | 'again' | 'blind',
     between: (store: PageStore) => Promise<unknown> = async () => undefined,
     before: (store: PageStore) => Promise<unknown> = async () => undefined,
-    at: 'passages' | 'rewrites' = 'passages',
+    at: 'passages' | 'rewrites' | 'lookups' = 'passages',
+    rewritePairsPerSlice?: number,
   ) {
     const store = await freshStore();
     await importPages(store, pages);
     await before(store);
     let ran = false;
-    const onProgress = async ({ phase }: { phase: string }): Promise<void> => {
-      if (phase !== at || ran) return;
+    // 'lookups': the regroup's rewrite step once its postings are built (it tells the lookups' count)
+    const onProgress = async ({ phase, total }: { phase: string; total: number }): Promise<void> => {
+      if ((at === 'lookups' ? phase !== 'rewrites' || total === 0 : phase !== at) || ran) return;
       ran = true;
       await between(store);
     };
     let passages: PassageOrganised | null;
-    if (how === 'handed') passages = (await organise(store, K, { onProgress })).passages;
+    if (how === 'handed') passages = (await organise(store, K, { onProgress, rewritePairsPerSlice })).passages;
     else {
-      const regrouped = await regroupAll(store, K, { keepLinks: how === 'blind', onProgress });
+      const regrouped = await regroupAll(store, K, { keepLinks: how === 'blind', onProgress, rewritePairsPerSlice });
       regrouped.links?.watch.close();
       passages = await indexPending(store, { onProgress, links: regrouped.links });
     }
@@ -479,5 +512,17 @@ describe('organising looks each page up once: the regroup hands its rewrite look
     const again = await organisedWith(pages, 'again', between, undefined, 'rewrites');
     expect(handed.outcome).toEqual(again.outcome);
     expect(handed.passages!.rewriteLookups).toBeLessThan(again.passages!.rewriteLookups / 2);
+  });
+
+  // its fingerprints are read three times (lib/organise/rewrite-links.ts): to build the postings,
+  // to find each page's candidates, and to judge them; a change after the first is read as it is
+  // then, in the candidates' slices as in one
+  it.each(BETWEEN)('$what, made inside the regroup once its rewrite postings are built: the outcome of looking every page up again', async ({ between }) => {
+    const handed = await organisedWith(pages, 'handed', between, undefined, 'lookups');
+    const again = await organisedWith(pages, 'again', between, undefined, 'lookups');
+    expect(handed.outcome).toEqual(again.outcome);
+    const sliced = await organisedWith(pages, 'handed', between, undefined, 'lookups', 1);
+    expect(sliced.outcome).toEqual(again.outcome);
+    expect(sliced.passages!.rewriteLookups).toBe(handed.passages!.rewriteLookups);
   });
 });

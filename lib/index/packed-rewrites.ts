@@ -1,13 +1,15 @@
-// The rewrite index of a whole store in memory, packed: the pages' fingerprint bytes (as stored,
-// lib/fingerprint/rewrite-codec.ts) in one buffer, and the postings of their index hashes in one
-// array ordered by key (a counting sort): about 113 bytes a page for the bytes (bench:browser's
-// --store-bytes), a posting in as few bits as the largest id needs (about 28 postings a page: 20
-// bits each at a million, where 4 bytes took 112 MB) and 2 bits an id for counting a lookup's
-// holders, some 190 MB for a million pages, where RewriteIndex keeps a decoded object and arrays a
-// page and a map entry a hash. Organising an import of many pages and the
-// whole-store regroup look every page up here, through findRewriteMatches as a visit looks a page
-// up in the store: the same postings (each index hash's 20 bits are its key) and the same
-// fingerprints, so the same matches.
+// The rewrite index of a whole store in memory, packed. PackedRewritePostings: the postings of
+// the pages' index hashes in one array ordered by key (a counting sort), a posting in as few bits
+// as the largest id needs (about 28 postings a page: 20 bits each at a million, where 4 bytes took
+// 112 MB), and 2 bits an id for counting a lookup's holders: about 74 bytes a page. The regroup
+// holds only these (lib/organise/rewrite-links.ts, which logs the keys in a PackedLog while it
+// counts them). PackedRewriteIndex adds the pages' fingerprint bytes (as stored,
+// lib/fingerprint/rewrite-codec.ts; PackedRewriteBytes) in one buffer, about 113 bytes a page
+// (bench:browser's --store-bytes): some 190 MB for a million pages, where RewriteIndex keeps a
+// decoded object and arrays a page and a map entry a hash. The copy marking of an import of many
+// pages looks every page up in it, through findRewriteMatches as a visit looks a page up in the
+// store: the same postings (each index hash's 20 bits are its key) and the same fingerprints, so
+// the same matches.
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
 import { Words, release } from './posting-passes';
@@ -18,13 +20,17 @@ import { DenseHolderCounter, type RewriteSource } from './rewrite-index';
 const KEY_BITS = REWRITE_PARAMS.sample.bits;
 const KEY_SHIFT = 32 - KEY_BITS;
 
-export class PackedRewriteIndex implements RewriteSource {
+/**
+ * The postings of a whole store's rewrite index hashes in memory (PackedRewriteIndex's, and the
+ * regroup's, which reads the fingerprints again rather than hold them: lib/organise/regroup.ts):
+ * every key's holders in one array ordered by key, each in as few bits as the largest id needs.
+ * Built in two steps: count each page's index hashes (ids ascending), then seal, given the same
+ * hashes again page by page.
+ */
+export class PackedRewritePostings {
   readonly indexShare = REWRITE_RULE.indexShare;
-  private bytes = new Uint8Array(1 << 16);
-  private used = 0;
-  private readonly ids: Words;
-  /** Where each page's bytes end in `bytes`. */
-  private readonly ends: Words;
+  /** The pages counted, in id order. */
+  readonly ids: Words;
   /** Before seal: index hashes a key (at key + 1); after: where each key's holders start in `holders`. */
   private readonly starts = new Uint32Array((1 << KEY_BITS) + 1);
   /** The holders of every key, each in `width` bits (the largest id's), packed end to end. */
@@ -35,63 +41,34 @@ export class PackedRewriteIndex implements RewriteSource {
   /** A lookup's counts of holders, by id (set by seal). */
   counter: DenseHolderCounter | undefined;
 
-  /**
-   * A hash on more pages than `maxPages` is left out of lookups (lib/index/rewrite-store.ts
-   * REWRITE_MAX_PAGES). `expectedPages`: how many will be added, so that the ids and ends are
-   * sized once (each doubling leaves the smaller array to the collector).
-   */
+  /** `maxPages`: as RewriteSource's; `expectedPages`: how many will be counted (the ids are sized once). */
   constructor(
     readonly maxPages: number,
     expectedPages = 1024,
   ) {
     this.ids = new Words(expectedPages);
-    this.ends = new Words(expectedPages);
   }
 
-  /** Pages added. */
+  /** Pages counted. */
   get size(): number {
     return this.ids.length;
   }
 
-  /**
-   * Adds page `id` (ids ascending) with its fingerprints' bytes, copied. Bytes that are not
-   * fingerprints are not added (false): a damaged page links nothing, as its lookup would fail.
-   */
-  add(id: number, bytes: Uint8Array): boolean {
-    if (this.holders !== undefined) throw new Error('PackedRewriteIndex: a page was added after seal');
+  /** Counts page `id` (ids ascending) with its index hashes (distinct); seal places them. */
+  count(id: number, own: ArrayLike<number>): void {
+    if (this.holders !== undefined) throw new Error('PackedRewritePostings: a page was counted after seal');
     if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) throw new RangeError(`a page id must be a 32-bit count: got ${id}`);
-    if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`pages are added in ascending id order: ${id} after ${this.ids.data[this.ids.length - 1]}`);
-    let fingerprints: RewriteFingerprints;
-    try {
-      fingerprints = decodeRewriteBytes(bytes);
-    } catch {
-      return false;
-    }
-    if (this.used + bytes.length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.used + bytes.length));
-      grown.set(this.bytes.subarray(0, this.used));
-      release(this.bytes); // now, not when the collector finds it: a million pages' doublings leave 128 MB
-      this.bytes = grown;
-    }
-    this.bytes.set(bytes, this.used);
-    this.used += bytes.length;
+    if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`pages are counted in ascending id order: ${id} after ${this.ids.data[this.ids.length - 1]}`);
     this.ids.push(id);
-    this.ends.push(this.used);
-    const own = indexHashes(fingerprints, this.indexShare);
     for (let i = 0; i < own.length; i++) this.starts[(own[i]! >>> KEY_SHIFT) + 1]!++;
-    return true;
   }
 
-  /** Builds the postings; call once, after the last page, before the first lookup. */
-  seal(): void {
-    if (this.holders !== undefined) throw new Error('PackedRewriteIndex: sealed twice');
-    // the buffer grew by doubling: the spare room goes, and the buffer with it (release), before
-    // the postings are allocated (a million pages: 128 MB let go, where all three were held at once)
-    if (this.bytes.length > this.used) {
-      const exact = this.bytes.slice(0, this.used);
-      release(this.bytes);
-      this.bytes = exact;
-    }
+  /**
+   * Builds the postings; call once, after the last page, before the first lookup. `hashesOf(p)`:
+   * the p-th page's index hashes, as counted (p ascending from 0; each is asked once).
+   */
+  seal(hashesOf: (p: number) => ArrayLike<number>): void {
+    if (this.holders !== undefined) throw new Error('PackedRewritePostings: sealed twice');
     const keys = 1 << KEY_BITS;
     for (let key = 0; key < keys; key++) this.starts[key + 1]! += this.starts[key]!;
     const ids = this.ids.view();
@@ -99,26 +76,23 @@ export class PackedRewriteIndex implements RewriteSource {
     const width = (this.width = Math.max(1, 32 - Math.clz32(largest)));
     const holders = new Uint32Array(Math.ceil((this.starts[keys]! * width) / 32) + 1);
     const next = this.starts.slice(0, keys);
-    // each page decoded again rather than its index hashes kept since add(): they would take as much as `holders`.
-    // A page's index hashes are distinct, and pages come in id order: each key's holders ascend, each page once
+    // pages come in id order: each key's holders ascend, each page once
     for (let p = 0; p < ids.length; p++) {
-      const own = indexHashes(this.decode(p), this.indexShare);
-      for (let i = 0; i < own.length; i++) writeBits(holders, next[own[i]! >>> KEY_SHIFT]!++, width, ids[p]!);
+      const own = hashesOf(p);
+      for (let i = 0; i < own.length; i++) {
+        const key = own[i]! >>> KEY_SHIFT;
+        if (next[key]! >= this.starts[key + 1]!) throw new Error(`PackedRewritePostings: page ${ids[p]} has more index hashes than were counted`);
+        writeBits(holders, next[key]!++, width, ids[p]!);
+      }
     }
     release(next);
     this.holders = holders;
-    this.counter = new DenseHolderCounter(ids.length === 0 ? 0 : ids[ids.length - 1]!);
+    this.counter = new DenseHolderCounter(largest);
   }
 
-  /** Bytes held in typed arrays: the fingerprints' bytes, the ids and ends, the postings and the counter. */
+  /** Bytes held in typed arrays: the ids, the starts, the postings and the counter. */
   heldBytes(): number {
-    return this.bytes.byteLength + this.ids.data.byteLength + this.ends.data.byteLength + this.starts.byteLength + (this.holders?.byteLength ?? 0) + (this.counter?.heldBytes() ?? 0);
-  }
-
-  /** Each page's id and fingerprints, in id order. */
-  *pages(): Generator<[id: number, fingerprints: RewriteFingerprints]> {
-    const ids = this.ids.view();
-    for (let p = 0; p < ids.length; p++) yield [ids[p]!, this.decode(p)];
+    return this.ids.data.byteLength + this.starts.byteLength + (this.holders?.byteLength ?? 0) + (this.counter?.heldBytes() ?? 0);
   }
 
   /**
@@ -152,20 +126,227 @@ export class PackedRewriteIndex implements RewriteSource {
     return out;
   }
 
+  /** Bytes of the starts (2^20 + 1 words), which seal copies while it places the postings. */
+  startsBytes(): number {
+    return this.starts.byteLength;
+  }
+
+  /** How many pages hold `hash` (those on more than maxPages too). */
+  countOf(hash: number): number {
+    this.sealed();
+    const key = hash >>> KEY_SHIFT;
+    return this.starts[key + 1]! - this.starts[key]!;
+  }
+
+  /** Releases the postings (release): nothing can be looked up after. */
+  release(): void {
+    if (this.holders !== undefined) release(this.holders, this.starts, this.unpacked);
+    this.counter?.release();
+  }
+
+  private sealed(): Uint32Array {
+    if (this.holders === undefined) throw new Error('PackedRewritePostings: looked up before seal');
+    return this.holders;
+  }
+}
+
+/** Values a PackedLog chunk holds (a multiple of 32, so that a chunk ends at a word's end): 2^17, 320 KB of 20-bit keys. */
+export const PACKED_LOG_CHUNK = 32 << 12;
+
+/**
+ * Values of `width` bits (1–32) appended and read back in order, packed in chunks of 2^15 words'
+ * worth that are never copied (an array that doubles holds its spare room, and both arrays while
+ * it grows): the regroup's log of every page's index hash keys (20 bits each) between counting
+ * and placing them, let go chunk by chunk as they are placed.
+ */
+export class PackedLog {
+  private readonly chunks: (Uint32Array | undefined)[] = [];
+  private readonly perChunk = PACKED_LOG_CHUNK;
+  length = 0;
+
+  constructor(readonly width: number) {
+    if (!(Number.isInteger(width) && width >= 1 && width <= 32)) throw new RangeError(`a width is 1 to 32 bits: got ${width}`);
+  }
+
+  push(value: number): void {
+    const chunk = Math.floor(this.length / this.perChunk);
+    if (chunk === this.chunks.length) this.chunks.push(new Uint32Array((this.perChunk / 32) * this.width));
+    writeBits(this.chunks[chunk]!, this.length - chunk * this.perChunk, this.width, value);
+    this.length++;
+  }
+
+  get(index: number): number {
+    const chunk = this.chunks[Math.floor(index / this.perChunk)];
+    if (chunk === undefined || index < 0 || index >= this.length) throw new RangeError(`PackedLog: value ${index} is not held (${this.length} pushed)`);
+    return readBits(chunk, index % this.perChunk, this.width);
+  }
+
+  /** Lets go (release) the chunks holding only values before `index`: they can no longer be read. */
+  releaseBefore(index: number): void {
+    const whole = Math.floor(index / this.perChunk);
+    for (let c = 0; c < Math.min(whole, this.chunks.length); c++) {
+      const chunk = this.chunks[c];
+      if (chunk === undefined) continue;
+      release(chunk);
+      this.chunks[c] = undefined;
+    }
+  }
+
+  heldBytes(): number {
+    let bytes = 0;
+    for (const chunk of this.chunks) bytes += chunk?.byteLength ?? 0;
+    return bytes;
+  }
+}
+
+/** The key (its 20 bits) of a stored index hash, and the hash of a key: a stored hash's low bits are zero. */
+export const rewriteKeyOf = (hash: number): number => hash >>> KEY_SHIFT;
+export const rewriteHashOf = (key: number): number => (key << KEY_SHIFT) >>> 0;
+export const REWRITE_KEY_BITS = KEY_BITS;
+
+/**
+ * Pages' rewrite fingerprints as stored (their bytes, copied), in one buffer, read back by id:
+ * PackedRewriteIndex's, and the regroup's fingerprints of the pages it judges.
+ */
+export class PackedRewriteBytes {
+  private bytes: Uint8Array;
+  private used = 0;
+  readonly ids: Words;
+  /** Where each page's bytes end in `bytes`. */
+  private readonly ends: Words;
+
+  /** `expectedPages`: how many will be added, so that the ids, ends and bytes are sized once or nearly. */
+  constructor(expectedPages = 1024) {
+    this.ids = new Words(expectedPages);
+    this.ends = new Words(expectedPages);
+    this.bytes = new Uint8Array(Math.max(1 << 12, 128 * expectedPages));
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Adds page `id` (ids ascending) with its bytes, copied. */
+  add(id: number, bytes: Uint8Array): void {
+    if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`pages are added in ascending id order: ${id} after ${this.ids.data[this.ids.length - 1]}`);
+    if (this.used + bytes.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.used + bytes.length));
+      grown.set(this.bytes.subarray(0, this.used));
+      release(this.bytes); // now, not when the collector finds it: a million pages' doublings leave 128 MB
+      this.bytes = grown;
+    }
+    this.bytes.set(bytes, this.used);
+    this.used += bytes.length;
+    this.ids.push(id);
+    this.ends.push(this.used);
+  }
+
+  /** Lets the spare room go (the buffer grew by doubling), the larger buffer with it (release). */
+  trim(): void {
+    if (this.bytes.length === this.used) return;
+    const exact = this.bytes.slice(0, this.used);
+    release(this.bytes);
+    this.bytes = exact;
+  }
+
+  /** The p-th page's fingerprints (its bytes decoded); undefined if they are not fingerprints. */
+  decode(p: number): RewriteFingerprints | undefined {
+    const ends = this.ends.data;
+    try {
+      return decodeRewriteBytes(this.bytes.subarray(p === 0 ? 0 : ends[p - 1]!, ends[p]!));
+    } catch {
+      return undefined;
+    }
+  }
+
   fingerprintsOf(id: number): RewriteFingerprints | undefined {
     const ids = this.ids.view();
     const at = lowerBound(ids, id);
     return at < ids.length && ids[at] === id ? this.decode(at) : undefined;
   }
 
-  private decode(p: number): RewriteFingerprints {
-    const ends = this.ends.data;
-    return decodeRewriteBytes(this.bytes.subarray(p === 0 ? 0 : ends[p - 1]!, ends[p]!));
+  heldBytes(): number {
+    return this.bytes.byteLength + this.ids.data.byteLength + this.ends.data.byteLength;
   }
 
-  private sealed(): Uint32Array {
-    if (this.holders === undefined) throw new Error('PackedRewriteIndex: looked up before seal');
-    return this.holders;
+  release(): void {
+    release(this.bytes, this.ids.data, this.ends.data);
+  }
+}
+
+export class PackedRewriteIndex implements RewriteSource {
+  readonly indexShare = REWRITE_RULE.indexShare;
+  private readonly bytes: PackedRewriteBytes;
+  private readonly postings: PackedRewritePostings;
+
+  /**
+   * A hash on more pages than `maxPages` is left out of lookups (lib/index/rewrite-store.ts
+   * REWRITE_MAX_PAGES). `expectedPages`: how many will be added, so that the ids and ends are
+   * sized once (each doubling leaves the smaller array to the collector).
+   */
+  constructor(
+    readonly maxPages: number,
+    expectedPages = 1024,
+  ) {
+    this.bytes = new PackedRewriteBytes(expectedPages);
+    this.postings = new PackedRewritePostings(maxPages, expectedPages);
+  }
+
+  /** Pages added. */
+  get size(): number {
+    return this.postings.size;
+  }
+
+  /** A lookup's counts of holders, by id (set by seal). */
+  get counter(): DenseHolderCounter | undefined {
+    return this.postings.counter;
+  }
+
+  /**
+   * Adds page `id` (ids ascending) with its fingerprints' bytes, copied. Bytes that are not
+   * fingerprints are not added (false): a damaged page links nothing, as its lookup would fail.
+   */
+  add(id: number, bytes: Uint8Array): boolean {
+    if (this.postings.counter !== undefined) throw new Error('PackedRewriteIndex: a page was added after seal');
+    let fingerprints: RewriteFingerprints;
+    try {
+      fingerprints = decodeRewriteBytes(bytes);
+    } catch {
+      return false;
+    }
+    this.postings.count(id, indexHashes(fingerprints, this.indexShare));
+    this.bytes.add(id, bytes);
+    return true;
+  }
+
+  /** Builds the postings; call once, after the last page, before the first lookup. */
+  seal(): void {
+    if (this.postings.counter !== undefined) throw new Error('PackedRewriteIndex: sealed twice');
+    // the spare room goes before the postings are allocated (a million pages: 128 MB let go, where
+    // all three were held at once); each page decoded again rather than its index hashes kept
+    // since add(): they would take as much as the postings
+    this.bytes.trim();
+    this.postings.seal((p) => indexHashes(this.bytes.decode(p)!, this.indexShare));
+  }
+
+  /** Bytes held in typed arrays: the fingerprints' bytes, ids and ends, and the postings'. */
+  heldBytes(): number {
+    return this.bytes.heldBytes() + this.postings.heldBytes();
+  }
+
+  /** Each page's id and fingerprints, in id order. */
+  *pages(): Generator<[id: number, fingerprints: RewriteFingerprints]> {
+    const ids = this.bytes.ids.view();
+    for (let p = 0; p < ids.length; p++) yield [ids[p]!, this.bytes.decode(p)!];
+  }
+
+  /** As PackedRewritePostings.postingsOf: views of one buffer that the next call overwrites. */
+  postingsOf(hashes: ArrayLike<number>): Map<number, ArrayLike<number>> {
+    return this.postings.postingsOf(hashes);
+  }
+
+  fingerprintsOf(id: number): RewriteFingerprints | undefined {
+    return this.bytes.fingerprintsOf(id);
   }
 }
 

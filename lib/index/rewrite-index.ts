@@ -2,6 +2,7 @@
 // (lib/fingerprint/rewrites.ts): scan's matcher, checked in the tests against comparing every pair.
 import type { RewriteLanguage } from '../fingerprint/rewrite-anchors';
 import { REWRITE_RULE, type RewriteComparison, type RewriteFingerprints, type RewriteRule, compareRewrites, frequentSkip, indexHashes, isRewritePair, translated } from '../fingerprint/rewrites';
+import { release } from './posting-passes';
 
 export interface RewritePair {
   a: number;
@@ -122,6 +123,11 @@ export class DenseHolderCounter implements HolderCounter {
     this.again = new Uint32Array(words);
   }
 
+  /** Lets the bit sets go (release): the counter can no longer count. */
+  release(): void {
+    release(this.once, this.again, this.touched, this.repeated);
+  }
+
   heldBytes(): number {
     return this.once.byteLength + this.again.byteLength + this.touched.byteLength + this.repeated.byteLength;
   }
@@ -196,37 +202,45 @@ export interface RewriteMatch {
 /** Candidates compared at most in a lookup, those sharing the most hashes first. */
 export const MAX_REWRITE_CANDIDATES = 50;
 
+/** How a lookup chooses its candidates (findRewriteMatches; the regroup's lookups, lib/organise/regroup.ts). */
+export interface CandidateOptions {
+  exclude?: (id: number) => boolean;
+  rule?: RewriteRule;
+  maxCandidates?: number;
+}
+
 /**
- * The pages of `source` that are rewrites of `own` (the page `ownId`) by `rule`, the larger share
- * first. Candidates share `rule.minIndexShared` index hashes that are on at most `source.maxPages`
- * pages; a hash is left out of the comparison when the postings read say it is on more (the
- * looked-up page's index hashes: the others' are not read, so they always count).
+ * A lookup's candidates, from the postings of its index hashes (`postings`, as RewriteSource's
+ * postingsOf gives them): the pages other than `ownId` holding `rule.minIndexShared` of the lists
+ * on at most `maxPages` pages, those sharing the most first (then by id), `maxCandidates` at most;
+ * and the hashes on more pages, which the comparison leaves out.
  */
-export async function findRewriteMatches(
-  source: RewriteSource,
-  own: RewriteFingerprints,
+export function rewriteCandidates(
+  postings: ReadonlyMap<number, ArrayLike<number>>,
   ownId: number,
-  { exclude, rule = REWRITE_RULE, maxCandidates = MAX_REWRITE_CANDIDATES }: { exclude?: (id: number) => boolean; rule?: RewriteRule; maxCandidates?: number } = {},
-): Promise<RewriteMatch[]> {
-  if (rule.indexShare !== source.indexShare) throw new RangeError(`the rule's index share (${rule.indexShare}) is not the index's (${source.indexShare})`);
-  const lookup = indexHashes(own, rule.indexShare);
-  if (lookup.length === 0) return [];
-  // not awaited when the source answers at once: no other lookup runs before its lists are counted
-  // (PackedRewriteIndex's are views of a buffer its next call overwrites)
-  const asked = source.postingsOf(lookup);
-  const postings = asked instanceof Promise ? await asked : asked;
+  maxPages: number,
+  counter: HolderCounter | undefined,
+  { exclude, rule = REWRITE_RULE, maxCandidates = MAX_REWRITE_CANDIDATES }: CandidateOptions = {},
+): { candidates: number[]; frequent: Set<number> } {
   const frequent = new Set<number>();
   const lists: ArrayLike<number>[] = [];
   for (const [h, ids] of postings) {
-    if (ids.length > source.maxPages) frequent.add(h);
+    if (ids.length > maxPages) frequent.add(h);
     else lists.push(ids);
   }
-  const held = (source.counter ?? sortingCounter).count(lists, rule.minIndexShared).filter(([id]) => id !== ownId && !exclude?.(id));
+  const held = (counter ?? sortingCounter).count(lists, rule.minIndexShared).filter(([id]) => id !== ownId && !exclude?.(id));
   const candidates = held
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, maxCandidates)
     .map(([id]) => id);
-  const others = await Promise.all(candidates.map((id) => source.fingerprintsOf(id)));
+  return { candidates, frequent };
+}
+
+/**
+ * The candidates (`others[i]` the fingerprints of `candidates[i]`, undefined if it has none) that
+ * are rewrites of `own` by `rule`, the larger share first; `frequent` the hashes left out.
+ */
+export function judgeRewriteCandidates(own: RewriteFingerprints, candidates: readonly number[], others: readonly (RewriteFingerprints | undefined)[], frequent: ReadonlySet<number>, rule: RewriteRule = REWRITE_RULE): RewriteMatch[] {
   const out: RewriteMatch[] = [];
   candidates.forEach((id, i) => {
     const other = others[i];
@@ -241,6 +255,26 @@ export async function findRewriteMatches(
   });
   const larger = (m: RewriteMatch): number => Math.max(m.comparison.aInB, m.comparison.bInA);
   return out.sort((a, b) => larger(b) - larger(a) || a.id - b.id);
+}
+
+/**
+ * The pages of `source` that are rewrites of `own` (the page `ownId`) by `rule`, the larger share
+ * first. Candidates share `rule.minIndexShared` index hashes that are on at most `source.maxPages`
+ * pages; a hash is left out of the comparison when the postings read say it is on more (the
+ * looked-up page's index hashes: the others' are not read, so they always count).
+ */
+export async function findRewriteMatches(source: RewriteSource, own: RewriteFingerprints, ownId: number, options: CandidateOptions = {}): Promise<RewriteMatch[]> {
+  const rule = options.rule ?? REWRITE_RULE;
+  if (rule.indexShare !== source.indexShare) throw new RangeError(`the rule's index share (${rule.indexShare}) is not the index's (${source.indexShare})`);
+  const lookup = indexHashes(own, rule.indexShare);
+  if (lookup.length === 0) return [];
+  // not awaited when the source answers at once: no other lookup runs before its lists are counted
+  // (PackedRewriteIndex's are views of a buffer its next call overwrites)
+  const asked = source.postingsOf(lookup);
+  const postings = asked instanceof Promise ? await asked : asked;
+  const { candidates, frequent } = rewriteCandidates(postings, ownId, source.maxPages, source.counter, options);
+  const others = await Promise.all(candidates.map((id) => source.fingerprintsOf(id)));
+  return judgeRewriteCandidates(own, candidates, others, frequent, rule);
 }
 
 /** Rewrite fingerprints in memory, pages added once: `scan`'s and the tests' source. */

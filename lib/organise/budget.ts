@@ -5,6 +5,8 @@
 // a copy marking that reads the whole rewrite index hold a few hundred bytes a page.
 // bench:browser reports what the extension's processes hold (VmHWM) at 100,000 and 1,000,000 pages.
 
+import { PACKED_LOG_CHUNK } from '../index/packed-rewrites';
+
 export type OrganisePass = 'regroup' | 'passagePostings' | 'rewritePostings' | 'copies';
 
 export interface HeldMemory {
@@ -29,16 +31,20 @@ const KB = 1 << 10;
 const MB = 1 << 20;
 /** The packed rewrite index's starts: a word for each of its 2^20 keys. */
 const PACKED_STARTS = 4 * ((1 << 20) + 1);
+/** A chunk of the regroup's log of index hash keys, 20 bits each. */
+const PACKED_LOG_BYTES = (PACKED_LOG_CHUNK / 8) * 20;
 
 /** Each pass's budget: a fixed part and a part a page, in bytes. */
 export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PASS }: { postingsPerPass?: number } = {}): { fixed: number; perPage: number } {
   switch (pass) {
-    // the page columns (24 bytes) and the union-find (8), then the sorted table keys (12), then
-    // the packed rewrite index (about 190 at a million pages: its bytes, about 113, its ids and
-    // ends, 8, and postings of as many bits as the largest id needs, 20 there and 32 at most:
-    // about 70 and 112)
+    // the page columns (24 bytes) and the union-find (8), then the larger of the sorted table keys
+    // (12) and the rewrite links' (lib/organise/rewrite-links.ts): as their postings are placed, the
+    // log of every page's index hash keys (about 70 at a million pages, in chunks) and the postings
+    // (as many bits as the largest id needs: 20 there, 32 at most; about 70 and 112), the starts
+    // and their copy; then the postings, the candidate pairs and the fingerprints of the pages in
+    // them (every page's, about 121, at the most)
     case 'regroup':
-      return { fixed: PACKED_STARTS + 64 * KB, perPage: 280 };
+      return { fixed: 2 * PACKED_STARTS + PACKED_LOG_BYTES + 64 * KB, perPage: 250 };
     // the postings, placed at once (8 bytes each); the bucket starts and ends and every bucket's
     // count (2^16 words each); the pending pages' places (two lists of words that double, and a
     // bit a fingerprint)

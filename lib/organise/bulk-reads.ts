@@ -16,14 +16,29 @@ import { within } from '../store/within';
 /** Blocks of fingerprints read a transaction. */
 export const BLOCKS_PER_READ = 256;
 
-/** Calls `each` with every value of a store of byte values by number (the postings' buckets, the rewrite groups), in key order, `perRead` a readonly transaction. */
-export async function forEachValue(store: PageStore, name: 'postings' | 'rewrites', perRead: number, each: (key: number, value: Uint8Array) => void): Promise<void> {
-  for (let after = -1; ; ) {
+/**
+ * Calls `each` with every value of a store of byte values by number (the postings' buckets, the
+ * rewrite groups), in key order, `perRead` a readonly transaction, from after key `after`; an
+ * `each` that answers a promise is awaited. When `stop()` says so after a value, the reading stops
+ * there: the key of the last value seen is returned (undefined once every value was seen).
+ */
+export async function forEachValue(
+  store: PageStore,
+  name: 'postings' | 'rewrites',
+  perRead: number,
+  each: (key: number, value: Uint8Array) => void | Promise<void>,
+  { after = -1, stop }: { after?: number; stop?: () => boolean } = {},
+): Promise<number | undefined> {
+  for (;;) {
     const range = IDBKeyRange.lowerBound(after, true);
     const tx = store.db.transaction(name, 'readonly');
     const [keys, values] = await within(tx, () => Promise.all([tx.store.getAllKeys(range, perRead), tx.store.getAll(range, perRead)]));
-    keys.forEach((key, i) => each(key, values[i]!));
-    if (keys.length < perRead) return;
+    for (const [i, key] of keys.entries()) {
+      const answered = each(key, values[i]!);
+      if (answered !== undefined) await answered;
+      if (stop?.() === true) return key;
+    }
+    if (keys.length < perRead) return undefined;
     after = keys.at(-1)!;
   }
 }
@@ -35,14 +50,19 @@ export async function forEachValue(store: PageStore, name: 'postings' | 'rewrite
  * this way): `each` copies what it keeps.
  */
 async function forEachPassageBlock(store: PageStore, blocks: readonly number[], each: (block: number, slots: readonly (Uint8Array | undefined)[]) => void): Promise<void> {
+  await forEachStoredBlock(store, 'passages', blocks, (block, value) => each(block, decodePassageBlock(block, value)));
+}
+
+/** Calls `each` with the value of every block of `blocks` that is stored in `name`, BLOCKS_PER_READ a readonly transaction, and lets it go once `each` returns (release). */
+async function forEachStoredBlock(store: PageStore, name: 'passages' | 'rewrites', blocks: readonly number[], each: (block: number, value: Uint8Array) => void): Promise<void> {
   for (let start = 0; start < blocks.length; start += BLOCKS_PER_READ) {
     const chunk = blocks.slice(start, start + BLOCKS_PER_READ);
-    const tx = store.db.transaction('passages', 'readonly');
+    const tx = store.db.transaction(name, 'readonly');
     const values = await within(tx, () => Promise.all(chunk.map((block) => tx.store.get(block))));
     chunk.forEach((block, i) => {
       const value = values[i];
       if (value === undefined) return;
-      each(block, decodePassageBlock(block, value));
+      each(block, value);
       release(value);
     });
   }
@@ -172,21 +192,62 @@ const REWRITE_GROUPS_PER_READ = 512;
 
 /**
  * Calls `each` with every page's rewrite fingerprints as stored, in id order,
- * REWRITE_GROUPS_PER_READ groups a readonly transaction. The bytes are views of their group's
- * value, which is let go once `each` has seen its pages (release): `each` copies what it keeps.
+ * REWRITE_GROUPS_PER_READ groups a readonly transaction, from the group after `afterGroup`; an
+ * `each` that answers a promise is awaited. The bytes are views of their group's value, which is
+ * let go once `each` has seen its pages (release): `each` copies what it keeps. When `stop()` says
+ * so after a group, the reading stops there: that group is returned, to start after it again
+ * (undefined once every group was read).
  */
-export async function forEachRewritePage(store: PageStore, each: (id: number, bytes: Uint8Array) => void): Promise<void> {
-  await forEachValue(store, 'rewrites', REWRITE_GROUPS_PER_READ, (group, value) => {
-    let slots: (Uint8Array | undefined)[];
+export async function forEachRewritePage(
+  store: PageStore,
+  each: (id: number, bytes: Uint8Array) => void | Promise<void>,
+  { afterGroup = -1, stop }: { afterGroup?: number; stop?: () => boolean } = {},
+): Promise<number | undefined> {
+  return forEachValue(
+    store,
+    'rewrites',
+    REWRITE_GROUPS_PER_READ,
+    async (group, value) => {
+      let slots: (Uint8Array | undefined)[];
+      try {
+        slots = decodeRewriteGroup(group, value);
+      } catch {
+        return; // a damaged group: its pages link nothing, as their lookups in the store would fail
+      }
+      for (const [slot, bytes] of slots.entries()) {
+        if (bytes === undefined) continue;
+        const answered = each(group * PASSAGE_GROUP_PAGES + slot, bytes);
+        if (answered !== undefined) await answered;
+      }
+      release(value);
+    },
+    { after: afterGroup, stop },
+  );
+}
+
+/**
+ * Calls `each` with the rewrite fingerprints of every page of `ids` (ascending) that has them, in
+ * id order, each group read once for all its pages (BLOCKS_PER_READ groups a readonly
+ * transaction); the bytes are views of their group's value, let go once `each` returns.
+ */
+export async function forEachRewritePageOf(store: PageStore, ids: ArrayLike<number>, each: (id: number, bytes: Uint8Array) => void): Promise<void> {
+  const groups: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const group = Math.floor(ids[i]! / PASSAGE_GROUP_PAGES);
+    if (groups.length === 0 || groups[groups.length - 1] !== group) groups.push(group);
+  }
+  let next = 0;
+  await forEachStoredBlock(store, 'rewrites', groups, (group, value) => {
+    let slots: (Uint8Array | undefined)[] = [];
     try {
       slots = decodeRewriteGroup(group, value);
     } catch {
-      return; // a damaged group: its pages link nothing, as their lookups in the store would fail
+      // a damaged group: its pages link nothing
     }
-    slots.forEach((bytes, slot) => {
-      if (bytes !== undefined) each(group * PASSAGE_GROUP_PAGES + slot, bytes);
-    });
-    release(value);
+    for (; next < ids.length && Math.floor(ids[next]! / PASSAGE_GROUP_PAGES) <= group; next++) {
+      const bytes = slots[ids[next]! - group * PASSAGE_GROUP_PAGES];
+      if (bytes !== undefined) each(ids[next]!, bytes);
+    }
   });
 }
 

@@ -5,9 +5,10 @@
 //
 // The pass reads every record and keeps its fingerprints in columns (PageColumns: 24 bytes a
 // page), finds every near-duplicate pair through the permuted-block tables kept as sorted lists,
-// one table at a time (lib/index/table-pairs.ts), then reads the rewrite fingerprints' bytes
-// (packed: PackedRewriteIndex, about 190 bytes a page with the postings at a million pages) and
-// finds every rewrite link, each page looked up among the others' rewrite fingerprints as a visit would, joins them by union-find,
+// one table at a time (lib/index/table-pairs.ts), then finds every rewrite link, each page looked
+// up among the others' rewrite fingerprints as a visit would, with only their postings held
+// (lib/organise/rewrite-links.ts: about 150 bytes a page at a million pages as they are built, 74
+// after), joins them by union-find,
 // reads again the records of the pages that end up in a group (their URL, site and claims decide
 // the group's root and id) and writes the group fields of the records whose fields change, a batch per transaction. It
 // yields to the event loop every SLICE_MS so that the context running it (a page, or the worker)
@@ -17,9 +18,8 @@
 // then looks up again only the pages a change since can reach.
 import { type Fingerprint, fingerprintFromHalves, fingerprintFromHex, fingerprintHalves, fingerprintToHex } from '../fingerprint/bits';
 import { UnionFind } from '../report/clusters';
-import { type GroupFields, type GroupMember, changedGroupFields, checksConfirm, lookUpRewriteLinks } from '../report/groups';
+import { type GroupFields, type GroupMember, changedGroupFields, checksConfirm } from '../report/groups';
 import { TABLE_PAIRS_BYTES_PER_FINGERPRINT, forEachNearPair } from '../index/table-pairs';
-import { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { chooseDesign, designTables } from '../index/tables';
 import { compactTables, keepDesignFitted } from './migrate';
@@ -28,7 +28,8 @@ import type { PageReader, PageStore } from '../store/pages';
 import { checkOf, storedRecord, withProvenance } from '../store/records';
 import { type RewriteLinks, type RewriteWatch, watchRewrites } from '../store/rewrite-watch';
 import { Words } from '../index/posting-passes';
-import { forEachRewritePage } from './bulk-reads';
+import { forEachRewritePage, forEachRewritePageOf } from './bulk-reads';
+import { type RewritePages, linkRewritePages } from './rewrite-links';
 import type { GroupsMeta, PageRecord } from '../store/schema';
 import type { HeldMemory } from './budget';
 
@@ -64,6 +65,8 @@ export interface RegroupOptions {
   keepLinks?: boolean;
   /** Told what the pass holds in memory at its most (organise's memory budget: lib/organise/budget.ts). */
   onMemory?: (held: HeldMemory) => void;
+  /** The rewrite lookups' candidate pairs judged at a time (lib/organise/rewrite-links.ts PAIRS_PER_SLICE): the tests make it small. */
+  rewritePairsPerSlice?: number;
 }
 
 export interface RegroupResult {
@@ -220,7 +223,7 @@ interface Linked {
  * Steps 1 and 2 of the regroup: every page read, and joined to its near-duplicates and rewrites.
  * The packed rewrite index lives only here: it is let go before the groups are read and written.
  */
-async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATCH, onProgress, onMemory }: RegroupOptions, keepLinks: boolean): Promise<Linked> {
+async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATCH, onProgress, onMemory, rewritePairsPerSlice }: RegroupOptions, keepLinks: boolean): Promise<Linked> {
   const total = await store.count();
   // 1. read each page's fingerprints and marks (damaged ones are in no group)
   const nodes = new PageColumns(total);
@@ -254,39 +257,29 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
   const design = designTables({ k: Math.max(k, 1), b: chooseDesign({ k: Math.max(k, 1), expectedSize: count }).design.b });
   const sets = new UnionFind(count);
   let sliceStart = Date.now();
-  const pauseIfDue = async (progress: RegroupProgress): Promise<void> => {
-    if (Date.now() - sliceStart < SLICE_MS) return;
-    await onProgress?.(progress);
+  // a promise only when the slice is over: a million lookups each call it
+  const pauseIfDue = (phase: RegroupProgress['phase'], done: number, total: number): void | Promise<void> => (Date.now() - sliceStart < SLICE_MS ? undefined : pause(phase, done, total));
+  const pause = async (phase: RegroupProgress['phase'], done: number, total: number): Promise<void> => {
+    await onProgress?.({ phase, done, total });
     await nextTick();
     sliceStart = Date.now();
   };
   await onProgress?.({ phase: 'comparing', done: 0, total: count }); // shown however soon the step ends
   await forEachNearPair(design, nodes.his.view(), nodes.los.view(), k, (i, j) => void (nodes.confirms(i, j) && sets.union(i, j)), {
     joined: (i, j) => sets.connected(i, j),
-    pause: (done) => pauseIfDue({ phase: 'comparing', done, total: count }),
+    pause: async (done) => pauseIfDue('comparing', done, count),
   });
-  // and the rewrite links, each page looked up as a visit looks it up (lib/report/groups.ts), its
-  // rewrite fingerprints read only now, under its node's index: the near-duplicates' tables and the
-  // rewrite bytes (about 113 B a page) are not held at once. A page recorded since the pages were
-  // read is in no node (PageStore.record grouped it); one changed since is read as it is now (the
-  // copy marking looks it up again: links.watch)
+  // and the rewrite links, each page looked up as a visit looks it up (lib/organise/rewrite-links.ts),
+  // its rewrite fingerprints read only now, under its node's index: the near-duplicates' tables and
+  // the rewrite postings are not held at once, and the fingerprints are never all held. A page
+  // recorded since the pages were read is in no node (PageStore.record grouped it); one changed
+  // since is read as it is now (the copy marking looks it up again: links.watch)
   await onProgress?.({ phase: 'rewrites', done: 0, total: 0 }); // the lookups' count is known once the fingerprints are read
-  const rewriteIndex = new PackedRewriteIndex(REWRITE_MAX_PAGES, count);
   const copies = new Set<number>();
-  const nodeIds = nodes.ids.view();
-  let node = 0;
-  await forEachRewritePage(store, (id, bytes) => {
-    while (node < count && nodeIds[node]! < id) node++;
-    if (node === count || nodeIds[node] !== id) return;
-    if (rewriteIndex.add(node, bytes) && nodes.markedCopy(node)) copies.add(id); // looked up below
-  });
-  rewriteIndex.seal();
   const found = new Map<number, number[]>();
-  // the tables went before the rewrite index was read: the pass holds the larger of the two
-  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + sets.heldBytes() + Math.max(rewriteIndex.heldBytes(), count * TABLE_PAIRS_BYTES_PER_FINGERPRINT), pages: count });
   const pageIds = nodes.ids.view();
-  await lookUpRewriteLinks(
-    rewriteIndex,
+  const { lookups, heldBytes } = await linkRewritePages(
+    rewritePagesOf(store, pageIds),
     (i, j) => {
       sets.union(i, j);
       if (!keepLinks) return;
@@ -294,9 +287,18 @@ async function linkPages(store: PageStore, k: number, { batchSize = REGROUP_BATC
       if (list === undefined) found.set(pageIds[i]!, [pageIds[j]!]);
       else list.push(pageIds[j]!);
     },
-    (done) => pauseIfDue({ phase: 'rewrites', done, total: rewriteIndex.size }),
+    {
+      maxPages: REWRITE_MAX_PAGES,
+      expectedPages: count,
+      pairsPerSlice: rewritePairsPerSlice,
+      indexed: (i) => void (nodes.markedCopy(i) && copies.add(pageIds[i]!)), // looked up by the copy marking
+      counted: (total) => onProgress?.({ phase: 'rewrites', done: 0, total }),
+      pause: (done, total) => pauseIfDue('rewrites', done, total),
+    },
   );
-  return { nodes, sets, found, copies, unread, rewriteLookups: rewriteIndex.size };
+  // the tables went before the rewrite postings were built: the pass holds the larger of the two
+  onMemory?.({ pass: 'regroup', bytes: nodes.heldBytes() + sets.heldBytes() + Math.max(heldBytes, count * TABLE_PAIRS_BYTES_PER_FINGERPRINT), pages: count });
+  return { nodes, sets, found, copies, unread, rewriteLookups: lookups };
 }
 
 async function regroupWatched(store: PageStore, k: number, options: RegroupOptions, watch: RewriteWatch | undefined): Promise<RegroupResult> {
@@ -408,11 +410,11 @@ export interface OrganiseResult {
 export async function organise(
   store: PageStore,
   k: number,
-  { onProgress, onMemory }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void>; onMemory?: (held: HeldMemory) => void } = {},
+  { onProgress, onMemory, rewritePairsPerSlice }: { onProgress?: (progress: OrganiseProgress) => void | Promise<void>; onMemory?: (held: HeldMemory) => void; rewritePairsPerSlice?: number } = {},
 ): Promise<OrganiseResult> {
   const moved = await keepDesignFitted(store, { k, onProgress: (p) => onProgress?.({ phase: 'design', done: p.done, total: p.total }) });
   // the regroup's rewrite lookups are handed to the copy marking: each page is looked up once
-  const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress, onMemory, keepLinks: true }) : null;
+  const regrouped = (await needsRegroup(store, k)) ? await regroupAll(store, k, { onProgress, onMemory, keepLinks: true, rewritePairsPerSlice }) : null;
   let passages: PassageOrganised | null;
   try {
     passages = await indexPending(store, { onProgress, onMemory, links: regrouped?.links });
@@ -422,4 +424,29 @@ export async function organise(
   if (regrouped !== null) delete regrouped.links;
   const compacted = await compactTables(store);
   return { moved, regrouped, passages, compacted };
+}
+
+/** The store's rewrite fingerprints, each page known by its node's index (`pageIds`: the nodes' page ids, ascending). */
+function rewritePagesOf(store: PageStore, pageIds: Uint32Array): RewritePages {
+  return {
+    all(each, { resume, stop } = {}) {
+      let node = 0;
+      return forEachRewritePage(
+        store,
+        (id, bytes) => {
+          while (node < pageIds.length && pageIds[node]! < id) node++;
+          return node < pageIds.length && pageIds[node] === id ? each(node, bytes) : undefined;
+        },
+        { afterGroup: resume, stop },
+      );
+    },
+    async some(nodes, each) {
+      const ids = nodes.map((node) => pageIds[node]!);
+      let at = 0;
+      await forEachRewritePageOf(store, ids, (id, bytes) => {
+        while (ids[at]! < id) at++;
+        each(nodes[at]!, bytes);
+      });
+    },
+  };
 }

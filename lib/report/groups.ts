@@ -27,7 +27,6 @@ import { UnionFind } from './clusters';
 import { hash64 } from '../fingerprint/hash';
 import { REWRITE_RULE, type RewriteFingerprints } from '../fingerprint/rewrites';
 import { findRewriteMatches, findRewritePairs } from '../index/rewrite-index';
-import type { PackedRewriteIndex } from '../index/packed-rewrites';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { type Claims, originalAmong } from './original';
 
@@ -90,20 +89,6 @@ export function rewriteLinksAmong(fingerprints: readonly (RewriteFingerprints | 
   const at = fingerprints.flatMap((f, i) => (f === undefined ? [] : [i]));
   if (at.length < 2) return [];
   return findRewritePairs(at.map((i) => fingerprints[i]!), REWRITE_RULE, REWRITE_MAX_PAGES).map(({ a, b }) => [at[a]!, at[b]!]);
-}
-
-/**
- * Calls `link(i, j)` for each page j that page i's lookup finds among the pages of `index` (a
- * whole store's, packed in memory), as a visit's lookup finds it in the store (findRewriteMatches:
- * the same candidates, the same hashes left out); awaits `pause(done)` after each page, so that a
- * caller can yield.
- */
-export async function lookUpRewriteLinks(index: PackedRewriteIndex, link: (i: number, j: number) => void, pause: (done: number) => Promise<void>): Promise<void> {
-  let done = 0;
-  for (const [i, own] of index.pages()) {
-    for (const { id } of await findRewriteMatches(index, own, i)) link(i, id);
-    await pause(++done);
-  }
 }
 
 /** A new group's id: 16 hex digits of a 64-bit hash of the URL of the page that started it. */

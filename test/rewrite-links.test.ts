@@ -1,0 +1,102 @@
+// The regroup's rewrite links (lib/organise/rewrite-links.ts linkRewritePages) against each page
+// looked up in RewriteIndex, the maps that test/rewrites.test.ts checks against comparing every
+// pair: the same matches, in the same order, whatever the slices; and PackedLog, the keys' log.
+import { describe, expect, it } from 'vitest';
+import { REWRITE_RULE, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
+import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
+import { PACKED_LOG_CHUNK, PackedLog } from '../lib/index/packed-rewrites';
+import { RewriteIndex, findRewriteMatches } from '../lib/index/rewrite-index';
+import { linkRewritePages } from '../lib/organise/rewrite-links';
+import { mulberry32 } from '../lib/random';
+import { randomRewritePages } from './support/rewrite-pages';
+import { pagesInMemory } from './support/rewrite-pages-in-memory';
+
+/** Pages of several caps (at most the store's 64) and languages. */
+const pages = (seed: number, count: number): RewriteFingerprints[] => randomRewritePages(seed, count, { caps: [16, 32, 64], languages: ['en', 'es', 'zh'] });
+
+describe('linkRewritePages', () => {
+  // maxPages small enough that some hashes are left out (the comparison skips them); pages at
+  // indices with gaps, the largest of 22 bits; candidate pairs judged one, seven or all at a time
+  it.each([
+    [1, Infinity, 0],
+    [2, 20, 0],
+    [3, 12, 0],
+    [4, 10, 0],
+    [5, 20, 2 ** 21 + 7],
+  ])('seed %i, maxPages %s, indices from %i: every page links what its lookup in the maps finds, in order', async (seed, maxPages, first) => {
+    const all = pages(seed, 120);
+    const ids = all.map((_, i) => first + 4 * i + (i % 3));
+    const maps = new RewriteIndex(maxPages, REWRITE_RULE.indexShare);
+    all.forEach((f, i) => maps.add(ids[i]!, f));
+    const want: string[] = [];
+    for (const [i, own] of all.entries()) for (const { id } of await findRewriteMatches(maps, own, ids[i]!)) want.push(`${ids[i]}→${id}`);
+    expect(want.length).toBeGreaterThan(20); // the pages link
+    const bytes: (Uint8Array | undefined)[] = [];
+    all.forEach((f, i) => (bytes[ids[i]!] = encodeRewriteBytes(f)));
+    for (const pairsPerSlice of [1, 7, undefined]) {
+      const looked: string[] = [];
+      const { lookups } = await linkRewritePages(pagesInMemory(bytes), (i, j) => looked.push(`${i}→${j}`), { maxPages, pairsPerSlice, expectedPages: 16 });
+      expect(looked).toEqual(want);
+      expect(lookups).toBe(all.length);
+    }
+  });
+
+  it('a hash on more than maxPages pages is left out of the candidates and of the comparison, as the maps leave it', async () => {
+    const hashes = Uint32Array.from([1, 2, 3, 4, 5, 6, 7, 8].map((h) => h * 4096));
+    const page = (n: number): RewriteFingerprints => ({ hashes: hashes.slice(0, n), limit: 2 ** 32, anchors: n, lang: 'en' });
+    const looked: [number, number, number][] = [];
+    const all = [page(8), page(8), page(2)];
+    const maps = new RewriteIndex(2);
+    all.forEach((f, id) => maps.add(id, f));
+    // hashes 1 and 2 are on three pages (more than 2): pages 0 and 1 share the six others, and the comparison counts those
+    const shared = new Map<string, number>();
+    for (const [id, own] of all.entries()) for (const m of await findRewriteMatches(maps, own, id)) shared.set(`${id}→${m.id}`, m.comparison.shared);
+    expect([...shared]).toEqual([
+      ['0→1', 6],
+      ['1→0', 6],
+    ]);
+    await linkRewritePages(pagesInMemory(all.map((f) => encodeRewriteBytes(f))), (i, j) => looked.push([i, j, shared.get(`${i}→${j}`)!]), { maxPages: 2 });
+    expect(looked).toEqual([
+      [0, 1, 6],
+      [1, 0, 6],
+    ]);
+  });
+
+  it('damaged bytes are neither indexed nor looked up; a store without pages links nothing', async () => {
+    const all = pages(9, 30);
+    const bytes = all.map((f) => encodeRewriteBytes(f));
+    bytes[4] = Uint8Array.of(1, 2);
+    const indexed: number[] = [];
+    const { lookups } = await linkRewritePages(pagesInMemory(bytes), () => undefined, { maxPages: Infinity, indexed: (i) => indexed.push(i) });
+    expect(indexed).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((i) => i !== 4));
+    expect(lookups).toBe(29);
+    expect(await linkRewritePages(pagesInMemory([]), () => expect.unreachable(), { maxPages: Infinity })).toMatchObject({ lookups: 0 });
+    await expect(linkRewritePages(pagesInMemory(bytes), () => undefined, { maxPages: Infinity, pairsPerSlice: 0 })).rejects.toThrow('pairsPerSlice');
+  });
+});
+
+describe('PackedLog', () => {
+  it.each([1, 7, 20, 32])('values of %i bits read back across chunks, and the chunks before an index let go (seeded)', (width) => {
+    const random = mulberry32(width);
+    const log = new PackedLog(width);
+    const count = 2 * PACKED_LOG_CHUNK + 99;
+    const values = Uint32Array.from({ length: count }, () => Math.floor(random() * 2 ** width));
+    for (const v of values) log.push(v);
+    expect(log.length).toBe(count);
+    for (let i = 0; i < count; i += 997) expect(log.get(i)).toBe(values[i]);
+    expect(log.get(count - 1)).toBe(values[count - 1]);
+    expect(log.heldBytes()).toBe(3 * (PACKED_LOG_CHUNK / 8) * width);
+    log.releaseBefore(PACKED_LOG_CHUNK + 5); // the first chunk only
+    expect(log.heldBytes()).toBe(2 * (PACKED_LOG_CHUNK / 8) * width);
+    expect(() => log.get(3)).toThrow('not held');
+    expect(log.get(PACKED_LOG_CHUNK)).toBe(values[PACKED_LOG_CHUNK]);
+    expect(() => log.get(count)).toThrow('not held');
+    log.releaseBefore(Infinity);
+    expect(log.heldBytes()).toBe(0);
+  });
+
+  it('refuses a width outside 1 to 32 bits', () => {
+    expect(() => new PackedLog(0)).toThrow('1 to 32');
+    expect(() => new PackedLog(33)).toThrow('1 to 32');
+  });
+});
