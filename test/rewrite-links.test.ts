@@ -1,10 +1,11 @@
 // The regroup's rewrite links (lib/organise/rewrite-links.ts linkRewritePages) against each page
 // looked up in RewriteIndex, the maps that test/rewrites.test.ts checks against comparing every
-// pair: the same matches, in the same order, whatever the slices; and PackedLog, the keys' log.
+// pair: the same matches, in the same order, whatever the slices; PackedLog, the keys' log; and
+// PackedRewriteBytes, the fingerprints' bytes in chunks.
 import { describe, expect, it } from 'vitest';
 import { REWRITE_RULE, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
-import { encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
-import { PACKED_LOG_CHUNK, PackedLog } from '../lib/index/packed-rewrites';
+import { decodeRewriteBytes, encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
+import { BYTES_CHUNK, PACKED_LOG_CHUNK, PackedLog, PackedRewriteBytes } from '../lib/index/packed-rewrites';
 import { RewriteIndex, findRewriteMatches } from '../lib/index/rewrite-index';
 import { linkRewritePages } from '../lib/organise/rewrite-links';
 import { mulberry32 } from '../lib/random';
@@ -33,9 +34,9 @@ describe('linkRewritePages', () => {
     expect(want.length).toBeGreaterThan(20); // the pages link
     const bytes: (Uint8Array | undefined)[] = [];
     all.forEach((f, i) => (bytes[ids[i]!] = encodeRewriteBytes(f)));
-    for (const pairsPerSlice of [1, 7, undefined]) {
+    for (const [pairsPerSlice, pagesPerSlice] of [[1, undefined], [7, undefined], [undefined, 9], [undefined, undefined]] as const) {
       const looked: string[] = [];
-      const { lookups } = await linkRewritePages(pagesInMemory(bytes), (i, j) => looked.push(`${i}→${j}`), { maxPages, pairsPerSlice, expectedPages: 16 });
+      const { lookups } = await linkRewritePages(pagesInMemory(bytes), (i, j) => looked.push(`${i}→${j}`), { maxPages, pairsPerSlice, pagesPerSlice, expectedPages: 16 });
       expect(looked).toEqual(want);
       expect(lookups).toBe(all.length);
     }
@@ -72,6 +73,7 @@ describe('linkRewritePages', () => {
     expect(lookups).toBe(29);
     expect(await linkRewritePages(pagesInMemory([]), () => expect.unreachable(), { maxPages: Infinity })).toMatchObject({ lookups: 0 });
     await expect(linkRewritePages(pagesInMemory(bytes), () => undefined, { maxPages: Infinity, pairsPerSlice: 0 })).rejects.toThrow('pairsPerSlice');
+    await expect(linkRewritePages(pagesInMemory(bytes), () => undefined, { maxPages: Infinity, pagesPerSlice: 0 })).rejects.toThrow('pagesPerSlice');
   });
 });
 
@@ -98,5 +100,36 @@ describe('PackedLog', () => {
   it('refuses a width outside 1 to 32 bits', () => {
     expect(() => new PackedLog(0)).toThrow('1 to 32');
     expect(() => new PackedLog(33)).toThrow('1 to 32');
+  });
+});
+
+describe('PackedRewriteBytes', () => {
+  it('pages of every size read back by id across chunks, none split between two; damaged bytes read as none', () => {
+    const random = mulberry32(5);
+    const held = new PackedRewriteBytes(4);
+    const all = pages(6, 40);
+    const added = new Map<number, Uint8Array>();
+    let id = 3;
+    // pages of their own bytes, and large runs of filler that fill a chunk to within a few bytes of its end
+    for (const [i, f] of all.entries()) {
+      const bytes = i % 10 === 9 ? new Uint8Array(BYTES_CHUNK - 1 - Math.floor(random() * 300)) : encodeRewriteBytes(f);
+      id += 1 + Math.floor(random() * 3);
+      held.add(id, bytes);
+      added.set(id, bytes);
+    }
+    expect(held.size).toBe(40);
+    for (const [at, bytes] of added) {
+      if (bytes.length > 1000) expect(held.fingerprintsOf(at)).toBeUndefined(); // zeros: not fingerprints
+      else expect(held.fingerprintsOf(at)).toEqual(decodeRewriteBytes(bytes));
+    }
+    expect(held.fingerprintsOf(2)).toBeUndefined();
+    expect(held.fingerprintsOf(id + 1)).toBeUndefined();
+    // each filler takes a chunk nearly to itself: the chunks are about as many as the fillers, plus the first
+    expect(Math.round(held.heldBytes() / BYTES_CHUNK)).toBeGreaterThanOrEqual(4);
+    expect(Math.round(held.heldBytes() / BYTES_CHUNK)).toBeLessThanOrEqual(9);
+    expect(() => held.add(id, encodeRewriteBytes(all[0]!))).toThrow('ascending id order');
+    expect(() => held.add(id + 1, new Uint8Array(BYTES_CHUNK + 1))).toThrow('at most');
+    held.release();
+    expect(held.heldBytes()).toBeLessThan(BYTES_CHUNK);
   });
 });

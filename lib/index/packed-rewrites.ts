@@ -204,22 +204,29 @@ export const rewriteKeyOf = (hash: number): number => hash >>> KEY_SHIFT;
 export const rewriteHashOf = (key: number): number => (key << KEY_SHIFT) >>> 0;
 export const REWRITE_KEY_BITS = KEY_BITS;
 
+/** Bytes a PackedRewriteBytes chunk holds (64 KB: a page takes at most a few hundred): a page's bytes are never split between two. */
+export const BYTES_CHUNK = 1 << 16;
+
 /**
- * Pages' rewrite fingerprints as stored (their bytes, copied), in one buffer, read back by id:
- * PackedRewriteIndex's, and the regroup's fingerprints of the pages it judges.
+ * Pages' rewrite fingerprints as stored (their bytes, copied), read back by id: PackedRewriteIndex's,
+ * and the regroup's fingerprints of the pages it judges. The bytes are kept in chunks of
+ * BYTES_CHUNK that are never copied: a buffer that doubles holds its spare room, and both buffers
+ * while it grows (a million pages' 113 MB held 241 MB for a moment).
  */
 export class PackedRewriteBytes {
-  private bytes: Uint8Array;
-  private used = 0;
+  private readonly chunks: Uint8Array[] = [];
+  /** Bytes used in the last chunk. */
+  private used = BYTES_CHUNK;
   readonly ids: Words;
-  /** Where each page's bytes end in `bytes`. */
+  /** Where each page's bytes start and end: chunk × BYTES_CHUNK + offset. */
+  private readonly starts: Words;
   private readonly ends: Words;
 
-  /** `expectedPages`: how many will be added, so that the ids, ends and bytes are sized once or nearly. */
+  /** `expectedPages`: how many will be added, so that the ids, starts and ends are sized once. */
   constructor(expectedPages = 1024) {
     this.ids = new Words(expectedPages);
+    this.starts = new Words(expectedPages);
     this.ends = new Words(expectedPages);
-    this.bytes = new Uint8Array(Math.max(1 << 12, 128 * expectedPages));
   }
 
   get size(): number {
@@ -229,31 +236,25 @@ export class PackedRewriteBytes {
   /** Adds page `id` (ids ascending) with its bytes, copied. */
   add(id: number, bytes: Uint8Array): void {
     if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`pages are added in ascending id order: ${id} after ${this.ids.data[this.ids.length - 1]}`);
-    if (this.used + bytes.length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.used + bytes.length));
-      grown.set(this.bytes.subarray(0, this.used));
-      release(this.bytes); // now, not when the collector finds it: a million pages' doublings leave 128 MB
-      this.bytes = grown;
+    if (bytes.length > BYTES_CHUNK) throw new RangeError(`a page's rewrite fingerprints take at most ${BYTES_CHUNK} bytes: got ${bytes.length}`);
+    if (this.used + bytes.length > BYTES_CHUNK) {
+      this.chunks.push(new Uint8Array(BYTES_CHUNK));
+      this.used = 0;
     }
-    this.bytes.set(bytes, this.used);
+    const at = (this.chunks.length - 1) * BYTES_CHUNK + this.used;
+    this.chunks[this.chunks.length - 1]!.set(bytes, this.used);
     this.used += bytes.length;
     this.ids.push(id);
-    this.ends.push(this.used);
-  }
-
-  /** Lets the spare room go (the buffer grew by doubling), the larger buffer with it (release). */
-  trim(): void {
-    if (this.bytes.length === this.used) return;
-    const exact = this.bytes.slice(0, this.used);
-    release(this.bytes);
-    this.bytes = exact;
+    this.starts.push(at);
+    this.ends.push(at + bytes.length);
   }
 
   /** The p-th page's fingerprints (its bytes decoded); undefined if they are not fingerprints. */
   decode(p: number): RewriteFingerprints | undefined {
-    const ends = this.ends.data;
+    const start = this.starts.data[p]!;
+    const offset = start % BYTES_CHUNK;
     try {
-      return decodeRewriteBytes(this.bytes.subarray(p === 0 ? 0 : ends[p - 1]!, ends[p]!));
+      return decodeRewriteBytes(this.chunks[Math.floor(start / BYTES_CHUNK)]!.subarray(offset, offset + this.ends.data[p]! - start));
     } catch {
       return undefined;
     }
@@ -266,11 +267,12 @@ export class PackedRewriteBytes {
   }
 
   heldBytes(): number {
-    return this.bytes.byteLength + this.ids.data.byteLength + this.ends.data.byteLength;
+    return this.chunks.length * BYTES_CHUNK + this.ids.data.byteLength + this.starts.data.byteLength + this.ends.data.byteLength;
   }
 
   release(): void {
-    release(this.bytes, this.ids.data, this.ends.data);
+    release(...this.chunks, this.ids.data, this.starts.data, this.ends.data);
+    this.chunks.length = 0;
   }
 }
 
@@ -322,10 +324,7 @@ export class PackedRewriteIndex implements RewriteSource {
   /** Builds the postings; call once, after the last page, before the first lookup. */
   seal(): void {
     if (this.postings.counter !== undefined) throw new Error('PackedRewriteIndex: sealed twice');
-    // the spare room goes before the postings are allocated (a million pages: 128 MB let go, where
-    // all three were held at once); each page decoded again rather than its index hashes kept
-    // since add(): they would take as much as the postings
-    this.bytes.trim();
+    // each page decoded again rather than its index hashes kept since add(): they would take as much as the postings
     this.postings.seal((p) => indexHashes(this.bytes.decode(p)!, this.indexShare));
   }
 

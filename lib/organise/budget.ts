@@ -5,7 +5,7 @@
 // a copy marking that reads the whole rewrite index hold a few hundred bytes a page.
 // bench:browser reports what the extension's processes hold (VmHWM) at 100,000 and 1,000,000 pages.
 
-import { PACKED_LOG_CHUNK } from '../index/packed-rewrites';
+import { BYTES_CHUNK, PACKED_LOG_CHUNK } from '../index/packed-rewrites';
 
 export type OrganisePass = 'regroup' | 'passagePostings' | 'rewritePostings' | 'copies';
 
@@ -42,7 +42,8 @@ export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PA
     // log of every page's index hash keys (about 70 at a million pages, in chunks) and the postings
     // (as many bits as the largest id needs: 20 there, 32 at most; about 70 and 112), the starts
     // and their copy; then the postings, the candidate pairs and the fingerprints of the pages in
-    // them (every page's, about 121, at the most)
+    // them (every page's, about 125, at the most: a slice takes 2^18 pages, so only below a million
+    // pages or so; in chunks, whose last one's spare room is less than the starts' copy above)
     case 'regroup':
       return { fixed: 2 * PACKED_STARTS + PACKED_LOG_BYTES + 64 * KB, perPage: 250 };
     // the postings, placed at once (8 bytes each); the bucket starts and ends and every bucket's
@@ -56,8 +57,9 @@ export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PA
     case 'rewritePostings':
       return { fixed: 12 * postingsPerPass + 300 * KB, perPage: 0 };
     // the pairs sharing passages, and the whole rewrite index packed when many pages are looked up
+    // (its bytes in chunks: the last one's spare room)
     case 'copies':
-      return { fixed: PACKED_STARTS + 64 * KB, perPage: 300 };
+      return { fixed: PACKED_STARTS + BYTES_CHUNK + 64 * KB, perPage: 300 };
   }
 }
 

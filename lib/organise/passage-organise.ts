@@ -61,8 +61,11 @@ const REWRITE_PASS_SHARE = 0.5;
  * kept them 160–400 ms, organising as long (one run each, bench:browser --popups-while-organising).
  */
 const BUCKETS_PER_WRITE = 256;
-/** Buckets read a transaction when looking for pairs. */
-const BUCKETS_PER_SCAN = 4096;
+/**
+ * Buckets read a transaction when looking for pairs: a read's values arrive at once, and a million
+ * pages' 65,536 buckets hold some 50 million postings (a sixteenth of them a read at 4,096).
+ */
+const BUCKETS_PER_SCAN = 1024;
 /** Pairs of pages sharing passages compared at a time, their records and fingerprints read for them. */
 const PAIRS_PER_READ = 4096;
 /** Records rewritten a transaction when copies change. */

@@ -6,8 +6,8 @@
 // keys (PackedLog, 20 bits each), from which the postings are built (the log let go as it is
 // placed); the second finds each page's candidates in the postings, kept as pairs; the third reads
 // the fingerprints of the pages in those pairs only (a few: a candidate shares two rare hashes),
-// to judge them. Past PAIRS_PER_SLICE pairs, the second read stops, the pairs are judged and let
-// go, and it goes on from there.
+// to judge them. Past PAIRS_PER_SLICE pairs or PAGES_PER_SLICE pages in them, the second read
+// stops, the pairs are judged and let go, and it goes on from there.
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
 import { PackedLog, PackedRewriteBytes, PackedRewritePostings, REWRITE_KEY_BITS, rewriteHashOf, rewriteKeyOf } from '../index/packed-rewrites';
@@ -16,6 +16,8 @@ import { judgeRewriteCandidates, rewriteCandidates } from '../index/rewrite-inde
 
 /** Candidate pairs held at most at once (8 bytes each) before they are judged. */
 export const PAIRS_PER_SLICE = 1 << 21;
+/** Pages in those pairs at most, whose fingerprints are read to judge them (about 121 bytes each held: 32 MB). */
+export const PAGES_PER_SLICE = 1 << 18;
 
 /** The pages' rewrite fingerprints as stored, each page known by an index (the regroup's nodes). */
 export interface RewritePages {
@@ -35,6 +37,7 @@ export interface RewriteLinkOptions {
   /** About how many pages have fingerprints: the lists are sized once. */
   expectedPages?: number;
   pairsPerSlice?: number;
+  pagesPerSlice?: number;
   /** Told each page whose fingerprints are indexed (and will be looked up), in order. */
   indexed?: (page: number) => void;
   /** Told, once the postings are built, how many lookups will be made; may answer a promise (awaited). */
@@ -55,8 +58,8 @@ export interface RewriteLinked {
  * findRewriteMatches gives them, pages in ascending order. A page whose bytes are not fingerprints
  * is not indexed, and links nothing.
  */
-export async function linkRewritePages(pages: RewritePages, link: (page: number, other: number) => void, { maxPages, expectedPages = 1024, pairsPerSlice = PAIRS_PER_SLICE, indexed, counted, pause }: RewriteLinkOptions): Promise<RewriteLinked> {
-  if (!(pairsPerSlice >= 1)) throw new RangeError(`pairsPerSlice must be 1 or more: got ${pairsPerSlice}`);
+export async function linkRewritePages(pages: RewritePages, link: (page: number, other: number) => void, { maxPages, expectedPages = 1024, pairsPerSlice = PAIRS_PER_SLICE, pagesPerSlice = PAGES_PER_SLICE, indexed, counted, pause }: RewriteLinkOptions): Promise<RewriteLinked> {
+  if (!(pairsPerSlice >= 1 && pagesPerSlice >= 1)) throw new RangeError(`pairsPerSlice and pagesPerSlice must be 1 or more: got ${pairsPerSlice} and ${pagesPerSlice}`);
   // 1. count and log every page's index hashes, then place them
   const postings = new PackedRewritePostings(maxPages, expectedPages);
   const { indexShare } = postings;
@@ -94,12 +97,14 @@ export async function linkRewritePages(pages: RewritePages, link: (page: number,
   const owners = new Words(1024);
   const others = new Words(1024);
   const wanted = new Uint32Array(total === 0 ? 1 : (ids[total - 1]! >>> 5) + 1);
+  let wantedPages = 0;
   let next = 0;
   let done = 0;
   let resume: number | undefined;
   do {
     owners.length = 0;
     others.length = 0;
+    wantedPages = 0;
     resume = await pages.all(
       (page, bytes) => {
         while (next < total && ids[next]! < page) next++;
@@ -113,18 +118,20 @@ export async function linkRewritePages(pages: RewritePages, link: (page: number,
           for (const other of candidates) {
             owners.push(page);
             others.push(other);
-            wanted[page >>> 5]! |= 1 << (page & 31);
-            wanted[other >>> 5]! |= 1 << (other & 31);
+            for (const p of [page, other]) {
+              if ((wanted[p >>> 5]! & (1 << (p & 31))) !== 0) continue;
+              wanted[p >>> 5]! |= 1 << (p & 31);
+              wantedPages++;
+            }
           }
         }
         return pause?.(done, total);
       },
-      { resume, stop: () => owners.length >= pairsPerSlice },
+      // checked where the reading can stop (the store's: after a group of 64 pages), so a slice may pass the caps by that many lookups' pairs
+      { resume, stop: () => owners.length >= pairsPerSlice || wantedPages >= pagesPerSlice },
     );
-    const count = countBits(wanted);
-    const held = new PackedRewriteBytes(count);
-    await pages.some(bitsOf(wanted, count), (page, bytes) => held.add(page, bytes));
-    held.trim();
+    const held = new PackedRewriteBytes(wantedPages);
+    await pages.some(bitsOf(wanted, wantedPages), (page, bytes) => held.add(page, bytes));
     wanted.fill(0);
     most = Math.max(most, postings.heldBytes() + owners.data.byteLength + others.data.byteLength + wanted.byteLength + held.heldBytes());
     const owner = owners.view();
@@ -156,18 +163,6 @@ function fingerprintsIn(bytes: Uint8Array): RewriteFingerprints | undefined {
   } catch {
     return undefined;
   }
-}
-
-function countBits(words: Uint32Array): number {
-  let n = 0;
-  for (let i = 0; i < words.length; i++) {
-    let w = words[i]!;
-    while (w !== 0) {
-      w &= w - 1;
-      n++;
-    }
-  }
-  return n;
 }
 
 /** The set bits' indices, ascending (`count` of them). */
