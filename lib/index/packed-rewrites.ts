@@ -150,12 +150,15 @@ export class PackedRewritePostings {
   }
 }
 
-/** Values a PackedLog chunk holds (a multiple of 32, so that a chunk ends at a word's end): 2^17, 320 KB of 20-bit keys. */
-export const PACKED_LOG_CHUNK = 32 << 12;
+/**
+ * Values a PackedLog chunk holds (a multiple of 32, so that a chunk ends at a word's end): 2^21,
+ * 5 MB of 20-bit keys, an allocation mapped on its own and given back to the system when let go.
+ */
+export const PACKED_LOG_CHUNK = 32 << 16;
 
 /**
- * Values of `width` bits (1–32) appended and read back in order, packed in chunks of 2^15 words'
- * worth that are never copied (an array that doubles holds its spare room, and both arrays while
+ * Values of `width` bits (1–32) appended and read back in order, packed in chunks of
+ * PACKED_LOG_CHUNK values that are never copied (an array that doubles holds its spare room, and both arrays while
  * it grows): the regroup's log of every page's index hash keys (20 bits each) between counting
  * and placing them, let go chunk by chunk as they are placed.
  */
@@ -204,19 +207,26 @@ export const rewriteKeyOf = (hash: number): number => hash >>> KEY_SHIFT;
 export const rewriteHashOf = (key: number): number => (key << KEY_SHIFT) >>> 0;
 export const REWRITE_KEY_BITS = KEY_BITS;
 
-/** Bytes a PackedRewriteBytes chunk holds (64 KB: a page takes at most a few hundred): a page's bytes are never split between two. */
-export const BYTES_CHUNK = 1 << 16;
+/**
+ * Bytes a PackedRewriteBytes chunk holds at most (2 MB): the first holds 64 KB, each next one
+ * twice the last. A page's bytes are never split between two; a place is chunk × BYTES_CHUNK +
+ * offset.
+ */
+export const BYTES_CHUNK = 1 << 21;
+export const FIRST_BYTES_CHUNK = 1 << 16;
 
 /**
  * Pages' rewrite fingerprints as stored (their bytes, copied), read back by id: PackedRewriteIndex's,
- * and the regroup's fingerprints of the pages it judges. The bytes are kept in chunks of
- * BYTES_CHUNK that are never copied: a buffer that doubles holds its spare room, and both buffers
- * while it grows (a million pages' 113 MB held 241 MB for a moment).
+ * and the regroup's fingerprints of the pages it judges. The bytes are kept in chunks that are never
+ * copied (a buffer that doubles holds its spare room, and both buffers while it grows: a million
+ * pages' 113 MB held 241 MB for a moment), most of them 2 MB: allocations that large are mapped
+ * on their own, and given back to the system when let go, where smaller ones may stay with the
+ * allocator.
  */
 export class PackedRewriteBytes {
   private readonly chunks: Uint8Array[] = [];
   /** Bytes used in the last chunk. */
-  private used = BYTES_CHUNK;
+  private used = 0;
   readonly ids: Words;
   /** Where each page's bytes start and end: chunk × BYTES_CHUNK + offset. */
   private readonly starts: Words;
@@ -237,8 +247,9 @@ export class PackedRewriteBytes {
   add(id: number, bytes: Uint8Array): void {
     if (this.ids.length > 0 && id <= this.ids.data[this.ids.length - 1]!) throw new RangeError(`pages are added in ascending id order: ${id} after ${this.ids.data[this.ids.length - 1]}`);
     if (bytes.length > BYTES_CHUNK) throw new RangeError(`a page's rewrite fingerprints take at most ${BYTES_CHUNK} bytes: got ${bytes.length}`);
-    if (this.used + bytes.length > BYTES_CHUNK) {
-      this.chunks.push(new Uint8Array(BYTES_CHUNK));
+    const last = this.chunks.at(-1);
+    if (last === undefined || this.used + bytes.length > last.length) {
+      this.chunks.push(new Uint8Array(Math.max(bytes.length, last === undefined ? FIRST_BYTES_CHUNK : Math.min(BYTES_CHUNK, 2 * last.length))));
       this.used = 0;
     }
     const at = (this.chunks.length - 1) * BYTES_CHUNK + this.used;
@@ -267,7 +278,9 @@ export class PackedRewriteBytes {
   }
 
   heldBytes(): number {
-    return this.chunks.length * BYTES_CHUNK + this.ids.data.byteLength + this.starts.data.byteLength + this.ends.data.byteLength;
+    let chunks = 0;
+    for (const chunk of this.chunks) chunks += chunk.byteLength;
+    return chunks + this.ids.data.byteLength + this.starts.data.byteLength + this.ends.data.byteLength;
   }
 
   release(): void {
