@@ -98,6 +98,11 @@ export async function linkRewritePages(pages: RewritePages, link: (page: number,
   const others = new Words(1024);
   const wanted = new Uint32Array(total === 0 ? 1 : (ids[total - 1]! >>> 5) + 1);
   let wantedPages = 0;
+  const want = (p: number): void => {
+    if ((wanted[p >>> 5]! & (1 << (p & 31))) !== 0) return;
+    wanted[p >>> 5]! |= 1 << (p & 31);
+    wantedPages++;
+  };
   let next = 0;
   let done = 0;
   let resume: number | undefined;
@@ -118,11 +123,8 @@ export async function linkRewritePages(pages: RewritePages, link: (page: number,
           for (const other of candidates) {
             owners.push(page);
             others.push(other);
-            for (const p of [page, other]) {
-              if ((wanted[p >>> 5]! & (1 << (p & 31))) !== 0) continue;
-              wanted[p >>> 5]! |= 1 << (p & 31);
-              wantedPages++;
-            }
+            want(page);
+            want(other);
           }
         }
         return pause?.(done, total);
