@@ -486,3 +486,37 @@ describe('BlockCache', () => {
     await expect(new BlockCache(store).get(3 * BLOCK_PAGES + 1)).rejects.toThrow(`Doppel's stored block 3 (pages 192 to 255) is damaged: its text is not bytes.`);
   });
 });
+
+describe('BlockCache.releaseRead', () => {
+  it.each([
+    // format 1's text is inflated as the block is opened, and not kept: its fingerprints are
+    { format: 1, kept: [2], stored: (pages: (PageValue | undefined)[]): unknown => format1(pages) },
+    { format: 2, kept: [1, 2], stored: (pages: (PageValue | undefined)[]): unknown => encodeBlock(0, pages) },
+  ])('lets the bytes of every block read (format $format) go at once; the pages read stay, a later read reads the block again', async ({ kept, stored }) => {
+    const pages = markedPages(0, 5);
+    const store = new CountingStore();
+    store.values.set(0, stored(pages));
+    const given: unknown[] = [];
+    const reader = { get: async (block: number): Promise<unknown> => (given.push(await store.get(block)), given.at(-1)) };
+    const cache = new BlockCache(reader);
+    const ids = pages.flatMap((p) => (p === undefined ? [] : [p.id]));
+    const read = await Promise.all(ids.map((id) => cache.get(id)));
+    await cache.releaseRead();
+    for (const part of kept) expect((given[0] as Uint8Array[])[part]!.byteLength).toBe(0);
+    expect(given).toHaveLength(1); // each block read once for all its pages
+    expect(read).toEqual(ids.map((id) => pages[id]));
+    expect(await cache.get(ids[0]!)).toEqual(pages[ids[0]!]);
+    expect(given).toHaveLength(2);
+  });
+
+  it('refuses a cache with changes not written', async () => {
+    const pages = markedPages(0, 6);
+    const store = new CountingStore();
+    store.values.set(0, encodeBlock(0, pages));
+    const cache = new BlockCache(store);
+    await cache.set(first0(pages));
+    await expect(cache.releaseRead()).rejects.toThrow('blocks were changed and not written');
+  });
+});
+
+const first0 = (pages: readonly (PageValue | undefined)[]): PageValue => pages.find((p) => p !== undefined)!;

@@ -5,7 +5,7 @@
 // test/passage-store.test.ts.
 import { describe, expect, it } from 'vitest';
 import { encodeMarks, finalMarks, hashesToLookUp, isMarked, marksFit, marksOfCount, provisionalMarks, withHashMarked } from '../lib/index/passage-marks';
-import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, byBucket, laterPasses, release, sortPairsInPlace } from '../lib/index/posting-passes';
+import { CountedPostings, NO_PLACE, PendingPlaces, SharedPairs, Words, byBucket, laterPasses, release, sortPairsInPlace } from '../lib/index/posting-passes';
 import { type Bucket, EMPTY_BUCKET, applyBucketChange, bucketOf, hashOf, heldByAnother, highOf } from '../lib/index/postings';
 import { addPendingBlocks, inRanges, parsePending, pendingAfter, pendingBlocks } from '../lib/index/pending-blocks';
 import { PassageRows } from '../lib/store/passages';
@@ -281,7 +281,26 @@ describe('SharedPairs', () => {
       }
     }
     expect(want.length).toBeGreaterThan(5);
+    const held = shared.heldBytes();
+    expect(held).toBeGreaterThan(0);
     expect(shared.sharingTwo()).toEqual(want);
+    // the pairs met are let go once the pairs sharing two are out, and the most they held is still told
+    expect(shared.heldBytes()).toBe(held);
+    expect(shared.sharingTwo()).toEqual([]);
+  });
+});
+
+describe('Words', () => {
+  it.each([1, 3, 1024])('keeps every value pushed past its capacity (%i), and lets each outgrown buffer go at once', (capacity) => {
+    const words = new Words(capacity);
+    const outgrown: Uint32Array[] = [];
+    for (let i = 0; i < 5000; i++) {
+      if (words.length === words.data.length) outgrown.push(words.data);
+      words.push((i * 2654435761) >>> 0);
+    }
+    expect(Array.from(words.view())).toEqual(Array.from({ length: 5000 }, (_, i) => (i * 2654435761) >>> 0));
+    expect(outgrown.length).toBeGreaterThan(0);
+    for (const data of outgrown) expect(data.byteLength).toBe(0);
   });
 });
 

@@ -30,6 +30,9 @@ export class Words {
     if (this.length === this.data.length) {
       const grown = new Uint32Array(this.data.length * 2);
       grown.set(this.data);
+      // the outgrown buffer let go now, not at the next collection: organising grows lists of
+      // millions, and each doubling left the one before held (a view taken before a push goes with it)
+      release(this.data);
       this.data = grown;
     }
     this.data[this.length++] = value;
@@ -376,13 +379,14 @@ export class PendingPlaces {
  * boilerplate, makes no pair: it is listed in `boilerplate`). Organising's step 2.
  */
 export class SharedPairs {
-  private readonly firsts = new Words();
-  private readonly seconds = new Words();
+  private firsts = new Words();
+  private seconds = new Words();
   readonly boilerplate = new Set<number>();
+  private mostBytes = 0;
 
-  /** Bytes held in typed arrays (the pairs found). */
+  /** Bytes held in typed arrays at the most (the pairs met, let go by sharingTwo). */
   heldBytes(): number {
-    return this.firsts.data.byteLength + this.seconds.data.byteLength;
+    return Math.max(this.mostBytes, this.firsts.data.byteLength + this.seconds.data.byteLength);
   }
 
   constructor(
@@ -410,8 +414,8 @@ export class SharedPairs {
 
   /**
    * The pairs [a < b] met in two buckets' hashes or more, in order. The pairs met are sorted where
-   * they are (once: this is the last call): a million-page organising meets millions, and a
-   * 64-bit key each beside them was a spike of a hundred megabytes or more.
+   * they are (once: this is the last call), then let go: a million-page organising meets
+   * millions, and a 64-bit key each beside them was a spike of a hundred megabytes or more.
    */
   sharingTwo(): [number, number][] {
     const n = this.firsts.length;
@@ -425,6 +429,11 @@ export class SharedPairs {
       if (j - i >= 2) pairs.push([a[i]!, b[i]!]);
       i = j;
     }
+    // held until organising ends otherwise (the copy marking reads records after this, and keeps the boilerplate)
+    this.mostBytes = this.heldBytes();
+    release(this.firsts.data, this.seconds.data);
+    this.firsts = new Words(1);
+    this.seconds = new Words(1);
     return pairs;
   }
 }

@@ -126,6 +126,7 @@ export async function readPairPages(store: PageStore, ids: readonly number[]): P
         if (record.sourceBy !== undefined) page.sourceBy = record.sourceBy;
         out.set(record.id, page);
       }
+      await rows.releaseRead();
     });
   }
   return out;

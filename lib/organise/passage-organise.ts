@@ -412,16 +412,17 @@ async function reachedByChanges(store: PageStore, links: RewriteLinks): Promise<
 async function handedLookups(store: PageStore, ids: readonly number[], found: ReadonlyMap<number, readonly number[]>): Promise<Map<number, RewriteLookup>> {
   const out = new Map<number, RewriteLookup>();
   for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
-    await store.read((rows) =>
-      Promise.all(
+    await store.read(async (rows) => {
+      await Promise.all(
         ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
           const [record, others] = await Promise.all([rows.get(id), Promise.all((found.get(id) ?? []).map((other) => rows.get(other)))]);
           const matches = others.filter((other): other is PageRecord => other !== undefined).map((other) => ({ record: other }));
           if (record === undefined || (matches.length === 0 && record.contentCopy !== true)) return; // as rewriteLookups keeps them
           out.set(id, lookupOf(record, matches));
         }),
-      ),
-    );
+      );
+      await rows.releaseRead(); // a block of 64 pages read for one or two of them, by the ten thousand
+    });
   }
   return out;
 }
@@ -443,9 +444,9 @@ async function rewriteLookups(store: PageStore, ids: readonly number[], inMemory
   const found = new Map<number, RewriteLookup>();
   let count = 0;
   for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
-    await store.read((rows, _tx, _passages, rewrites) =>
+    await store.read(async (rows, _tx, _passages, rewrites) => {
       // a chunk's lookups at once: their reads overlap in the transaction
-      Promise.all(
+      await Promise.all(
         ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
           const source = inMemory ?? rewrites;
           const [record, own] = await Promise.all([rows.get(id), source.fingerprintsOf(id)]);
@@ -455,8 +456,9 @@ async function rewriteLookups(store: PageStore, ids: readonly number[], inMemory
           if (matches.length === 0 && record.contentCopy !== true) return; // no copy, nothing to fold
           found.set(id, lookupOf(record, matches));
         }),
-      ),
-    );
+      );
+      await rows.releaseRead();
+    });
   }
   return { found, count };
 }

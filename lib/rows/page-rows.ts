@@ -193,6 +193,14 @@ export class PageRows {
     return this.runs;
   }
 
+  /**
+   * In a readonly transaction, once the pages wanted are read: lets the blocks read go at once
+   * (BlockCache.releaseRead). Pages read stay; summaries read do not.
+   */
+  releaseRead(): Promise<void> {
+    return this.cache.releaseRead();
+  }
+
   /** The page stored as `id`, as this transaction has left it. */
   get(id: number): Promise<PageRecord | undefined> {
     return id >= 0 && Number.isSafeInteger(id) ? this.cache.get(id) : Promise.resolve(undefined);
