@@ -128,7 +128,7 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   const split = imp['residentSplitBefore'] as { anon: number; file: number; shmem: number };
   log(`  resident before the import      extension renderer ${mb(imp['residentBefore'] as number)}: allocated ${mb(split.anon)}, mapped files ${mb(split.file)}, shared memory ${mb(split.shmem)}  (RssAnon, RssFile, RssShmem; the history page open, the file chosen, the worker started)`);
   log(`  resident by step (1 s polls)    ${(imp['residentByStep'] as [string, number][]).map(([step, bytes]) => `"${step}" ${mb(bytes)}`).join('; ')}  (the extension renderer's most at a poll during each step: data-state, or the progress text while organising)`);
-  log(`  worker JS heap by step          ${(imp['workerHeapByStep'] as [string, number, number][]).map(([step, used, total]) => `"${step}" ${mb(used)} of ${mb(total)}`).join('; ')}  (the most used and allocated at a poll, Runtime.getHeapUsage on the worker's target)`);
+  log(`  worker JS heap by step          ${(imp['workerHeapByStep'] as [string, number, number, number][]).map(([step, used, total, buffers]) => `"${step}" ${mb(used)} of ${mb(total)}, ArrayBuffers ${mb(buffers)}`).join('; ')}  (the most used and allocated, and the most held in ArrayBuffers outside the heap, at a poll: Runtime.getHeapUsage on the worker's target, usedSize, totalSize, backingStorageSize)`);
   log(`  history page JS heap by step    ${(imp['pageHeapByStep'] as [string, number][]).map(([step, used]) => `"${step}" ${mb(used)}`).join('; ')}  (the most used at a poll, performance.memory: it reads the file)`);
   const peaks = peakResident();
   results['peakResident'] = peaks;
@@ -233,8 +233,8 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
 
   // the extension renderer's resident memory at each poll, under the step the progress bar names
   const residentSamples: [string, number][] = [];
-  // and the worker's JS heap (used, allocated), through CDP on its target
-  const heapSamples: [string, number, number][] = [];
+  // and the worker's JS heap (used, allocated) and ArrayBuffers, through CDP on its target
+  const heapSamples: [string, number, number, number][] = [];
   const pageHeapSamples: [string, number][] = [];
   const extensionId = new URL(history.url()).host;
   let lastReport = performance.now();
@@ -255,8 +255,8 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
       mostResident = resident;
       residentSplitAtMost = extensionResidentSplit();
     }
-    const heap = (await send('Runtime.getHeapUsage').catch(() => undefined)) as { usedSize: number; totalSize: number } | undefined;
-    if (heap !== undefined) heapSamples.push([step, heap.usedSize, heap.totalSize]);
+    const heap = (await send('Runtime.getHeapUsage').catch(() => undefined)) as { usedSize: number; totalSize: number; backingStorageSize?: number } | undefined;
+    if (heap !== undefined) heapSamples.push([step, heap.usedSize, heap.totalSize, heap.backingStorageSize ?? NaN]);
     pageHeapSamples.push([step, pageHeap]);
     if (state !== 'importing' && Number.isNaN(savingWall)) {
       // every line saved (to within the 1 s poll): the CPU of that phase alone, before organising
@@ -312,7 +312,12 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     residentSplitAtMost,
     residentByStep: mostByStep(residentSamples),
     pageHeapByStep: mostByStep(pageHeapSamples),
-    workerHeapByStep: mostByStep(heapSamples.map(([step, used]) => [step, used])).map(([step, used]) => [step, used, mostByStep(heapSamples.map(([st, , total]) => [st, total])).find(([st]) => st === step)![1]]),
+    workerHeapByStep: mostByStep(heapSamples.map(([step, used]) => [step, used])).map(([step, used]) => [
+      step,
+      used,
+      mostByStep(heapSamples.map(([st, , total]) => [st, total])).find(([st]) => st === step)![1],
+      mostByStep(heapSamples.map(([st, , , buffers]) => [st, buffers])).find(([st]) => st === step)![1],
+    ]),
     organising: organisingSteps(
       times.steps.map(([text, t]) => [text, rel(t)]),
       done?.[1] ?? NaN,
