@@ -60,7 +60,9 @@ export interface Figure {
   source: string;
   /** A second output the figure compares with (a ratio), cited beside the first. */
   baseline?: string;
-  measured(output: BenchOutput, baseline?: BenchOutput): string;
+  /** Further runs of the source's command (a median of three), cited beside it. */
+  repeats?: readonly string[];
+  measured(output: BenchOutput, baseline?: BenchOutput, repeats?: readonly BenchOutput[]): string;
 }
 
 const PERCENT = String.raw`(\d+(?:\.\d+)?)%`;
@@ -73,7 +75,9 @@ const BROWSER_REWRITES = '2026-11-29-browser-quality-rewrites-held-out.txt';
 const SCALE_100K = '2026-11-30-scan-scale-100k.txt';
 const SCALE_1M = '2026-11-30-scan-scale-1m.txt';
 const JOIN_10M = '2026-11-29-scan-join-10m.txt';
-const MEMORY_1M = '2026-12-02-1m-memory-6.txt';
+const MEMORY_1M = '2026-12-02-1m-memory-7.txt';
+/** The same command run twice more after MEMORY_1M, the same hour: the figure is their median. */
+const MEMORY_1M_REPEATS: readonly string[] = ['2026-12-02-1m-memory-8.txt', '2026-12-02-1m-memory-9.txt'];
 const MEMORY_1M_BEFORE = '2026-12-01-1m-memory-before.txt';
 const TARGETS_1M = '2026-12-01-1m-targets-8.txt';
 const TARGETS_100K = '2026-12-01-100k-targets-6.txt';
@@ -93,6 +97,9 @@ const organising = (o: BenchOutput): { seconds: number; peak: number; polled: nu
   peak: Number(find(o, /^\s+peak resident memory \(VmHWM\)\s+extension renderer \([^)]*\) ([\d.]+) MB/)[0]),
   polled: Number(find(o, /^\s+most resident at a poll\s+extension renderer ([\d.]+) MB/)[0]),
 });
+
+/** The middle of an odd number of values (the median of three runs). */
+const middle = (values: readonly number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 /** bench:browser's most resident at a poll during each organising step ("resident by step"), by the step's progress text. */
 const residentBySteps = (o: BenchOutput): Map<string, number> => {
@@ -288,16 +295,25 @@ export const FIGURES: Figure[] = [
     },
   },
   {
-    figure: 'organising that import after its summary; the extension renderer\'s resident memory at its most (1 s polls), and in the regroup\'s near-duplicates, its rewrite lookups and the passage index\'s steps; its peak (VmHWM); against the build before organising\'s memory was bounded (7b974f2, DOPPEL_EXTENSION_DIR: memory is absolute)',
+    figure: 'organising that import after its summary; the extension renderer\'s resident memory at its most (1 s polls), and in the regroup\'s near-duplicates, its rewrite lookups and the passage index\'s steps; its peak (VmHWM); three fresh runs, the same hour; against the build before organising\'s memory was bounded (7b974f2, DOPPEL_EXTENSION_DIR: memory is absolute)',
     target: '≤ 500 MB',
     source: MEMORY_1M,
     baseline: MEMORY_1M_BEFORE,
-    measured: (o, baseline) => {
-      const steps = residentBySteps(o);
-      const step = (name: string): string => `${steps.get(name)!.toLocaleString('en-US')} MB`;
-      const passages = Math.max(...[...steps].filter(([name]) => name.startsWith('Indexing shared passages')).map(([, mb]) => mb));
-      const { seconds, polled, peak } = organising(o);
-      return `${Math.round(seconds)} s; ${polled.toLocaleString('en-US')} MB (${step('Finding near-duplicates…')}, ${step('Finding rewrites and translations…')}, ${passages.toLocaleString('en-US')} MB); VmHWM ${peak.toLocaleString('en-US')} MB; against ${organising(baseline!).polled.toLocaleString('en-US')} MB`;
+    repeats: MEMORY_1M_REPEATS,
+    measured: (o, baseline, repeats = []) => {
+      const runs = [o, ...repeats];
+      const stepsOf = (run: BenchOutput): string => {
+        const steps = residentBySteps(run);
+        const passages = Math.max(...[...steps].filter(([name]) => name.startsWith('Indexing shared passages')).map(([, mb]) => mb));
+        return [steps.get('Finding near-duplicates…')!, steps.get('Finding rewrites and translations…')!, passages].map((mb) => `${mb.toLocaleString('en-US')} MB`).join(', ');
+      };
+      const of = (pick: (run: ReturnType<typeof organising>) => number): number[] => runs.map((run) => pick(organising(run)));
+      const [seconds, polled, peak] = [of((r) => Math.round(r.seconds)), of((r) => r.polled), of((r) => r.peak)];
+      const mb = (value: number): string => `${value.toLocaleString('en-US')} MB`;
+      const against = `against ${mb(organising(baseline!).polled)}`;
+      if (runs.length === 1) return `${seconds[0]} s; ${mb(polled[0]!)} (${stepsOf(o)}); VmHWM ${mb(peak[0]!)}; ${against}`;
+      const each = (values: number[], unit: string): string => `${values.map((v) => v.toLocaleString('en-US')).join(' / ')} ${unit}`;
+      return `median of ${runs.length} runs: ${middle(seconds)} s (${each(seconds, 's')}); ${mb(middle(polled))} (${each(polled, 'MB')}; the runs' steps ${runs.map(stepsOf).map((steps) => `(${steps})`).join(', ')}); VmHWM ${mb(middle(peak))} (${each(peak, 'MB')}); ${against}`;
     },
   },
   {
@@ -391,8 +407,10 @@ export function figuresTable(read: (file: string) => string, figures: readonly F
   const rows = figures.map((f) => {
     const o = output(f.source);
     const baseline = f.baseline === undefined ? undefined : output(f.baseline);
-    const cited = baseline === undefined ? citation(o, base) : `${citation(o, base)}; against ${citation(baseline, base)}`;
-    return `| ${cell(f.figure)} | ${cell(f.measured(o, baseline))} | ${cell(f.target)} | ${cell(cited)} |`;
+    const repeats = (f.repeats ?? []).map(output);
+    const runs = [o, ...repeats].map((run) => citation(run, base)).join('; ');
+    const cited = baseline === undefined ? runs : `${runs}; against ${citation(baseline, base)}`;
+    return `| ${cell(f.figure)} | ${cell(f.measured(o, baseline, repeats))} | ${cell(f.target)} | ${cell(cited)} |`;
   });
   return ['| figure | measured | target | output: command, date, commit, machine |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

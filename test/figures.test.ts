@@ -50,6 +50,18 @@ describe('figuresTable and its parts', () => {
     expect(figuresTable(() => OUTPUT, [figure]).split('\n')[2]).toBe('| lookup \\| median | 10.6 ms | ≤ 15 ms | [x](docs/bench/x.txt): `npm run bench`, 2026-11-27 03:00 UTC, abc1234, 2 × AMD EPYC |');
   });
 
+  it('gives a figure its repeated runs, and cites each after the first', () => {
+    const runs = new Map([['x.txt', OUTPUT], ['y.txt', OUTPUT.replace('10.6 ms', '12.0 ms')], ['z.txt', OUTPUT.replace('10.6 ms', '9.4 ms')]]);
+    const median: Figure = {
+      ...figure,
+      repeats: ['y.txt', 'z.txt'],
+      measured: (o, _baseline, repeats = []) => [o, ...repeats].map((run) => find(run, /median\s+([\d.]+) ms/, 'Round trip')[0]).join(' / '),
+    };
+    const row = figuresTable((file) => runs.get(file)!, [median]).split('\n')[2]!;
+    expect(row.startsWith('| lookup \\| median | 10.6 / 12.0 / 9.4 | ≤ 15 ms | [x](docs/bench/x.txt): ')).toBe(true);
+    expect(row.match(/\[[xyz]\]\(docs\/bench\/[xyz]\.txt\)/g)).toEqual(['[x](docs/bench/x.txt)', '[y](docs/bench/y.txt)', '[z](docs/bench/z.txt)']);
+  });
+
   it('refuses an output without its header, and a figure its output does not print', () => {
     expect(() => parseBenchOutput('old.txt', 'median 3 ms')).toThrow(new FigureError('old.txt: no "# command:" line in its header (record it with scripts/record-bench.sh)'));
     expect(() => find(parseBenchOutput('x.txt', OUTPUT), /p99\s+([\d.]+)/)).toThrow('x.txt: no line matches /p99\\s+([\\d.]+)/');
