@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from '../bench/shared/stats';
 
 /** The markers around a block of the README that `npm run figures` writes. */
 export const start = (block: string): string => `<!-- ${block}: made by \`npm run figures\` from the outputs in docs/bench; edit scripts/figures.ts, not this table -->`;
@@ -97,9 +98,6 @@ const organising = (o: BenchOutput): { seconds: number; peak: number; polled: nu
   peak: Number(find(o, /^\s+peak resident memory \(VmHWM\)\s+extension renderer \([^)]*\) ([\d.]+) MB/)[0]),
   polled: Number(find(o, /^\s+most resident at a poll\s+extension renderer ([\d.]+) MB/)[0]),
 });
-
-/** The middle of an odd number of values (the median of three runs). */
-const middle = (values: readonly number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 /** bench:browser's most resident at a poll during each organising step ("resident by step"), by the step's progress text. */
 const residentBySteps = (o: BenchOutput): Map<string, number> => {
@@ -311,9 +309,8 @@ export const FIGURES: Figure[] = [
       const [seconds, polled, peak] = [of((r) => Math.round(r.seconds)), of((r) => r.polled), of((r) => r.peak)];
       const mb = (value: number): string => `${value.toLocaleString('en-US')} MB`;
       const against = `against ${mb(organising(baseline!).polled)}`;
-      if (runs.length === 1) return `${seconds[0]} s; ${mb(polled[0]!)} (${stepsOf(o)}); VmHWM ${mb(peak[0]!)}; ${against}`;
       const each = (values: number[], unit: string): string => `${values.map((v) => v.toLocaleString('en-US')).join(' / ')} ${unit}`;
-      return `median of ${runs.length} runs: ${middle(seconds)} s (${each(seconds, 's')}); ${mb(middle(polled))} (${each(polled, 'MB')}; the runs' steps ${runs.map(stepsOf).map((steps) => `(${steps})`).join(', ')}); VmHWM ${mb(middle(peak))} (${each(peak, 'MB')}); ${against}`;
+      return `median of ${runs.length} runs: ${median(seconds)} s (${each(seconds, 's')}); ${mb(median(polled))} (${each(polled, 'MB')}; the runs' steps ${runs.map(stepsOf).map((steps) => `(${steps})`).join(', ')}); VmHWM ${mb(median(peak))} (${each(peak, 'MB')}); ${against}`;
     },
   },
   {

@@ -200,6 +200,8 @@ describe('encodeBlock and decodeBlock', () => {
   });
 });
 
+const first = (pages: readonly (PageValue | undefined)[]): PageValue => pages.find((p) => p !== undefined)!;
+
 /** Seeded pages of one block with every kind of group field and provenance, some slots empty (never the last). */
 const markedPages = (block: number, seed: number): (PageValue | undefined)[] => {
   const random = mulberry32(seed);
@@ -238,7 +240,6 @@ describe('format 1 (the first release) and format 2 marks', () => {
     }
   });
 
-  const first = (pages: readonly (PageValue | undefined)[]): PageValue => pages.find((p) => p !== undefined)!;
   /** What summary should give for a page: its simhash and check as bytes (8 when the check is unknown), null if they are not hex; its group fields. */
   const expectedSummary = (p: PageValue): SlotSummary => {
     const hex = /^[0-9a-f]{16}$/;
@@ -514,9 +515,7 @@ describe('BlockCache.releaseRead', () => {
     const store = new CountingStore();
     store.values.set(0, encodeBlock(0, pages));
     const cache = new BlockCache(store);
-    await cache.set(first0(pages));
+    await cache.set(first(pages));
     await expect(cache.releaseRead()).rejects.toThrow('blocks were changed and not written');
   });
 });
-
-const first0 = (pages: readonly (PageValue | undefined)[]): PageValue => pages.find((p) => p !== undefined)!;
