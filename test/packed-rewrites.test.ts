@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { REWRITE_RULE, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
 import { decodeRewriteBytes, encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
-import { PackedRewriteIndex, readBits, writeBits } from '../lib/index/packed-rewrites';
+import { FIRST_LOG_VALUES, PACKED_LOG_CHUNK, PackedLog, readBits, writeBits } from '../lib/index/packed-log';
+import { PackedRewriteIndex, PackedRewritePostings, REWRITE_KEY_BITS, rewriteHashOf, rewriteKeyOf } from '../lib/index/packed-rewrites';
 import { DenseHolderCounter, RewriteIndex, findRewriteMatches } from '../lib/index/rewrite-index';
 import { mulberry32 } from '../lib/random';
 import { randomRewritePages } from './support/rewrite-pages';
@@ -90,6 +91,90 @@ describe('PackedRewriteIndex', () => {
     expect(packed.postingsOf(f.hashes).size).toBeGreaterThan(0);
     expect(() => packed.add(10, encodeRewriteBytes(f))).toThrow('after seal');
     expect(() => packed.seal()).toThrow('sealed twice');
+  });
+});
+
+describe('PackedRewritePostings.sealFromLog', () => {
+  /** Seeded pages' index hashes (distinct keys each; some pages none): `pages` ids from `first`, with gaps. */
+  const history = (seed: number, pages: number, first: number, keys: number): { ids: number[]; hashes: number[][] } => {
+    const random = mulberry32(seed);
+    const ids: number[] = [];
+    const hashes: number[][] = [];
+    for (let p = 0, id = first; p < pages; p++, id += 1 + Math.floor(random() * 3)) {
+      const own = new Set<number>();
+      const count = p % 17 === 5 ? 0 : Math.floor(random() * 40);
+      // a few keys on many pages, most on few
+      while (own.size < count) own.add(random() < 0.1 ? Math.floor(random() * 8) : Math.floor(random() * keys));
+      ids.push(id);
+      hashes.push([...own].map(rewriteHashOf));
+    }
+    return { ids, hashes };
+  };
+  /** Every key's holders, as postingsOf gives them. */
+  const everyKey = (postings: PackedRewritePostings): number[][] => {
+    const out: number[][] = [];
+    for (let key = 0; key < 2 ** REWRITE_KEY_BITS; key += 1024) {
+      const asked = Array.from({ length: 1024 }, (_, j) => rewriteHashOf(key + j));
+      const found = postings.postingsOf(asked);
+      for (const h of asked) out.push(Array.from(found.get(h) ?? []));
+    }
+    return out;
+  };
+
+  // ids of 8 bits (the log's 20 hold them), of 20, and of 22 (the log widened first); 60,000 pages
+  // of about 20 keys put the log past its first chunk (PACKED_LOG_CHUNK values)
+  it.each([
+    [1, 200, 0, 64],
+    [2, 3000, 2 ** 20 - 9000, 5000],
+    [3, 2000, 2 ** 21 + 7, 2 ** 20],
+    [4, 60_000, 0, 2 ** 20],
+  ])('seed %i, %i pages from id %i, %i keys: every key\'s holders are seal\'s, ascending', async (seed, pages, first, keys) => {
+    const { ids, hashes } = history(seed, pages, first, keys);
+    const sealed = new PackedRewritePostings(Infinity, pages);
+    const fromLog = new PackedRewritePostings(Infinity, pages);
+    const log = new PackedLog(REWRITE_KEY_BITS);
+    const ends: number[] = [];
+    ids.forEach((id, p) => {
+      sealed.count(id, hashes[p]!);
+      fromLog.count(id, hashes[p]!);
+      for (const h of hashes[p]!) log.push(rewriteKeyOf(h));
+      ends.push(log.length);
+    });
+    sealed.seal((p) => hashes[p]!);
+    let pauses = 0;
+    const extra = await fromLog.sealFromLog(log, ends, () => void pauses++);
+    // every 65,536 values placed (a cycle's steps) and keys sorted: 2^20 keys, 16 of them
+    expect(pauses).toBe(16 + Math.floor(log.length / 65_536));
+    expect(extra).toBeGreaterThan(4 * 2 ** REWRITE_KEY_BITS); // the starts' copy, and a bit a value
+    const want = everyKey(sealed);
+    expect(want.flat().length).toBe(log.length);
+    expect(everyKey(fromLog)).toEqual(want);
+    for (const holders of want) for (let i = 1; i < holders.length; i++) if (holders[i]! <= holders[i - 1]!) expect.unreachable('holders ascend');
+    expect(fromLog.heldBytes()).toBeLessThanOrEqual(sealed.heldBytes() + (FIRST_LOG_VALUES / 8) * 32 + (PACKED_LOG_CHUNK / 8) * 32);
+  });
+
+  it('refuses a log that is not the keys counted', async () => {
+    const counted = (): PackedRewritePostings => {
+      const postings = new PackedRewritePostings(Infinity);
+      postings.count(0, [rewriteHashOf(1), rewriteHashOf(2)]);
+      postings.count(1, [rewriteHashOf(2)]);
+      return postings;
+    };
+    const logOf = (keys: number[]): PackedLog => {
+      const log = new PackedLog(REWRITE_KEY_BITS);
+      for (const key of keys) log.push(key);
+      return log;
+    };
+    await expect(counted().sealFromLog(logOf([1, 2]), [2, 2])).rejects.toThrow('a log of 2 keys for 3 counted');
+    await expect(counted().sealFromLog(logOf([1, 2, 2]), [2])).rejects.toThrow('a log of 3 keys');
+    await expect(counted().sealFromLog(logOf([1, 1, 2]), [2, 3])).rejects.toThrow('more holders');
+    const postings = counted();
+    await postings.sealFromLog(logOf([1, 2, 2]), [2, 3]);
+    expect([...postings.postingsOf([rewriteHashOf(1), rewriteHashOf(2)])].map(([h, ids]) => [rewriteKeyOf(h), Array.from(ids)])).toEqual([
+      [1, [0]],
+      [2, [0, 1]],
+    ]);
+    await expect(postings.sealFromLog(logOf([1, 2, 2]), [2, 3])).rejects.toThrow('sealed twice');
   });
 });
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { REWRITE_RULE, type RewriteFingerprints } from '../lib/fingerprint/rewrites';
 import { decodeRewriteBytes, encodeRewriteBytes } from '../lib/fingerprint/rewrite-codec';
-import { BYTES_CHUNK, PACKED_LOG_CHUNK, PackedLog, PackedRewriteBytes } from '../lib/index/packed-rewrites';
+import { FIRST_LOG_VALUES, PACKED_LOG_CHUNK, PackedLog } from '../lib/index/packed-log';
+import { BYTES_CHUNK, PackedRewriteBytes } from '../lib/index/packed-rewrites';
 import { RewriteIndex, findRewriteMatches } from '../lib/index/rewrite-index';
 import { linkRewritePages } from '../lib/organise/rewrite-links';
 import { mulberry32 } from '../lib/random';
@@ -87,9 +88,11 @@ describe('PackedLog', () => {
     expect(log.length).toBe(count);
     for (let i = 0; i < count; i += 997) expect(log.get(i)).toBe(values[i]);
     expect(log.get(count - 1)).toBe(values[count - 1]);
-    expect(log.heldBytes()).toBe(3 * (PACKED_LOG_CHUNK / 8) * width);
+    // two full chunks, and the last as first made (FIRST_LOG_VALUES values: 99 fit)
+    const first = (FIRST_LOG_VALUES / 8) * width;
+    expect(log.heldBytes()).toBe(2 * (PACKED_LOG_CHUNK / 8) * width + first);
     log.releaseBefore(PACKED_LOG_CHUNK + 5); // the first chunk only
-    expect(log.heldBytes()).toBe(2 * (PACKED_LOG_CHUNK / 8) * width);
+    expect(log.heldBytes()).toBe((PACKED_LOG_CHUNK / 8) * width + first);
     expect(() => log.get(3)).toThrow('not held');
     expect(log.get(PACKED_LOG_CHUNK)).toBe(values[PACKED_LOG_CHUNK]);
     expect(() => log.get(count)).toThrow('not held');
@@ -100,6 +103,46 @@ describe('PackedLog', () => {
   it('refuses a width outside 1 to 32 bits', () => {
     expect(() => new PackedLog(0)).toThrow('1 to 32');
     expect(() => new PackedLog(33)).toThrow('1 to 32');
+  });
+
+  it.each([1, 7, 20, 32])('values of %i bits set in any order, over values pushed and a length extended, leave their neighbours as they were (seeded)', (width) => {
+    const random = mulberry32(100 + width);
+    const draw = (): number => Math.floor(random() * 2 ** width);
+    const log = new PackedLog(width);
+    const want: number[] = [];
+    for (let i = 0; i < 3000; i++) want.push(draw());
+    for (const v of want) log.push(v); // the last chunk grows past FIRST_LOG_VALUES, its values kept
+    log.extend(PACKED_LOG_CHUNK + 500); // into a second chunk, sized to what it holds
+    while (want.length < PACKED_LOG_CHUNK + 500) want.push(0);
+    expect(log.length).toBe(PACKED_LOG_CHUNK + 500);
+    expect(log.heldBytes()).toBe((PACKED_LOG_CHUNK / 8) * width + (FIRST_LOG_VALUES / 8) * width);
+    for (let n = 0; n < 20_000; n++) {
+      const i = n % 3 === 0 ? PACKED_LOG_CHUNK - 50 + Math.floor(random() * 550) : Math.floor(random() * want.length);
+      want[i] = n % 5 === 0 ? 2 ** width - 1 : draw(); // all ones, to show a neighbour's bits are not touched
+      log.set(i, want[i]!);
+    }
+    for (const v of [draw(), 2 ** width - 1]) {
+      log.push(v); // a push after the extended length grows the short last chunk
+      want.push(v);
+    }
+    for (let i = 0; i < want.length; i++) if (log.get(i) !== want[i]) expect.unreachable(`value ${i}: ${log.get(i)}, not ${want[i]}`);
+    expect(() => log.set(want.length, 1)).toThrow('not held');
+  });
+
+  it('widened: the same values in more bits, the narrower log let go; never narrowed', () => {
+    const random = mulberry32(41);
+    const log = new PackedLog(20);
+    const values = Array.from({ length: PACKED_LOG_CHUNK + 77 }, () => Math.floor(random() * 2 ** 20));
+    for (const v of values) log.push(v);
+    const wider = log.widened(23);
+    expect(wider.width).toBe(23);
+    expect(wider.length).toBe(values.length);
+    for (let i = 0; i < values.length; i += 7) if (wider.get(i) !== values[i]) expect.unreachable(`value ${i}`);
+    expect(wider.get(values.length - 1)).toBe(values.at(-1));
+    expect(log.heldBytes()).toBe(0);
+    wider.set(3, 2 ** 23 - 1);
+    expect(wider.get(3)).toBe(2 ** 23 - 1);
+    expect(() => wider.widened(22)).toThrow('cannot be narrowed');
   });
 });
 

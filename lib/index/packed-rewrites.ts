@@ -13,6 +13,7 @@
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
 import { Words, release } from './posting-passes';
+import { PACKED_LOG_CHUNK, PackedLog, writeBits } from './packed-log';
 import { lowerBound } from './postings';
 import { DenseHolderCounter, type RewriteSource } from './rewrite-index';
 
@@ -33,9 +34,8 @@ export class PackedRewritePostings {
   readonly ids: Words;
   /** Before seal: index hashes a key (at key + 1); after: where each key's holders start in `holders`. */
   private readonly starts = new Uint32Array((1 << KEY_BITS) + 1);
-  /** The holders of every key, each in `width` bits (the largest id's), packed end to end. */
-  private holders: Uint32Array | undefined;
-  private width = 32;
+  /** The holders of every key, each in as many bits as the largest id needs (or the log's, sealFromLog), packed end to end. */
+  private holders: PackedLog | undefined;
   /** Where postingsOf unpacks its lists. */
   private unpacked = new Uint32Array(4096);
   /** A lookup's counts of holders, by id (set by seal). */
@@ -68,31 +68,116 @@ export class PackedRewritePostings {
    * the p-th page's index hashes, as counted (p ascending from 0; each is asked once).
    */
   seal(hashesOf: (p: number) => ArrayLike<number>): void {
-    if (this.holders !== undefined) throw new Error('PackedRewritePostings: sealed twice');
-    const keys = 1 << KEY_BITS;
-    for (let key = 0; key < keys; key++) this.starts[key + 1]! += this.starts[key]!;
-    const ids = this.ids.view();
-    const largest = ids.length === 0 ? 0 : ids[ids.length - 1]!;
-    const width = (this.width = Math.max(1, 32 - Math.clz32(largest)));
-    const holders = new Uint32Array(Math.ceil((this.starts[keys]! * width) / 32) + 1);
-    const next = this.starts.slice(0, keys);
+    const { next, ids, width } = this.startSeal();
+    const holders = new PackedLog(width);
+    holders.extend(this.starts[1 << KEY_BITS]!);
     // pages come in id order: each key's holders ascend, each page once
     for (let p = 0; p < ids.length; p++) {
       const own = hashesOf(p);
       for (let i = 0; i < own.length; i++) {
         const key = own[i]! >>> KEY_SHIFT;
         if (next[key]! >= this.starts[key + 1]!) throw new Error(`PackedRewritePostings: page ${ids[p]} has more index hashes than were counted`);
-        writeBits(holders, next[key]!++, width, ids[p]!);
+        writeBits(holders.chunkFor(next[key]!), next[key]! % PACKED_LOG_CHUNK, width, ids[p]!);
+        next[key]!++;
       }
     }
+    this.endSeal(holders, next);
+  }
+
+  /**
+   * Builds the postings from `keys`, the log of every page's index hash keys (rewriteKeyOf) as
+   * counted, page after page, the p-th page's ending at `ends[p]`: the log becomes the postings,
+   * so that the two are never held at once (about 70 MB each at a million pages). Each key's
+   * holders are put in their places by following the permutation's cycles through the log (a bit a
+   * value marks those placed), then sorted. A log too narrow for the largest id is widened first.
+   * Answers the bytes it held besides the log and the postings' own: the bits and the starts'
+   * copy. `pause` is called every 65,536 values placed and keys sorted (a million pages' take some
+   * ten seconds): it may answer a promise, awaited, to yield.
+   */
+  async sealFromLog(keys: PackedLog, ends: ArrayLike<number>, pause?: () => void | Promise<void>): Promise<number> {
+    const { next, ids, width } = this.startSeal();
+    const total = keys.length;
+    if (ends.length !== ids.length || this.starts[1 << KEY_BITS] !== total || (ids.length > 0 && ends[ids.length - 1] !== total)) {
+      throw new Error(`PackedRewritePostings: a log of ${total} keys for ${this.starts[1 << KEY_BITS]} counted`);
+    }
+    const log = width > keys.width ? keys.widened(width) : keys;
+    const { starts } = this;
+    const placed = new Uint32Array(Math.ceil(total / 32) + 1);
+    const isPlaced = (i: number): boolean => (placed[i >>> 5]! & (1 << (i & 31))) !== 0;
+    const place = (i: number, id: number): void => {
+      log.set(i, id);
+      placed[i >>> 5]! |= 1 << (i & 31);
+    };
+    // the page whose keys hold value i of the log: the first whose end is past it, searched
+    // between the pages holding values (i >> 10) << 10 and that plus 1,024
+    const firstPages = new Uint32Array((total >>> 10) + 2);
+    for (let b = 0, p = 0; b < firstPages.length; b++) {
+      while (p < ends.length - 1 && ends[p]! <= b << 10) p++;
+      firstPages[b] = p;
+    }
+    const pageOf = (i: number): number => {
+      let low = firstPages[i >>> 10]!;
+      let high = firstPages[(i >>> 10) + 1]!;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (ends[mid]! > i) high = mid;
+        else low = mid + 1;
+      }
+      return low;
+    };
+    let steps = 0;
+    for (let i = 0, p = 0; i < total; i++) {
+      if (isPlaced(i)) continue; // its value came in a cycle before
+      while (ends[p]! <= i) p++;
+      // the value at i moves to its key's next place; the value there moves on in turn, until the cycle comes back to i
+      let key = log.get(i);
+      let id = ids[p]!;
+      for (;;) {
+        if ((++steps & 0xffff) === 0) {
+          const answered = pause?.();
+          if (answered !== undefined) await answered;
+        }
+        const to = next[key]!++;
+        if (to >= starts[key + 1]!) throw new Error(`PackedRewritePostings: key ${key} has more holders in the log than were counted`);
+        if (to === i) {
+          place(i, id);
+          break;
+        }
+        if (isPlaced(to)) throw new Error(`PackedRewritePostings: the log's keys are not those counted (place ${to} taken twice)`);
+        const movedKey = log.get(to);
+        const movedId = ids[pageOf(to)]!;
+        place(to, id);
+        key = movedKey;
+        id = movedId;
+      }
+    }
+    const held = placed.byteLength + firstPages.byteLength + next.byteLength;
+    release(placed, firstPages);
+    await sortEach(log, this.starts, pause);
+    this.endSeal(log, next);
+    return held;
+  }
+
+  /** The starts summed, and their copy that the placing moves along; the ids, and the width of the largest. */
+  private startSeal(): { next: Uint32Array; ids: Uint32Array; width: number } {
+    if (this.holders !== undefined) throw new Error('PackedRewritePostings: sealed twice');
+    const keys = 1 << KEY_BITS;
+    for (let key = 0; key < keys; key++) this.starts[key + 1]! += this.starts[key]!;
+    const ids = this.ids.view();
+    const largest = ids.length === 0 ? 0 : ids[ids.length - 1]!;
+    return { next: this.starts.slice(0, keys), ids, width: Math.max(1, 32 - Math.clz32(largest)) };
+  }
+
+  private endSeal(holders: PackedLog, next: Uint32Array): void {
     release(next);
     this.holders = holders;
-    this.counter = new DenseHolderCounter(largest);
+    const ids = this.ids.view();
+    this.counter = new DenseHolderCounter(ids.length === 0 ? 0 : ids[ids.length - 1]!);
   }
 
   /** Bytes held in typed arrays: the ids, the starts, the postings and the counter. */
   heldBytes(): number {
-    return this.ids.data.byteLength + this.starts.byteLength + (this.holders?.byteLength ?? 0) + (this.counter?.heldBytes() ?? 0);
+    return this.ids.data.byteLength + this.starts.byteLength + (this.holders?.heldBytes() ?? 0) + (this.counter?.heldBytes() ?? 0);
   }
 
   /**
@@ -103,7 +188,7 @@ export class PackedRewritePostings {
    */
   postingsOf(hashes: ArrayLike<number>): Map<number, ArrayLike<number>> {
     const holders = this.sealed();
-    const { width, maxPages } = this;
+    const { maxPages } = this;
     const out = new Map<number, ArrayLike<number>>();
     let at = 0;
     for (let i = 0; i < hashes.length; i++) {
@@ -119,7 +204,7 @@ export class PackedRewritePostings {
       }
       if (at + end - start > this.unpacked.length) this.unpacked = new Uint32Array(2 * (at + end - start)); // the lists already set keep the old one
       const list = this.unpacked.subarray(at, at + end - start);
-      for (let p = start; p < end; p++) list[p - start] = readBits(holders, p, width);
+      for (let p = start; p < end; p++) list[p - start] = holders.get(p);
       at += end - start;
       out.set(h, list);
     }
@@ -140,65 +225,16 @@ export class PackedRewritePostings {
 
   /** Releases the postings (release): nothing can be looked up after. */
   release(): void {
-    if (this.holders !== undefined) release(this.holders, this.starts, this.unpacked);
+    if (this.holders !== undefined) {
+      this.holders.releaseBefore(Infinity);
+      release(this.starts, this.unpacked);
+    }
     this.counter?.release();
   }
 
-  private sealed(): Uint32Array {
+  private sealed(): PackedLog {
     if (this.holders === undefined) throw new Error('PackedRewritePostings: looked up before seal');
     return this.holders;
-  }
-}
-
-/**
- * Values a PackedLog chunk holds (a multiple of 32, so that a chunk ends at a word's end): 2^21,
- * 5 MB of 20-bit keys, an allocation mapped on its own and given back to the system when let go.
- */
-export const PACKED_LOG_CHUNK = 32 << 16;
-
-/**
- * Values of `width` bits (1–32) appended and read back in order, packed in chunks of
- * PACKED_LOG_CHUNK values that are never copied (an array that doubles holds its spare room, and both arrays while
- * it grows): the regroup's log of every page's index hash keys (20 bits each) between counting
- * and placing them, let go chunk by chunk as they are placed.
- */
-export class PackedLog {
-  private readonly chunks: (Uint32Array | undefined)[] = [];
-  private readonly perChunk = PACKED_LOG_CHUNK;
-  length = 0;
-
-  constructor(readonly width: number) {
-    if (!(Number.isInteger(width) && width >= 1 && width <= 32)) throw new RangeError(`a width is 1 to 32 bits: got ${width}`);
-  }
-
-  push(value: number): void {
-    const chunk = Math.floor(this.length / this.perChunk);
-    if (chunk === this.chunks.length) this.chunks.push(new Uint32Array((this.perChunk / 32) * this.width));
-    writeBits(this.chunks[chunk]!, this.length - chunk * this.perChunk, this.width, value);
-    this.length++;
-  }
-
-  get(index: number): number {
-    const chunk = this.chunks[Math.floor(index / this.perChunk)];
-    if (chunk === undefined || index < 0 || index >= this.length) throw new RangeError(`PackedLog: value ${index} is not held (${this.length} pushed)`);
-    return readBits(chunk, index % this.perChunk, this.width);
-  }
-
-  /** Lets go (release) the chunks holding only values before `index`: they can no longer be read. */
-  releaseBefore(index: number): void {
-    const whole = Math.floor(index / this.perChunk);
-    for (let c = 0; c < Math.min(whole, this.chunks.length); c++) {
-      const chunk = this.chunks[c];
-      if (chunk === undefined) continue;
-      release(chunk);
-      this.chunks[c] = undefined;
-    }
-  }
-
-  heldBytes(): number {
-    let bytes = 0;
-    for (const chunk of this.chunks) bytes += chunk?.byteLength ?? 0;
-    return bytes;
   }
 }
 
@@ -362,21 +398,26 @@ export class PackedRewriteIndex implements RewriteSource {
   }
 }
 
-/** Puts `value` (below 2^width) as the `index`-th of `words`' packed values of `width` bits (1–32); the words start at zero. */
-export function writeBits(words: Uint32Array, index: number, width: number, value: number): void {
-  const bit = index * width;
-  const word = Math.floor(bit / 32);
-  const offset = bit % 32;
-  words[word]! |= value << offset;
-  if (offset + width > 32) words[word + 1]! |= value >>> (32 - offset);
-}
-
-/** The `index`-th of `words`' packed values of `width` bits (1–32). */
-export function readBits(words: Uint32Array, index: number, width: number): number {
-  const bit = index * width;
-  const word = Math.floor(bit / 32);
-  const offset = bit % 32;
-  let value = words[word]! >>> offset;
-  if (offset + width > 32) value |= words[word + 1]! << (32 - offset);
-  return width === 32 ? value >>> 0 : value & ((1 << width) - 1);
+/** Sorts each key's holders in `log` (those of key k from starts[k] to starts[k + 1]), ascending. */
+async function sortEach(log: PackedLog, starts: Uint32Array, pause: (() => void | Promise<void>) | undefined): Promise<void> {
+  let buffer = new Uint32Array(64);
+  for (let key = 0; key + 1 < starts.length; key++) {
+    if ((key & 0xffff) === 0xffff) {
+      const answered = pause?.();
+      if (answered !== undefined) await answered;
+    }
+    const start = starts[key]!;
+    const count = starts[key + 1]! - start;
+    if (count < 2) continue;
+    if (count > buffer.length) buffer = new Uint32Array(2 * count);
+    const list = buffer.subarray(0, count);
+    let sorted = true;
+    for (let i = 0; i < count; i++) {
+      list[i] = log.get(start + i);
+      if (i > 0 && list[i]! < list[i - 1]!) sorted = false;
+    }
+    if (sorted) continue;
+    list.sort();
+    for (let i = 0; i < count; i++) log.set(start + i, list[i]!);
+  }
 }

@@ -5,7 +5,7 @@
 // a copy marking that reads the whole rewrite index hold a few hundred bytes a page.
 // bench:browser reports what the extension's processes hold (VmHWM) at 100,000 and 1,000,000 pages.
 
-import { FIRST_BYTES_CHUNK, PACKED_LOG_CHUNK } from '../index/packed-rewrites';
+import { FIRST_BYTES_CHUNK } from '../index/packed-rewrites';
 
 export type OrganisePass = 'regroup' | 'passagePostings' | 'rewritePostings' | 'copies';
 
@@ -31,21 +31,20 @@ const KB = 1 << 10;
 const MB = 1 << 20;
 /** The packed rewrite index's starts: a word for each of its 2^20 keys. */
 const PACKED_STARTS = 4 * ((1 << 20) + 1);
-/** A chunk of the regroup's log of index hash keys, 20 bits each. */
-const PACKED_LOG_BYTES = (PACKED_LOG_CHUNK / 8) * 20;
 
 /** Each pass's budget: a fixed part and a part a page, in bytes. */
 export function budgetOf(pass: OrganisePass, { postingsPerPass = POSTINGS_PER_PASS }: { postingsPerPass?: number } = {}): { fixed: number; perPage: number } {
   switch (pass) {
     // the page columns (24 bytes) and the union-find (8), then the larger of the sorted table keys
-    // (12) and the rewrite links' (lib/organise/rewrite-links.ts): as their postings are placed, the
-    // log of every page's index hash keys (about 70 at a million pages, in chunks) and the postings
-    // (as many bits as the largest id needs: 20 there, 32 at most; about 70 and 112), the starts
-    // and their copy; then the postings, the candidate pairs and the fingerprints of the pages in
-    // them (every page's, about 125, at the most: a slice takes 2^18 pages, so only below a million
-    // pages or so; in chunks, whose last one's spare room is less than the starts' copy above)
+    // (12) and the rewrite links' (lib/organise/rewrite-links.ts): the log of every page's index
+    // hash keys, which becomes their postings (20 bits each, or as many as the largest index needs;
+    // about 70 at a million pages, in chunks, the last one's spare room at most what it holds), a
+    // bit each for those placed, the starts and their copy; then the postings, the candidate pairs
+    // and the fingerprints of the pages in them (every page's, about 125, at the most: a slice
+    // takes 2^18 pages, so only below a million pages or so; in chunks, whose last one's spare room
+    // is less than the starts' copy above)
     case 'regroup':
-      return { fixed: 2 * PACKED_STARTS + PACKED_LOG_BYTES + 64 * KB, perPage: 250 };
+      return { fixed: 2 * PACKED_STARTS + 64 * KB, perPage: 250 };
     // the postings, placed at once (8 bytes each); the bucket starts and ends and every bucket's
     // count (2^16 words each); the pending pages' places (two lists of words that double, and a
     // bit a fingerprint)

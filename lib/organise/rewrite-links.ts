@@ -3,14 +3,15 @@
 // hashes left out, the same judgement), with the postings held and the fingerprints not. A
 // million pages' fingerprints take about 113 MB, their postings 70: the fingerprints are read
 // three times rather than held. The first read counts each page's index hashes and logs their
-// keys (PackedLog, 20 bits each), from which the postings are built (the log let go as it is
-// placed); the second finds each page's candidates in the postings, kept as pairs; the third reads
-// the fingerprints of the pages in those pairs only (a few: a candidate shares two rare hashes),
-// to judge them. Past PAIRS_PER_SLICE pairs or PAGES_PER_SLICE pages in them, the second read
+// keys (PackedLog, 20 bits each), which then become the postings, put in place through the log
+// (PackedRewritePostings.sealFromLog: the two are never held at once); the second finds each
+// page's candidates in the postings, kept as pairs; the third reads the fingerprints of the pages
+// in those pairs only (a few: a candidate shares two rare hashes), to judge them. Past PAIRS_PER_SLICE pairs or PAGES_PER_SLICE pages in them, the second read
 // stops, the pairs are judged and let go, and it goes on from there.
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
-import { PackedLog, PackedRewriteBytes, PackedRewritePostings, REWRITE_KEY_BITS, rewriteHashOf, rewriteKeyOf } from '../index/packed-rewrites';
+import { PackedLog } from '../index/packed-log';
+import { PackedRewriteBytes, PackedRewritePostings, REWRITE_KEY_BITS, rewriteKeyOf } from '../index/packed-rewrites';
 import { Words, release } from '../index/posting-passes';
 import { judgeRewriteCandidates, rewriteCandidates } from '../index/rewrite-index';
 
@@ -42,7 +43,7 @@ export interface RewriteLinkOptions {
   indexed?: (page: number) => void;
   /** Told, once the postings are built, how many lookups will be made; may answer a promise (awaited). */
   counted?: (total: number) => void | Promise<void>;
-  /** Called after each lookup, and after each page judged, with the lookups made and to make: may answer a promise (awaited), to yield. */
+  /** Called after each lookup, and after each page judged, with the lookups made and to make (and as the postings are placed, with 0 and 0: not yet counted): may answer a promise (awaited), to yield. */
   pause?: (done: number, total: number) => void | Promise<void>;
 }
 
@@ -63,7 +64,8 @@ export async function linkRewritePages(pages: RewritePages, link: (page: number,
   // 1. count and log every page's index hashes, then place them
   const postings = new PackedRewritePostings(maxPages, expectedPages);
   const { indexShare } = postings;
-  const keys = new PackedLog(REWRITE_KEY_BITS);
+  // a key's 20 bits, or the pages' indices' if wider: the log becomes the postings (sealFromLog)
+  const keys = new PackedLog(Math.max(REWRITE_KEY_BITS, 32 - Math.clz32(Math.max(0, expectedPages - 1))));
   const keyEnds = new Words(expectedPages);
   await pages.all((page, bytes) => {
     const own = fingerprintsIn(bytes);
@@ -74,20 +76,9 @@ export async function linkRewritePages(pages: RewritePages, link: (page: number,
     keyEnds.push(keys.length);
     indexed?.(page);
   });
-  // the log and the postings are held at once as the postings are placed, the log going as it is read
-  let most = keys.heldBytes() + keyEnds.data.byteLength;
-  let placing = new Uint32Array(64);
-  const ends = keyEnds.view();
-  postings.seal((p) => {
-    const start = p === 0 ? 0 : ends[p - 1]!;
-    const end = ends[p]!;
-    if (end - start > placing.length) placing = new Uint32Array(2 * (end - start));
-    for (let i = start; i < end; i++) placing[i - start] = rewriteHashOf(keys.get(i));
-    if ((p & 0xfff) === 0) keys.releaseBefore(start);
-    return placing.subarray(0, end - start);
-  });
-  most += postings.heldBytes() + postings.startsBytes(); // and the starts' copy the placing moves along
-  keys.releaseBefore(Infinity);
+  // the log becomes the postings, placed through it: never both at once
+  const placing = await postings.sealFromLog(keys, keyEnds.view(), () => pause?.(0, 0));
+  let most = postings.heldBytes() + keyEnds.data.byteLength + placing;
   release(keyEnds.data);
 
   // 2. each page's candidates, kept as pairs; 3. the pairs' pages read, and the pairs judged
