@@ -106,17 +106,16 @@ export interface PairPage extends Claims {
 }
 
 /**
- * The pages `ids` (ascending) that have a record and passage fingerprints, as PairPage: first
- * those with fingerprints (forEachPageBytes), then their records, BLOCKS_PER_READ a readonly
- * transaction, in id order, each block of records read and inflated once (read pair by pair, a
- * million pages' pairs read their blocks three times over).
+ * The pages `ids` (ascending) that have a record, as PairPage: their records, BLOCKS_PER_READ a
+ * readonly transaction, in id order, each block of records read and inflated once (read pair by
+ * pair, a million pages' pairs read their blocks three times over). Whether they still have
+ * passage fingerprints is not read here: their blocks are read once, for the pairs that may be
+ * copies (readFingerprints), not twice.
  */
 export async function readPairPages(store: PageStore, ids: readonly number[]): Promise<Map<number, PairPage>> {
   const out = new Map<number, PairPage>();
-  const withBytes: number[] = [];
-  await forEachPageBytes(store, ids, (id) => withBytes.push(id));
-  for (let start = 0; start < withBytes.length; start += BLOCKS_PER_READ) {
-    const chunk = withBytes.slice(start, start + BLOCKS_PER_READ);
+  for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
+    const chunk = ids.slice(start, start + BLOCKS_PER_READ);
     await store.read(async (rows) => {
       for (const record of await Promise.all(chunk.map((id) => rows.get(id)))) {
         if (record === undefined) continue;
