@@ -19,7 +19,7 @@ import { FIRST_RELEASE_HISTORY, IMPORT_CPU_PROFILE, PAGES, POPUPS_WHILE_ORGANISI
 import { atLeast, cpuList, int, log, mb, ms, progress, results, s } from './output';
 import { type PopupLoad, popupLoad } from './popup';
 import { median, percentile } from '../shared/stats';
-import { chromiumProcesses, chromiumThreads, cpuBetween, extensionResidentSplit, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
+import { chromiumProcesses, chromiumThreads, cpuBetween, extensionPeak, extensionResidentSplit, machineBusy, ownCpu, peakResident, threadCpuBetween } from './processes';
 import { rewriteFolding } from './rewrite-folding';
 import { profiledInWorker, withWorkerTarget } from './worker-cdp';
 
@@ -128,6 +128,7 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   const split = imp['residentSplitBefore'] as { anon: number; file: number; shmem: number };
   log(`  resident before the import      extension renderer ${mb(imp['residentBefore'] as number)}: allocated ${mb(split.anon)}, mapped files ${mb(split.file)}, shared memory ${mb(split.shmem)}  (RssAnon, RssFile, RssShmem; the history page open, the file chosen, the worker started)`);
   log(`  resident by step (1 s polls)    ${(imp['residentByStep'] as [string, number][]).map(([step, bytes]) => `"${step}" ${mb(bytes)}`).join('; ')}  (the extension renderer's most at a poll during each step: data-state, or the progress text while organising)`);
+  log(`  peak (VmHWM) by step            ${(imp['peakByStep'] as [string, number][]).map(([step, bytes]) => `"${step}" ${mb(bytes)}`).join('; ')}  (the extension renderer's VmHWM read at each poll, the most in each step: its peak since Chromium last reset it, which it does now and then)`);
   log(`  worker JS heap by step          ${(imp['workerHeapByStep'] as [string, number, number, number][]).map(([step, used, total, buffers]) => `"${step}" ${mb(used)} of ${mb(total)}, ArrayBuffers ${mb(buffers)}`).join('; ')}  (the most used and allocated, and the most held in ArrayBuffers outside the heap, at a poll: Runtime.getHeapUsage on the worker's target, usedSize, totalSize, backingStorageSize)`);
   log(`  history page JS heap by step    ${(imp['pageHeapByStep'] as [string, number][]).map(([step, used]) => `"${step}" ${mb(used)}`).join('; ')}  (the most used at a poll, performance.memory: it reads the file)`);
   const peaks = peakResident();
@@ -136,8 +137,11 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   const polled = Math.max(...(imp['residentByStep'] as [string, number][]).map(([, bytes]) => bytes));
   results['mostResidentAtPoll'] = polled;
   const atMost = imp['residentSplitAtMost'] as { anon: number; file: number; shmem: number };
-  log(`  most resident at a poll         extension renderer ${mb(polled)}: allocated ${mb(atMost.anon)}, mapped files ${mb(atMost.file)}, shared memory ${mb(atMost.shmem)}  (the largest of the 1 s polls above; VmHWM below can be less: the kernel updates it lazily)`);
-  log(`  peak resident memory (VmHWM)    ${peaks.map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join('; ')}  (each process's most since it started: the import and organising, for the extension renderer)`);
+  log(`  most resident at a poll         extension renderer ${mb(polled)}: allocated ${mb(atMost.anon)}, mapped files ${mb(atMost.file)}, shared memory ${mb(atMost.shmem)}  (the largest of the 1 s polls above)`);
+  const peakAtPolls = Math.max(...(imp['peakByStep'] as [string, number][]).map(([, bytes]) => bytes));
+  results['peakAtPolls'] = peakAtPolls;
+  log(`  peak resident at the polls      extension renderer ${mb(Math.max(peakAtPolls, polled))}  (the most of its VmHWM read at each poll and of its resident memory at the polls: the import and organising)`);
+  log(`  peak resident memory (VmHWM)    ${peaks.map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join('; ')}  (each process's VmHWM read at the end: its most since Chromium last reset it, which it does now and then; the extension renderer's read at each poll is above)`);
   if (REWRITES && imp['finalState'] === 'done') {
     const folding = await rewriteFolding(historyPage, history.rewrites);
     results['rewriteFolding'] = folding;
@@ -233,6 +237,10 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
 
   // the extension renderer's resident memory at each poll, under the step the progress bar names
   const residentSamples: [string, number][] = [];
+  // and its peak (VmHWM), read at each poll: Chromium resets a process's VmHWM now and then (seen
+  // falling between two polls), so read once at the end it can miss the peak; a peak between two
+  // polls is still caught by the next, unless a reset comes first
+  const peakSamples: [string, number][] = [];
   // and the worker's JS heap (used, allocated) and ArrayBuffers, through CDP on its target
   const heapSamples: [string, number, number, number][] = [];
   const pageHeapSamples: [string, number][] = [];
@@ -251,6 +259,7 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     const step = state === 'organising' ? (stepOf(text) ?? state) : state;
     const resident = extensionResident();
     residentSamples.push([step, resident]);
+    peakSamples.push([step, extensionPeak()]);
     if (resident >= mostResident) {
       mostResident = resident;
       residentSplitAtMost = extensionResidentSplit();
@@ -311,6 +320,7 @@ async function importThroughHistoryPage(history: Page, file: string, pages: numb
     residentSplitBefore,
     residentSplitAtMost,
     residentByStep: mostByStep(residentSamples),
+    peakByStep: mostByStep(peakSamples),
     pageHeapByStep: mostByStep(pageHeapSamples),
     workerHeapByStep: mostByStep(heapSamples.map(([step, used]) => [step, used])).map(([step, used]) => [
       step,

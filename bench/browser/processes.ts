@@ -132,6 +132,16 @@ export function extensionResidentSplit(): { anon: number; file: number; shmem: n
   return split;
 }
 
+/** The extension renderers' largest peak resident memory so far (VmHWM), in bytes (0 for none). */
+export function extensionPeak(): number {
+  let most = 0;
+  for (const p of chromiumProcesses().filter((q) => q.kind.startsWith('extension renderer'))) {
+    const [peak = NaN] = statusBytes(p.pid, ['VmHWM']) ?? [];
+    if (Number.isFinite(peak)) most = Math.max(most, peak);
+  }
+  return most;
+}
+
 /** Each Chromium process kind's largest peak resident memory (VmHWM in /proc/PID/status), the largest first. */
 export function peakResident(): [string, number][] {
   const byKind = new Map<string, number>();
