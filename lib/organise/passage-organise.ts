@@ -68,8 +68,13 @@ const BUCKETS_PER_WRITE = 256;
 const BUCKETS_PER_SCAN = 1024;
 /** Pairs of pages sharing passages compared at a time, their records and fingerprints read for them. */
 const PAIRS_PER_READ = 4096;
-/** Records rewritten a transaction when copies change. */
-const RECORDS_PER_WRITE = 500;
+/**
+ * Records rewritten a transaction when copies change (and lookups' pages joined to groups): each
+ * is in a block of 64 of its own or nearly, read, inflated, rewritten and deflated, and the
+ * transaction holds them all until it commits. With 500, the copy marking's most at a million
+ * pages came in these writes (a run traced by step, at 3b926ad).
+ */
+const RECORDS_PER_WRITE = 128;
 /** Pages whose marks are written a transaction (64 groups of marks): a million pages' in 245 transactions rather than 2,000. */
 const MARKS_PER_WRITE = 4096;
 /** Pages looked up in the rewrite index a readonly transaction (the buckets it reads are kept until it ends). */
