@@ -46,6 +46,7 @@ interface Run {
   popupP99: number;
   popups: string;
   polled: number;
+  /** The extension renderer's VmHWM read at every poll, at its most (Chromium resets VmHWM now and then). */
   vmHwm: number;
   floorRate: number;
   summary: string;
@@ -56,7 +57,7 @@ function runOnce(dir: string): Run {
   const args = ['tsx', 'bench/browser/browser.ts', '--json', '--pages', String(pages), '--first-release-history', '--import-only', '--skip-content', '--skip-burst', '--popups-while-organising', '--put-floor'];
   const child = spawnSync('npx', args, { cwd: ROOT, env: { ...process.env, DOPPEL_EXTENSION_DIR: dir }, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] });
   if (child.status !== 0) throw new Error(`bench:browser failed (status ${child.status}) with ${dir}`);
-  const results = JSON.parse(child.stdout.trim().split('\n').pop()!) as { import: Record<string, unknown>; mostResidentAtPoll: number; peakResident: [string, number][]; putFloor: { rate: number } };
+  const results = JSON.parse(child.stdout.trim().split('\n').pop()!) as { import: Record<string, unknown>; mostResidentAtPoll: number; peakAtPolls: number; putFloor: { rate: number } };
   const imp = results.import;
   const popups = imp['popupsWhileOrganising'] as { opened: number; ready: number; median: number; p99: number };
   return {
@@ -66,7 +67,7 @@ function runOnce(dir: string): Run {
     popupP99: popups.p99,
     popups: `${popups.ready} of ${popups.opened} ready`,
     polled: results.mostResidentAtPoll,
-    vmHwm: results.peakResident.find(([kind]) => kind.startsWith('extension renderer'))?.[1] ?? NaN,
+    vmHwm: results.peakAtPolls,
     floorRate: results.putFloor.rate,
     summary: String(imp['summary']),
     finalState: String(imp['finalState']),
@@ -93,6 +94,8 @@ interface Medians {
   popupMedian: number;
   popupP99: number;
   polled: number;
+  /** The most of VmHWM at the polls and resident memory at the polls. */
+  peak: number;
   floorRate: number;
 }
 const [first, now] = byBuild.map((list) => ({
@@ -101,6 +104,7 @@ const [first, now] = byBuild.map((list) => ({
   popupMedian: median(list.map((run) => run.popupMedian)),
   popupP99: median(list.map((run) => run.popupP99)),
   polled: median(list.map((run) => run.polled)),
+  peak: median(list.map((run) => Math.max(run.polled, run.vmHwm))),
   floorRate: median(list.map((run) => run.floorRate)),
 })) as [Medians, Medians];
 console.log('');
@@ -110,5 +114,6 @@ console.log(`  organising after the summary         ${first.organisingS.toFixed(
 for (const [name, key] of [['popup ready while organising, median', 'popupMedian'], ['popup ready while organising, p99   ', 'popupP99']] as const) {
   console.log(`  ${name} ${first[key].toFixed(0)} → ${now[key].toFixed(0)} ms, ${(now[key] / first[key]).toFixed(2)}×   target ≤ 1.00×: ${now[key] <= first[key] ? 'met' : 'missed'}`);
 }
-console.log(`  extension renderer, most at a poll   ${mb(first.polled)} → ${mb(now.polled)}   target ≤ ${pages >= 1_000_000 ? 500 : 200} MB: ${now.polled <= (pages >= 1_000_000 ? 500e6 : 200e6) ? 'met' : 'missed'}`);
+console.log(`  extension renderer, most at a poll   ${mb(first.polled)} → ${mb(now.polled)}`);
+console.log(`  extension renderer, peak             ${mb(first.peak)} → ${mb(now.peak)}   target ≤ ${pages >= 1_000_000 ? 500 : 200} MB: ${now.peak <= (pages >= 1_000_000 ? 500e6 : 200e6) ? 'met' : 'missed'}   (VmHWM read at every poll, or the resident memory at a poll if more)`);
 console.log(`  plain put loop of the same bytes     ${int(first.floorRate)} and ${int(now.floorRate)} pages/s in the two builds' runs; the import's share of it ${((first.rate / first.floorRate) * 100).toFixed(0)}% → ${((now.rate / now.floorRate) * 100).toFixed(0)}%   (the floor: bench/browser/put-floor.ts)`);
