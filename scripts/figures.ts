@@ -76,9 +76,9 @@ const BROWSER_REWRITES = '2026-11-29-browser-quality-rewrites-held-out.txt';
 const SCALE_100K = '2026-11-30-scan-scale-100k.txt';
 const SCALE_1M = '2026-11-30-scan-scale-1m.txt';
 const JOIN_10M = '2026-11-29-scan-join-10m.txt';
-const MEMORY_1M = '2026-12-02-1m-memory-7.txt';
+const MEMORY_1M = '2026-12-02-1m-memory-15.txt';
 /** The same command run twice more after MEMORY_1M, the same hour: the figure is their median. */
-const MEMORY_1M_REPEATS: readonly string[] = ['2026-12-02-1m-memory-8.txt', '2026-12-02-1m-memory-9.txt'];
+const MEMORY_1M_REPEATS: readonly string[] = ['2026-12-02-1m-memory-16.txt', '2026-12-02-1m-memory-17.txt'];
 const MEMORY_1M_BEFORE = '2026-12-01-1m-memory-before.txt';
 const TARGETS_1M = '2026-12-01-1m-targets-8.txt';
 const TARGETS_100K = '2026-12-01-100k-targets-6.txt';
@@ -92,13 +92,14 @@ const burst = (o: BenchOutput): { running: number; stored: string; last: string 
   return { running: Number(running), stored: stored!, last: last ?? '' };
 };
 
-/** bench:browser's organising after the import's summary, and the extension renderer's peak (VmHWM read at every poll) and most at a 1 s poll. */
-const organising = (o: BenchOutput): { seconds: number; peak: number; polled: number } => ({
+/** bench:browser's organising after the import's summary, and the extension renderer's most at a 1 s poll. */
+const organising = (o: BenchOutput): { seconds: number; polled: number } => ({
   seconds: Number(find(o, /after it, until "done": ([\d.]+) s/)[0]),
-  // the most of VmHWM read at every poll and of the resident memory at the polls (a VmHWM read once at the end can miss the peak: Chromium resets it)
-  peak: Number(find(o, /^\s+peak resident at the polls\s+extension renderer ([\d.]+) MB/)[0]),
   polled: Number(find(o, /^\s+most resident at a poll\s+extension renderer ([\d.]+) MB/)[0]),
 });
+
+/** bench:browser's peak of the extension renderer: the most of its VmHWM read at every poll and of its resident memory at the polls (a VmHWM read once at the end can miss the peak: Chromium resets it). Outputs before 807652b have none. */
+const peakAtPolls = (o: BenchOutput): number => Number(find(o, /^\s+peak resident at the polls\s+extension renderer ([\d.]+) MB/)[0]);
 
 /** bench:browser's most resident at a poll during each organising step ("resident by step"), by the step's progress text. */
 const residentBySteps = (o: BenchOutput): Map<string, number> => {
@@ -307,7 +308,7 @@ export const FIGURES: Figure[] = [
         return [steps.get('Finding near-duplicates…')!, steps.get('Finding rewrites and translations…')!, passages].map((mb) => `${mb.toLocaleString('en-US')} MB`).join(', ');
       };
       const of = (pick: (run: ReturnType<typeof organising>) => number): number[] => runs.map((run) => pick(organising(run)));
-      const [seconds, polled, peak] = [of((r) => Math.round(r.seconds)), of((r) => r.polled), of((r) => r.peak)];
+      const [seconds, polled, peak] = [of((r) => Math.round(r.seconds)), of((r) => r.polled), runs.map(peakAtPolls)];
       const mb = (value: number): string => `${value.toLocaleString('en-US')} MB`;
       const against = `against ${mb(organising(baseline!).polled)}`;
       const each = (values: number[], unit: string): string => `${values.map((v) => v.toLocaleString('en-US')).join(' / ')} ${unit}`;
