@@ -133,14 +133,7 @@ export function extensionResidentSplit(): { anon: number; file: number; shmem: n
 }
 
 /** The extension renderers' largest peak resident memory so far (VmHWM), in bytes (0 for none). */
-export function extensionPeak(): number {
-  let most = 0;
-  for (const p of chromiumProcesses().filter((q) => q.kind.startsWith('extension renderer'))) {
-    const [peak = NaN] = statusBytes(p.pid, ['VmHWM']) ?? [];
-    if (Number.isFinite(peak)) most = Math.max(most, peak);
-  }
-  return most;
-}
+export const extensionPeak = (): number => peakResident().find(([kind]) => kind.startsWith('extension renderer'))?.[1] ?? 0;
 
 /** Each Chromium process kind's largest peak resident memory (VmHWM in /proc/PID/status), the largest first. */
 export function peakResident(): [string, number][] {

@@ -103,11 +103,6 @@ export class PackedLog {
     return wider;
   }
 
-  /** The chunk holding the `index`-th value (at index % PACKED_LOG_CHUNK in it), for writes into a log just extended. */
-  chunkFor(index: number): Uint32Array {
-    return this.chunkOf(index);
-  }
-
   private chunkOf(index: number): Uint32Array {
     const chunk = this.chunks[index >>> LOG_CHUNK_SHIFT];
     if (chunk === undefined || !(index >= 0 && index < this.length)) throw new RangeError(`PackedLog: value ${index} is not held (${this.length} pushed)`);

@@ -13,7 +13,7 @@
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
 import { REWRITE_PARAMS, REWRITE_RULE, type RewriteFingerprints, indexHashes } from '../fingerprint/rewrites';
 import { Words, release } from './posting-passes';
-import { PACKED_LOG_CHUNK, PackedLog, writeBits } from './packed-log';
+import { PackedLog } from './packed-log';
 import { lowerBound } from './postings';
 import { DenseHolderCounter, type RewriteSource } from './rewrite-index';
 
@@ -77,8 +77,7 @@ export class PackedRewritePostings {
       for (let i = 0; i < own.length; i++) {
         const key = own[i]! >>> KEY_SHIFT;
         if (next[key]! >= this.starts[key + 1]!) throw new Error(`PackedRewritePostings: page ${ids[p]} has more index hashes than were counted`);
-        writeBits(holders.chunkFor(next[key]!), next[key]! % PACKED_LOG_CHUNK, width, ids[p]!);
-        next[key]!++;
+        holders.set(next[key]!++, ids[p]!);
       }
     }
     this.endSeal(holders, next);
@@ -153,7 +152,7 @@ export class PackedRewritePostings {
     }
     const held = placed.byteLength + firstPages.byteLength + next.byteLength;
     release(placed, firstPages);
-    await sortEach(log, this.starts, pause);
+    await sortEach(log, starts, pause);
     this.endSeal(log, next);
     return held;
   }
@@ -209,11 +208,6 @@ export class PackedRewritePostings {
       out.set(h, list);
     }
     return out;
-  }
-
-  /** Bytes of the starts (2^20 + 1 words), which seal copies while it places the postings. */
-  startsBytes(): number {
-    return this.starts.byteLength;
   }
 
   /** How many pages hold `hash` (those on more than maxPages too). */
