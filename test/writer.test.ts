@@ -28,12 +28,13 @@ function portPair(onWorkerMessage?: (message: unknown) => void) {
   };
   const page = make();
   const worker = make();
+  let frozen = false;
   const link = (from: End, to: End, spy?: (message: unknown) => void) => {
     from.postMessage = (message) => {
       if (!from.open) throw new Error('Attempting to use a disconnected port object');
       const copy = structuredClone(message);
       setTimeout(() => {
-        if (!to.open) return;
+        if (!to.open || (from === worker && frozen)) return;
         spy?.(copy);
         for (const listener of to.listeners) listener(copy);
       }, 0);
@@ -62,9 +63,11 @@ function portPair(onWorkerMessage?: (message: unknown) => void) {
   };
   /**
    * The worker is stopped, and the page's end stays open (as Chromium can leave it for minutes):
-   * the page hears nothing, and what it posts is lost.
+   * the page hears nothing, not even what the worker posted just before and the page had yet to
+   * hear (delivered late on a busy machine, it made the page ping twice), and what it posts is lost.
    */
   const freezeWorker = (): void => {
+    frozen = true;
     worker.listeners.length = 0;
     worker.postMessage = () => {};
     worker.disconnect = () => {};
