@@ -138,9 +138,9 @@ export async function measureImport(session: ExtensionSession, historyPage: Page
   results['mostResidentAtPoll'] = polled;
   const atMost = imp['residentSplitAtMost'] as { anon: number; file: number; shmem: number };
   log(`  most resident at a poll         extension renderer ${mb(polled)}: allocated ${mb(atMost.anon)}, mapped files ${mb(atMost.file)}, shared memory ${mb(atMost.shmem)}  (the largest of the 1 s polls above)`);
-  const peakAtPolls = Math.max(...(imp['peakByStep'] as [string, number][]).map(([, bytes]) => bytes));
+  const peakAtPolls = Math.max(polled, ...(imp['peakByStep'] as [string, number][]).map(([, bytes]) => bytes));
   results['peakAtPolls'] = peakAtPolls;
-  log(`  peak resident at the polls      extension renderer ${mb(Math.max(peakAtPolls, polled))}  (the most of its VmHWM read at each poll and of its resident memory at the polls: the import and organising)`);
+  log(`  peak resident at the polls      extension renderer ${mb(peakAtPolls)}  (the most of its VmHWM read at each poll and of its resident memory at the polls: the import and organising)`);
   log(`  peak resident memory (VmHWM)    ${peaks.map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join('; ')}  (each process's VmHWM read at the end: its most since Chromium last reset it, which it does now and then; the extension renderer's read at each poll is above)`);
   if (REWRITES && imp['finalState'] === 'done') {
     const folding = await rewriteFolding(historyPage, history.rewrites);

@@ -7,7 +7,7 @@
 // release's build (DIR, through DOPPEL_EXTENSION_DIR; `bash scripts/build-at.sh 63168aa DIR`
 // builds it) and this tree's (.output/chrome-mv3: `npm run build` first), each in a fresh browser.
 // Prints every run (import rate, organising after the summary, the popup's time to ready while
-// organising runs, median and p99, the extension renderer's most at a 1 s poll and its VmHWM, the
+// organising runs, median and p99, the extension renderer's most at a 1 s poll and its peak (VmHWM read at every poll), the
 // plain put loop's rate, the summary line), then the medians and their ratios.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -46,8 +46,8 @@ interface Run {
   popupP99: number;
   popups: string;
   polled: number;
-  /** The extension renderer's VmHWM read at every poll, at its most (Chromium resets VmHWM now and then). */
-  vmHwm: number;
+  /** The extension renderer's peak: its VmHWM read at every poll (Chromium resets VmHWM now and then), or its resident memory at a poll if more. */
+  peak: number;
   floorRate: number;
   summary: string;
   finalState: string;
@@ -67,7 +67,7 @@ function runOnce(dir: string): Run {
     popupP99: popups.p99,
     popups: `${popups.ready} of ${popups.opened} ready`,
     polled: results.mostResidentAtPoll,
-    vmHwm: results.peakAtPolls,
+    peak: results.peakAtPolls,
     floorRate: results.putFloor.rate,
     summary: String(imp['summary']),
     finalState: String(imp['finalState']),
@@ -83,7 +83,7 @@ for (let r = 0; r < runs; r++) {
     const run = runOnce(dir);
     byBuild[b]!.push(run);
     console.log(
-      `  run ${r + 1}, ${name.padEnd(13)}  import ${int(run.rate)} pages/s; organising after the summary ${run.organisingS.toFixed(1)} s; popup while organising median ${run.popupMedian.toFixed(0)} ms, p99 ${run.popupP99.toFixed(0)} ms (${run.popups}); renderer most at a poll ${mb(run.polled)} (VmHWM ${mb(run.vmHwm)}); plain put loop ${int(run.floorRate)} pages/s; ` +
+      `  run ${r + 1}, ${name.padEnd(13)}  import ${int(run.rate)} pages/s; organising after the summary ${run.organisingS.toFixed(1)} s; popup while organising median ${run.popupMedian.toFixed(0)} ms, p99 ${run.popupP99.toFixed(0)} ms (${run.popups}); renderer most at a poll ${mb(run.polled)} (peak ${mb(run.peak)}); plain put loop ${int(run.floorRate)} pages/s; ` +
         `data-state "${run.finalState}"; summary ${JSON.stringify(run.summary)}  (${((Date.now() - t0) / 1000).toFixed(0)} s, ${new Date().toISOString().slice(11, 16)} UTC)`,
     );
   });
@@ -94,7 +94,6 @@ interface Medians {
   popupMedian: number;
   popupP99: number;
   polled: number;
-  /** The most of VmHWM at the polls and resident memory at the polls. */
   peak: number;
   floorRate: number;
 }
@@ -104,7 +103,7 @@ const [first, now] = byBuild.map((list) => ({
   popupMedian: median(list.map((run) => run.popupMedian)),
   popupP99: median(list.map((run) => run.popupP99)),
   polled: median(list.map((run) => run.polled)),
-  peak: median(list.map((run) => Math.max(run.polled, run.vmHwm))),
+  peak: median(list.map((run) => run.peak)),
   floorRate: median(list.map((run) => run.floorRate)),
 })) as [Medians, Medians];
 console.log('');
