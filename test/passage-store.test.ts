@@ -181,6 +181,10 @@ function history(seed: number): TestPage[] {
   for (let i = 0; i < 105; i++) add(`https://wire${i % 30}.example/c-${i}`, [...words(60), ...credit]);
   // unrelated pages
   for (let i = 0; i < 10; i++) add(`https://other${i}.example/`, words(300));
+  // a boxed page's last 50 words and its box, on another site: a copy only if the box counted (as
+  // the reference finds without ignoring the box)
+  const boxed = pages.find((p) => p.url === 'https://boxed.example/p-0')!.words;
+  add('https://boxcopy.example/b-0', boxed.slice(70));
   return pages;
 }
 
@@ -203,7 +207,7 @@ interface Expected {
 }
 
 /** What every lookup should give, over every pair: boilerplate by document frequency over the pages (the rule of lib/index/passage-index.ts), judged on the looked-up page's own hashes. */
-function reference(pages: readonly (TestPage & { f: PassageFingerprints; firstSeen: number })[]): Expected {
+function reference(pages: readonly (TestPage & { f: PassageFingerprints; firstSeen: number })[], ignoreBoilerplate = true): Expected {
   const index = new PassageIndex(BOILERPLATE);
   pages.forEach((p, i) => index.add(i, p.f, p.site));
   const matches = new Map<string, { url: string; share: number; otherShare: number; hashes: number[] }[]>();
@@ -213,7 +217,7 @@ function reference(pages: readonly (TestPage & { f: PassageFingerprints; firstSe
     const list = [];
     for (const q of pages) {
       if (q.url === p.url) continue;
-      const passages = sharedPassages(p.f, q.f, { ignore: (h) => own.has(h) && index.isBoilerplate(h), minWords: MIN_PASSAGE_WORDS });
+      const passages = sharedPassages(p.f, q.f, { ignore: (h) => ignoreBoilerplate && own.has(h) && index.isBoilerplate(h), minWords: MIN_PASSAGE_WORDS });
       if (passages.length === 0) continue;
       const share = coveredShare(passages.map((x) => x.a), p.f.words);
       list.push({ url: q.url, share, otherShare: coveredShare(passages.map((x) => x.b), q.f.words), hashes: hashesInside(p.f, passages.map((x) => x.a)) });
@@ -316,6 +320,9 @@ describe('the passage index in the store', () => {
     expect(expected.matches.get('https://origin1.example/story-1')!.map((m) => m.url)).toContain('https://stitch.example/s-1');
     expect(expected.matches.get('https://boxed.example/p-0')).toEqual([]); // the box is one site's boilerplate
     expect(expected.matches.get('https://wire0.example/c-0')).toEqual([]); // the credit line is on more than 100 pages
+    // the box is ignored where the page holds it: counted, it would make a copy
+    expect(expected.copies.has('https://boxcopy.example/b-0')).toBe(false);
+    expect(reference(pages, false).copies.has('https://boxcopy.example/b-0')).toBe(true);
   });
 
   it('visits: every page\'s passages, the marks and the copies are what the reference gives; forgetting and a changed text keep them so', { timeout: 180_000 }, async () => {

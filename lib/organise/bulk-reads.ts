@@ -15,6 +15,11 @@ import { within } from '../store/within';
 
 /** Blocks of fingerprints read a transaction. */
 export const BLOCKS_PER_READ = 256;
+/**
+ * Pages of scattered ids whose records are read a transaction (readPairPages): each is in a block
+ * of 64 records of its own or nearly, and reading one record parses its whole block.
+ */
+const SCATTERED_RECORDS_PER_READ = 64;
 
 /**
  * Calls `each` with every value of a store of byte values by number (the postings' buckets, the
@@ -106,16 +111,16 @@ export interface PairPage extends Claims {
 }
 
 /**
- * The pages `ids` (ascending) that have a record, as PairPage: their records, BLOCKS_PER_READ a
- * readonly transaction, in id order, each block of records read and inflated once (read pair by
- * pair, a million pages' pairs read their blocks three times over). Whether they still have
+ * The pages `ids` (ascending) that have a record, as PairPage: their records,
+ * SCATTERED_RECORDS_PER_READ a readonly transaction, in id order, each block of records read and
+ * inflated once (read pair by pair, a million pages' pairs read their blocks three times over). Whether they still have
  * passage fingerprints is not read here: their blocks are read once, for the pairs that may be
  * copies (readFingerprints), not twice.
  */
 export async function readPairPages(store: PageStore, ids: readonly number[]): Promise<Map<number, PairPage>> {
   const out = new Map<number, PairPage>();
-  for (let start = 0; start < ids.length; start += BLOCKS_PER_READ) {
-    const chunk = ids.slice(start, start + BLOCKS_PER_READ);
+  for (let start = 0; start < ids.length; start += SCATTERED_RECORDS_PER_READ) {
+    const chunk = ids.slice(start, start + SCATTERED_RECORDS_PER_READ);
     await store.read(async (rows) => {
       for (const record of await Promise.all(chunk.map((id) => rows.get(id)))) {
         if (record === undefined) continue;

@@ -66,8 +66,12 @@ const BUCKETS_PER_WRITE = 256;
  * pages' 65,536 buckets hold some 50 million postings (a sixteenth of them a read at 4,096).
  */
 const BUCKETS_PER_SCAN = 1024;
-/** Pairs of pages sharing passages compared at a time, their records and fingerprints read for them. */
-const PAIRS_PER_READ = 4096;
+/**
+ * Pairs of pages sharing passages compared at a time, their fingerprints read for them (each page's
+ * decoded into three arrays of its own). With 4,096, the copy marking's most at a million pages
+ * came while the pairs were compared (a run traced by step, at 34123fe).
+ */
+const PAIRS_PER_READ = 1024;
 /**
  * Records rewritten a transaction when copies change (and lookups' pages joined to groups): each
  * is in a block of 64 of its own or nearly, read, inflated, rewritten and deflated, and the
@@ -79,6 +83,12 @@ const RECORDS_PER_WRITE = 128;
 const MARKS_PER_WRITE = 4096;
 /** Pages looked up in the rewrite index a readonly transaction (the buckets it reads are kept until it ends). */
 const REWRITE_LOOKUPS_PER_READ = 256;
+/**
+ * The regroup's lookups whose records are read a readonly transaction (handedLookups): each page
+ * and each page it found is in a block of 64 records of its own or nearly, and reading one record
+ * parses its whole block, so 256 lookups parsed some 700 blocks' records at once.
+ */
+const HANDED_LOOKUPS_PER_READ = 64;
 /**
  * Organising looks the pending pages up in the store's rewrite index, as visits would, for an
  * import of at most this many pages' blocks: each lookup reads a few dozen buckets, so a million
@@ -299,8 +309,9 @@ async function markCopies(
   // copies: a million-page import pairs tens of thousands of pages); the fingerprints of the pairs
   // that may be copies are read PAIRS_PER_READ pairs at a time, and let go
   const shareOf = (own: PassageFingerprints, other: PassageFingerprints): number => {
-    const mine = new Set(own.hashes);
-    return comparePassages(own, other, { ignore: (h) => mine.has(h) && boilerplate.has(h) }).share;
+    // boilerplate only where own holds it: most pages hold none, and are compared with nothing ignored
+    const ownBoilerplate = new Set(own.hashes.filter((h) => boilerplate.has(h)));
+    return comparePassages(own, other, ownBoilerplate.size === 0 ? {} : { ignore: (h) => ownBoilerplate.has(h) }).share;
   };
   const copy = new Map<number, boolean>();
   const wasCopy = new Map<number, boolean>();
@@ -416,10 +427,10 @@ async function reachedByChanges(store: PageStore, links: RewriteLinks): Promise<
 /** The regroup's lookups of `ids` (each found something, or was marked contentCopy), with the records read now: no lookup is made. */
 async function handedLookups(store: PageStore, ids: readonly number[], found: ReadonlyMap<number, readonly number[]>): Promise<Map<number, RewriteLookup>> {
   const out = new Map<number, RewriteLookup>();
-  for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
+  for (let start = 0; start < ids.length; start += HANDED_LOOKUPS_PER_READ) {
     await store.read(async (rows) => {
       await Promise.all(
-        ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
+        ids.slice(start, start + HANDED_LOOKUPS_PER_READ).map(async (id) => {
           const [record, others] = await Promise.all([rows.get(id), Promise.all((found.get(id) ?? []).map((other) => rows.get(other)))]);
           const matches = others.filter((other): other is PageRecord => other !== undefined).map((other) => ({ record: other }));
           if (record === undefined || (matches.length === 0 && record.contentCopy !== true)) return; // as rewriteLookups keeps them
