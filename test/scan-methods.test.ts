@@ -40,7 +40,6 @@ const INPUTS: ScanInput[] = [
   { path: 'mirror/kites.html', kind: 'html', content: page('Kites fill the sky', KITE, 'Mirror Site') },
   { path: 'edited/kites.txt', kind: 'text', content: `Kites fill the sky\n\n${KITE_EDITED.join('\n\n')}` },
 ];
-const KITE_FAMILY = ['news/kites.html', 'mirror/kites.html', 'edited/kites.txt'];
 
 const pairKeys = (pairs: readonly { a: string; b: string }[]): string[] => pairs.map((p) => `${p.a} ~ ${p.b}`).sort();
 const familyPairs = [

@@ -12,7 +12,7 @@
 // lists); a link between different articles, or with a disguise, is false.
 //   npm run bench:peers [-- --scales 1,10] [--jobs N] [--profile]
 // --profile adds a CPU profile of `scan --jobs 1` over the .txt at each scale, summed by stage.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

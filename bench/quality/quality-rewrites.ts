@@ -12,7 +12,7 @@ import { REWRITE_MAX_PAGES } from '../../lib/scan/detectors/rewrites';
 import { extractArticle } from '../../lib/text/extract';
 import { mulberry32 } from '../../lib/random';
 import { type QualityPage, dressText, hashName } from '../data/republish';
-import { EXTRA_KINDS, type ExtraKind, type Half, HALVES, REWRITE_KINDS, type RewriteArticle, type RewriteKind, halfOf } from '../data/rewrite-set';
+import { EXTRA_KINDS, type ExtraKind, type Half, REWRITE_KINDS, type RewriteArticle, type RewriteKind, halfOf } from '../data/rewrite-set';
 
 /** What is scored: the set's kinds (targeted) and the Russian and Japanese translations (measured). */
 export const SCORED_REWRITE_KINDS = [...REWRITE_KINDS, ...EXTRA_KINDS] as const;

@@ -7,8 +7,7 @@
 // A plain term-frequency simhash on the same extracted texts is scored in the same run as the
 // baseline. Then every `scan --method` side by side at its default, with trade-off curves
 // (bench/quality/quality-methods.ts).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +15,7 @@ import { parseHTML } from 'linkedom';
 import { extractArticle } from '../../lib/text/extract';
 import { PLAIN_TF_FEATURES, fingerprintText } from '../../lib/fingerprint/features';
 import { type Fingerprint, hammingDistance } from '../../lib/fingerprint/bits';
-import type { ScanReport } from '../../lib/scan/scan';
-import { type Result, type Score, pct, runScan, score, writePages } from './quality-score';
+import { type Result, pct, runScan, score, writePages } from './quality-score';
 import { compareMethods, printComparison } from './quality-methods';
 import { COPY_KINDS, CORPUS_DIR, KIND_GROUP, type QualityPage, buildQualitySet } from '../data/republish';
 import { buildPartialCopies } from '../data/republish';

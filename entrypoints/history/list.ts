@@ -7,7 +7,6 @@
 // again when it comes back near. A search reads the store in slices of SEARCH_SCAN records,
 // showing how far it got, so that a rare match in a large history never blocks the page.
 import { type HistoryCursor, type HistoryEntry, type HistoryFilter, readHistory, readOverview } from '@/lib/ui/history-data';
-import type { PageRecord } from '@/lib/store/schema';
 import { $, errorText, l, markOnce, onPagesChanged, pageLink, pagesChanged, store, writerJob } from './shared';
 
 /** Entries per chunk (one read, one block of the virtualised list). */

@@ -47,8 +47,6 @@ export interface PassageMarker {
   handle(message: unknown, sender: SenderInfo, ext: ExtensionInfo): TabReply<TabMessageType> | Promise<TabReply<TabMessageType>>;
 }
 
-const nothing = (): PassageMarks => ({ marked: 0, sets: [] });
-
 /** The highlights a kind of marks may set: the passages' slots, or the rewrites' one. */
 const highlightsOf = (kind: MarkKind): string[] => (kind === 'rewrites' ? [REWRITE_HIGHLIGHT] : Array.from({ length: PASSAGE_SLOTS }, (_, slot) => highlightName(slot)));
 

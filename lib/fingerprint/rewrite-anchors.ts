@@ -4,7 +4,7 @@
 // numbers and dates (lib/fingerprint/rewrite-numbers.ts), and in Chinese or Japanese text the
 // Latin-script words kept from the source. Also the language a text is in, guessed from its
 // scripts and function words.
-import { GLUE, LOWER_CASE_MONTHS, MONTH, MONTHS, MONTHS_ALONE, NUMBER_TOKEN, type PushRaw, type Raw, SPANISH_MONTHS, DATE_GLUE, WORD, assembleDates, scanNumber } from './rewrite-numbers';
+import { GLUE, MONTH, MONTHS, MONTHS_ALONE, NUMBER_TOKEN, type PushRaw, type Raw, SPANISH_MONTHS, WORD, assembleDates, scanNumber } from './rewrite-numbers';
 import { type IsCommon, foldWord, hashFolded, isShippedCommon } from './rewrite-words';
 import { DETERMINER, FUNCTION_WORDS, GLUE_WORD, LANGUAGE_SAMPLE_WORDS, LOWER_WORD_ROLES, MONTH_WORD, NOT_NAMES, ROLE, type RewriteLanguage, SCRIPT_LANGUAGE, germanNounShape } from './rewrite-languages';
 import { nfkc } from '../text/words';

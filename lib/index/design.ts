@@ -18,7 +18,7 @@
 // (4 tables of 16-bit keys serve up to a million pages at 16 candidates per table. Right after the
 // move a query costs 10 lookups returning about 2^(20−25) ≈ 0.03 random candidates each.)
 
-import { DEFAULT_K, type DesignParams as DesignMeta, type TableDesign, chooseDesign, designTables } from './tables';
+import { DEFAULT_K, type DesignParams as DesignMeta, chooseDesign, designTables } from './tables';
 
 /** designFor sizes the design for this many times the current count (see above). */
 export const HEADROOM = 1;

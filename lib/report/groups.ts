@@ -26,7 +26,7 @@ import { type Fingerprint, hammingDistance } from '../fingerprint/bits';
 import { UnionFind } from './clusters';
 import { hash64 } from '../fingerprint/hash';
 import { REWRITE_RULE, type RewriteFingerprints } from '../fingerprint/rewrites';
-import { findRewriteMatches, findRewritePairs } from '../index/rewrite-index';
+import { findRewritePairs } from '../index/rewrite-index';
 import { REWRITE_MAX_PAGES } from '../index/rewrite-store';
 import { type Claims, originalAmong } from './original';
 

@@ -21,7 +21,7 @@ import { forget, recheckContentCopies, recordPassages } from './page-passages';
 import { recordRewrites } from './page-rewrites';
 import { isWatched, reportRewriteChanges } from './rewrite-watch';
 import { regroupAround } from './page-groups';
-import { type NearDuplicate, NO_CHECK, checkOf, findNear, withProvenance } from './records';
+import { type NearDuplicate, checkOf, findNear, withProvenance } from './records';
 import type { Provenance } from '../text/provenance';
 import { sameClaims } from '../report/original';
 import { runChunks } from '../index/run-chunks';

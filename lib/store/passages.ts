@@ -38,7 +38,7 @@ import {
   withFlag,
 } from '../index/postings';
 import { encodeMarks, finalMarks, hashesToLookUp, marksOfCount, provisionalMarks, withHashMarked } from '../index/passage-marks';
-import { PASSAGE_GROUP_PAGES, type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, ReadOnce, decodePassageBlock, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from '../index/slots';
+import { type PostingReader, type PostingStore, type SlotReader as PassageBlockReader, type SlotStore as PassageBlockStore, ReadOnce, decodePassageBlock, decodeSlots, encodeSlots, groupOf, readBucket, withRecords } from '../index/slots';
 import type { PageRecord } from './schema';
 import type { RewriteRows } from '../index/rewrite-store';
 

@@ -31,7 +31,7 @@ import type { PendingPassages } from '../index/pending-blocks';
 import type { StoredCaptures } from '../protocol/captures';
 import type { RunChunkKey, RunIndex } from '../index/runs';
 import type { DesignParams as DesignMeta } from '../index/tables';
-import type { PageRecord, StoredBlock } from '../rows/record';
+import type { StoredBlock } from '../rows/record';
 
 export const DB_NAME = 'doppel';
 /** The schema's version. A new one adds its step to upgradeSchema (db.ts) and a fixture (test/fixtures/db/). */
