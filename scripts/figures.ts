@@ -304,7 +304,8 @@ export const FIGURES: Figure[] = [
       const runs = [o, ...repeats];
       const stepsOf = (run: BenchOutput): string => {
         const steps = residentBySteps(run);
-        const passages = Math.max(...[...steps].filter(([name]) => name.startsWith('Indexing shared passages')).map(([, mb]) => mb));
+        // the copy marking: its parts ('Finding copies… N%'), or in older outputs a share of the passages' steps
+        const passages = Math.max(...[...steps].filter(([name]) => name.startsWith('Indexing shared passages') || name.startsWith('Finding copies')).map(([, mb]) => mb));
         return [steps.get('Finding near-duplicates…')!, steps.get('Finding rewrites and translations…')!, passages].map((mb) => `${mb.toLocaleString('en-US')} MB`).join(', ');
       };
       const of = (pick: (run: ReturnType<typeof organising>) => number): number[] => runs.map((run) => pick(organising(run)));

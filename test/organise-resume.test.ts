@@ -66,6 +66,7 @@ describe('organising killed part way resumes to the outcome of an uninterrupted 
   const POINTS: readonly { where: string; stopsAt: (p: OrganiseProgress) => boolean }[] = [
     { where: 'in the regroup, its groups written and not yet marked complete', stopsAt: (p) => p.phase === 'writing' },
     { where: 'in the passage index, the postings merged and the marks not written', stopsAt: (p) => p.phase === 'passages' && p.done === 2 },
+    { where: 'in the copy marking, the pairs compared and the rewrites looked up, no copy saved', stopsAt: (p) => p.phase === 'copies' && p.done === 3 },
     { where: 'in the passage index, the copies marked and the pending list not yet cleared', stopsAt: (p) => p.phase === 'passages' && p.done === p.total - 1 },
   ];
   it.each(POINTS)('$where', { timeout: 120_000 }, async ({ stopsAt }) => {

@@ -371,8 +371,8 @@ describe('the passage index in the store', () => {
     const revisited = pages.find((p) => p.url === 'https://stitch.example/s-1')!;
     const newText = history(77)[5]!.words;
     const organised = await indexPending(store, {
-      onProgress: async ({ done }) => {
-        if (done !== 1) return; // the first pass has read, and writes next
+      onProgress: async ({ phase, done }) => {
+        if (phase !== 'passages' || done !== 1) return; // the first pass has read, and writes next
         await visit(store, { ...revisited, at: revisited.at + 1e9 }, newText);
         await store.forget('https://quotes.example/q-6');
       },
@@ -418,18 +418,22 @@ describe('the passage index in the store', () => {
       return { ...page, f: fingerprintsOf(page) };
     };
     const excerpts = [excerptOf(pages[0]!, 0), excerptOf(pages[1]!, 1)];
-    const steps: number[] = [];
+    const steps: string[] = [];
     const organised = await indexPending(store, {
       postingsPerPass: 200,
-      onProgress: async ({ done, total }) => {
-        steps.push(done);
+      onProgress: async ({ phase, done, total }) => {
+        steps.push(`${phase} ${done}/${total}`);
+        if (phase !== 'passages') return;
         const passes = (total - 4) / 2; // the count, a read and a write a pass, the marks, the copies, the list
         if (done === 3) await visit(store, excerpts[0]!); // the first pass merged; the second reads next
         if (done === 1 + 2 * passes) await visit(store, excerpts[1]!); // every pass merged; the marks are written next
       },
     });
     expect(organised!.passes).toBeGreaterThan(3);
-    expect(steps, 'progress goes forward, one step at a time').toEqual(Array.from({ length: 2 * organised!.passes + 5 }, (_, i) => i));
+    // the copies' step in its four parts, between the marks and the list
+    const total = 2 * organised!.passes + 4;
+    const passages = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `passages ${from + i}/${total}`);
+    expect(steps, 'progress goes forward, one step at a time').toEqual([...passages(0, total - 2), 'copies 0/4', 'copies 1/4', 'copies 2/4', 'copies 3/4', ...passages(total - 1, total)]);
     excerpts.forEach((excerpt, n) => {
       const original = pages[n]!;
       const unique = original.f.hashes.filter((h) => pages.every((q) => q === original || !q.f.hashes.includes(h)));
@@ -444,8 +448,8 @@ describe('the passage index in the store', () => {
     const newText = history(78)[3]!.words;
     const organised = await indexPending(store, {
       postingsPerPass: 200,
-      onProgress: async ({ done }) => {
-        if (done === 3) await visit(store, { ...revisited, at: revisited.at + 1e9 }, newText); // the second pass reads next
+      onProgress: async ({ phase, done }) => {
+        if (phase === 'passages' && done === 3) await visit(store, { ...revisited, at: revisited.at + 1e9 }, newText); // the second pass reads next
       },
     });
     expect(organised!.passes).toBeGreaterThan(3);

@@ -161,13 +161,13 @@ interface ImportTimes {
   steps: [string, number][];
 }
 
-/** The history page's English words for organising's phases (public/_locales/en/messages.json organise*): the passage index's are steps of their own. */
+/** The history page's English words for organising's phases (public/_locales/en/messages.json organise*): the passage index's and the copy marking's shares are steps of their own. */
 const PHASE_WORDS = JSON.parse(readFileSync(new URL('../../public/_locales/en/messages.json', import.meta.url), 'utf8')) as Record<string, { message: string }>;
 
 /**
  * Organising's steps from the progress texts: each phase from its first text to the next's; the
- * passage index's shares each a step (a pass's reading, its writing, the marks, the copies, the
- * pending list: lib/organise/passage-organise.ts). Texts of no phase (the lines read) are left out.
+ * passage index's shares each a step (a pass's reading, its writing, the marks, the pending list:
+ * lib/organise/passage-organise.ts), and so are the copy marking's four parts. Texts of no phase (the lines read) are left out.
  */
 function organisingSteps(texts: readonly [string, number][], end: number): { step: string; from: number; seconds: number }[] {
   const out: { step: string; from: number; seconds: number }[] = [];
@@ -182,10 +182,11 @@ function organisingSteps(texts: readonly [string, number][], end: number): { ste
 
 /** The organising step a progress text names (as organisingSteps names them), or undefined. */
 function stepOf(text: string): string | undefined {
-  const words = ['organiseDesign', 'organiseReading', 'organiseComparing', 'organiseRewrites', 'organiseWriting', 'organisePassages'].map((key) => PHASE_WORDS[key]!.message);
+  const words = ['organiseDesign', 'organiseReading', 'organiseComparing', 'organiseRewrites', 'organiseWriting', 'organisePassages', 'organiseCopies'].map((key) => PHASE_WORDS[key]!.message);
   const phase = words.find((w) => text.startsWith(w));
   if (phase === undefined) return undefined;
-  return phase === PHASE_WORDS['organisePassages']!.message ? text : phase; // the passage index's shares are steps of their own
+  // the passage index's shares, and the copy marking's parts, are steps of their own
+  return phase === PHASE_WORDS['organisePassages']!.message || phase === PHASE_WORDS['organiseCopies']!.message ? text : phase;
 }
 
 /** The most of each step's samples, in the order the steps first came. */

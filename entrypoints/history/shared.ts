@@ -48,7 +48,7 @@ export async function organiseNow(onProgress?: (progress: OrganiseProgress) => v
 
 /** "Moving the tables… 40%": a progress line for organise. */
 export function organiseText(progress: OrganiseProgress): string {
-  const phase = { design: 'organiseDesign', reading: 'organiseReading', comparing: 'organiseComparing', rewrites: 'organiseRewrites', writing: 'organiseWriting', passages: 'organisePassages' }[progress.phase];
+  const phase = { design: 'organiseDesign', reading: 'organiseReading', comparing: 'organiseComparing', rewrites: 'organiseRewrites', writing: 'organiseWriting', passages: 'organisePassages', copies: 'organiseCopies' }[progress.phase];
   return progress.total > 0 ? l.t('progressShare', l.t(phase), l.percent(Math.floor((100 * progress.done) / progress.total))) : l.t(phase);
 }
 

@@ -30,15 +30,13 @@
 // 3. The blocks are taken off the pending list.
 import { BOILERPLATE, comparePassages } from '../index/passage-index';
 import type { PassageFingerprints } from '../fingerprint/passages';
-import { isPassageCopyOf, isRewriteCopy, mayCopy } from '../report/copies';
+import { isPassageCopyOf, mayCopy } from '../report/copies';
 import { POSTING_BUCKETS, type BucketChange, decodeBucket } from '../index/postings';
 import { decodeRewriteBytes } from '../fingerprint/rewrite-codec';
-import { REWRITE_MAX_PAGES, bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
-import { PackedRewriteIndex } from '../index/packed-rewrites';
+import { bucketAndHigh, decodeRewriteGroup, rewriteIndexHashes } from '../index/rewrite-store';
 import { tablesOf } from '../index/design';
 import type { PageStore } from '../store/pages';
 import { regroupAround } from '../store/page-groups';
-import { rewriteMatchesOf } from '../store/page-rewrites';
 import { storedRecord } from '../store/records';
 import { PASSAGE_GROUP_PAGES } from '../store/passages';
 import { addPendingBlocks, inRanges, parsePending, pendingBlocks } from '../index/pending-blocks';
@@ -47,7 +45,8 @@ import type { PageRecord, PendingPassages } from '../store/schema';
 import type { RewriteLinks } from '../store/rewrite-watch';
 import { type HeldMemory, POSTINGS_PER_PASS } from './budget';
 import { within } from '../store/within';
-import { BLOCKS_PER_READ, type PassPostings, countPending, forEachPendingPage, forEachValue, packedRewriteIndex, readCountedPostings, readFingerprints, readPairPages } from './bulk-reads';
+import { type RewriteLookup, handedLookups, reachedByChanges, rewriteLookups } from './copy-lookups';
+import { BLOCKS_PER_READ, type PassPostings, countPending, forEachValue, packedRewriteIndex, readCountedPostings, readFingerprints, readPairPages } from './bulk-reads';
 
 /**
  * The rewrite passes hold 24 bytes a posting (lists as read, then sorted: byBucket) and a page
@@ -81,14 +80,6 @@ const PAIRS_PER_READ = 1024;
 const RECORDS_PER_WRITE = 128;
 /** Pages whose marks are written a transaction (64 groups of marks): a million pages' in 245 transactions rather than 2,000. */
 const MARKS_PER_WRITE = 4096;
-/** Pages looked up in the rewrite index a readonly transaction (the buckets it reads are kept until it ends). */
-const REWRITE_LOOKUPS_PER_READ = 256;
-/**
- * The regroup's lookups whose records are read a readonly transaction (handedLookups): each page
- * and each page it found is in a block of 64 records of its own or nearly, and reading one record
- * parses its whole block, so 256 lookups parsed some 700 blocks' records at once.
- */
-const HANDED_LOOKUPS_PER_READ = 64;
 /**
  * Organising looks the pending pages up in the store's rewrite index, as visits would, for an
  * import of at most this many pages' blocks: each lookup reads a few dozen buckets, so a million
@@ -96,14 +87,19 @@ const HANDED_LOOKUPS_PER_READ = 64;
  * the pages' fingerprints, about 190 bytes a page with the postings at a million) and the lookups read nothing.
  */
 export const MAX_REWRITE_LOOKUPS = 20_000;
-/** Index hashes whose postings are read a readonly transaction, for the pages a change reached. */
-const HASHES_PER_READ = 1024;
 
+/**
+ * Step 1's passes ('passages'), then step 2 in its four parts ('copies': the index read for pairs,
+ * the pairs compared, the rewrite lookups, the copies saved), then the pending list ('passages').
+ */
 export interface PassageProgress {
-  phase: 'passages';
+  phase: 'passages' | 'copies';
   done: number;
   total: number;
 }
+
+/** Step 2's parts, each reported as 'copies' progress done of COPY_PARTS. */
+const COPY_PARTS = 4;
 
 export interface PassageOrganised {
   /** Pages whose postings were added, and their fingerprints. */
@@ -177,7 +173,7 @@ export async function indexPending(
   await writeMarks(store, places);
   await indexPendingRewrites(store, blocks, Math.max(1, Math.ceil(pending.fingerprints / (postingsPerPass * REWRITE_PASS_SHARE))), onMemory);
   await onProgress?.({ phase: 'passages', done: 2 + 2 * passes, total: steps });
-  const { pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups, links, onMemory);
+  const { pairs, copiesChanged, rewriteLookups, rewritesHanded, rewritesInMemory } = await markCopies(store, pending, maxRewriteLookups, links, onMemory, onProgress);
   await onProgress?.({ phase: 'passages', done: 3 + 2 * passes, total: steps });
   // the blocks organised come off the list; blocks listed since (none while the writer runs this) stay
   await store.write(async ({ meta }) => {
@@ -290,7 +286,10 @@ async function markCopies(
   maxRewriteLookups: number,
   links: RewriteLinks | undefined,
   onMemory: ((held: HeldMemory) => void) | undefined,
+  onProgress: ((progress: PassageProgress) => void | Promise<void>) | undefined,
 ): Promise<Pick<PassageOrganised, 'pairs' | 'copiesChanged' | 'rewriteLookups' | 'rewritesHanded' | 'rewritesInMemory'>> {
+  const part = async (done: number): Promise<void> => onProgress?.({ phase: 'copies', done, total: COPY_PARTS });
+  await part(0);
   const isPending = (id: number): boolean => inRanges(pending.blocks, Math.floor(id / PASSAGE_GROUP_PAGES));
   // pairs [a < b] sharing a hash that is not boilerplate, one of them pending; and the boilerplate hashes
   const shared = new SharedPairs(isPending, BOILERPLATE.maxPages);
@@ -303,6 +302,7 @@ async function markCopies(
   });
   const { boilerplate } = shared;
   const pairs = shared.sharingTwo();
+  await part(1);
 
   // each pair compared from both sides, as a lookup of either page would (boilerplate judged on its
   // own hashes). The pairs' pages are read once, in id order (their claims, and whether they were
@@ -334,6 +334,7 @@ async function markCopies(
       }
     }
   }
+  await part(2);
   // the rewrites: the pending pages' lookups, then those of the later pages they find that are not
   // pending (each pending page was looked up). The regroup's lookups (links) stand for those that no
   // change since can have reached; the others are made now.
@@ -354,6 +355,7 @@ async function markCopies(
   const again = await lookUp([...later]);
   for (const [id, lookup] of again.found) looked.set(id, lookup);
   for (const [id, { isCopy }] of looked) copy.set(id, isCopy || copy.get(id) === true);
+  await part(3);
   // pending pages get exactly what the pairs and lookups say; pages stored before only become copies here
   // in id order: a block's pages are rewritten in one transaction, its block deflated once
   const changed = [...copy]
@@ -393,97 +395,4 @@ async function markCopies(
     });
   }
   return { pairs: pairs.length, copiesChanged: changed.length, rewriteLookups: lookups + again.count, rewritesHanded: handed + again.handed, rewritesInMemory: inMemory !== undefined };
-}
-
-/**
- * The pages whose lookups may differ from the regroup's (links): those whose rewrite fingerprints
- * changed since it began reading, those it did not look up (links.unread), and every page holding
- * an index hash that one of them holds or held, when the hash is on few enough pages to be in a
- * lookup, now or then (its count moved by at most one a changed page). A lookup only reads the
- * postings of its own index hashes and the fingerprints of pages sharing them, so any other page's
- * lookup finds what the regroup's found.
- */
-async function reachedByChanges(store: PageStore, links: RewriteLinks): Promise<Set<number>> {
-  const reached = new Set([...links.watch.pages, ...links.unread]);
-  const hashes = new Set(links.watch.hashes);
-  for (let start = 0; start < links.unread.length; start += REWRITE_LOOKUPS_PER_READ) {
-    await store.read(async (_rows, _tx, _passages, rewrites) => {
-      const read = await Promise.all(links.unread.slice(start, start + REWRITE_LOOKUPS_PER_READ).map((id) => rewrites.fingerprintsOf(id).catch(() => undefined)));
-      for (const own of read) if (own !== undefined) for (const h of rewriteIndexHashes(own)) hashes.add(h);
-    });
-  }
-  const most = REWRITE_MAX_PAGES + reached.size;
-  const asked = [...hashes];
-  for (let start = 0; start < asked.length; start += HASHES_PER_READ) {
-    await store.read(async (_rows, _tx, _passages, rewrites) => {
-      for (const holders of (await rewrites.postingsOf(asked.slice(start, start + HASHES_PER_READ))).values()) {
-        if (holders.length <= most) for (const id of holders) reached.add(id);
-      }
-    });
-  }
-  return reached;
-}
-
-/** The regroup's lookups of `ids` (each found something, or was marked contentCopy), with the records read now: no lookup is made. */
-async function handedLookups(store: PageStore, ids: readonly number[], found: ReadonlyMap<number, readonly number[]>): Promise<Map<number, RewriteLookup>> {
-  const out = new Map<number, RewriteLookup>();
-  for (let start = 0; start < ids.length; start += HANDED_LOOKUPS_PER_READ) {
-    await store.read(async (rows) => {
-      await Promise.all(
-        ids.slice(start, start + HANDED_LOOKUPS_PER_READ).map(async (id) => {
-          const [record, others] = await Promise.all([rows.get(id), Promise.all((found.get(id) ?? []).map((other) => rows.get(other)))]);
-          const matches = others.filter((other): other is PageRecord => other !== undefined).map((other) => ({ record: other }));
-          if (record === undefined || (matches.length === 0 && record.contentCopy !== true)) return; // as rewriteLookups keeps them
-          out.set(id, lookupOf(record, matches));
-        }),
-      );
-      await rows.releaseRead(); // a block of 64 pages read for one or two of them, by the ten thousand
-    });
-  }
-  return out;
-}
-
-/** What a page's lookup says, from its record and those of the pages it found. */
-function lookupOf(record: PageRecord, matches: readonly { record: PageRecord }[]): RewriteLookup {
-  const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
-  return { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded };
-}
-
-/**
- * The pages of `ids` with rewrite fingerprints, each looked up in the rewrite index (the store's,
- * or `inMemory`) as a visit would: its record, whether it is a rewrite copy, and the later pages
- * of other sites it finds (which it may make copies). `found` keeps only the lookups that can
- * change something (a match, or a record marked contentCopy), so that a million lookups do not
- * hold a million records; `count` is every lookup made.
- */
-async function rewriteLookups(store: PageStore, ids: readonly number[], inMemory: PackedRewriteIndex | undefined): Promise<{ found: Map<number, RewriteLookup>; count: number }> {
-  const found = new Map<number, RewriteLookup>();
-  let count = 0;
-  for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
-    await store.read(async (rows, _tx, _passages, rewrites) => {
-      // a chunk's lookups at once: their reads overlap in the transaction
-      await Promise.all(
-        ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
-          const source = inMemory ?? rewrites;
-          const [record, own] = await Promise.all([rows.get(id), source.fingerprintsOf(id)]);
-          if (record === undefined || own === undefined) return;
-          count++;
-          const matches = await rewriteMatchesOf(rows, source, own, id);
-          if (matches.length === 0 && record.contentCopy !== true) return; // no copy, nothing to fold
-          found.set(id, lookupOf(record, matches));
-        }),
-      );
-      await rows.releaseRead();
-    });
-  }
-  return { found, count };
-}
-
-interface RewriteLookup {
-  record: PageRecord;
-  isCopy: boolean;
-  makes: number[];
-  /** The pages it finds, and whether they are in its group already. */
-  linked: number[];
-  folded: boolean;
 }

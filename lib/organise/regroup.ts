@@ -386,7 +386,7 @@ async function readMembers(store: PageStore, nodes: PageColumns, indices: readon
 
 export interface OrganiseProgress {
   /** 'design': moving the tables to the design the store's size and k call for (lib/organise/migrate.ts); 'passages': the passage index (lib/organise/passage-organise.ts). */
-  phase: 'design' | RegroupProgress['phase'] | 'passages';
+  phase: 'design' | RegroupProgress['phase'] | 'passages' | 'copies';
   done: number;
   total: number;
 }

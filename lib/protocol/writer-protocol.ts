@@ -72,7 +72,7 @@ export interface ImportCounts {
   unchanged: number;
 }
 
-export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'rewrites' | 'writing' | 'passages';
+export type OrganisePhase = 'design' | 'reading' | 'comparing' | 'rewrites' | 'writing' | 'passages' | 'copies';
 export type WriterFailure = 'refused' | 'interrupted' | 'grouping' | 'failed';
 
 /** Why a file is refused as a whole (lib/protocol/ndjson.ts parseHeader): what the history page words in the UI's language. */
@@ -140,7 +140,7 @@ function oneOf<T extends string>(o: Json, key: string, values: readonly T[]): T 
 
 const REQUEST_TYPES: readonly WriterRequestType[] = ['import/start', 'import/lines', 'import/end', 'pages/forget', 'store/organise', 'data/clear', 'ping'];
 const EVENT_TYPES: readonly WriterEventType[] = ['waiting', 'import/saved', 'organise/progress', 'done', 'failed', 'pong'];
-const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'rewrites', 'writing', 'passages'];
+const PHASES: readonly OrganisePhase[] = ['design', 'reading', 'comparing', 'rewrites', 'writing', 'passages', 'copies'];
 const FAILURES: readonly WriterFailure[] = ['refused', 'interrupted', 'grouping', 'failed'];
 
 /** Validates what the history page sent the worker. Throws InvalidMessage with the reason. */

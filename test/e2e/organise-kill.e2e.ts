@@ -105,12 +105,13 @@ afterAll(() => {
 
 describe('organising killed part way resumes when the browser starts again, to the store an uninterrupted import leaves', () => {
   // 2,000 pages make one passage pass: six steps (lib/organise/passage-organise.ts): the count, the
-  // pass's read, its write, the marks and rewrites, the copies, the list; the bar shows step/6
+  // pass's read, its write, the marks and rewrites, the copies, the list; the bar shows step/6, and
+  // the copies' step its four parts under words of their own
   const passages = (step: number): string => `${MESSAGES['organisePassages']!.message} ${Math.floor((100 * step) / 6)}%`;
   const POINTS = [
     { where: 'in the regroup', texts: [MESSAGES['organiseComparing']!.message, MESSAGES['organiseRewrites']!.message] },
     { where: "while the passage index's postings are written", texts: [passages(2)] },
-    { where: 'while the copies are marked', texts: [passages(4)] },
+    { where: 'while the copies are marked', texts: [MESSAGES['organiseCopies']!.message] },
   ];
   test.each(POINTS)('SIGKILL $where', { timeout: 400_000 }, async ({ texts }) => {
     const profile = mkdtempSync(join(dir, 'profile-'));
