@@ -76,9 +76,9 @@ const BROWSER_REWRITES = '2026-11-29-browser-quality-rewrites-held-out.txt';
 const SCALE_100K = '2026-11-30-scan-scale-100k.txt';
 const SCALE_1M = '2026-11-30-scan-scale-1m.txt';
 const JOIN_10M = '2026-11-29-scan-join-10m.txt';
-const MEMORY_1M = '2026-12-02-1m-memory-15.txt';
+const MEMORY_1M = '2026-12-02-1m-memory-18.txt';
 /** The same command run twice more after MEMORY_1M, the same hour: the figure is their median. */
-const MEMORY_1M_REPEATS: readonly string[] = ['2026-12-02-1m-memory-16.txt', '2026-12-02-1m-memory-17.txt'];
+const MEMORY_1M_REPEATS: readonly string[] = ['2026-12-02-1m-memory-19.txt', '2026-12-02-1m-memory-20.txt'];
 const MEMORY_1M_BEFORE = '2026-12-01-1m-memory-before.txt';
 const TARGETS_1M = '2026-12-01-1m-targets-8.txt';
 const TARGETS_100K = '2026-12-01-100k-targets-6.txt';
@@ -306,7 +306,8 @@ export const FIGURES: Figure[] = [
         const steps = residentBySteps(run);
         // the copy marking: its parts ('Finding copies… N%'), or in older outputs a share of the passages' steps
         const passages = Math.max(...[...steps].filter(([name]) => name.startsWith('Indexing shared passages') || name.startsWith('Finding copies')).map(([, mb]) => mb));
-        return [steps.get('Finding near-duplicates…')!, steps.get('Finding rewrites and translations…')!, passages].map((mb) => `${mb.toLocaleString('en-US')} MB`).join(', ');
+        // a step of a second or so may end between two polls
+        return [steps.get('Finding near-duplicates…'), steps.get('Finding rewrites and translations…'), passages].map((mb) => (mb === undefined ? 'not polled' : `${mb.toLocaleString('en-US')} MB`)).join(', ');
       };
       const of = (pick: (run: ReturnType<typeof organising>) => number): number[] => runs.map((run) => pick(organising(run)));
       const [seconds, polled, peak] = [of((r) => Math.round(r.seconds)), of((r) => r.polled), runs.map(peakAtPolls)];
