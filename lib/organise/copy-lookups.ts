@@ -2,8 +2,9 @@
 // change since the regroup can have reached, the regroup's lookups handed on with their records
 // read, and lookups made again, in the store's rewrite index or the one read into memory.
 import { isRewriteCopy, mayCopy } from '../report/copies';
-import { REWRITE_MAX_PAGES, rewriteIndexHashes } from '../index/rewrite-store';
+import { REWRITE_MAX_PAGES, type RewriteRows, rewriteIndexHashes } from '../index/rewrite-store';
 import type { PackedRewriteIndex } from '../index/packed-rewrites';
+import type { PageRows } from '../rows/page-rows';
 import type { PageStore } from '../store/pages';
 import { rewriteMatchesOf } from '../store/page-rewrites';
 import type { PageRecord } from '../store/schema';
@@ -51,27 +52,10 @@ export async function reachedByChanges(store: PageStore, links: RewriteLinks): P
 
 /** The regroup's lookups of `ids` (each found something, or was marked contentCopy), with the records read now: no lookup is made. */
 export async function handedLookups(store: PageStore, ids: readonly number[], found: ReadonlyMap<number, readonly number[]>): Promise<Map<number, RewriteLookup>> {
-  const out = new Map<number, RewriteLookup>();
-  for (let start = 0; start < ids.length; start += HANDED_LOOKUPS_PER_READ) {
-    await store.read(async (rows) => {
-      await Promise.all(
-        ids.slice(start, start + HANDED_LOOKUPS_PER_READ).map(async (id) => {
-          const [record, others] = await Promise.all([rows.get(id), Promise.all((found.get(id) ?? []).map((other) => rows.get(other)))]);
-          const matches = others.filter((other): other is PageRecord => other !== undefined).map((other) => ({ record: other }));
-          if (record === undefined || (matches.length === 0 && record.contentCopy !== true)) return; // as rewriteLookups keeps them
-          out.set(id, lookupOf(record, matches));
-        }),
-      );
-      await rows.releaseRead(); // a block of 64 pages read for one or two of them, by the ten thousand
-    });
-  }
-  return out;
-}
-
-/** What a page's lookup says, from its record and those of the pages it found. */
-function lookupOf(record: PageRecord, matches: readonly { record: PageRecord }[]): RewriteLookup {
-  const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
-  return { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded };
+  return lookupsOf(store, ids, HANDED_LOOKUPS_PER_READ, async (rows, _rewrites, id) => {
+    const [record, others] = await Promise.all([rows.get(id), Promise.all((found.get(id) ?? []).map((other) => rows.get(other)))]);
+    return record === undefined ? undefined : { record, matches: others.filter((other): other is PageRecord => other !== undefined).map((other) => ({ record: other })) };
+  });
 }
 
 /**
@@ -82,26 +66,49 @@ function lookupOf(record: PageRecord, matches: readonly { record: PageRecord }[]
  * hold a million records; `count` is every lookup made.
  */
 export async function rewriteLookups(store: PageStore, ids: readonly number[], inMemory: PackedRewriteIndex | undefined): Promise<{ found: Map<number, RewriteLookup>; count: number }> {
-  const found = new Map<number, RewriteLookup>();
   let count = 0;
-  for (let start = 0; start < ids.length; start += REWRITE_LOOKUPS_PER_READ) {
+  const found = await lookupsOf(store, ids, REWRITE_LOOKUPS_PER_READ, async (rows, rewrites, id) => {
+    const source = inMemory ?? rewrites;
+    const [record, own] = await Promise.all([rows.get(id), source.fingerprintsOf(id)]);
+    if (record === undefined || own === undefined) return undefined;
+    count++;
+    return { record, matches: await rewriteMatchesOf(rows, source, own, id) };
+  });
+  return { found, count };
+}
+
+/**
+ * The lookups of `ids`, `perRead` a readonly transaction (their reads overlap in it; the record
+ * blocks it read are let go at its end: a block of 64 pages read for one or two of them, by the
+ * ten thousand). A lookup that finds nothing, of a page not marked contentCopy, changes nothing
+ * and is left out.
+ */
+async function lookupsOf(
+  store: PageStore,
+  ids: readonly number[],
+  perRead: number,
+  lookUp: (rows: PageRows, rewrites: RewriteRows, id: number) => Promise<{ record: PageRecord; matches: { record: PageRecord }[] } | undefined>,
+): Promise<Map<number, RewriteLookup>> {
+  const found = new Map<number, RewriteLookup>();
+  for (let start = 0; start < ids.length; start += perRead) {
     await store.read(async (rows, _tx, _passages, rewrites) => {
-      // a chunk's lookups at once: their reads overlap in the transaction
       await Promise.all(
-        ids.slice(start, start + REWRITE_LOOKUPS_PER_READ).map(async (id) => {
-          const source = inMemory ?? rewrites;
-          const [record, own] = await Promise.all([rows.get(id), source.fingerprintsOf(id)]);
-          if (record === undefined || own === undefined) return;
-          count++;
-          const matches = await rewriteMatchesOf(rows, source, own, id);
-          if (matches.length === 0 && record.contentCopy !== true) return; // no copy, nothing to fold
-          found.set(id, lookupOf(record, matches));
+        ids.slice(start, start + perRead).map(async (id) => {
+          const looked = await lookUp(rows, rewrites, id);
+          if (looked === undefined || (looked.matches.length === 0 && looked.record.contentCopy !== true)) return;
+          found.set(id, lookupOf(looked.record, looked.matches));
         }),
       );
       await rows.releaseRead();
     });
   }
-  return { found, count };
+  return found;
+}
+
+/** What a page's lookup says, from its record and those of the pages it found. */
+function lookupOf(record: PageRecord, matches: readonly { record: PageRecord }[]): RewriteLookup {
+  const folded = matches.every((m) => m.record.group !== undefined && m.record.group === record.group);
+  return { record, isCopy: isRewriteCopy(record, matches), makes: matches.filter((m) => mayCopy(m.record, record)).map((m) => m.record.id), linked: matches.map((m) => m.record.id), folded };
 }
 
 export interface RewriteLookup {
