@@ -80,8 +80,8 @@ const MEMORY_1M = '2026-12-02-1m-memory-18.txt';
 /** The same command run twice more after MEMORY_1M, the same hour: the figure is their median. */
 const MEMORY_1M_REPEATS: readonly string[] = ['2026-12-02-1m-memory-19.txt', '2026-12-02-1m-memory-20.txt'];
 const MEMORY_1M_BEFORE = '2026-12-01-1m-memory-before.txt';
-const TARGETS_1M = '2026-12-01-1m-targets-8.txt';
-const TARGETS_100K = '2026-12-01-100k-targets-6.txt';
+const TARGETS_1M = '2026-12-02-1m-targets-9.txt';
+const TARGETS_100K = '2026-12-02-100k-targets-7.txt';
 const BURST = '2026-11-30-burst.txt';
 const BURST_FIRST_RELEASE = '2026-11-30-burst-first-release.txt';
 
@@ -114,9 +114,12 @@ const againstFirstRelease = (o: BenchOutput): string => {
   const [firstMedian, nowMedian, medianRatio] = find(o, /^\s+popup ready while organising, median\s+(\d+) → (\d+) ms, ([\d.]+)×/);
   const [firstP99, nowP99, p99Ratio] = find(o, /^\s+popup ready while organising, p99\s+(\d+) → (\d+) ms, ([\d.]+)×/);
   const [firstMb, nowMb] = find(o, /^\s+extension renderer, most at a poll\s+([\d.]+) MB → ([\d.]+) MB/);
+  const mb = (value: string): string => `${Number(value).toLocaleString('en-US')} MB`;
+  const [firstPeak, nowPeak] = find(o, /^\s+extension renderer, peak\s+([\d.]+) MB → ([\d.]+) MB/);
+  const memory = `peak ${mb(nowPeak!)} against ${mb(firstPeak!)}, at a poll ${mb(nowMb!)} against ${mb(firstMb!)}`;
   return (
     `${nowRate} against ${firstRate} pages/s (${rateRatio}×); ${Math.round(Number(nowS))} s against ${Math.round(Number(firstS))} s (${sRatio}×); ` +
-    `${nowMedian} / ${nowP99} ms against ${firstMedian} / ${firstP99} ms (${medianRatio}× / ${p99Ratio}×); ${Number(nowMb).toLocaleString('en-US')} MB against ${Number(firstMb).toLocaleString('en-US')} MB`
+    `${nowMedian} / ${nowP99} ms against ${firstMedian} / ${firstP99} ms (${medianRatio}× / ${p99Ratio}×); ${memory}`
   );
 };
 
@@ -318,7 +321,7 @@ export const FIGURES: Figure[] = [
     },
   },
   {
-    figure: 'against the first release (63168aa), on the history both read (passages, no rewrites or provenance): import rate, organising after the summary, the popup ready while organising runs (median / p99), and the extension renderer\'s resident memory at its most (1 s polls); medians of three runs each, alternating',
+    figure: 'against the first release (63168aa), on the history both read (passages, no rewrites or provenance): import rate, organising after the summary, the popup ready while organising runs (median / p99), and the extension renderer\'s peak resident memory (its VmHWM read at every 1 s poll, or its resident memory at a poll if more) and its most at a poll; medians of three runs each, alternating',
     target: '≥ 1.0×; ≤ 0.75×; ≤ 1.0× / ≤ 1.0×; ≤ 500 MB',
     source: TARGETS_1M,
     measured: (o) => againstFirstRelease(o),
