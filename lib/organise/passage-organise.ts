@@ -26,7 +26,9 @@
 //    store's rewrite index read into memory (PackedRewriteIndex), not bucket by bucket. After a
 //    whole-store regroup (organise), its lookups are used instead (RewriteLinks): only the pages a
 //    rewrite change since can have reached are looked up again, and a record is read only for a
-//    lookup that found something (or a page the regroup read as a copy).
+//    lookup that found something (or a page the regroup read as a copy): copy-lookups.ts. The
+//    history page shows this step in four parts ('copies' progress: the pairs found, compared,
+//    the rewrite lookups, the copies saved).
 // 3. The blocks are taken off the pending list.
 import { BOILERPLATE, comparePassages } from '../index/passage-index';
 import type { PassageFingerprints } from '../fingerprint/passages';
